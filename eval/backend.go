@@ -1,0 +1,44 @@
+package eval
+
+import (
+	"context"
+	"time"
+
+	"github.com/arepl/arepl/lang/core"
+)
+
+// Backend runs core programs. The CPU interpreter (eval/cpu) and the CUDA
+// backend (eval/gpu) implement it; eval/cpu and eval/gpu never import each
+// other, and the Session picks one per evaluation.
+//
+// Run calls function fn of prog with args and returns its results, one
+// Value per core result. Run-time errors in the user's program are
+// *source.Error values naming the statement's position; cancellation of ctx
+// makes Run return ctx.Err() promptly. Run records what it did in t.
+type Backend interface {
+	Name() string
+	Run(ctx context.Context, prog *core.Program, fn string, args []Value, t *Timings) ([]Value, error)
+}
+
+// Timings is what one evaluation cost, stage by stage. The REPL prints it
+// as one line with :time on; the Jupyter kernel renders it as a table.
+type Timings struct {
+	Parse    time.Duration // parse and type check
+	Lower    time.Duration // lowering to core
+	Fuse     time.Duration // fusion passes
+	Compile  time.Duration // code generation and compilation (GPU)
+	CacheHit bool          // the compiled module came from the cache
+	Transfer time.Duration // host<->device copies
+	Run      time.Duration // execution (for the GPU: kernel time by events)
+	Total    time.Duration
+	Backend  string
+	Kernels  []KernelTiming
+	Notes    []string // e.g. "scan ran on the CPU: not yet on the GPU"
+}
+
+// KernelTiming is one kernel launch (or one SOAC on the CPU).
+type KernelTiming struct {
+	Name  string
+	Time  time.Duration
+	Bytes int64 // bytes read plus written
+}

@@ -1,0 +1,151 @@
+package core
+
+// BinOp is a binary scalar operator. Integer operators follow Futhark:
+// arithmetic wraps; Div and Mod round toward minus infinity (signed), Quot
+// and Rem (`//`, `%%`) truncate toward zero; integer division by zero is a
+// run-time error; float division by zero gives inf or nan. Shr is
+// arithmetic on signed and logical on unsigned types.
+type BinOp uint8
+
+const (
+	Add BinOp = iota
+	Sub
+	Mul
+	Div
+	Mod
+	Quot
+	Rem
+	Pow
+	Min
+	Max
+	And // bitwise and; logical and on bool
+	Or
+	Xor
+	Shl
+	Shr
+	LogAnd // && (both operands already evaluated; lowering keeps short-circuit with IfExp)
+	LogOr
+	Eq
+	Ne
+	Lt
+	Le
+	Gt
+	Ge
+	Atan2
+	numBinOps
+)
+
+// BinOpInfo describes a binary operator: its spelling in the core printer
+// and in Futhark source, and its algebraic properties (used by fusion plans
+// and by backends to choose atomics).
+type BinOpInfo struct {
+	Name        string // printer name, e.g. "add"
+	Source      string // Futhark spelling, e.g. "+"
+	Comparison  bool   // result is bool
+	Commutative bool
+	Associative bool // on integers; float + and * are treated as associative, as Futhark does
+}
+
+// BinOps is the operator table, indexed by BinOp.
+var BinOps = [numBinOps]BinOpInfo{
+	Add:    {"add", "+", false, true, true},
+	Sub:    {"sub", "-", false, false, false},
+	Mul:    {"mul", "*", false, true, true},
+	Div:    {"div", "/", false, false, false},
+	Mod:    {"mod", "%", false, false, false},
+	Quot:   {"quot", "//", false, false, false},
+	Rem:    {"rem", "%%", false, false, false},
+	Pow:    {"pow", "**", false, false, false},
+	Min:    {"min", "min", false, true, true},
+	Max:    {"max", "max", false, true, true},
+	And:    {"and", "&", false, true, true},
+	Or:     {"or", "|", false, true, true},
+	Xor:    {"xor", "^", false, true, true},
+	Shl:    {"shl", "<<", false, false, false},
+	Shr:    {"shr", ">>", false, false, false},
+	LogAnd: {"logand", "&&", false, true, true},
+	LogOr:  {"logor", "||", false, true, true},
+	Eq:     {"eq", "==", true, true, false},
+	Ne:     {"ne", "!=", true, true, false},
+	Lt:     {"lt", "<", true, false, false},
+	Le:     {"le", "<=", true, false, false},
+	Gt:     {"gt", ">", true, false, false},
+	Ge:     {"ge", ">=", true, false, false},
+	Atan2:  {"atan2", "atan2", false, false, false},
+}
+
+func (op BinOp) String() string { return BinOps[op].Name }
+
+// UnOp is a unary scalar operator or math function.
+type UnOp uint8
+
+const (
+	Neg    UnOp = iota // arithmetic negation
+	Not                // logical not (bool) / bitwise complement (ints)
+	Abs                // abs
+	Signum             // sgn
+	Sqrt
+	ExpF // e^x (named ExpF to keep Exp for expressions)
+	Log
+	Log2
+	Log10
+	Sin
+	Cos
+	Tan
+	Asin
+	Acos
+	Atan
+	Sinh
+	Cosh
+	Tanh
+	Floor
+	Ceil
+	Round
+	Trunc
+	IsNan
+	IsInf
+	Popc // population count (ints)
+	Clz  // count leading zeros (ints)
+	numUnOps
+)
+
+// UnOpInfo describes a unary operator; FloatOnly operators exist only on
+// f32/f64, BoolResult ones return bool.
+type UnOpInfo struct {
+	Name       string
+	FloatOnly  bool
+	BoolResult bool
+	IntResult  bool // result is i32 whatever the operand (popc, clz)
+}
+
+// UnOps is the unary operator table, indexed by UnOp.
+var UnOps = [numUnOps]UnOpInfo{
+	Neg:    {Name: "neg"},
+	Not:    {Name: "not"},
+	Abs:    {Name: "abs"},
+	Signum: {Name: "sgn"},
+	Sqrt:   {Name: "sqrt", FloatOnly: true},
+	ExpF:   {Name: "exp", FloatOnly: true},
+	Log:    {Name: "log", FloatOnly: true},
+	Log2:   {Name: "log2", FloatOnly: true},
+	Log10:  {Name: "log10", FloatOnly: true},
+	Sin:    {Name: "sin", FloatOnly: true},
+	Cos:    {Name: "cos", FloatOnly: true},
+	Tan:    {Name: "tan", FloatOnly: true},
+	Asin:   {Name: "asin", FloatOnly: true},
+	Acos:   {Name: "acos", FloatOnly: true},
+	Atan:   {Name: "atan", FloatOnly: true},
+	Sinh:   {Name: "sinh", FloatOnly: true},
+	Cosh:   {Name: "cosh", FloatOnly: true},
+	Tanh:   {Name: "tanh", FloatOnly: true},
+	Floor:  {Name: "floor", FloatOnly: true},
+	Ceil:   {Name: "ceil", FloatOnly: true},
+	Round:  {Name: "round", FloatOnly: true},
+	Trunc:  {Name: "trunc", FloatOnly: true},
+	IsNan:  {Name: "isnan", FloatOnly: true, BoolResult: true},
+	IsInf:  {Name: "isinf", FloatOnly: true, BoolResult: true},
+	Popc:   {Name: "popc", IntResult: true},
+	Clz:    {Name: "clz", IntResult: true},
+}
+
+func (op UnOp) String() string { return UnOps[op].Name }
