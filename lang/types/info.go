@@ -64,4 +64,7 @@ type Object struct {
 	// LocalFun; nil otherwise.
 	Decl *syntax.ValDecl
 	Fun  *syntax.LetFun
+	// Info is, for a Global, the Info recorded when its declaration was
+	// checked (lowering needs it to inline or compile the body).
+	Info *Info
 }
