@@ -1,0 +1,46 @@
+# The two commands a newcomer needs are `make repl` and `make test`
+# (README.md). Everything builds with CGO_ENABLED=0: the GPU backend loads
+# the CUDA driver at run time, so the same binary runs here and on the GPU
+# machine.
+GO      ?= go
+BIN     := bin/arepl
+export CGO_ENABLED := 0
+
+.PHONY: all build repl test test-go test-programs test-jupyter gpu-test bench-cpu clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/arepl
+
+# Build and start the REPL with the tour loaded.
+repl: build
+	./$(BIN) repl examples/tour.fut
+
+# Everything CI runs: vet, unit tests (fuzz corpora replay as part of them),
+# every .fut test program fused and unfused, and the Jupyter kernel against
+# real Jupyter clients.
+test: build test-go test-programs test-jupyter
+
+test-go:
+	$(GO) vet ./...
+	$(GO) test ./...
+
+test-programs: build
+	./$(BIN) test testdata examples
+	./$(BIN) test --no-fusion testdata examples
+
+test-jupyter: build
+	bash jupyter/test.sh $(abspath $(BIN))
+
+# On the GPU machine (no Go there): build here, send bin/ along, then run
+# this there. It runs every test program on the GPU against the CPU.
+gpu-test:
+	./$(BIN) test --backend gpu testdata examples
+	./$(BIN) test --backend gpu --no-fusion testdata examples
+
+bench-cpu: build
+	bash bench/cpu/run.sh
+
+clean:
+	rm -rf bin
