@@ -11,9 +11,16 @@ import (
 // kernel program against. The pipeline behind it is wired by the lead.
 
 // Options configure a Session.
+//
+// Front ends do not fill CPU/GPU themselves: package eval/backends (written
+// by the lead) provides `backends.NewSession(eval.Options{Backend: "auto",
+// Fusion: true})` with both backends wired in. Use that.
 type Options struct {
 	Backend string // "auto" (default), "cpu" or "gpu"
 	Fusion  bool   // run the fusion passes (default on in the CLI)
+	// CPU is the reference backend; GPU creates the GPU backend lazily.
+	CPU Backend
+	GPU func() (Backend, error)
 }
 
 // Session holds the declarations and values of one REPL or notebook across
@@ -84,9 +91,10 @@ func (s *Session) Names() []Name { return nil }
 func (s *Session) Lookup(name string) (Name, bool) { return Name{}, false }
 
 // Call applies the entry point or function fn to argument values (for
-// `arepl run`, `arepl test`, `arepl bench`). ParamTypes tells the readers
-// what to expect.
-func (s *Session) Call(ctx context.Context, fn string, args []Value) (*Result, error) {
+// `arepl run`, `arepl test`, `arepl bench`): args[i] is the flat values of
+// parameter i (what ReadValues returns for one value). ParamTypes tells
+// the readers what to expect.
+func (s *Session) Call(ctx context.Context, fn string, args [][]Value) (*Result, error) {
 	return nil, errNotWired
 }
 
