@@ -516,13 +516,18 @@ type Scatter struct {
 	Dests []*Var
 }
 
-// Filter keeps the elements of Arrs for which Pred (applied to one element
-// of each array) is true. Results: the kept elements of every array; with
+// Filter keeps the elements for which Pred is true. The elements are one
+// element of each array of Arrs — or, when Map is non-nil, the values Map
+// computes from them (Map is a map fused into the filter's input; Index as
+// for Screma). Pred takes one element (one value per array, or per Map
+// result). Results: the kept elements of every array (or Map result); with
 // Partition, followed by the rejected elements of every array (Futhark's
 // partition returns the trues, then the falses).
 type Filter struct {
 	W         Atom
 	Arrs      []*Var
+	Index     *Var
+	Map       *Lambda
 	Pred      *Lambda
 	Partition bool
 }
