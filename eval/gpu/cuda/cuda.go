@@ -1,0 +1,520 @@
+// Package cuda is arepl's only door to the GPU: the CUDA driver API and NVRTC,
+// loaded at run time with purego so that the binary builds with
+// CGO_ENABLED=0 everywhere and the GPU appears wherever a driver does.
+//
+// A CUDA context is current per OS thread, so every driver call runs on one
+// goroutine locked to its thread: exported methods send a closure to that
+// goroutine and wait for its result (a small command loop). The context is
+// the device's primary context, retained when Open is first called, never at
+// program start, so a REPL starts as fast without a GPU as with one.
+//
+// Every result code is checked and becomes an *Error naming the call;
+// sticky errors (an illegal address, a failed launch) poison the context,
+// and Sticky reports them so the backend can stop using the GPU.
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+	"unsafe"
+)
+
+// Error is a failed driver or NVRTC call.
+type Error struct {
+	Call string // e.g. "cuMemAlloc_v2"
+	Code int32
+	Name string // e.g. "CUDA_ERROR_OUT_OF_MEMORY"
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Msg != "" {
+		return fmt.Sprintf("%s: %s (%s)", e.Call, e.Name, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.Call, e.Name)
+}
+
+// stickyCodes are the driver errors after which the context is unusable
+// (CUDA_ERROR_ILLEGAL_ADDRESS, _HARDWARE_STACK_ERROR, _ILLEGAL_INSTRUCTION,
+// _MISALIGNED_ADDRESS, _INVALID_ADDRESS_SPACE, _INVALID_PC, _LAUNCH_FAILED).
+var stickyCodes = map[int32]bool{700: true, 714: true, 715: true, 716: true, 717: true, 718: true, 719: true}
+
+// Sticky reports whether err leaves the CUDA context unusable.
+func Sticky(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && stickyCodes[e.Code]
+}
+
+// NoGPUError says why there is no usable GPU; its text starts "no GPU: ".
+type NoGPUError struct{ Reason string }
+
+func (e *NoGPUError) Error() string { return "no GPU: " + e.Reason }
+
+// Props are the device limits the kernels are sized from.
+type Props struct {
+	Name                string
+	CC                  [2]int // compute capability
+	SMs                 int
+	WarpSize            int
+	MaxThreadsPerBlock  int
+	MaxThreadsPerSM     int
+	SharedPerBlock      int // default limit, bytes
+	SharedPerBlockOptin int
+	SharedPerSM         int
+	RegsPerBlock        int
+	RegsPerSM           int
+	L2Bytes             int
+	TotalMem            int64
+	DriverVersion       int
+	NVRTCVersion        [2]int
+	DriverPath          string
+	NVRTCPath           string
+}
+
+// Arch is the NVRTC architecture flag value for the device, e.g. "sm_90".
+func (p Props) Arch() string { return fmt.Sprintf("sm_%d%d", p.CC[0], p.CC[1]) }
+
+// CUdevice_attribute values (cuda.h).
+const (
+	attrMaxThreadsPerBlock   = 1
+	attrSharedPerBlock       = 8
+	attrWarpSize             = 10
+	attrRegsPerBlock         = 12
+	attrSMs                  = 16
+	attrL2                   = 38
+	attrMaxThreadsPerSM      = 39
+	attrCCMajor              = 75
+	attrCCMinor              = 76
+	attrSharedPerSM          = 81
+	attrRegsPerSM            = 82
+	attrSharedPerBlockOptin  = 97
+	funcAttrMaxDynamicShared = 8
+	funcAttrNumRegs          = 4
+)
+
+// GPU is an open device with its primary context current on the command
+// goroutine.
+type GPU struct {
+	d     *driver
+	cmds  chan func()
+	dev   int32
+	ctx   uintptr
+	props Props
+	start uintptr // events for Launch timing, created once
+	stop  uintptr
+
+	mu     sync.Mutex
+	broken error // set after a sticky error
+}
+
+var (
+	openOnce sync.Once
+	openGPU  *GPU
+	openErr  error
+)
+
+// Open loads the driver and NVRTC, retains device 0's primary context and
+// reads its properties; later calls return the same GPU (or error). The
+// error is a *NoGPUError when there is no driver, no NVRTC or no device.
+func Open() (*GPU, error) {
+	openOnce.Do(func() { openGPU, openErr = open0() })
+	return openGPU, openErr
+}
+
+func open0() (*GPU, error) {
+	d, err := load()
+	if err != nil {
+		return nil, &NoGPUError{err.Error()}
+	}
+	g := &GPU{d: d, cmds: make(chan func())}
+	ready := make(chan error)
+	go g.loop(ready)
+	if err := <-ready; err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// loop is the command goroutine: it owns the OS thread the context is
+// current on and runs every driver call.
+func (g *GPU) loop(ready chan<- error) {
+	runtime.LockOSThread()
+	if err := g.init(); err != nil {
+		ready <- err
+		return
+	}
+	close(ready)
+	for f := range g.cmds {
+		f()
+	}
+}
+
+func (g *GPU) init() error {
+	d := g.d
+	if r := d.cuInit(0); r != 0 {
+		return &NoGPUError{g.err("cuInit", r).Error()}
+	}
+	var n int32
+	if err := g.check("cuDeviceGetCount", d.cuDeviceGetCount(&n)); err != nil {
+		return &NoGPUError{err.Error()}
+	}
+	if n == 0 {
+		return &NoGPUError{"the driver reports no CUDA device"}
+	}
+	if err := g.check("cuDeviceGet", d.cuDeviceGet(&g.dev, 0)); err != nil {
+		return err
+	}
+	if err := g.check("cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain(&g.ctx, g.dev)); err != nil {
+		return err
+	}
+	if err := g.check("cuCtxSetCurrent", d.cuCtxSetCurrent(g.ctx)); err != nil {
+		return err
+	}
+	if err := g.readProps(); err != nil {
+		return err
+	}
+	if err := g.check("cuEventCreate", d.cuEventCreate(&g.start, 0)); err != nil {
+		return err
+	}
+	return g.check("cuEventCreate", d.cuEventCreate(&g.stop, 0))
+}
+
+func (g *GPU) readProps() error {
+	d := g.d
+	p := &g.props
+	name := make([]byte, 256)
+	if err := g.check("cuDeviceGetName", d.cuDeviceGetName(&name[0], int32(len(name)), g.dev)); err != nil {
+		return err
+	}
+	p.Name = cString(&name[0])
+	attrs := []struct {
+		attr int32
+		dst  *int
+	}{
+		{attrMaxThreadsPerBlock, &p.MaxThreadsPerBlock},
+		{attrSharedPerBlock, &p.SharedPerBlock},
+		{attrWarpSize, &p.WarpSize},
+		{attrRegsPerBlock, &p.RegsPerBlock},
+		{attrSMs, &p.SMs},
+		{attrL2, &p.L2Bytes},
+		{attrMaxThreadsPerSM, &p.MaxThreadsPerSM},
+		{attrCCMajor, &p.CC[0]},
+		{attrCCMinor, &p.CC[1]},
+		{attrSharedPerSM, &p.SharedPerSM},
+		{attrRegsPerSM, &p.RegsPerSM},
+		{attrSharedPerBlockOptin, &p.SharedPerBlockOptin},
+	}
+	for _, a := range attrs {
+		var v int32
+		if err := g.check("cuDeviceGetAttribute", d.cuDeviceGetAttribute(&v, a.attr, g.dev)); err != nil {
+			return err
+		}
+		*a.dst = int(v)
+	}
+	var total uint64
+	if err := g.check("cuDeviceTotalMem_v2", d.cuDeviceTotalMem(&total, g.dev)); err != nil {
+		return err
+	}
+	p.TotalMem = int64(total)
+	var v, maj, min int32
+	if err := g.check("cuDriverGetVersion", d.cuDriverGetVersion(&v)); err != nil {
+		return err
+	}
+	p.DriverVersion = int(v)
+	if r := d.nvrtcVersion(&maj, &min); r != 0 {
+		return g.nvrtcErr("nvrtcVersion", r, "")
+	}
+	p.NVRTCVersion = [2]int{int(maj), int(min)}
+	p.DriverPath, p.NVRTCPath = d.cudaPath, d.nvrtcPath
+	return nil
+}
+
+// err turns a driver result code into an *Error with the driver's own name
+// and description of it.
+func (g *GPU) err(call string, r int32) error {
+	e := &Error{Call: call, Code: r, Name: fmt.Sprintf("CUresult %d", r)}
+	var s *byte
+	if g.d.cuGetErrorName(r, &s) == 0 {
+		e.Name = cString(s)
+	}
+	if g.d.cuGetErrorString(r, &s) == 0 {
+		e.Msg = cString(s)
+	}
+	return e
+}
+
+func (g *GPU) check(call string, r int32) error {
+	if r == 0 {
+		return nil
+	}
+	err := g.err(call, r)
+	if stickyCodes[r] {
+		g.mu.Lock()
+		if g.broken == nil {
+			g.broken = err
+		}
+		g.mu.Unlock()
+	}
+	return err
+}
+
+func (g *GPU) nvrtcErr(call string, r int32, log string) error {
+	e := &Error{Call: call, Code: r, Name: g.d.nvrtcGetErrorString(r)}
+	if log != "" {
+		e.Msg = log
+	}
+	return e
+}
+
+// Broken returns the sticky error that made the context unusable, or nil.
+func (g *GPU) Broken() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.broken
+}
+
+// do runs f on the command goroutine and returns its error; a panic in f
+// (a bad argument reaching purego) becomes an error instead of killing the
+// loop.
+func (g *GPU) do(f func() error) error {
+	if err := g.Broken(); err != nil {
+		return fmt.Errorf("GPU unusable after an earlier error: %w", err)
+	}
+	done := make(chan error, 1)
+	g.cmds <- func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- fmt.Errorf("cuda: internal error: %v", r)
+			}
+		}()
+		done <- f()
+	}
+	return <-done
+}
+
+// Props returns the device's properties.
+func (g *GPU) Props() Props { return g.props }
+
+// Ptr is a device address.
+type Ptr uint64
+
+// Alloc allocates n bytes of device memory (at least one byte, so that
+// empty arrays have a valid address).
+func (g *GPU) Alloc(n int64) (Ptr, error) {
+	if n < 1 {
+		n = 1
+	}
+	var p uint64
+	err := g.do(func() error { return g.check("cuMemAlloc_v2", g.d.cuMemAlloc(&p, uint64(n))) })
+	return Ptr(p), err
+}
+
+// Free releases device memory.
+func (g *GPU) Free(p Ptr) error {
+	return g.do(func() error { return g.check("cuMemFree_v2", g.d.cuMemFree(uint64(p))) })
+}
+
+// FreeAsync releases device memory without waiting; garbage-collection
+// cleanups use it so they never block.
+func (g *GPU) FreeAsync(p Ptr) {
+	go func() { _ = g.Free(p) }()
+}
+
+// HtoD copies n bytes from host memory at src to dst.
+func (g *GPU) HtoD(dst Ptr, src unsafe.Pointer, n int64) error {
+	if n == 0 {
+		return nil
+	}
+	return g.do(func() error { return g.check("cuMemcpyHtoD_v2", g.d.cuMemcpyHtoD(uint64(dst), src, uint64(n))) })
+}
+
+// DtoH copies n bytes from src to host memory at dst.
+func (g *GPU) DtoH(dst unsafe.Pointer, src Ptr, n int64) error {
+	if n == 0 {
+		return nil
+	}
+	return g.do(func() error { return g.check("cuMemcpyDtoH_v2", g.d.cuMemcpyDtoH(dst, uint64(src), uint64(n))) })
+}
+
+// DtoD copies n bytes between device buffers.
+func (g *GPU) DtoD(dst, src Ptr, n int64) error {
+	if n == 0 {
+		return nil
+	}
+	return g.do(func() error { return g.check("cuMemcpyDtoD_v2", g.d.cuMemcpyDtoD(uint64(dst), uint64(src), uint64(n))) })
+}
+
+// Memset sets n bytes at dst to v.
+func (g *GPU) Memset(dst Ptr, v byte, n int64) error {
+	if n == 0 {
+		return nil
+	}
+	return g.do(func() error { return g.check("cuMemsetD8_v2", g.d.cuMemsetD8(uint64(dst), v, uint64(n))) })
+}
+
+// MemInfo returns free and total device memory in bytes.
+func (g *GPU) MemInfo() (free, total int64, err error) {
+	var f, t uint64
+	err = g.do(func() error { return g.check("cuMemGetInfo_v2", g.d.cuMemGetInfo(&f, &t)) })
+	return int64(f), int64(t), err
+}
+
+// Synchronize waits for all work on the context.
+func (g *GPU) Synchronize() error {
+	return g.do(func() error { return g.check("cuCtxSynchronize", g.d.cuCtxSynchronize()) })
+}
+
+// Module is a loaded cubin.
+type Module struct {
+	g *GPU
+	h uintptr
+}
+
+// Function is a kernel of a loaded module.
+type Function struct {
+	g    *GPU
+	h    uintptr
+	Name string
+}
+
+// LoadModule loads a cubin (or PTX) image.
+func (g *GPU) LoadModule(image []byte) (*Module, error) {
+	if len(image) == 0 {
+		return nil, errors.New("cuda: empty module image")
+	}
+	m := &Module{g: g}
+	err := g.do(func() error {
+		return g.check("cuModuleLoadData", g.d.cuModuleLoadData(&m.h, unsafe.Pointer(&image[0])))
+	})
+	runtime.KeepAlive(image)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Unload releases the module.
+func (m *Module) Unload() error {
+	return m.g.do(func() error { return m.g.check("cuModuleUnload", m.g.d.cuModuleUnload(m.h)) })
+}
+
+// Function looks up a kernel by its (extern "C") name.
+func (m *Module) Function(name string) (*Function, error) {
+	f := &Function{g: m.g, Name: name}
+	err := m.g.do(func() error {
+		return m.g.check("cuModuleGetFunction("+name+")", m.g.d.cuModuleGetFunction(&f.h, m.h, name))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Occupancy is how many blocks of the given size fit on one SM.
+func (f *Function) Occupancy(block int, dynShared int) (int, error) {
+	var n int32
+	err := f.g.do(func() error {
+		return f.g.check("cuOccupancyMaxActiveBlocksPerMultiprocessor",
+			f.g.d.cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, f.h, int32(block), uint64(dynShared)))
+	})
+	return int(n), err
+}
+
+// Registers is the number of registers per thread the kernel was compiled to.
+func (f *Function) Registers() (int, error) {
+	var n int32
+	err := f.g.do(func() error {
+		return f.g.check("cuFuncGetAttribute", f.g.d.cuFuncGetAttribute(&n, funcAttrNumRegs, f.h))
+	})
+	return int(n), err
+}
+
+// SetMaxDynamicShared opts the kernel into more than the default dynamic
+// shared memory per block.
+func (f *Function) SetMaxDynamicShared(bytes int) error {
+	return f.g.do(func() error {
+		return f.g.check("cuFuncSetAttribute", f.g.d.cuFuncSetAttribute(f.h, funcAttrMaxDynamicShared, int32(bytes)))
+	})
+}
+
+// Dim3 is a grid or block shape.
+type Dim3 struct{ X, Y, Z uint32 }
+
+// Launch runs the kernel with args (each a Ptr, int64, int32, uint32,
+// uint64, float32, float64, or any fixed-size value of up to 8 bytes) and
+// returns the kernel time measured by CUDA events, after waiting for it.
+func (f *Function) Launch(grid, block Dim3, shared int, args ...any) (time.Duration, error) {
+	vals := make([]uint64, len(args))
+	ptrs := make([]unsafe.Pointer, len(args))
+	for i, a := range args {
+		if err := packArg(&vals[i], a); err != nil {
+			return 0, fmt.Errorf("cuLaunchKernel(%s): argument %d: %v", f.Name, i, err)
+		}
+		ptrs[i] = unsafe.Pointer(&vals[i])
+	}
+	var params unsafe.Pointer
+	if len(ptrs) > 0 {
+		params = unsafe.Pointer(&ptrs[0])
+	}
+	var ms float32
+	g := f.g
+	err := g.do(func() error {
+		d := g.d
+		if err := g.check("cuEventRecord", d.cuEventRecord(g.start, 0)); err != nil {
+			return err
+		}
+		if err := g.check("cuLaunchKernel("+f.Name+")", d.cuLaunchKernel(f.h, grid.X, max(grid.Y, 1), max(grid.Z, 1),
+			block.X, max(block.Y, 1), max(block.Z, 1), uint32(shared), 0, params, nil)); err != nil {
+			return err
+		}
+		if err := g.check("cuEventRecord", d.cuEventRecord(g.stop, 0)); err != nil {
+			return err
+		}
+		if err := g.check("cuEventSynchronize("+f.Name+")", d.cuEventSynchronize(g.stop)); err != nil {
+			return err
+		}
+		return g.check("cuEventElapsedTime", d.cuEventElapsedTime(&ms, g.start, g.stop))
+	})
+	runtime.KeepAlive(vals)
+	runtime.KeepAlive(ptrs)
+	return time.Duration(float64(ms) * 1e6), err
+}
+
+// packArg stores a kernel argument in the low bytes of one 8-byte slot
+// (little-endian, as on every CUDA host).
+func packArg(dst *uint64, a any) error {
+	switch v := a.(type) {
+	case Ptr:
+		*dst = uint64(v)
+	case int64:
+		*dst = uint64(v)
+	case uint64:
+		*dst = v
+	case int32:
+		*dst = uint64(uint32(v))
+	case uint32:
+		*dst = uint64(v)
+	case int16:
+		*dst = uint64(uint16(v))
+	case uint16:
+		*dst = uint64(v)
+	case int8:
+		*dst = uint64(uint8(v))
+	case uint8:
+		*dst = uint64(v)
+	case bool:
+		if v {
+			*dst = 1
+		}
+	case float32:
+		*(*float32)(unsafe.Pointer(dst)) = v
+	case float64:
+		*(*float64)(unsafe.Pointer(dst)) = v
+	default:
+		return fmt.Errorf("unsupported kernel argument type %T", a)
+	}
+	return nil
+}
