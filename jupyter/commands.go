@@ -1,0 +1,386 @@
+package jupyter
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/lang/types"
+)
+
+// command is one `:command` of a cell. The set is the REPL's, plus a few
+// that only make sense in a notebook (:clear, :input, :echo).
+type command struct {
+	name string
+	args string // argument synopsis for :help
+	help string
+	run  func(e *evaluator, ctx context.Context, arg string, out output) error
+}
+
+// commands is the command table; :help lists it in this order.
+var commands []command
+
+func init() {
+	commands = []command{
+		{"help", "[COMMAND]", "show this help, or one command's, in the pager", (*evaluator).cmdHelp},
+		{"type", "EXPR", "show the type of EXPR without evaluating it", (*evaluator).cmdType},
+		{"doc", "NAME", "show the type and description of a name", (*evaluator).cmdDoc},
+		{"names", "", "list the names declared in this session", (*evaluator).cmdNames},
+		{"load", "FILE", "replace the session's declarations with those of FILE", (*evaluator).cmdLoad},
+		{"reload", "", "load the last loaded file again", (*evaluator).cmdReload},
+		{"print", "EXPR", "print the whole value of EXPR (no elision), one row per line", (*evaluator).cmdPrint},
+		{"time", "[on|off]", "show a timing table under every result", (*evaluator).cmdTime},
+		{"backend", "[auto|cpu|gpu]", "show or choose the backend", (*evaluator).cmdBackend},
+		{"fusion", "[on|off]", "show or switch the fusion passes", (*evaluator).cmdFusion},
+		{"set", "print-limit N", "elide arrays with more than N elements (0: never)", (*evaluator).cmdSet},
+		{"input", "NAME [: TYPE]", "read a value (Futhark syntax) from the user and bind it to NAME", (*evaluator).cmdInput},
+		{"echo", "[--stderr] TEXT", "print TEXT to the cell's output", (*evaluator).cmdEcho},
+		{"clear", "", "clear the cell's output so far", (*evaluator).cmdClear},
+	}
+}
+
+// lookupCommand finds a command by name or by a unique prefix.
+func lookupCommand(name string) (*command, error) {
+	var found []*command
+	for i := range commands {
+		c := &commands[i]
+		if c.name == name {
+			return c, nil
+		}
+		if strings.HasPrefix(c.name, name) {
+			found = append(found, c)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, fmt.Errorf("unknown command :%s (:help lists them)", name)
+	case 1:
+		return found[0], nil
+	}
+	names := make([]string, len(found))
+	for i, c := range found {
+		names[i] = ":" + c.name
+	}
+	return nil, fmt.Errorf("ambiguous command :%s (%s)", name, strings.Join(names, ", "))
+}
+
+// command runs one `:command` line.
+func (e *evaluator) command(ctx context.Context, line string, out output) error {
+	name, arg, _ := strings.Cut(strings.TrimPrefix(line, ":"), " ")
+	c, err := lookupCommand(name)
+	if err != nil {
+		return commandError(err.Error())
+	}
+	return c.run(e, ctx, strings.TrimSpace(arg), out)
+}
+
+func commandError(msg string) error {
+	return &cellError{ename: "CommandError", evalue: msg, traceback: []string{"CommandError: " + msg}}
+}
+
+func (e *evaluator) cmdHelp(_ context.Context, arg string, out output) error {
+	var b strings.Builder
+	if arg != "" {
+		c, err := lookupCommand(strings.TrimPrefix(arg, ":"))
+		if err != nil {
+			return commandError(err.Error())
+		}
+		fmt.Fprintf(&b, ":%s %s\n    %s\n", c.name, c.args, c.help)
+		out.page(bundle{"text/plain": b.String()})
+		return nil
+	}
+	b.WriteString("A cell holds declarations (def, let, entry), expressions and :commands, one\n")
+	b.WriteString("per line. The value of the last expression is the cell's result.\n\n")
+	for _, c := range commands {
+		syn := ":" + c.name
+		if c.args != "" {
+			syn += " " + c.args
+		}
+		fmt.Fprintf(&b, "  %-26s %s\n", syn, c.help)
+	}
+	b.WriteString("\nCommands may be shortened to a unique prefix (:t for :type is ambiguous, :ty is not).\n")
+	out.page(bundle{"text/plain": b.String()})
+	return nil
+}
+
+func (e *evaluator) cmdType(_ context.Context, arg string, out output) error {
+	if arg == "" {
+		return commandError(":type needs an expression")
+	}
+	t, err := e.s.TypeOf(":type", arg)
+	if err != nil {
+		return err
+	}
+	out.stream("stdout", arg+" : "+t.String()+"\n")
+	return nil
+}
+
+func (e *evaluator) cmdDoc(_ context.Context, arg string, out output) error {
+	n, ok := e.s.Lookup(arg)
+	if !ok {
+		return commandError(fmt.Sprintf("%s is not defined", arg))
+	}
+	out.stream("stdout", describeName(n)+"\n")
+	return nil
+}
+
+// describeName is a name's type and description, as :doc and inspect show.
+func describeName(n eval.Name) string {
+	s := n.Name
+	if n.Type != "" {
+		s += " : " + n.Type
+	}
+	if n.Doc != "" {
+		s += "\n" + n.Doc
+	}
+	return s
+}
+
+func (e *evaluator) cmdNames(_ context.Context, _ string, out output) error {
+	var lines []string
+	for _, n := range e.s.Names() {
+		if n.Kind == eval.UserName {
+			lines = append(lines, describeName(eval.Name{Name: n.Name, Type: n.Type}))
+		}
+	}
+	sort.Strings(lines)
+	if len(lines) == 0 {
+		out.stream("stdout", "no names declared yet\n")
+		return nil
+	}
+	out.stream("stdout", strings.Join(lines, "\n")+"\n")
+	return nil
+}
+
+func (e *evaluator) cmdLoad(ctx context.Context, arg string, out output) error {
+	if arg == "" {
+		return commandError(":load needs a file name")
+	}
+	names, err := e.s.Load(ctx, arg)
+	if err != nil {
+		return err
+	}
+	out.stream("stdout", loadedMessage(arg, names))
+	return nil
+}
+
+func (e *evaluator) cmdReload(ctx context.Context, _ string, out output) error {
+	names, err := e.s.Reload(ctx)
+	if err != nil {
+		return err
+	}
+	out.stream("stdout", loadedMessage("", names))
+	return nil
+}
+
+func loadedMessage(file string, names []string) string {
+	s := "loaded"
+	if file != "" {
+		s += " " + file
+	}
+	if len(names) > 0 {
+		s += ": " + strings.Join(names, ", ")
+	}
+	return s + "\n"
+}
+
+// cmdPrint writes the whole value, one row of the outermost dimension per
+// line for arrays of rank two or more, each row its own write: a long
+// array makes a flood of output, which the publisher coalesces.
+func (e *evaluator) cmdPrint(ctx context.Context, arg string, out output) error {
+	if arg == "" {
+		return commandError(":print needs an expression")
+	}
+	res, err := e.s.Eval(ctx, ":print", arg)
+	if err != nil {
+		return err
+	}
+	if res.Type == nil {
+		return commandError(":print needs an expression, not a declaration")
+	}
+	a, ok := res.Type.(*types.Array)
+	if !ok || len(a.Dims) < 2 || len(res.Values) != 1 || len(res.Values[0].Shape) < 2 {
+		s, err := eval.Format(res.Type, res.Values, 0)
+		if err != nil {
+			return err
+		}
+		out.stream("stdout", s+"\n")
+		return nil
+	}
+	v, err := res.Values[0].Host(ctx)
+	if err != nil {
+		return err
+	}
+	rowType := &types.Array{Elem: a.Elem, Dims: a.Dims[1:]}
+	n := v.Shape[0]
+	for i := int64(0); i < n; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		s, err := eval.Format(rowType, []eval.Value{rowOf(v, i)}, 0)
+		if err != nil {
+			return err
+		}
+		prefix, suffix := " ", ",\n"
+		if i == 0 {
+			prefix = "["
+		}
+		if i == n-1 {
+			suffix = "]\n"
+		}
+		out.stream("stdout", prefix+s+suffix)
+	}
+	return nil
+}
+
+// rowOf is row i of the host array v, sharing its storage.
+func rowOf(v eval.Value, i int64) eval.Value {
+	rest := v.Shape[1:]
+	n := int64(1)
+	for _, d := range rest {
+		n *= d
+	}
+	return eval.Value{Elem: v.Elem, Shape: rest, Data: sliceOf(v.Data, i*n, (i+1)*n)}
+}
+
+// sliceOf is data[lo:hi] of a typed slice.
+func sliceOf(data any, lo, hi int64) any {
+	switch d := data.(type) {
+	case []bool:
+		return d[lo:hi]
+	case []int8:
+		return d[lo:hi]
+	case []int16:
+		return d[lo:hi]
+	case []int32:
+		return d[lo:hi]
+	case []int64:
+		return d[lo:hi]
+	case []uint8:
+		return d[lo:hi]
+	case []uint16:
+		return d[lo:hi]
+	case []uint32:
+		return d[lo:hi]
+	case []uint64:
+		return d[lo:hi]
+	case []float32:
+		return d[lo:hi]
+	case []float64:
+		return d[lo:hi]
+	}
+	return data
+}
+
+// onOff parses an on/off argument; "" means the current setting is asked.
+func onOff(arg string) (on, set bool, err error) {
+	switch arg {
+	case "":
+		return false, false, nil
+	case "on":
+		return true, true, nil
+	case "off":
+		return false, true, nil
+	}
+	return false, false, commandError(fmt.Sprintf("want on or off, not %q", arg))
+}
+
+func onOffString(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func (e *evaluator) cmdTime(_ context.Context, arg string, out output) error {
+	on, set, err := onOff(arg)
+	if err != nil {
+		return err
+	}
+	if set {
+		e.timeOn = on
+	}
+	out.stream("stdout", "time "+onOffString(e.timeOn)+"\n")
+	return nil
+}
+
+func (e *evaluator) cmdFusion(_ context.Context, arg string, out output) error {
+	on, set, err := onOff(arg)
+	if err != nil {
+		return err
+	}
+	if set {
+		e.s.SetFusion(on)
+	}
+	out.stream("stdout", "fusion "+onOffString(e.s.Fusion())+"\n")
+	return nil
+}
+
+func (e *evaluator) cmdBackend(_ context.Context, arg string, out output) error {
+	if arg != "" {
+		if err := e.s.SetBackend(arg); err != nil {
+			return err
+		}
+	}
+	out.stream("stdout", "backend "+e.s.Backend()+"\n")
+	return nil
+}
+
+func (e *evaluator) cmdSet(_ context.Context, arg string, out output) error {
+	key, val, _ := strings.Cut(arg, " ")
+	switch key {
+	case "print-limit":
+		n, err := strconv.Atoi(strings.TrimSpace(val))
+		if err != nil {
+			return commandError(fmt.Sprintf(":set print-limit wants a number, not %q", strings.TrimSpace(val)))
+		}
+		e.printLimit = n
+		out.stream("stdout", fmt.Sprintf("print-limit %d\n", n))
+		return nil
+	}
+	return commandError(fmt.Sprintf("unknown setting %q (known: print-limit)", key))
+}
+
+// cmdInput asks the user for a value through the client's stdin channel
+// and declares NAME to be it, so a notebook can take data interactively.
+func (e *evaluator) cmdInput(ctx context.Context, arg string, out output) error {
+	name, typ, _ := strings.Cut(arg, ":")
+	name, typ = strings.TrimSpace(name), strings.TrimSpace(typ)
+	if name == "" || strings.ContainsAny(name, " \t()[]") {
+		return commandError(":input needs a name, as in :input xs : []i32")
+	}
+	prompt := name
+	if typ != "" {
+		prompt += " : " + typ
+	}
+	text, err := out.input(ctx, prompt+" = ", false)
+	if err != nil {
+		return err
+	}
+	decl := "def " + name
+	if typ != "" {
+		decl += " : " + typ
+	}
+	decl += " = " + text
+	if _, err := e.s.Eval(ctx, ":input", decl); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (e *evaluator) cmdEcho(_ context.Context, arg string, out output) error {
+	stream := "stdout"
+	if rest, ok := strings.CutPrefix(arg, "--stderr"); ok && (rest == "" || rest[0] == ' ') {
+		stream, arg = "stderr", strings.TrimSpace(rest)
+	}
+	out.stream(stream, arg+"\n")
+	return nil
+}
+
+func (e *evaluator) cmdClear(_ context.Context, _ string, out output) error {
+	out.clear(false)
+	return nil
+}

@@ -1,0 +1,79 @@
+package jupyter
+
+import "testing"
+
+func TestCursorConversion(t *testing.T) {
+	// ⍴ is three bytes, 𝔸 four (two UTF-16 units): code points differ from
+	// both byte offsets and UTF-16 offsets.
+	s := "a⍴𝔸b"
+	for _, tc := range []struct{ cp, b int }{
+		{-1, 0}, {0, 0}, {1, 1}, {2, 4}, {3, 8}, {4, 9}, {5, 9}, {100, 9},
+	} {
+		if got := byteOffset(s, tc.cp); got != tc.b {
+			t.Errorf("byteOffset(%q, %d) = %d, want %d", s, tc.cp, got, tc.b)
+		}
+	}
+	for _, tc := range []struct{ b, cp int }{
+		{-3, 0}, {0, 0}, {1, 1}, {4, 2}, {8, 3}, {9, 4}, {50, 4},
+	} {
+		if got := codePoints(s, tc.b); got != tc.cp {
+			t.Errorf("codePoints(%q, %d) = %d, want %d", s, tc.b, got, tc.cp)
+		}
+	}
+}
+
+func TestNameAt(t *testing.T) {
+	for _, tc := range []struct {
+		code string
+		cur  int
+		want string
+	}{
+		{"map f xs", 1, "map"},
+		{"map f xs", 3, "map"},
+		{"i32.max 1 2", 5, "i32.max"},
+		{"x.0", 1, "x.0"},
+		{"  ", 1, ""},
+		{"f (ys)", 4, "ys"},
+		{"", 7, ""},
+	} {
+		if got := nameAt(tc.code, tc.cur); got != tc.want {
+			t.Errorf("nameAt(%q, %d) = %q, want %q", tc.code, tc.cur, got, tc.want)
+		}
+	}
+}
+
+func TestUnbalancedClose(t *testing.T) {
+	for _, tc := range []struct {
+		code string
+		want bool
+	}{
+		{"f (1, 2)", false},
+		{"[1, 2", false},
+		{"1 + 2)", true},
+		{"[1, 2)", true},
+		{"-- )\n1", false},
+		{`"])"`, false},
+		{"}", true},
+	} {
+		if got := unbalancedClose(tc.code); got != tc.want {
+			t.Errorf("unbalancedClose(%q) = %v, want %v", tc.code, got, tc.want)
+		}
+	}
+}
+
+func TestLookupCommand(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+		ok         bool
+	}{
+		{"help", "help", true},
+		{"ty", "type", true},
+		{"t", "", false},
+		{"nope", "", false},
+	} {
+		c, err := lookupCommand(tc.name)
+		if (err == nil) != tc.ok || err == nil && c.name != tc.want {
+			t.Errorf("lookupCommand(%q) = %v, %v; want %q ok=%v", tc.name, c, err, tc.want, tc.ok)
+		}
+	}
+}

@@ -1,0 +1,97 @@
+package jupyter
+
+import (
+	"fmt"
+	"html"
+	"strings"
+	"time"
+
+	"github.com/arepl/arepl/eval"
+)
+
+// timingBundle renders what one input cost: the REPL's one-line summary as
+// text, and a table of stages and kernels (time, bytes moved, bandwidth)
+// as HTML.
+func timingBundle(t eval.Timings) bundle {
+	var b strings.Builder
+	b.WriteString(`<table class="arepl-timings"><caption>`)
+	caption := "timings"
+	if t.Backend != "" {
+		caption += " on " + t.Backend
+	}
+	b.WriteString(html.EscapeString(caption))
+	b.WriteString("</caption><thead><tr><th>stage</th><th>time</th><th>bytes</th><th>GB/s</th></tr></thead><tbody>")
+	row := func(name string, d time.Duration, bytes int64) {
+		bw, bs := "", ""
+		if bytes > 0 {
+			bs = formatBytes(bytes)
+			if d > 0 {
+				bw = fmt.Sprintf("%.2f", float64(bytes)/d.Seconds()/1e9)
+			}
+		}
+		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>",
+			html.EscapeString(name), formatDuration(d), bs, bw)
+	}
+	row("parse and check", t.Parse, 0)
+	row("lower", t.Lower, 0)
+	row("fuse", t.Fuse, 0)
+	compile := "compile"
+	switch {
+	case t.CacheHit:
+		compile += " (cache hit)"
+	case t.Compile > 0:
+		compile += " (cache miss)"
+	}
+	row(compile, t.Compile, 0)
+	row("transfers", t.Transfer, 0)
+	row("run", t.Run, 0)
+	for _, k := range t.Kernels {
+		row("  kernel "+k.Name, k.Time, k.Bytes)
+	}
+	fmt.Fprintf(&b, "<tr><th>total</th><th>%s</th><th></th><th></th></tr>", formatDuration(t.Total))
+	b.WriteString("</tbody></table>")
+	for _, n := range t.Notes {
+		b.WriteString("<p>" + html.EscapeString(n) + "</p>")
+	}
+	text := eval.FormatTimings(t)
+	for _, k := range t.Kernels {
+		text += fmt.Sprintf("\n  %s: %s", k.Name, formatDuration(k.Time))
+		if k.Bytes > 0 && k.Time > 0 {
+			text += fmt.Sprintf(", %s, %.2f GB/s", formatBytes(k.Bytes), float64(k.Bytes)/k.Time.Seconds()/1e9)
+		}
+	}
+	for _, n := range t.Notes {
+		text += "\nnote: " + n
+	}
+	return bundle{"text/plain": text, "text/html": b.String()}
+}
+
+// formatDuration prints d with three significant digits.
+func formatDuration(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return ""
+	case d < time.Microsecond:
+		return fmt.Sprintf("%d ns", d.Nanoseconds())
+	case d < time.Millisecond:
+		return fmt.Sprintf("%.3g µs", float64(d)/float64(time.Microsecond))
+	case d < time.Second:
+		return fmt.Sprintf("%.3g ms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%.3g s", d.Seconds())
+}
+
+// formatBytes prints a byte count in binary units.
+func formatBytes(n int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	f := float64(n)
+	i := 0
+	for f >= 1024 && i < len(units)-1 {
+		f /= 1024
+		i++
+	}
+	if i == 0 {
+		return fmt.Sprintf("%d B", n)
+	}
+	return fmt.Sprintf("%.1f %s", f, units[i])
+}

@@ -1,0 +1,198 @@
+package jupyter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/lang/source"
+	"github.com/arepl/arepl/lang/types"
+)
+
+// bundle is a MIME bundle: what display_data, execute_result and pager
+// payloads carry.
+type bundle map[string]any
+
+// output is where a running cell sends what it shows. The kernel
+// implements it on top of iopub, the execute reply's payload and stdin.
+type output interface {
+	// stream appends text to "stdout" or "stderr".
+	stream(name, text string)
+	// display shows a rich output (display_data).
+	display(b bundle)
+	// result is the cell's value (execute_result, Out[n]).
+	result(b bundle)
+	// clear clears the cell's output (clear_output).
+	clear(wait bool)
+	// page shows text in the pager (a "page" payload of the reply).
+	page(b bundle)
+	// input asks the user for a line (input_request on stdin).
+	input(ctx context.Context, prompt string, password bool) (string, error)
+}
+
+// cellError is an error as a Jupyter client shows it: a name, a one-line
+// value and a traceback of lines.
+type cellError struct {
+	ename, evalue string
+	traceback     []string
+}
+
+func (e *cellError) Error() string { return e.ename + ": " + e.evalue }
+
+// session is what the kernel uses of *eval.Session (the tests give it a
+// small fake to drive the protocol without the whole pipeline).
+type session interface {
+	Eval(ctx context.Context, name, src string) (*eval.Result, error)
+	TypeOf(name, src string) (types.Type, error)
+	Names() []eval.Name
+	Lookup(name string) (eval.Name, bool)
+	Load(ctx context.Context, path string) ([]string, error)
+	Reload(ctx context.Context) ([]string, error)
+	SetBackend(name string) error
+	Backend() string
+	SetFusion(on bool)
+	Fusion() bool
+}
+
+var _ session = (*eval.Session)(nil)
+
+// evaluator runs cells on an eval.Session: the same pipeline and the same
+// environment rules as the REPL, plus the REPL's settings.
+type evaluator struct {
+	s          session
+	timeOn     bool
+	printLimit int
+}
+
+func newSessionEvaluator() *evaluator {
+	return newEvaluator(newSession())
+}
+
+func newEvaluator(s session) *evaluator {
+	return &evaluator{s: s, printLimit: eval.DefaultPrintLimit}
+}
+
+func (e *evaluator) close() {}
+
+// run evaluates the items of a cell in order and stops at the first
+// error, which it returns as a *cellError. name is used in positions
+// ("In[3]"); positions are relative to the cell.
+func (e *evaluator) run(ctx context.Context, name, cell string, out output) error {
+	items := splitCell(cell)
+	last := -1
+	for i, it := range items {
+		if it.kind == exprItem {
+			last = i
+		}
+	}
+	for i, it := range items {
+		if err := ctx.Err(); err != nil {
+			return interrupted()
+		}
+		var err error
+		switch it.kind {
+		case commandItem:
+			err = e.command(ctx, it.text, out)
+		case declItem, exprItem:
+			err = e.eval(ctx, name, it, i == last, out)
+		default:
+			err = fmt.Errorf("internal error: cell item of kind %d", it.kind)
+		}
+		if err != nil {
+			return toCellError(err, it.line-1)
+		}
+	}
+	return nil
+}
+
+// eval runs one declaration group or expression. The value of the cell's
+// last expression is its result (Out[n]); values of earlier expressions
+// are shown as display data, as a REPL would print each.
+func (e *evaluator) eval(ctx context.Context, name string, it item, isLast bool, out output) error {
+	res, err := e.s.Eval(ctx, name, it.text)
+	if err != nil {
+		return shiftError(err, it.line-1)
+	}
+	if res.Type != nil {
+		b := e.valueBundle(res.Type, res.Values)
+		if isLast {
+			out.result(b)
+		} else {
+			out.display(b)
+		}
+	}
+	if e.timeOn {
+		out.display(timingBundle(res.Timings))
+	}
+	return nil
+}
+
+// valueBundle renders a value as text (the REPL's format) and, for 1-D and
+// 2-D arrays, as an HTML table.
+func (e *evaluator) valueBundle(t types.Type, vs []eval.Value) bundle {
+	text, err := eval.Format(t, vs, e.printLimit)
+	if err != nil {
+		text = err.Error()
+	}
+	b := bundle{"text/plain": text}
+	if a, ok := t.(*types.Array); ok && (len(a.Dims) == 1 || len(a.Dims) == 2) {
+		b["text/html"] = eval.FormatHTML(t, vs, e.printLimit)
+	}
+	return b
+}
+
+func interrupted() error {
+	return &cellError{ename: "Interrupted", evalue: "evaluation interrupted", traceback: []string{"Interrupted: evaluation interrupted"}}
+}
+
+// toCellError turns any error of a cell into a *cellError. Positioned
+// errors keep their position; the traceback quotes the source line.
+func toCellError(err error, lineOffset int) *cellError {
+	var ce *cellError
+	if errors.As(err, &ce) {
+		return ce
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return interrupted().(*cellError)
+	}
+	ename := "Error"
+	switch err.(type) {
+	case source.ErrorList:
+		ename = "CompileError"
+	case *source.Error:
+		ename = "RuntimeError"
+	}
+	evalue := err.Error()
+	return &cellError{ename: ename, evalue: evalue, traceback: strings.Split(source.Detail(err), "\n")}
+}
+
+// shiftError moves the positions of err down by n lines: an item that
+// starts on cell line n+1 was evaluated as its own text, so its line 1 is
+// the cell's line n+1. Errors are copied, never changed in place.
+func shiftError(err error, n int) error {
+	if n == 0 {
+		return err
+	}
+	shift := func(e *source.Error) *source.Error {
+		c := *e
+		if c.Pos.IsValid() {
+			c.Pos.Line += n
+		}
+		return &c
+	}
+	var list source.ErrorList
+	var one *source.Error
+	switch {
+	case errors.As(err, &list):
+		out := make(source.ErrorList, len(list))
+		for i, e := range list {
+			out[i] = shift(e)
+		}
+		return out
+	case errors.As(err, &one):
+		return shift(one)
+	}
+	return err
+}
