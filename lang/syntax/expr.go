@@ -1,0 +1,652 @@
+package syntax
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Operator expressions, by precedence climbing.
+//
+// The table follows the precedence declarations of Futhark's parser
+// (src/Language/Futhark/Parser/Parser.y), loosest first:
+//
+//	level  assoc  operators
+//	  -    left   e with [i] = v   (the value extends over every operator)
+//	  1    left   |>
+//	  2    right  <|
+//	  3    left   ||
+//	  4    left   &&
+//	  5    left   == != < <= > >=
+//	  6    left   & ^ |
+//	  7    left   << >>
+//	  8    left   + -
+//	  9    left   * / % // %%
+//	 10    left   **
+//
+// An operator that is not in the table binds like the longest table entry
+// it starts with (`++` like `+`, `>>=` like `>>`), as in Futhark; the
+// checker decides whether it exists.
+//	  -    prefix - and !          (bind tighter than any infix operator)
+//	  -    left   juxtaposition    (f a b)
+//	  -    postfix a[i] and x.0    (tighter than juxtaposition: f a[i] is f (a[i]))
+//
+// Type ascription `e : t` is looser than all of these and is not allowed
+// inside an index, where `:` makes a slice.
+//
+// Note: the table in Futhark's language reference lists |> and <| just
+// below `**`, as if `xs |> map f |> g` grouped around `*`; Futhark's parser,
+// which is what programs are checked against, puts |> lowest and <| next,
+// and so does this table.
+//
+// The bodies of if, let, loop and lambdas extend as far right as possible,
+// so `x + if c then a else b + 1` adds x to the whole conditional.
+type opInfo struct {
+	prec  int
+	right bool
+}
+
+var binOps = map[string]opInfo{
+	"|>": {1, false},
+	"<|": {2, true},
+	"||": {3, false},
+	"&&": {4, false},
+	"==": {5, false}, "!=": {5, false}, "<": {5, false}, "<=": {5, false}, ">": {5, false}, ">=": {5, false},
+	"&": {6, false}, "^": {6, false}, "|": {6, false},
+	"<<": {7, false}, ">>": {7, false},
+	"+": {8, false}, "-": {8, false},
+	"*": {9, false}, "/": {9, false}, "%": {9, false}, "//": {9, false}, "%%": {9, false},
+	"**": {10, false},
+	// Longer operators starting with ! or = (such as !==) bind like
+	// comparisons; alone, ! is prefix not and = is binding syntax.
+	"!": {5, false}, "=": {5, false},
+}
+
+// opFixity returns the precedence of an operator: that of the longest
+// entry of binOps that starts it, as in Futhark, where `++` binds like `+`
+// and `>>=` like `>>`. Every operator character starts some entry.
+func opFixity(op string) opInfo {
+	for n := min(len(op), 2); n > 0; n-- {
+		if info, ok := binOps[op[:n]]; ok {
+			return info
+		}
+	}
+	return opInfo{prec: 1}
+}
+
+// notBinOps are operator-character tokens with another role: binding,
+// function arrows, prefix not.
+var notBinOps = map[string]bool{"=": true, "->": true, "!": true}
+
+// parseExpr is registered with participle.ParseTypeWith: it parses the Expr
+// fields of grammar structs.
+func (p *parser) parseExpr(lex *lexer.PeekingLexer) (Expr, error) {
+	return p.exp(lex)
+}
+
+// enter guards recursion depth.
+func (p *parser) enter(lex *lexer.PeekingLexer) error {
+	p.depth++
+	if p.depth > maxDepth {
+		return p.errorf(lex.Peek(), "expression nested too deeply (more than %d levels)", maxDepth)
+	}
+	return nil
+}
+
+func (p *parser) leave() { p.depth-- }
+
+// exp is a full expression: operators, then optional ascriptions.
+func (p *parser) exp(lex *lexer.PeekingLexer) (Expr, error) {
+	start := lex.Peek().Pos.Offset
+	e, err := p.exp2(lex, 0, false)
+	if err != nil {
+		return nil, err
+	}
+	return p.ascriptions(lex, e, start)
+}
+
+// ascriptions parses any `: t` after e.
+func (p *parser) ascriptions(lex *lexer.PeekingLexer, e Expr, start int) (Expr, error) {
+	for p.isPunct(lex.Peek(), ":") {
+		lex.Next()
+		t, err := p.typ(lex)
+		if err != nil {
+			return nil, err
+		}
+		e = &Ascribe{At: At{p.spanOf(start, p.lastEnd(lex))}, X: e, Type: t}
+	}
+	return e, nil
+}
+
+// typ parses a type with the participle grammar.
+func (p *parser) typ(lex *lexer.PeekingLexer) (TypeExpr, error) {
+	g, err := p.typeP.ParseFromLexer(lex, participle.AllowTrailing(true))
+	if err != nil {
+		return nil, err
+	}
+	return p.convType(g)
+}
+
+// binOp reports whether t is an infix operator, and which.
+func (p *parser) binOp(t *lexer.Token) (op, qual string, ok bool) {
+	switch t.Type {
+	case p.lx.tOp:
+		if notBinOps[t.Value] {
+			return "", "", false
+		}
+		return t.Value, "", true
+	case p.lx.tQualOp:
+		i := strings.IndexAny(t.Value, opChars)
+		return t.Value[i:], t.Value[:i-1], true
+	}
+	return "", "", false
+}
+
+// opChars are the characters an operator starts with; in a qualified
+// operator `i32.+` the first of them ends the qualifier.
+const opChars = "+-*/%=!><|&^"
+
+// exp2 parses operators of level minPrec and above. In a section context
+// (directly inside parentheses), an operator followed by ")" ends the
+// expression so that the caller can build a left section `(e op)`.
+func (p *parser) exp2(lex *lexer.PeekingLexer, minPrec int, section bool) (Expr, error) {
+	if err := p.enter(lex); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	startTok := lex.Peek()
+	start := startTok.Pos.Offset
+	lhs, err := p.unary(lex)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := lex.Peek()
+		if minPrec == 0 && t.Type == p.lx.tKeyword && t.Value == "with" {
+			lex.Next()
+			idx, err := p.bracketIndices(lex, true)
+			if err != nil {
+				return nil, err
+			}
+			if eq := lex.Peek(); !p.isOp(eq, "=") {
+				return nil, p.unexpected(eq, `"="`)
+			}
+			lex.Next()
+			val, err := p.exp2(lex, 1, section)
+			if err != nil {
+				return nil, err
+			}
+			lhs = &Update{At: At{p.spanOf(start, p.lastEnd(lex))}, X: lhs, Indices: idx.List, Val: val}
+			continue
+		}
+		op, qual, ok := p.binOp(t)
+		if !ok {
+			return lhs, nil
+		}
+		info := opFixity(op)
+		if info.prec < minPrec {
+			return lhs, nil
+		}
+		if section && p.isPunct(p.peek2(lex), ")") {
+			return lhs, nil
+		}
+		lex.Next()
+		next := info.prec + 1
+		if info.right {
+			next = info.prec
+		}
+		rhs, err := p.exp2(lex, next, section)
+		if err != nil {
+			return nil, err
+		}
+		lhs = &BinOp{At: At{p.spanOf(start, p.lastEnd(lex))}, Op: op, Qual: qual,
+			OpPos: p.posAt(t.Pos.Offset), Lhs: lhs, Rhs: rhs}
+	}
+}
+
+// peek2 is the token after the next one.
+func (p *parser) peek2(lex *lexer.PeekingLexer) *lexer.Token {
+	i := lex.Cursor() + 1
+	if i >= len(p.toks) {
+		return &p.toks[len(p.toks)-1]
+	}
+	return &p.toks[i]
+}
+
+func (p *parser) isPunct(t *lexer.Token, s string) bool { return t.Type == p.lx.tPunct && t.Value == s }
+func (p *parser) isOp(t *lexer.Token, s string) bool    { return t.Type == p.lx.tOp && t.Value == s }
+func (p *parser) isKeyword(t *lexer.Token, s string) bool {
+	return t.Type == p.lx.tKeyword && t.Value == s
+}
+
+// unary parses prefix operators, keyword forms and applications.
+func (p *parser) unary(lex *lexer.PeekingLexer) (Expr, error) {
+	if err := p.enter(lex); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	t := lex.Peek()
+	start := t.Pos.Offset
+	switch {
+	case p.isOp(t, "-"), p.isOp(t, "!"):
+		lex.Next()
+		x, err := p.unary(lex)
+		if err != nil {
+			return nil, err
+		}
+		at := At{p.spanOf(start, p.lastEnd(lex))}
+		if t.Value == "-" {
+			return &Negate{At: at, X: x}, nil
+		}
+		return &Not{At: at, X: x}, nil
+	case t.Type == p.lx.tKeyword:
+		switch t.Value {
+		case "if":
+			g, err := p.ifP.ParseFromLexer(lex, participle.AllowTrailing(true))
+			if err != nil {
+				return nil, err
+			}
+			return &If{At: At{p.tokSpan(g.Tokens)}, Cond: g.Cond, Then: g.Then, Else: g.Else}, nil
+		case "let":
+			g, err := p.letP.ParseFromLexer(lex, participle.AllowTrailing(true))
+			if err != nil {
+				return nil, err
+			}
+			return p.convLet(g)
+		case "loop":
+			g, err := p.loopP.ParseFromLexer(lex, participle.AllowTrailing(true))
+			if err != nil {
+				return nil, err
+			}
+			return p.convLoop(g)
+		}
+	case p.isPunct(t, "\\"):
+		return p.lambda(lex)
+	}
+	return p.apply(lex)
+}
+
+func (p *parser) lambda(lex *lexer.PeekingLexer) (Expr, error) {
+	g, err := p.lambdaP.ParseFromLexer(lex, participle.AllowTrailing(true))
+	if err != nil {
+		return nil, err
+	}
+	return p.convLambda(g)
+}
+
+// startsAtom reports whether t can begin an atom, an argument of
+// juxtaposition.
+func (p *parser) startsAtom(t *lexer.Token) bool {
+	switch t.Type {
+	case p.lx.tInt, p.lx.tFloat, p.lx.tIdent, p.lx.tQualIdent, p.lx.tIndexOpen:
+		return true
+	case p.lx.tKeyword:
+		return t.Value == "true" || t.Value == "false"
+	case p.lx.tPunct:
+		return t.Value == "(" || t.Value == "["
+	}
+	return false
+}
+
+// apply parses `f a b ...`; a lambda may be the last argument.
+func (p *parser) apply(lex *lexer.PeekingLexer) (Expr, error) {
+	start := lex.Peek().Pos.Offset
+	fn, err := p.atom(lex)
+	if err != nil {
+		return nil, err
+	}
+	var args []Expr
+	for {
+		t := lex.Peek()
+		if p.isPunct(t, "\\") {
+			lam, err := p.lambda(lex)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, lam)
+			break
+		}
+		if !p.startsAtom(t) {
+			break
+		}
+		a, err := p.atom(lex)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, a)
+	}
+	if len(args) == 0 {
+		return fn, nil
+	}
+	return &Apply{At: At{p.spanOf(start, p.lastEnd(lex))}, Fn: fn, Args: args}, nil
+}
+
+// atom parses a primary expression and its postfix indexing and
+// projections.
+func (p *parser) atom(lex *lexer.PeekingLexer) (Expr, error) {
+	if err := p.enter(lex); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	start := lex.Peek().Pos.Offset
+	e, err := p.primary(lex)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := lex.Peek()
+		switch t.Type {
+		case p.lx.tIndexOpen:
+			idx, err := p.bracketIndices(lex, false)
+			if err != nil {
+				return nil, err
+			}
+			e = &Index{At: At{p.spanOf(start, p.lastEnd(lex))}, X: e, Indices: idx.List}
+			continue
+		case p.lx.tProj:
+			lex.Next()
+			n, err := p.fieldNumber(t)
+			if err != nil {
+				return nil, err
+			}
+			e = &Project{At: At{p.spanOf(start, p.lastEnd(lex))}, X: e, Field: n}
+			continue
+		}
+		return e, nil
+	}
+}
+
+func (p *parser) fieldNumber(t *lexer.Token) (int, error) {
+	n, err := strconv.Atoi(t.Value[1:])
+	if err != nil || n > math.MaxInt32 {
+		return 0, p.errorf(t, "tuple field number %s is too large", t.Value[1:])
+	}
+	return n, nil
+}
+
+func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
+	t := lex.Peek()
+	at := At{p.spanOf(t.Pos.Offset, tokEnd(t))}
+	switch t.Type {
+	case p.lx.tInt:
+		lex.Next()
+		return p.intLit(t, at)
+	case p.lx.tFloat:
+		lex.Next()
+		return p.floatLit(t, at)
+	case p.lx.tIdent:
+		lex.Next()
+		return &Var{At: at, Name: t.Value}, nil
+	case p.lx.tQualIdent:
+		lex.Next()
+		i := strings.LastIndexByte(t.Value, '.')
+		return &Var{At: at, Qual: t.Value[:i], Name: t.Value[i+1:]}, nil
+	case p.lx.tKeyword:
+		if t.Value == "true" || t.Value == "false" {
+			lex.Next()
+			return &BoolLit{At: at, Value: t.Value == "true"}, nil
+		}
+	case p.lx.tIndexOpen:
+		return p.arrayLit(lex)
+	case p.lx.tPunct:
+		switch t.Value {
+		case "(":
+			return p.paren(lex)
+		case "[":
+			return p.arrayLit(lex)
+		}
+	}
+	return nil, p.unexpected(t, "expression")
+}
+
+// arrayLit parses `[e1, e2, ...]` (a trailing comma is allowed).
+func (p *parser) arrayLit(lex *lexer.PeekingLexer) (Expr, error) {
+	start := lex.Next().Pos.Offset
+	var elems []Expr
+	for !p.isPunct(lex.Peek(), "]") {
+		e, err := p.exp(lex)
+		if err != nil {
+			return nil, err
+		}
+		elems = append(elems, e)
+		t := lex.Peek()
+		if p.isPunct(t, ",") {
+			lex.Next()
+			continue
+		}
+		if !p.isPunct(t, "]") {
+			return nil, p.unexpected(t, `"," or "]"`)
+		}
+	}
+	lex.Next()
+	return &ArrayLit{At: At{p.spanOf(start, p.lastEnd(lex))}, Elems: elems}, nil
+}
+
+// paren parses everything that starts with "(": unit, parenthesised
+// expressions, tuples, and the sections (+) (i32.+) (*2) (2-) (.0).
+func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
+	open := lex.Next()
+	start := open.Pos.Offset
+	at := func() At { return At{p.spanOf(start, p.lastEnd(lex))} }
+	t := lex.Peek()
+	if p.isPunct(t, ")") {
+		lex.Next()
+		return &TupleExpr{At: at()}, nil
+	}
+	if t.Type == p.lx.tProj {
+		var fields []int
+		for t := lex.Peek(); t.Type == p.lx.tProj; t = lex.Peek() {
+			lex.Next()
+			n, err := p.fieldNumber(t)
+			if err != nil {
+				return nil, err
+			}
+			fields = append(fields, n)
+		}
+		if err := p.closeParen(lex); err != nil {
+			return nil, err
+		}
+		return &ProjectSection{At: at(), Fields: fields}, nil
+	}
+	if op, qual, ok := p.binOp(t); ok {
+		// (-x) negates and (- x) too; only (-) is a section. `!` is
+		// never an infix operator.
+		closes := p.isPunct(p.peek2(lex), ")")
+		if closes || op != "-" || qual != "" {
+			lex.Next()
+			if closes {
+				lex.Next()
+				return &OpSection{At: at(), Op: op, Qual: qual}, nil
+			}
+			x, err := p.exp2(lex, 0, false)
+			if err != nil {
+				return nil, err
+			}
+			if err := p.closeParen(lex); err != nil {
+				return nil, err
+			}
+			return &RightSection{At: at(), Op: op, Qual: qual, X: x}, nil
+		}
+	}
+	e, err := p.exp2(lex, 0, true)
+	if err != nil {
+		return nil, err
+	}
+	if op, qual, ok := p.binOp(lex.Peek()); ok && p.isPunct(p.peek2(lex), ")") {
+		lex.Next()
+		lex.Next()
+		return &LeftSection{At: at(), Op: op, Qual: qual, X: e}, nil
+	}
+	e, err = p.ascriptions(lex, e, t.Pos.Offset)
+	if err != nil {
+		return nil, err
+	}
+	if !p.isPunct(lex.Peek(), ",") {
+		if err := p.closeParen(lex); err != nil {
+			return nil, err
+		}
+		return &ParenExpr{At: at(), X: e}, nil
+	}
+	elems := []Expr{e}
+	for p.isPunct(lex.Peek(), ",") {
+		lex.Next()
+		if p.isPunct(lex.Peek(), ")") {
+			break // trailing comma
+		}
+		e, err := p.exp(lex)
+		if err != nil {
+			return nil, err
+		}
+		elems = append(elems, e)
+	}
+	if err := p.closeParen(lex); err != nil {
+		return nil, err
+	}
+	return &TupleExpr{At: at(), Elems: elems}, nil
+}
+
+func (p *parser) closeParen(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if !p.isPunct(t, ")") {
+		if _, _, ok := p.binOp(t); ok {
+			return p.unexpected(t, `")"`)
+		}
+		return p.unexpected(t, `")" or ","`)
+	}
+	lex.Next()
+	return nil
+}
+
+// parseIndices is registered with participle.ParseTypeWith for `let a[i] =
+// v`, where the bracket must follow the name directly.
+func (p *parser) parseIndices(lex *lexer.PeekingLexer) (indexSpec, error) {
+	if lex.Peek().Type != p.lx.tIndexOpen {
+		return nil, participle.NextMatch
+	}
+	idx, err := p.bracketIndices(lex, false)
+	if err != nil {
+		return nil, err
+	}
+	return &idx, nil
+}
+
+// bracketIndices parses `[i, j:k:s]`. After `with`, a space before the
+// bracket is allowed.
+func (p *parser) bracketIndices(lex *lexer.PeekingLexer, spaced bool) (indices, error) {
+	open := lex.Peek()
+	if open.Type != p.lx.tIndexOpen && !(spaced && p.isPunct(open, "[")) {
+		return indices{}, p.unexpected(open, `"["`)
+	}
+	lex.Next()
+	var list []DimIndex
+	for {
+		d, err := p.dimIndex(lex)
+		if err != nil {
+			return indices{}, err
+		}
+		list = append(list, d)
+		t := lex.Peek()
+		if p.isPunct(t, ",") {
+			lex.Next()
+			continue
+		}
+		if p.isPunct(t, "]") {
+			lex.Next()
+			return indices{Sp: spanOffsets{open.Pos.Offset, p.lastEnd(lex)}, List: list}, nil
+		}
+		return indices{}, p.unexpected(t, `"," or "]"`)
+	}
+}
+
+// dimIndex parses one index `i` or slice `i:j:s` (each part optional).
+func (p *parser) dimIndex(lex *lexer.PeekingLexer) (DimIndex, error) {
+	t := lex.Peek()
+	start := t.Pos.Offset
+	if p.isPunct(t, "]") || p.isPunct(t, ",") {
+		return nil, p.unexpected(t, "index")
+	}
+	var parts [3]Expr
+	if !p.isPunct(t, ":") {
+		e, err := p.exp2(lex, 0, false)
+		if err != nil {
+			return nil, err
+		}
+		if !p.isPunct(lex.Peek(), ":") {
+			return &DimFix{At: At{p.spanOf(start, p.lastEnd(lex))}, I: e}, nil
+		}
+		parts[0] = e
+	}
+	// At the first ":".
+	for i := 1; i <= 2 && p.isPunct(lex.Peek(), ":"); i++ {
+		lex.Next()
+		t := lex.Peek()
+		if p.isPunct(t, ":") || p.isPunct(t, ",") || p.isPunct(t, "]") {
+			continue
+		}
+		e, err := p.exp2(lex, 0, false)
+		if err != nil {
+			return nil, err
+		}
+		parts[i] = e
+	}
+	return &DimSlice{At: At{p.spanOf(start, p.lastEnd(lex))}, Start: parts[0], End: parts[1], Stride: parts[2]}, nil
+}
+
+// ---------------------------------------------------------------------------
+// Literals
+
+var intSuffixes = []string{"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"}
+
+func (p *parser) intLit(t *lexer.Token, at At) (Expr, error) {
+	text := t.Value
+	suffix := ""
+	for _, s := range intSuffixes {
+		if strings.HasSuffix(text, s) {
+			suffix = s
+			break
+		}
+	}
+	digits := strings.ReplaceAll(strings.TrimSuffix(text, suffix), "_", "")
+	base := 10
+	switch {
+	case strings.HasPrefix(digits, "0x"), strings.HasPrefix(digits, "0X"):
+		base, digits = 16, digits[2:]
+	case strings.HasPrefix(digits, "0b"), strings.HasPrefix(digits, "0B"):
+		base, digits = 2, digits[2:]
+	}
+	v, err := strconv.ParseUint(digits, base, 64)
+	if err != nil {
+		return nil, p.errorf(t, "integer literal %s does not fit in 64 bits", text)
+	}
+	return &IntLit{At: at, Text: text, Value: v, Suffix: suffix}, nil
+}
+
+func (p *parser) floatLit(t *lexer.Token, at At) (Expr, error) {
+	text := t.Value
+	suffix := ""
+	hex := strings.HasPrefix(text, "0x") || strings.HasPrefix(text, "0X")
+	for _, s := range []string{"f16", "f32", "f64"} {
+		if strings.HasSuffix(text, s) {
+			suffix = s
+		}
+	}
+	if suffix == "f16" {
+		return nil, p.errorf(t, "f16 literals are not supported")
+	}
+	digits := strings.ReplaceAll(strings.TrimSuffix(text, suffix), "_", "")
+	if hex && !strings.ContainsAny(digits, "pP") {
+		return nil, p.errorf(t, "malformed hexadecimal float literal %s", text)
+	}
+	v, err := strconv.ParseFloat(digits, 64)
+	if err != nil {
+		// Out of range: ParseFloat has rounded to ±Inf or 0, which is
+		// what the literal means in IEEE arithmetic.
+		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
+			return nil, p.errorf(t, "malformed float literal %s", text)
+		}
+	}
+	return &FloatLit{At: at, Text: text, Value: v, Suffix: suffix}, nil
+}

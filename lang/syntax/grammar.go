@@ -1,0 +1,168 @@
+package syntax
+
+import "github.com/alecthomas/participle/v2/lexer"
+
+// The participle grammar. Declarations, patterns, types and the keyword
+// forms of expressions (if, let, loop, lambda) are structs with grammar
+// tags. Expr fields are parsed by parser.parseExpr (registered with
+// participle.ParseTypeWith), which does precedence climbing over the
+// operator table in expr.go and calls back into these productions when it
+// meets a keyword. Each struct carries Tokens so that convert.go can give
+// every AST node its span; nothing here leaves the package.
+//
+//	file      = decl*
+//	decl      = ("def" | "let" | "entry") name size* innerPat* [":" type] "=" exp
+//	size      = "[" name "]"
+//	pat       = innerPat [":" type]
+//	innerPat  = name | "_" | "(" [pat ("," pat)*] ")"
+//	type      = typeTerm ["->" type]
+//	typeTerm  = "*" typeTerm | "[" [name | int] "]" typeTerm | name | "(" [type ("," type)*] ")"
+//	if        = "if" exp "then" exp "else" exp
+//	let       = "let" (name [index] size* innerPat* [":" type] | pat) "=" exp ("in" exp | &"let" exp)
+//	loop      = "loop" pat ["=" exp] ("for" pat ("<" exp | "in" exp) | "while" exp) "do" exp
+//	lambda    = "\" innerPat+ [":" typeTerm] "->" exp
+
+type gFile struct {
+	Decls []*gDecl `parser:"@@*"`
+}
+
+type gDecl struct {
+	Tokens []lexer.Token
+	Kind   string       `parser:"@('def' | 'let' | 'entry')"`
+	Name   *gName       `parser:"@@"`
+	Sizes  []*gSize     `parser:"@@*"`
+	Params []*gInnerPat `parser:"@@*"`
+	Ret    *gType       `parser:"( ':' @@ )?"`
+	Body   Expr         `parser:"'=' @@"`
+}
+
+type gName struct {
+	Tokens []lexer.Token
+	Name   string `parser:"@Ident"`
+}
+
+type gSize struct {
+	Tokens []lexer.Token
+	Name   string `parser:"'[' @Ident ']'"`
+}
+
+type gPat struct {
+	Tokens []lexer.Token
+	Inner  *gInnerPat `parser:"@@"`
+	Type   *gType     `parser:"( ':' @@ )?"`
+}
+
+type gInnerPat struct {
+	Tokens []lexer.Token
+	Name   *string   `parser:"(  @Ident"`
+	Wild   bool      `parser:" | @'_'"`
+	Paren  *gPatList `parser:" | '(' @@ ')' )"`
+}
+
+type gPatList struct {
+	Elems []*gPat `parser:"( @@ ( ',' @@ )* )?"`
+}
+
+type gType struct {
+	Tokens []lexer.Token
+	Term   *gTypeTerm `parser:"@@"`
+	Ret    *gType     `parser:"( '->' @@ )?"`
+}
+
+type gTypeTerm struct {
+	Tokens []lexer.Token
+	Unique *gTypeTerm  `parser:"(  '*' @@"`
+	Array  *gArrayType `parser:" | @@"`
+	Name   *string     `parser:" | @Ident"`
+	Paren  *gTypeList  `parser:" | '(' @@ ')' )"`
+}
+
+type gArrayType struct {
+	Dim  *gDim      `parser:"'[' @@? ']'"`
+	Elem *gTypeTerm `parser:"@@"`
+}
+
+type gDim struct {
+	Tokens []lexer.Token
+	Name   *string `parser:"(  @Ident"`
+	Const  *string `parser:" | @Int )"`
+}
+
+type gTypeList struct {
+	Elems []*gType `parser:"( @@ ( ',' @@ )* )?"`
+}
+
+type gIf struct {
+	Tokens []lexer.Token
+	Cond   Expr `parser:"'if' @@"`
+	Then   Expr `parser:"'then' @@"`
+	Else   Expr `parser:"'else' @@"`
+}
+
+type gLet struct {
+	Tokens []lexer.Token
+	Named  *gLetNamed `parser:"'let' (  @@"`
+	Pat    *gPat      `parser:"       | @@ )"`
+	Val    Expr       `parser:"'=' @@"`
+	Body   Expr       `parser:"( 'in' @@ | (?= 'let') @@ )"`
+}
+
+// gLetNamed is what follows `let` when it starts with a name: `x`, `x: t`,
+// `a[i]` (in-place update) or `f [n] x y : t` (local function). One
+// production with the choice made in convert.go keeps the grammar free of
+// backtracking, so that errors inside a parameter are reported where they
+// are.
+type gLetNamed struct {
+	Tokens  []lexer.Token
+	Name    *gName       `parser:"@@"`
+	Indices indexSpec    `parser:"@@?"`
+	Sizes   []*gSize     `parser:"@@*"`
+	Params  []*gInnerPat `parser:"@@*"`
+	Type    *gType       `parser:"( ':' @@ )?"`
+}
+
+type gLoop struct {
+	Tokens []lexer.Token
+	Pat    *gPat     `parser:"'loop' @@"`
+	Init   Expr      `parser:"( '=' @@ )?"`
+	For    *gFor     `parser:"(  @@"`
+	While  *gWhile   `parser:" | @@ )"`
+	Body   Expr      `parser:"'do' @@"`
+}
+
+// gFor is `for i < n` or `for p in xs`; convert.go checks that the first
+// form binds a plain name.
+type gFor struct {
+	Tokens []lexer.Token
+	Pat    *gPat `parser:"'for' @@"`
+	Bound  Expr  `parser:"(  '<' @@"`
+	Arr    Expr  `parser:" | 'in' @@ )"`
+}
+
+type gWhile struct {
+	Tokens []lexer.Token
+	Cond   Expr `parser:"'while' @@"`
+}
+
+type gLambda struct {
+	Tokens []lexer.Token
+	Params []*gInnerPat `parser:"'\\\\' @@+"`
+	Ret    *gTypeTerm   `parser:"( ':' @@ )?"`
+	Body   Expr         `parser:"'->' @@"`
+}
+
+// indexSpec holds an *indices; participle.ParseTypeWith needs an interface
+// type.
+type indexSpec interface{ get() *indices }
+
+func (i *indices) get() *indices { return i }
+
+// indices is a bracketed index list `[i, j:k]` written with no space before
+// the bracket, parsed by parser.parseIndices; it appears in `let a[i] = v`.
+type indices struct {
+	Sp   spanOffsets
+	List []DimIndex
+}
+
+// spanOffsets is a byte range, turned into a source.Span by the parser.
+type spanOffsets struct{ start, end int }

@@ -1,0 +1,413 @@
+// Package syntax parses arepl's Futhark subset into the closed AST of
+// ast.go.
+//
+// The parser is built from three parts:
+//
+//   - lexer.go: participle's regular-expression lexer plus one pass that
+//     makes the whitespace-sensitive decisions Futhark's lexer makes (`a[i]`
+//     indexes, `a [i]` passes an array literal) and reserves keywords;
+//   - grammar.go: a participle grammar for declarations, patterns, types and
+//     the keyword expression forms;
+//   - expr.go: operator expressions by precedence climbing over one operator
+//     table, registered with participle.ParseTypeWith so that grammar
+//     structs can hold expressions and expressions can hold keyword forms.
+//
+// Every grammar struct is converted to the AST as soon as participle returns
+// it (convert.go), so participle's types never leave this package. Errors
+// are a source.ErrorList of one-line messages with file:line:col positions;
+// IsIncomplete tells a REPL that an error only means the input stopped too
+// early. Nothing panics on bad input: the API functions recover and report
+// an internal error instead.
+package syntax
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/arepl/arepl/lang/source"
+)
+
+// Input is one REPL input: declarations, or one expression. Exactly one of
+// the two is set.
+type Input struct {
+	Decls []Decl
+	Expr  Expr
+}
+
+// ParseFile parses a whole .fut file. The error is a source.ErrorList; after
+// an error in one declaration the parser resumes at the next line that starts
+// with def, entry or let, so one call reports one error per broken
+// declaration.
+func ParseFile(f *source.File) (file *File, err error) {
+	p := getParser(f)
+	defer putParser(p)
+	defer p.recover(&err)
+	if p.lexErr != nil {
+		return nil, p.lexErr
+	}
+	decls, errs := p.decls(true)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return &File{At: At{p.spanOf(0, len(f.Text))}, Decls: decls}, nil
+}
+
+// ParseExpr parses exactly one expression.
+func ParseExpr(f *source.File) (e Expr, err error) {
+	p := getParser(f)
+	defer putParser(p)
+	defer p.recover(&err)
+	if p.lexErr != nil {
+		return nil, p.lexErr
+	}
+	e, perr := p.wholeExpr()
+	if perr != nil {
+		return nil, perr
+	}
+	return e, nil
+}
+
+// ParseInput parses one REPL input: declarations, or one expression. A
+// top-level `let x = e` with no `in` is a declaration; `let x = e in b` is an
+// expression.
+func ParseInput(f *source.File) (in *Input, err error) {
+	p := getParser(f)
+	defer putParser(p)
+	defer p.recover(&err)
+	if p.lexErr != nil {
+		return nil, p.lexErr
+	}
+	first := p.toks[0]
+	if first.Type == p.lx.tKeyword && (first.Value == "def" || first.Value == "entry") {
+		decls, errs := p.decls(false)
+		if len(errs) > 0 {
+			return nil, errs
+		}
+		return &Input{Decls: decls}, nil
+	}
+	if first.Type == p.lx.tKeyword && first.Value == "let" {
+		decls, derrs := p.decls(false)
+		if len(derrs) == 0 {
+			return &Input{Decls: decls}, nil
+		}
+		e, eerr := p.wholeExpr()
+		if eerr == nil {
+			return &Input{Expr: e}, nil
+		}
+		// Both readings failed: report the one that got further, which
+		// is the one the user meant.
+		if eerr[0].Pos.Before(derrs[0].Pos) {
+			return nil, derrs
+		}
+		return nil, eerr
+	}
+	e, perr := p.wholeExpr()
+	if perr != nil {
+		return nil, perr
+	}
+	return &Input{Expr: e}, nil
+}
+
+// IsIncomplete reports whether err says only that the input ended too
+// early (an open bracket, a trailing operator, `let p = e in` with no body,
+// `if c then a` with no else, ...), so that a REPL should read another line.
+func IsIncomplete(err error) bool {
+	var list source.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		return false
+	}
+	for _, e := range list {
+		if !strings.HasPrefix(e.Msg, eofPrefix) {
+			return false
+		}
+	}
+	return true
+}
+
+// eofPrefix starts every message about input that ended too early;
+// IsIncomplete relies on it.
+const eofPrefix = "unexpected end of input"
+
+// maxDepth bounds the nesting of expressions so that hostile input gets an
+// error instead of exhausting the stack.
+const maxDepth = 500
+
+// parser is the state of one parse. Building participle's parsers costs
+// far more than a short REPL input, so parsers are pooled and reused.
+type parser struct {
+	lx *futLexer
+
+	fileP   *participle.Parser[gDecl]
+	ifP     *participle.Parser[gIf]
+	letP    *participle.Parser[gLet]
+	loopP   *participle.Parser[gLoop]
+	lambdaP *participle.Parser[gLambda]
+	typeP   *participle.Parser[gType]
+
+	// Per parse:
+	file       *source.File
+	toks       []lexer.Token // ends with EOF; nothing elided
+	comments   []comment
+	lineStarts []int
+	lexErr     source.ErrorList
+	depth      int
+}
+
+var (
+	sharedLexer = newFutLexer()
+	parserPool  = sync.Pool{New: func() any { return newParser() }}
+)
+
+func newParser() *parser {
+	p := &parser{lx: sharedLexer}
+	opts := []participle.Option{
+		participle.Lexer(sharedLexer),
+		participle.ParseTypeWith(p.parseExpr),
+		participle.ParseTypeWith(p.parseIndices),
+			}
+	p.fileP = participle.MustBuild[gDecl](opts...)
+	p.ifP = participle.MustBuild[gIf](opts...)
+	p.letP = participle.MustBuild[gLet](opts...)
+	p.loopP = participle.MustBuild[gLoop](opts...)
+	p.lambdaP = participle.MustBuild[gLambda](opts...)
+	p.typeP = participle.MustBuild[gType](opts...)
+	return p
+}
+
+func getParser(f *source.File) *parser {
+	p := parserPool.Get().(*parser)
+	p.file = f
+	p.depth = 0
+	p.lexErr = nil
+	p.lineStarts = p.lineStarts[:0]
+	p.lineStarts = append(p.lineStarts, 0)
+	for i := 0; i < len(f.Text); i++ {
+		if f.Text[i] == '\n' {
+			p.lineStarts = append(p.lineStarts, i+1)
+		}
+	}
+	toks, comments, err := p.lx.tokenize(f.Name, f.Text)
+	if err != nil {
+		off := len(f.Text)
+		msg := err.Error()
+		var le *lexError
+		if errors.As(err, &le) {
+			off, msg = le.offset, le.msg
+		}
+		p.lexErr = source.ErrorList{f.Errorf(p.posAt(off), "%s", msg)}
+		toks = []lexer.Token{lexer.EOFToken(lexer.Position{Filename: f.Name, Offset: len(f.Text)})}
+	}
+	p.toks, p.comments = toks, comments
+	return p
+}
+
+func putParser(p *parser) {
+	p.file, p.toks, p.comments, p.lexErr = nil, nil, nil, nil
+	parserPool.Put(p)
+}
+
+// recover turns a panic (a bug here or in participle) into an error, so
+// that bad input never crashes a REPL.
+func (p *parser) recover(err *error) {
+	if r := recover(); r != nil {
+		*err = source.ErrorList{source.Errorf(source.Pos{File: p.file.Name}, "internal error in the parser: %v", r)}
+	}
+}
+
+// lexerAt returns a fresh peeking lexer over the token list.
+func (p *parser) lexerAt() *lexer.PeekingLexer {
+	pl, err := lexer.Upgrade(&sliceLexer{toks: p.toks})
+	if err != nil {
+		// sliceLexer never fails; keep the invariant visible.
+		panic(err)
+	}
+	return pl
+}
+
+// decls parses declarations up to the end of input. With recover set, an
+// error skips to the next declaration and parsing goes on.
+func (p *parser) decls(recoverErrs bool) ([]Decl, source.ErrorList) {
+	lex := p.lexerAt()
+	var decls []Decl
+	var errs source.ErrorList
+	for !lex.Peek().EOF() {
+		t := lex.Peek()
+		var err error
+		if t.Type == p.lx.tKeyword && (t.Value == "def" || t.Value == "let" || t.Value == "entry") {
+			var g *gDecl
+			g, err = p.fileP.ParseFromLexer(lex, participle.AllowTrailing(true))
+			if err == nil {
+				var d Decl
+				d, err = p.convDecl(g)
+				if err == nil {
+					decls = append(decls, d)
+					continue
+				}
+			}
+		} else {
+			err = p.unexpected(t, "declaration (def, let or entry)")
+		}
+		errs = append(errs, p.toSourceError(err))
+		if !recoverErrs {
+			break
+		}
+		p.skipToDecl(lex)
+	}
+	errs.Sort()
+	return decls, errs
+}
+
+// skipToDecl moves past the broken declaration: to the next def or entry,
+// or the next let at the start of a line.
+func (p *parser) skipToDecl(lex *lexer.PeekingLexer) {
+	lex.Next()
+	for {
+		t := lex.Peek()
+		if t.EOF() {
+			return
+		}
+		if t.Type == p.lx.tKeyword {
+			switch t.Value {
+			case "def", "entry":
+				return
+			case "let":
+				if p.posAt(t.Pos.Offset).Col == 1 {
+					return
+				}
+			}
+		}
+		lex.Next()
+	}
+}
+
+// wholeExpr parses one expression that must span the whole input.
+func (p *parser) wholeExpr() (Expr, source.ErrorList) {
+	lex := p.lexerAt()
+	e, err := p.exp(lex)
+	if err == nil && !lex.Peek().EOF() {
+		err = p.unexpected(lex.Peek(), "end of expression")
+	}
+	if err != nil {
+		return nil, source.ErrorList{p.toSourceError(err)}
+	}
+	return e, nil
+}
+
+// ---------------------------------------------------------------------------
+// Positions and errors
+
+// posAt converts a byte offset to a position.
+func (p *parser) posAt(off int) source.Pos {
+	i := sort.Search(len(p.lineStarts), func(i int) bool { return p.lineStarts[i] > off }) - 1
+	if i < 0 {
+		i = 0
+	}
+	return source.Pos{File: p.file.Name, Line: i + 1, Col: off - p.lineStarts[i] + 1}
+}
+
+func (p *parser) spanOf(start, end int) source.Span {
+	return source.Span{Start: p.posAt(start), End: p.posAt(end)}
+}
+
+func tokEnd(t *lexer.Token) int { return t.Pos.Offset + len(t.Value) }
+
+// tokSpan is the span of a token list as participle fills Tokens fields.
+func (p *parser) tokSpan(toks []lexer.Token) source.Span {
+	if len(toks) == 0 {
+		return source.Span{}
+	}
+	return p.spanOf(toks[0].Pos.Offset, tokEnd(&toks[len(toks)-1]))
+}
+
+// lastEnd is the end offset of the last token consumed from lex.
+func (p *parser) lastEnd(lex *lexer.PeekingLexer) int {
+	i := lex.Cursor() - 1
+	if i < 0 || i >= len(p.toks) {
+		return 0
+	}
+	return tokEnd(&p.toks[i])
+}
+
+// describe names a token for messages: `"then"`, or "end of input".
+func describe(t *lexer.Token) string {
+	if t.EOF() {
+		return "end of input"
+	}
+	return fmt.Sprintf("%q", t.Value)
+}
+
+// unexpected is the error for token t where want was expected.
+func (p *parser) unexpected(t *lexer.Token, want string) error {
+	return participle.Errorf(t.Pos, "unexpected %s, expected %s", describe(t), want)
+}
+
+// errorf is an error at token t.
+func (p *parser) errorf(t *lexer.Token, format string, args ...any) error {
+	return participle.Errorf(t.Pos, format, args...)
+}
+
+var firstLiteralRE = regexp.MustCompile(`^"[^"]*"`)
+
+var expectedRE = regexp.MustCompile(`^unexpected token "(.*)" \(expected (.*)\)$`)
+
+// toSourceError converts a participle error (ours or participle's own) to a
+// positioned source error with a message in our style.
+func (p *parser) toSourceError(err error) *source.Error {
+	var se *source.Error
+	if errors.As(err, &se) {
+		return se
+	}
+	var perr participle.Error
+	if !errors.As(err, &perr) {
+		return p.file.Errorf(source.Pos{File: p.file.Name}, "%v", err)
+	}
+	off := perr.Position().Offset
+	if off < 0 || off > len(p.file.Text) {
+		off = len(p.file.Text)
+	}
+	msg := perr.Message()
+	var ute *participle.UnexpectedTokenError
+	if errors.As(err, &ute) {
+		want := ""
+		if m := expectedRE.FindStringSubmatch(msg); m != nil {
+			want = m[2]
+		}
+		msg = "unexpected " + describe(&ute.Unexpected)
+		if want != "" {
+			msg += ", expected " + expectation(want)
+		}
+	}
+	return p.file.Errorf(p.posAt(off), "%s", msg)
+}
+
+// expectation rewrites participle's description of what it expected
+// (the rest of the production, in grammar notation) as the first thing
+// that was missing, in words.
+func expectation(s string) string {
+	if m := firstLiteralRE.FindString(s); m != "" {
+		return m
+	}
+	word := strings.TrimLeft(strings.Fields(s + " ")[0], "(")
+	word = strings.TrimRight(word, "*+?)")
+	if w, ok := grammarWords[word]; ok {
+		return w
+	}
+	return word
+}
+
+// grammarWords names the grammar's symbols in messages.
+var grammarWords = map[string]string{
+	"<ident>": "name", "<int>": "integer", "<indexopen>": `"["`,
+	"GName": "name", "GSize": "size parameter", "GInnerPat": "parameter", "GPat": "pattern",
+	"GPatList": "pattern", "GType": "type", "GTypeTerm": "type", "GTypeList": "type",
+	"GArrayType": "type", "GDim": "size",
+	"GLetNamed": "binding", "GFor": `"for"`, "GWhile": `"while"`,
+	"Expr": "expression", "IndexSpec": `"["`,
+}
