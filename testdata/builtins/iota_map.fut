@@ -1,0 +1,5 @@
+-- map over iota: the squares below n.
+-- ==
+-- input { 5i64 } output { [0i64, 1i64, 4i64, 9i64, 16i64] }
+-- input { 0i64 } output { empty([0]i64) }
+entry main (n: i64) : []i64 = map (\i -> i * i) (iota n)
