@@ -1,6 +1,8 @@
 package fusion
 
 import (
+	"encoding/xml"
+	"io"
 	"strings"
 	"testing"
 
@@ -145,5 +147,39 @@ func TestRows(t *testing.T) {
 	out, plan := fuse(t, &core.Program{Funs: []*core.Fun{fn}})
 	if len(plan.After) != 1 || plan.After[0].Kind != "segmented reduce" {
 		t.Fatalf("want a segmented reduce\n%s\n%s", plan.Text(), core.Print(out))
+	}
+}
+
+// The SVG rendering is well-formed XML with a box per kernel.
+func TestSVG(t *testing.T) {
+	b := core.NewBuilder()
+	xs := b.Fresh("xs", core.ArrayOf(core.I32, 1))
+	fn := b.Fun("main", true, []*core.Var{xs}, func(fb *core.Builder) []core.Atom {
+		n := fb.Size(xs, 0)
+		ys := fb.Map(n, []*core.Var{xs}, i32(fb, core.Mul, 2))
+		r := fb.Reduce(n, ys, fb.BinOpLambda(core.Add, core.I32), []core.Atom{core.IntConst(core.I32, 0)}, false)
+		return []core.Atom{r[0]}
+	})
+	_, plan := fuse(t, &core.Program{Funs: []*core.Fun{fn}})
+	svg := plan.SVG()
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	rects := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("bad SVG: %v\n%s", err, svg)
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "rect" {
+			rects++
+		}
+	}
+	if rects != len(plan.Before)+len(plan.After) {
+		t.Fatalf("want %d boxes, got %d", len(plan.Before)+len(plan.After), rects)
+	}
+	if !strings.Contains(svg, "redomap") {
+		t.Fatal("the fused kernel is not named in the SVG")
 	}
 }
