@@ -1,0 +1,7 @@
+package main
+
+import "github.com/arepl/arepl/eval"
+
+// newSession is the one place the CLI builds sessions, so every subcommand
+// gets the same backends.
+func newSession(opts eval.Options) *eval.Session { return eval.NewSession(opts) }
