@@ -38,9 +38,20 @@ import (
 // Fuse returns a fused copy of prog and the plan of what was done. prog is
 // not modified. An error means an internal inconsistency; the caller can
 // run prog unfused.
-func Fuse(prog *core.Program) (out *core.Program, plan *Plan, err error) {
+func Fuse(prog *core.Program) (*core.Program, *Plan, error) {
+	return FuseChecked(prog, nil)
+}
+
+// FuseChecked is Fuse calling check on the whole program after every
+// fusion step, so tests can verify the IR after each pass; the first
+// error check returns stops fusion and is returned.
+func FuseChecked(prog *core.Program, check func(*core.Program) error) (out *core.Program, plan *Plan, err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			if ce, ok := r.(checkError); ok {
+				out, plan, err = nil, nil, ce.err
+				return
+			}
 			out, plan, err = nil, nil, fmt.Errorf("internal error in fusion: %v", r)
 		}
 	}()
@@ -52,13 +63,34 @@ func Fuse(prog *core.Program) (out *core.Program, plan *Plan, err error) {
 		for _, p := range fn.Params {
 			f.names[p.Name] = true
 		}
-		f.fun = fn.Name
-		body := subst{}.body(fn.Body) // a private copy to rewrite in place
+		// A private copy of every body, rewritten in place below.
 		out.Funs = append(out.Funs, &core.Fun{Name: fn.Name, Params: fn.Params, Ret: fn.Ret,
-			Body: f.fuseBody(body), Entry: fn.Entry, Pos: fn.Pos})
+			Body: subst{}.body(fn.Body), Entry: fn.Entry, Pos: fn.Pos})
+	}
+	if check != nil {
+		f.check = func() {
+			if err := check(out); err != nil {
+				panic(checkError{fmt.Errorf("after fusion step %d (%s): %w", len(f.plan.Applied), lastStep(f.plan), err)})
+			}
+		}
+	}
+	for _, fn := range out.Funs {
+		f.fun = fn.Name
+		fn.Body = f.fuseBody(fn.Body)
 	}
 	f.plan.After = Kernels(out)
 	return out, f.plan, nil
+}
+
+// checkError carries a failed check out of the passes.
+type checkError struct{ err error }
+
+func lastStep(p *Plan) string {
+	if len(p.Applied) == 0 {
+		return "none"
+	}
+	s := p.Applied[len(p.Applied)-1]
+	return s.Kind + " " + s.Producer + " -> " + s.Consumer
 }
 
 type fuser struct {
@@ -66,6 +98,7 @@ type fuser struct {
 	names map[string]bool
 	next  int
 	fun   string
+	check func() // verifies the program after each step (tests), or nil
 }
 
 // fresh returns a new variable named after base, unique in the program.
@@ -131,7 +164,9 @@ func (f *fuser) fuseBody(b *core.Body) *core.Body {
 	}
 	f.rows(b)
 	f.propagateSizes(b)
+	f.stepDone()
 	for f.vertical(b) || f.horizontal(b) {
+		f.stepDone()
 	}
 	f.refusals(b)
 	return b

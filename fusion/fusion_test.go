@@ -23,7 +23,7 @@ func mustVerify(t *testing.T, p *core.Program) {
 func fuse(t *testing.T, p *core.Program) (*core.Program, *Plan) {
 	t.Helper()
 	mustVerify(t, p)
-	out, plan, err := Fuse(p)
+	out, plan, err := FuseChecked(p, core.Verify)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -138,7 +138,7 @@ func (f *fuser) merge(b *core.Body, i, j int) {
 		pat = catV(outA, outC, aRed, cRed)
 	}
 	sj.Exp, sj.Pat = fused, pat
-	f.plan.applied("horizontal", soacName(si), soacName(sj), kindOf(a)+" + "+kindOf(c)+" over the same width", "")
+	f.applied("horizontal", soacName(si), soacName(sj), kindOf(a)+" + "+kindOf(c)+" over the same width", "")
 	b.Stmts = append(b.Stmts[:i], b.Stmts[i+1:]...)
 }
 

@@ -63,8 +63,16 @@ type Array struct {
 	Bytes int    `json:"bytes"`
 }
 
-func (p *Plan) applied(kind, producer, consumer, what, note string) {
-	p.Applied = append(p.Applied, Step{Kind: kind, Producer: producer, Consumer: consumer, What: what, Note: note})
+func (f *fuser) applied(kind, producer, consumer, what, note string) {
+	f.plan.Applied = append(f.plan.Applied, Step{Kind: kind, Producer: producer, Consumer: consumer, What: what, Note: note})
+}
+
+// stepDone runs the per-step check, if any, once a step has rewritten the
+// body completely.
+func (f *fuser) stepDone() {
+	if f.check != nil {
+		f.check()
+	}
 }
 
 // Counts is the number of top-level kernels of each kind after fusion, as

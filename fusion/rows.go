@@ -39,7 +39,7 @@ func (f *fuser) rows(b *core.Body) {
 			op.Arrs = append(op.Arrs, rowArr[a.Name])
 		}
 		out = append(out, &core.Stmt{Pat: s.Pat, Exp: &core.Segmented{Outer: []core.Atom{outer.W}, Op: op}, Pos: s.Pos})
-		f.plan.applied("rows", soacName(s), soacName(s), "map ("+kindOf(inner)+") over rows into a segmented "+kindOf(inner), "")
+		f.applied("rows", soacName(s), soacName(s), "map ("+kindOf(inner)+") over rows into a segmented "+kindOf(inner), "")
 	}
 	b.Stmts = out
 }

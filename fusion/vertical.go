@@ -217,7 +217,7 @@ func (f *fuser) fuseMap(b *core.Body, info *bodyInfo, pi, ci int, p *core.Screma
 	if len(mapouts) > 0 {
 		note = "kept as map-out: " + varNames(mapouts)
 	}
-	f.plan.applied("vertical", soacName(ps), soacName(cs), kindOf(p)+" into "+c.kind, note)
+	f.applied("vertical", soacName(ps), soacName(cs), kindOf(p)+" into "+c.kind, note)
 	b.Stmts = append(b.Stmts[:pi], b.Stmts[pi+1:]...)
 }
 
@@ -296,7 +296,7 @@ func (f *fuser) fuseIota(b *core.Body, info *bodyInfo, pi, ci int, p *core.IotaE
 	m := *c.mapf
 	body := sub.body(m.Body)
 	m.Body = &core.Body{Stmts: append(stmts, body.Stmts...), Result: body.Result}
-	f.plan.applied("iota", soacName(ps), soacName(cs), "iota into "+c.kind, "the array becomes the index "+idx.Name)
+	f.applied("iota", soacName(ps), soacName(cs), "iota into "+c.kind, "the array becomes the index "+idx.Name)
 	f.dropIfDead(b, pi, ci)
 }
 
@@ -310,7 +310,7 @@ func (f *fuser) fuseReplicate(b *core.Body, info *bodyInfo, pi, ci int, p *core.
 	f.dropInput(c, ps.Pat[0], p.V, sub)
 	m := *c.mapf
 	m.Body = sub.body(m.Body)
-	f.plan.applied("replicate", soacName(ps), soacName(cs), "replicate into "+c.kind, "the array becomes the value "+atomString(p.V))
+	f.applied("replicate", soacName(ps), soacName(cs), "replicate into "+c.kind, "the array becomes the value "+atomString(p.V))
 	f.dropIfDead(b, pi, ci)
 }
 
@@ -384,7 +384,7 @@ func (f *fuser) fusePostMap(b *core.Body, info *bodyInfo, pi, ci int, p *core.Sc
 	if len(kept) > 0 {
 		note = "kept: " + varNames(kept)
 	}
-	f.plan.applied("post-map", cName, pName, "map into the post-map of "+pKind, note)
+	f.applied("post-map", cName, pName, "map into the post-map of "+pKind, note)
 	// The fused statement must sit where the map was, after everything the
 	// map's lambda reads.
 	b.Stmts[ci] = ps
