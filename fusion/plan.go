@@ -467,3 +467,27 @@ func mapLike(exp core.Exp) bool {
 	e, ok := exp.(*core.Screma)
 	return ok && isMapOnly(e)
 }
+
+// Check compares the top-level kernel counts after fusion with a
+// `-- plan { redomap 1 scanomap 0 map 0 }` block's expectations (kind to
+// count; kinds with spaces are written with underscores, e.g.
+// segmented_scan).
+func (p *Plan) Check(want map[string]int) error {
+	got := p.Counts()
+	var bad []string
+	kinds := make([]string, 0, len(want))
+	for k := range want {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		name := strings.ReplaceAll(k, "_", " ")
+		if got[name] != want[k] {
+			bad = append(bad, fmt.Sprintf("%s: want %d, got %d", k, want[k], got[name]))
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("plan mismatch: %s", strings.Join(bad, "; "))
+	}
+	return nil
+}
