@@ -30,9 +30,9 @@ import (
 // An operator that is not in the table binds like the longest table entry
 // it starts with (`++` like `+`, `>>=` like `>>`), as in Futhark; the
 // checker decides whether it exists.
-//	  -    prefix - and !          (bind tighter than any infix operator)
-//	  -    left   juxtaposition    (f a b)
-//	  -    postfix a[i] and x.0    (tighter than juxtaposition: f a[i] is f (a[i]))
+//   - prefix - and !          (bind tighter than any infix operator)
+//   - left   juxtaposition    (f a b)
+//   - postfix a[i] and x.0    (tighter than juxtaposition: f a[i] is f (a[i]))
 //
 // Type ascription `e : t` is looser than all of these and is not allowed
 // inside an index, where `:` makes a slice.
@@ -77,15 +77,16 @@ func opFixity(op string) opInfo {
 	return opInfo{prec: 1}
 }
 
+// unsupportedKeywords are Futhark keywords whose constructs arepl's subset
+// leaves out; they get a message saying so.
+var unsupportedKeywords = map[string]bool{
+	"val": true, "local": true, "open": true, "include": true, "import": true,
+	"type": true, "module": true, "assert": true, "match": true, "case": true,
+}
+
 // notBinOps are operator-character tokens with another role: binding,
 // function arrows, prefix not.
 var notBinOps = map[string]bool{"=": true, "->": true, "!": true}
-
-// parseExpr is registered with participle.ParseTypeWith: it parses the Expr
-// fields of grammar structs.
-func (p *parser) parseExpr(lex *lexer.PeekingLexer) (Expr, error) {
-	return p.exp(lex)
-}
 
 // enter guards recursion depth.
 func (p *parser) enter(lex *lexer.PeekingLexer) error {
@@ -119,15 +120,6 @@ func (p *parser) ascriptions(lex *lexer.PeekingLexer, e Expr, start int) (Expr, 
 		e = &Ascribe{At: At{p.spanOf(start, p.lastEnd(lex))}, X: e, Type: t}
 	}
 	return e, nil
-}
-
-// typ parses a type with the participle grammar.
-func (p *parser) typ(lex *lexer.PeekingLexer) (TypeExpr, error) {
-	g, err := p.typeP.ParseFromLexer(lex, participle.AllowTrailing(true))
-	if err != nil {
-		return nil, err
-	}
-	return p.convType(g)
 }
 
 // binOp reports whether t is an infix operator, and which.
@@ -389,6 +381,9 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 			lex.Next()
 			return &BoolLit{At: at, Value: t.Value == "true"}, nil
 		}
+		if unsupportedKeywords[t.Value] {
+			return nil, p.errorf(t, "%q is not supported by arepl (Futhark's module system and match are outside its subset)", t.Value)
+		}
 	case p.lx.tIndexOpen:
 		return p.arrayLit(lex)
 	case p.lx.tPunct:
@@ -493,7 +488,7 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 	elems := []Expr{e}
 	for p.isPunct(lex.Peek(), ",") {
 		lex.Next()
-		if p.isPunct(lex.Peek(), ")") {
+		if p.isPunct(lex.Peek(), ")") && len(elems) > 1 {
 			break // trailing comma
 		}
 		e, err := p.exp(lex)

@@ -28,68 +28,17 @@ type gFile struct {
 
 type gDecl struct {
 	Tokens []lexer.Token
-	Kind   string       `parser:"@('def' | 'let' | 'entry')"`
-	Name   *gName       `parser:"@@"`
-	Sizes  []*gSize     `parser:"@@*"`
-	Params []*gInnerPat `parser:"@@*"`
-	Ret    *gType       `parser:"( ':' @@ )?"`
-	Body   Expr         `parser:"'=' @@"`
+	Kind   string      `parser:"@('def' | 'let' | 'entry')"`
+	Name   *gName      `parser:"@@"`
+	Sizes  []sizeSpec  `parser:"@@*"`
+	Params []paramSpec `parser:"@@*"`
+	Ret    TypeExpr    `parser:"( ':' @@ )?"`
+	Body   Expr        `parser:"'=' @@"`
 }
 
 type gName struct {
 	Tokens []lexer.Token
 	Name   string `parser:"@Ident"`
-}
-
-type gSize struct {
-	Tokens []lexer.Token
-	Name   string `parser:"'[' @Ident ']'"`
-}
-
-type gPat struct {
-	Tokens []lexer.Token
-	Inner  *gInnerPat `parser:"@@"`
-	Type   *gType     `parser:"( ':' @@ )?"`
-}
-
-type gInnerPat struct {
-	Tokens []lexer.Token
-	Name   *string   `parser:"(  @Ident"`
-	Wild   bool      `parser:" | @'_'"`
-	Paren  *gPatList `parser:" | '(' @@ ')' )"`
-}
-
-type gPatList struct {
-	Elems []*gPat `parser:"( @@ ( ',' @@ )* )?"`
-}
-
-type gType struct {
-	Tokens []lexer.Token
-	Term   *gTypeTerm `parser:"@@"`
-	Ret    *gType     `parser:"( '->' @@ )?"`
-}
-
-type gTypeTerm struct {
-	Tokens []lexer.Token
-	Unique *gTypeTerm  `parser:"(  '*' @@"`
-	Array  *gArrayType `parser:" | @@"`
-	Name   *string     `parser:" | @Ident"`
-	Paren  *gTypeList  `parser:" | '(' @@ ')' )"`
-}
-
-type gArrayType struct {
-	Dim  *gDim      `parser:"'[' @@? ']'"`
-	Elem *gTypeTerm `parser:"@@"`
-}
-
-type gDim struct {
-	Tokens []lexer.Token
-	Name   *string `parser:"(  @Ident"`
-	Const  *string `parser:" | @Int )"`
-}
-
-type gTypeList struct {
-	Elems []*gType `parser:"( @@ ( ',' @@ )* )?"`
 }
 
 type gIf struct {
@@ -102,7 +51,7 @@ type gIf struct {
 type gLet struct {
 	Tokens []lexer.Token
 	Named  *gLetNamed `parser:"'let' (  @@"`
-	Pat    *gPat      `parser:"       | @@ )"`
+	Pat    Pat        `parser:"       | @@ )"`
 	Val    Expr       `parser:"'=' @@"`
 	Body   Expr       `parser:"( 'in' @@ | (?= 'let') @@ )"`
 }
@@ -114,29 +63,29 @@ type gLet struct {
 // are.
 type gLetNamed struct {
 	Tokens  []lexer.Token
-	Name    *gName       `parser:"@@"`
-	Indices indexSpec    `parser:"@@?"`
-	Sizes   []*gSize     `parser:"@@*"`
-	Params  []*gInnerPat `parser:"@@*"`
-	Type    *gType       `parser:"( ':' @@ )?"`
+	Name    *gName      `parser:"@@"`
+	Indices indexSpec   `parser:"@@?"`
+	Sizes   []sizeSpec  `parser:"@@*"`
+	Params  []paramSpec `parser:"@@*"`
+	Type    TypeExpr    `parser:"( ':' @@ )?"`
 }
 
 type gLoop struct {
 	Tokens []lexer.Token
-	Pat    *gPat     `parser:"'loop' @@"`
-	Init   Expr      `parser:"( '=' @@ )?"`
-	For    *gFor     `parser:"(  @@"`
-	While  *gWhile   `parser:" | @@ )"`
-	Body   Expr      `parser:"'do' @@"`
+	Pat    Pat     `parser:"'loop' @@"`
+	Init   Expr    `parser:"( '=' @@ )?"`
+	For    *gFor   `parser:"(  @@"`
+	While  *gWhile `parser:" | @@ )"`
+	Body   Expr    `parser:"'do' @@"`
 }
 
 // gFor is `for i < n` or `for p in xs`; convert.go checks that the first
 // form binds a plain name.
 type gFor struct {
 	Tokens []lexer.Token
-	Pat    *gPat `parser:"'for' @@"`
-	Bound  Expr  `parser:"(  '<' @@"`
-	Arr    Expr  `parser:" | 'in' @@ )"`
+	Pat    Pat  `parser:"'for' @@"`
+	Bound  Expr `parser:"(  '<' @@"`
+	Arr    Expr `parser:" | 'in' @@ )"`
 }
 
 type gWhile struct {
@@ -146,10 +95,35 @@ type gWhile struct {
 
 type gLambda struct {
 	Tokens []lexer.Token
-	Params []*gInnerPat `parser:"'\\\\' @@+"`
-	Ret    *gTypeTerm   `parser:"( ':' @@ )?"`
+	Params []paramSpec  `parser:"'\\\\' @@+"`
+	Ret    typeTermSpec `parser:"( ':' @@ )?"`
 	Body   Expr         `parser:"'->' @@"`
 }
+
+// Patterns, types, parameters and size parameters are parsed by
+// hand-written functions in pattern.go (registered with ParseTypeWith):
+// after `:` or inside a parameter an error must be reported where it
+// happens, while participle's optional groups would backtrack over a
+// failure one token deep and report a vaguer error earlier. Grammar fields
+// that need a different parse of the same AST type use these wrappers.
+
+// paramSpec holds a parameter pattern (no ascription without parentheses).
+type paramSpec interface{ get() Pat }
+
+// typeTermSpec holds a type with no top-level arrow (a lambda's return
+// type, where `->` starts the body).
+type typeTermSpec interface{ get() TypeExpr }
+
+// sizeSpec holds a size parameter `[n]`.
+type sizeSpec interface{ get() SizeParam }
+
+type paramBox struct{ p Pat }
+type termBox struct{ t TypeExpr }
+type sizeBox struct{ s SizeParam }
+
+func (b paramBox) get() Pat      { return b.p }
+func (b termBox) get() TypeExpr  { return b.t }
+func (b sizeBox) get() SizeParam { return b.s }
 
 // indexSpec holds an *indices; participle.ParseTypeWith needs an interface
 // type.

@@ -60,7 +60,7 @@ type futLexer struct {
 	symbols map[string]lexer.TokenType
 	// Token types, looked up once.
 	tComment, tWhitespace, tFloat, tInt, tProj, tQualOp, tQualIdent, tIdent, tOp, tPunct lexer.TokenType
-	tIndexOpen, tKeyword                                                                    lexer.TokenType
+	tIndexOpen, tKeyword                                                                 lexer.TokenType
 }
 
 func newFutLexer() *futLexer {

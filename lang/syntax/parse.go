@@ -149,7 +149,6 @@ type parser struct {
 	letP    *participle.Parser[gLet]
 	loopP   *participle.Parser[gLoop]
 	lambdaP *participle.Parser[gLambda]
-	typeP   *participle.Parser[gType]
 
 	// Per parse:
 	file       *source.File
@@ -169,15 +168,19 @@ func newParser() *parser {
 	p := &parser{lx: sharedLexer}
 	opts := []participle.Option{
 		participle.Lexer(sharedLexer),
-		participle.ParseTypeWith(p.parseExpr),
+		participle.ParseTypeWith(p.parseExprField),
 		participle.ParseTypeWith(p.parseIndices),
-			}
+		participle.ParseTypeWith(p.parsePatField),
+		participle.ParseTypeWith(p.parseParamField),
+		participle.ParseTypeWith(p.parseTypeField),
+		participle.ParseTypeWith(p.parseTypeTermField),
+		participle.ParseTypeWith(p.parseSizeField),
+	}
 	p.fileP = participle.MustBuild[gDecl](opts...)
 	p.ifP = participle.MustBuild[gIf](opts...)
 	p.letP = participle.MustBuild[gLet](opts...)
 	p.loopP = participle.MustBuild[gLoop](opts...)
 	p.lambdaP = participle.MustBuild[gLambda](opts...)
-	p.typeP = participle.MustBuild[gType](opts...)
 	return p
 }
 
@@ -240,6 +243,7 @@ func (p *parser) decls(recoverErrs bool) ([]Decl, source.ErrorList) {
 	for !lex.Peek().EOF() {
 		t := lex.Peek()
 		var err error
+		cp := lex.MakeCheckpoint()
 		if t.Type == p.lx.tKeyword && (t.Value == "def" || t.Value == "let" || t.Value == "entry") {
 			var g *gDecl
 			g, err = p.fileP.ParseFromLexer(lex, participle.AllowTrailing(true))
@@ -251,6 +255,8 @@ func (p *parser) decls(recoverErrs bool) ([]Decl, source.ErrorList) {
 					continue
 				}
 			}
+		} else if t.Type == p.lx.tKeyword && unsupportedKeywords[t.Value] {
+			err = p.errorf(t, "%q declarations are not supported by arepl", t.Value)
 		} else {
 			err = p.unexpected(t, "declaration (def, let or entry)")
 		}
@@ -258,6 +264,9 @@ func (p *parser) decls(recoverErrs bool) ([]Decl, source.ErrorList) {
 		if !recoverErrs {
 			break
 		}
+		// A failed parse may have consumed the rest of the input (see
+		// hard); resume after the start of the broken declaration.
+		lex.LoadCheckpoint(cp)
 		p.skipToDecl(lex)
 	}
 	errs.Sort()
@@ -404,10 +413,7 @@ func expectation(s string) string {
 
 // grammarWords names the grammar's symbols in messages.
 var grammarWords = map[string]string{
-	"<ident>": "name", "<int>": "integer", "<indexopen>": `"["`,
-	"GName": "name", "GSize": "size parameter", "GInnerPat": "parameter", "GPat": "pattern",
-	"GPatList": "pattern", "GType": "type", "GTypeTerm": "type", "GTypeList": "type",
-	"GArrayType": "type", "GDim": "size",
-	"GLetNamed": "binding", "GFor": `"for"`, "GWhile": `"while"`,
-	"Expr": "expression", "IndexSpec": `"["`,
+	"<ident>": "name", "GName": "name", "GLetNamed": "binding", "GFor": `"for"`, "GWhile": `"while"`,
+	"Expr": "expression", "Pat": "pattern", "ParamSpec": "parameter", "TypeExpr": "type",
+	"TypeTermSpec": "type", "SizeSpec": "size parameter", "IndexSpec": `"["`,
 }

@@ -1,0 +1,276 @@
+package syntax
+
+import (
+	"strconv"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Patterns, types and size parameters:
+//
+//	pat      = innerPat [":" type]
+//	innerPat = name | "_" | "(" [pat ("," pat)* [","]] ")"
+//	type     = term ["->" type]
+//	term     = "*" term | "[" [name | int] "]" term | name | "(" [type ("," type)* [","]] ")"
+//	size     = "[" name "]"
+//
+// The functions registered with participle.ParseTypeWith return
+// participle.NextMatch when the next token cannot start what they parse,
+// so that participle tries the next alternative; any other failure is
+// hard: they move the lexer to the end of input so that no enclosing
+// optional group backtracks over it (see hard).
+
+// hard makes err final for participle: an optional group or repetition
+// only gives up on a failed branch when the branch has not progressed, so
+// consuming the rest of the input makes it report err as it is. Errors end
+// the parse in any case; the caller resumes from its own checkpoint.
+func hard[T any](lex *lexer.PeekingLexer, err error) (T, error) {
+	var zero T
+	if err == participle.NextMatch {
+		return zero, err
+	}
+	for !lex.Peek().EOF() {
+		lex.Next()
+	}
+	return zero, err
+}
+
+// parsePatField parses a pattern with optional ascription (let, loop, for).
+func (p *parser) parsePatField(lex *lexer.PeekingLexer) (Pat, error) {
+	if !p.startsPat(lex.Peek()) {
+		return nil, participle.NextMatch
+	}
+	pat, err := p.pat(lex)
+	if err != nil {
+		return hard[Pat](lex, err)
+	}
+	return pat, nil
+}
+
+// parseParamField parses a function or lambda parameter.
+func (p *parser) parseParamField(lex *lexer.PeekingLexer) (paramSpec, error) {
+	if !p.startsPat(lex.Peek()) {
+		return nil, participle.NextMatch
+	}
+	pat, err := p.innerPat(lex)
+	if err != nil {
+		return hard[paramSpec](lex, err)
+	}
+	return paramBox{pat}, nil
+}
+
+// parseTypeField parses a type, arrows included.
+func (p *parser) parseTypeField(lex *lexer.PeekingLexer) (TypeExpr, error) {
+	t, err := p.typ(lex)
+	if err != nil {
+		return hard[TypeExpr](lex, err)
+	}
+	return t, nil
+}
+
+// parseTypeTermField parses a type with no top-level arrow.
+func (p *parser) parseTypeTermField(lex *lexer.PeekingLexer) (typeTermSpec, error) {
+	t, err := p.typeTerm(lex)
+	if err != nil {
+		return hard[typeTermSpec](lex, err)
+	}
+	return termBox{t}, nil
+}
+
+// parseSizeField parses a size parameter `[n]`.
+func (p *parser) parseSizeField(lex *lexer.PeekingLexer) (sizeSpec, error) {
+	open := lex.Peek()
+	if !p.isOpenBracket(open) {
+		return nil, participle.NextMatch
+	}
+	lex.Next()
+	name := lex.Peek()
+	if name.Type != p.lx.tIdent {
+		return hard[sizeSpec](lex, p.unexpected(name, "size name"))
+	}
+	lex.Next()
+	if t := lex.Peek(); !p.isPunct(t, "]") {
+		return hard[sizeSpec](lex, p.unexpected(t, `"]"`))
+	}
+	lex.Next()
+	return sizeBox{SizeParam{At: At{p.spanOf(open.Pos.Offset, p.lastEnd(lex))}, Name: name.Value}}, nil
+}
+
+// parseExprField is parseExpr for grammar fields: its errors are hard.
+func (p *parser) parseExprField(lex *lexer.PeekingLexer) (Expr, error) {
+	e, err := p.exp(lex)
+	if err != nil {
+		return hard[Expr](lex, err)
+	}
+	return e, nil
+}
+
+func (p *parser) isOpenBracket(t *lexer.Token) bool {
+	return t.Type == p.lx.tIndexOpen || p.isPunct(t, "[")
+}
+
+func (p *parser) startsPat(t *lexer.Token) bool {
+	return t.Type == p.lx.tIdent || p.isPunct(t, "_") || p.isPunct(t, "(")
+}
+
+func (p *parser) pat(lex *lexer.PeekingLexer) (Pat, error) {
+	start := lex.Peek().Pos.Offset
+	inner, err := p.innerPat(lex)
+	if err != nil {
+		return nil, err
+	}
+	if !p.isPunct(lex.Peek(), ":") {
+		return inner, nil
+	}
+	lex.Next()
+	t, err := p.typ(lex)
+	if err != nil {
+		return nil, err
+	}
+	return &AscribedPat{At: At{p.spanOf(start, p.lastEnd(lex))}, Pat: inner, Type: t}, nil
+}
+
+// innerPat parses a pattern without a top-level ascription; `(p)` is p
+// itself, and `(p: t)` takes the span of the parentheses.
+func (p *parser) innerPat(lex *lexer.PeekingLexer) (Pat, error) {
+	if err := p.enter(lex); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	t := lex.Peek()
+	at := At{p.spanOf(t.Pos.Offset, tokEnd(t))}
+	switch {
+	case t.Type == p.lx.tIdent:
+		lex.Next()
+		return &IdPat{At: at, Name: t.Value}, nil
+	case p.isPunct(t, "_"):
+		lex.Next()
+		return &WildPat{At: at}, nil
+	case p.isPunct(t, "("):
+		lex.Next()
+		var elems []Pat
+		for !p.isPunct(lex.Peek(), ")") {
+			e, err := p.pat(lex)
+			if err != nil {
+				return nil, err
+			}
+			elems = append(elems, e)
+			if n := lex.Peek(); p.isPunct(n, ",") {
+				lex.Next()
+			} else if !p.isPunct(n, ")") {
+				return nil, p.unexpected(n, `")" or ","`)
+			}
+		}
+		lex.Next()
+		at := At{p.spanOf(t.Pos.Offset, p.lastEnd(lex))}
+		if len(elems) == 1 {
+			if a, ok := elems[0].(*AscribedPat); ok {
+				a.At = at
+			}
+			return elems[0], nil
+		}
+		return &TuplePat{At: at, Elems: elems}, nil
+	}
+	return nil, p.unexpected(t, "pattern")
+}
+
+// typ parses a type: a term, or a function type `a -> b` (right
+// associative).
+func (p *parser) typ(lex *lexer.PeekingLexer) (TypeExpr, error) {
+	start := lex.Peek().Pos.Offset
+	param, err := p.typeTerm(lex)
+	if err != nil {
+		return nil, err
+	}
+	if !p.isOp(lex.Peek(), "->") {
+		return param, nil
+	}
+	lex.Next()
+	ret, err := p.typ(lex)
+	if err != nil {
+		return nil, err
+	}
+	return &FuncTypeExpr{At: At{p.spanOf(start, p.lastEnd(lex))}, Param: param, Ret: ret}, nil
+}
+
+// primTypes are the type names of the subset.
+var primTypes = map[string]bool{
+	"bool": true, "i8": true, "i16": true, "i32": true, "i64": true,
+	"u8": true, "u16": true, "u32": true, "u64": true, "f32": true, "f64": true,
+}
+
+func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
+	if err := p.enter(lex); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	t := lex.Peek()
+	start := t.Pos.Offset
+	at := func() At { return At{p.spanOf(start, p.lastEnd(lex))} }
+	switch {
+	case p.isOp(t, "*"):
+		lex.Next()
+		elem, err := p.typeTerm(lex)
+		if err != nil {
+			return nil, err
+		}
+		return &UniqueTypeExpr{At: at(), Elem: elem}, nil
+	case p.isOpenBracket(t):
+		lex.Next()
+		var dim *DimExpr
+		d := lex.Peek()
+		dat := At{p.spanOf(d.Pos.Offset, tokEnd(d))}
+		switch d.Type {
+		case p.lx.tIdent:
+			lex.Next()
+			dim = &DimExpr{At: dat, Name: d.Value}
+		case p.lx.tInt:
+			lex.Next()
+			n, err := strconv.ParseInt(d.Value, 10, 64)
+			if err != nil {
+				return nil, p.errorf(d, "array size %s must be a plain decimal number", d.Value)
+			}
+			dim = &DimExpr{At: dat, Const: n}
+		}
+		if c := lex.Peek(); !p.isPunct(c, "]") {
+			if dim == nil {
+				return nil, p.unexpected(c, `size or "]"`)
+			}
+			return nil, p.unexpected(c, `"]"`)
+		}
+		lex.Next()
+		elem, err := p.typeTerm(lex)
+		if err != nil {
+			return nil, err
+		}
+		return &ArrayTypeExpr{At: at(), Dim: dim, Elem: elem}, nil
+	case t.Type == p.lx.tIdent:
+		lex.Next()
+		if !primTypes[t.Value] {
+			return nil, p.errorf(t, "unknown type %q", t.Value)
+		}
+		return &PrimTypeExpr{At: at(), Name: t.Value}, nil
+	case p.isPunct(t, "("):
+		lex.Next()
+		var elems []TypeExpr
+		for !p.isPunct(lex.Peek(), ")") {
+			e, err := p.typ(lex)
+			if err != nil {
+				return nil, err
+			}
+			elems = append(elems, e)
+			if n := lex.Peek(); p.isPunct(n, ",") {
+				lex.Next()
+			} else if !p.isPunct(n, ")") {
+				return nil, p.unexpected(n, `")" or ","`)
+			}
+		}
+		lex.Next()
+		if len(elems) == 1 {
+			return elems[0], nil
+		}
+		return &TupleTypeExpr{At: at(), Elems: elems}, nil
+	}
+	return nil, p.unexpected(t, "type")
+}
