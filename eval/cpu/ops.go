@@ -1,0 +1,245 @@
+package cpu
+
+import (
+	"fmt"
+
+	"github.com/arepl/arepl/lang/core"
+)
+
+// Builtin reduce, scan and histogram operators. A reduce or scan whose
+// operator lambda is exactly one associative builtin operator applied to
+// its two parameters (`(+)`, `i32.max`, `(&&)`, ...) runs as one typed loop
+// per chunk from these tables instead of through the vectorised lambda.
+
+// foldK folds x into acc[0] (acc is a one-element slice).
+type foldK func(acc, x any)
+
+// scanK writes the inclusive scan of x, starting from carry[0], into dst
+// and leaves the last value in carry[0].
+type scanK func(dst, x, carry any)
+
+// histK combines v[i] into d[idx[i]] for every in-range index.
+type histK func(d any, idx []int64, v any)
+
+var (
+	foldTab [len(core.BinOps)][11]foldK
+	scanTab [len(core.BinOps)][11]scanK
+	histTab [len(core.BinOps)][11]histK
+)
+
+// recognise returns the builtin operator a reduce/scan lambda consists of.
+func recognise(l *core.Lambda) (core.BinOp, core.PrimType, bool) {
+	if l == nil || len(l.Params) != 2 || len(l.Body.Stmts) != 1 || len(l.Body.Result) != 1 {
+		return 0, 0, false
+	}
+	s := l.Body.Stmts[0]
+	e, ok := s.Exp.(*core.BinOpExp)
+	if !ok || len(s.Pat) != 1 {
+		return 0, 0, false
+	}
+	r, ok := l.Body.Result[0].(*core.Var)
+	if !ok || r.Name != s.Pat[0].Name {
+		return 0, 0, false
+	}
+	x, xok := e.X.(*core.Var)
+	y, yok := e.Y.(*core.Var)
+	if !xok || !yok {
+		return 0, 0, false
+	}
+	p0, p1 := l.Params[0].Name, l.Params[1].Name
+	info := core.BinOps[e.Op]
+	inOrder := x.Name == p0 && y.Name == p1
+	swapped := x.Name == p1 && y.Name == p0 && info.Commutative
+	if !inOrder && !swapped {
+		return 0, 0, false
+	}
+	if foldTab[e.Op][e.T] == nil {
+		return 0, 0, false
+	}
+	return e.Op, e.T, true
+}
+
+func fold1[T any](op func(a, b T) T) foldK {
+	return func(acc, x any) {
+		a := acc.([]T)
+		v := a[0]
+		for _, e := range x.([]T) {
+			v = op(v, e)
+		}
+		a[0] = v
+	}
+}
+
+func scan1[T any](op func(a, b T) T) scanK {
+	return func(dst, x, carry any) {
+		d, c := dst.([]T), carry.([]T)
+		xs := x.([]T)
+		d = d[:len(xs)]
+		v := c[0]
+		for i, e := range xs {
+			v = op(v, e)
+			d[i] = v
+		}
+		c[0] = v
+	}
+}
+
+func hist1[T any](op func(a, b T) T) histK {
+	return func(d any, idx []int64, v any) {
+		dd, vv := d.([]T), v.([]T)
+		n := int64(len(dd))
+		vv = vv[:len(idx)]
+		for i, b := range idx {
+			if b >= 0 && b < n {
+				dd[b] = op(dd[b], vv[i])
+			}
+		}
+	}
+}
+
+// The sum and max loops are written out so the compiler sees the operator
+// (the func-value versions above are for the rarer operators).
+func foldAdd[T number](acc, x any) {
+	a := acc.([]T)
+	v := a[0]
+	for _, e := range x.([]T) {
+		v += e
+	}
+	a[0] = v
+}
+
+func scanAdd[T number](dst, x, carry any) {
+	d, c := dst.([]T), carry.([]T)
+	xs := x.([]T)
+	d = d[:len(xs)]
+	v := c[0]
+	for i, e := range xs {
+		v += e
+		d[i] = v
+	}
+	c[0] = v
+}
+
+func foldMaxInt[T integer](acc, x any) {
+	a := acc.([]T)
+	v := a[0]
+	for _, e := range x.([]T) {
+		v = max(v, e)
+	}
+	a[0] = v
+}
+
+func foldMinInt[T integer](acc, x any) {
+	a := acc.([]T)
+	v := a[0]
+	for _, e := range x.([]T) {
+		v = min(v, e)
+	}
+	a[0] = v
+}
+
+func redNum[T number](t core.PrimType) {
+	foldTab[core.Add][t] = foldAdd[T]
+	scanTab[core.Add][t] = scanAdd[T]
+	histTab[core.Add][t] = hist1(func(a, b T) T { return a + b })
+	mul := func(a, b T) T { return a * b }
+	foldTab[core.Mul][t] = fold1(mul)
+	scanTab[core.Mul][t] = scan1(mul)
+	histTab[core.Mul][t] = hist1(mul)
+}
+
+func redInt[T integer](t core.PrimType) {
+	redNum[T](t)
+	mn := func(a, b T) T { return min(a, b) }
+	mx := func(a, b T) T { return max(a, b) }
+	foldTab[core.Min][t] = foldMinInt[T]
+	foldTab[core.Max][t] = foldMaxInt[T]
+	scanTab[core.Min][t] = scan1(mn)
+	scanTab[core.Max][t] = scan1(mx)
+	histTab[core.Min][t] = hist1(mn)
+	histTab[core.Max][t] = hist1(mx)
+	for op, fn := range map[core.BinOp]func(a, b T) T{
+		core.And: func(a, b T) T { return a & b },
+		core.Or:  func(a, b T) T { return a | b },
+		core.Xor: func(a, b T) T { return a ^ b },
+	} {
+		foldTab[op][t] = fold1(fn)
+		scanTab[op][t] = scan1(fn)
+		histTab[op][t] = hist1(fn)
+	}
+}
+
+func redFloat[T float](t core.PrimType) {
+	redNum[T](t)
+	foldTab[core.Min][t] = fold1(fmin[T])
+	foldTab[core.Max][t] = fold1(fmax[T])
+	scanTab[core.Min][t] = scan1(fmin[T])
+	scanTab[core.Max][t] = scan1(fmax[T])
+	histTab[core.Min][t] = hist1(fmin[T])
+	histTab[core.Max][t] = hist1(fmax[T])
+}
+
+func init() {
+	redInt[int8](core.I8)
+	redInt[int16](core.I16)
+	redInt[int32](core.I32)
+	redInt[int64](core.I64)
+	redInt[uint8](core.U8)
+	redInt[uint16](core.U16)
+	redInt[uint32](core.U32)
+	redInt[uint64](core.U64)
+	redFloat[float32](core.F32)
+	redFloat[float64](core.F64)
+	and := func(a, b bool) bool { return a && b }
+	or := func(a, b bool) bool { return a || b }
+	for _, op := range []core.BinOp{core.And, core.LogAnd} {
+		foldTab[op][core.Bool] = fold1(and)
+		scanTab[op][core.Bool] = scan1(and)
+		histTab[op][core.Bool] = hist1(and)
+	}
+	for _, op := range []core.BinOp{core.Or, core.LogOr} {
+		foldTab[op][core.Bool] = fold1(or)
+		scanTab[op][core.Bool] = scan1(or)
+		histTab[op][core.Bool] = hist1(or)
+	}
+}
+
+// scatterIdx writes src[i] to dst[idx[i]] for every in-range index.
+func scatterIdx(dst any, idx []int64, src any) {
+	switch d := dst.(type) {
+	case []bool:
+		scatterT(d, idx, src.([]bool))
+	case []int8:
+		scatterT(d, idx, src.([]int8))
+	case []int16:
+		scatterT(d, idx, src.([]int16))
+	case []int32:
+		scatterT(d, idx, src.([]int32))
+	case []int64:
+		scatterT(d, idx, src.([]int64))
+	case []uint8:
+		scatterT(d, idx, src.([]uint8))
+	case []uint16:
+		scatterT(d, idx, src.([]uint16))
+	case []uint32:
+		scatterT(d, idx, src.([]uint32))
+	case []uint64:
+		scatterT(d, idx, src.([]uint64))
+	case []float32:
+		scatterT(d, idx, src.([]float32))
+	case []float64:
+		scatterT(d, idx, src.([]float64))
+	default:
+		panic(fmt.Sprintf("cpu: scatterIdx of %T", dst))
+	}
+}
+
+func scatterT[T any](d []T, idx []int64, s []T) {
+	n := int64(len(d))
+	s = s[:len(idx)]
+	for i, b := range idx {
+		if b >= 0 && b < n {
+			d[b] = s[i]
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package cpu
+
+import (
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/lang/core"
+)
+
+// pool recycles the scalar columns of one worker between chunks: every
+// column a chunk's lambdas allocate is returned when the chunk's results
+// have been copied out, so a SOAC over millions of elements reuses a few
+// cache-resident buffers instead of allocating per chunk. A pool belongs to
+// one goroutine.
+type pool struct {
+	size int
+	free [11][]any
+	used [11][]any
+}
+
+func newPool(size int) *pool { return &pool{size: size} }
+
+// get returns a column of n elements of t (contents unspecified).
+func (p *pool) get(t core.PrimType, n int) any {
+	fl := p.free[t]
+	for i := len(fl) - 1; i >= 0; i-- {
+		d := fl[i]
+		if capAny(d) >= n {
+			fl[i] = fl[len(fl)-1]
+			p.free[t] = fl[:len(fl)-1]
+			p.used[t] = append(p.used[t], d)
+			return sliceAny(d, 0, n)
+		}
+	}
+	d := eval.MakeSlice(t, max(n, p.size))
+	p.used[t] = append(p.used[t], d)
+	return sliceAny(d, 0, n)
+}
+
+// release makes every column handed out since the last release reusable.
+func (p *pool) release() {
+	for t := range p.used {
+		p.free[t] = append(p.free[t], p.used[t]...)
+		p.used[t] = p.used[t][:0]
+	}
+}
+
+func capAny(d any) int {
+	switch d := d.(type) {
+	case []bool:
+		return cap(d)
+	case []int8:
+		return cap(d)
+	case []int16:
+		return cap(d)
+	case []int32:
+		return cap(d)
+	case []int64:
+		return cap(d)
+	case []uint8:
+		return cap(d)
+	case []uint16:
+		return cap(d)
+	case []uint32:
+		return cap(d)
+	case []uint64:
+		return cap(d)
+	case []float32:
+		return cap(d)
+	case []float64:
+		return cap(d)
+	}
+	return 0
+}

@@ -1,0 +1,1098 @@
+package cpu
+
+import (
+	"sync"
+	"time"
+
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/lang/core"
+)
+
+// worker runs lambdas over chunks on one goroutine, with its own column
+// pool. parent is the frame executing the SOAC: the lambdas' free
+// variables are the same in every lane.
+type worker struct {
+	f    *frame
+	pool *pool
+}
+
+func (f *frame) newWorker() *worker {
+	return &worker{f: f, pool: newPool(f.m.opts.Chunk)}
+}
+
+// apply runs a lambda over n lanes of argument columns.
+func (w *worker) apply(l *core.Lambda, args []col, n int) ([]col, error) {
+	lf := &frame{m: w.f.m, n: n, vars: make(map[string]col, len(l.Params)+len(l.Body.Stmts)),
+		parent: w.f, kind: lambdaFrame, pool: w.pool, depth: w.f.depth, soac: w.f.soac + 1}
+	for i, p := range l.Params {
+		lf.vars[p.Name] = args[i]
+	}
+	return lf.body(l.Body)
+}
+
+func (w *worker) allocCol(t core.Type, n int) col {
+	if t.Rank == 0 {
+		return col{data: w.pool.get(t.Elem, n)}
+	}
+	return col{arrs: make([]eval.Value, n)}
+}
+
+// strided gathers lanes start, start+stride, ... (cnt of them).
+func (w *worker) strided(c col, t core.Type, start, stride, cnt int) col {
+	if t.Rank == 0 {
+		d := w.pool.get(t.Elem, cnt)
+		gatherStride(d, c.data, start, stride)
+		return col{data: d}
+	}
+	if c.uni || len(c.arrs) == 1 {
+		return col{arrs: c.arrs[:1], uni: true}
+	}
+	arrs := make([]eval.Value, cnt)
+	for i := range arrs {
+		arrs[i] = c.arrs[start+i*stride]
+	}
+	return col{arrs: arrs}
+}
+
+// setCol sets lane i of dst to lane j of src.
+func setCol(dst col, t core.Type, i int, src col, j int) {
+	if t.Rank == 0 {
+		setLane(dst.data, i, src.data, j)
+		return
+	}
+	dst.arrs[i] = src.arr(j)
+}
+
+// fresh copies lane i of each column into memory owned by no pool, so it
+// survives the chunk (accumulators and carries).
+func fresh(cs []col, ts []core.Type, i int) []col {
+	out := make([]col, len(cs))
+	for k, c := range cs {
+		if ts[k].Rank == 0 {
+			d := eval.MakeSlice(ts[k].Elem, 1)
+			setLane(d, 0, c.data, i)
+			out[k] = col{data: d}
+		} else {
+			out[k] = col{arrs: []eval.Value{c.arr(i)}}
+		}
+	}
+	return out
+}
+
+// broadcast makes n-lane columns of one-lane values.
+func (w *worker) broadcast(cs []col, ts []core.Type, n int) []col {
+	out := make([]col, len(cs))
+	for k, c := range cs {
+		if ts[k].Rank == 0 {
+			d := w.pool.get(ts[k].Elem, n)
+			fillAny(d, c.data, 0)
+			out[k] = col{data: d}
+		} else {
+			out[k] = col{arrs: c.arrs[:1], uni: true}
+		}
+	}
+	return out
+}
+
+// opInfo is a reduce or scan operator.
+type opInfo struct {
+	lam     *core.Lambda
+	ne      []core.Atom
+	types   []core.Type
+	builtin bool
+	bop     core.BinOp
+	bt      core.PrimType
+}
+
+func newOp(l *core.Lambda, ne []core.Atom) *opInfo {
+	op := &opInfo{lam: l, ne: ne, types: core.AtomTypes(ne)}
+	if len(ne) == 1 && ne[0].AtomType().Rank == 0 {
+		op.bop, op.bt, op.builtin = recognise(l)
+		op.builtin = op.builtin && op.bt == ne[0].AtomType().Elem
+	}
+	return op
+}
+
+// neutral is the operator's neutral element as fresh one-lane columns.
+func (f *frame) neutral(op *opInfo) []col {
+	cs := make([]col, len(op.ne))
+	for i, a := range op.ne {
+		cs[i] = valueCol(f.laneValue(f.atom(a), op.types[i], 0))
+	}
+	return cs
+}
+
+func concatCols(a, b []col) []col {
+	return append(append(make([]col, 0, len(a)+len(b)), a...), b...)
+}
+
+// combine applies the operator to two one-lane values, returning fresh
+// columns.
+func (w *worker) combine(op *opInfo, a, b []col) ([]col, error) {
+	if op.builtin {
+		d := eval.MakeSlice(op.bt, 1)
+		setLane(d, 0, a[0].data, 0)
+		foldTab[op.bop][op.bt](d, sliceAny(b[0].data, 0, 1))
+		return []col{{data: d}}, nil
+	}
+	r, err := w.apply(op.lam, concatCols(a, b), 1)
+	if err != nil {
+		return nil, err
+	}
+	return fresh(r, op.types, 0), nil
+}
+
+// treeReduce reduces n lanes to one by combining neighbours pairwise, which
+// keeps the order of a non-commutative operator and runs every level as
+// one vectorised application.
+func (w *worker) treeReduce(op *opInfo, xs []col, n int) ([]col, error) {
+	for n > 1 {
+		h := n / 2
+		args := make([]col, 0, 2*len(xs))
+		for k, c := range xs {
+			args = append(args, w.strided(c, op.types[k], 0, 2, h))
+		}
+		for k, c := range xs {
+			args = append(args, w.strided(c, op.types[k], 1, 2, h))
+		}
+		r, err := w.apply(op.lam, args, h)
+		if err != nil {
+			return nil, err
+		}
+		if n%2 == 1 {
+			ext := make([]col, len(r))
+			for k := range r {
+				ext[k] = w.allocCol(op.types[k], h+1)
+				for i := 0; i < h; i++ {
+					setCol(ext[k], op.types[k], i, r[k], i)
+				}
+				setCol(ext[k], op.types[k], h, xs[k], n-1)
+			}
+			r = ext
+			h++
+		}
+		xs, n = r, h
+	}
+	return xs, nil
+}
+
+// foldChunk folds n lanes of xs into acc (nil: nothing yet); the result is
+// fresh.
+func (w *worker) foldChunk(op *opInfo, acc, xs []col, n int) ([]col, error) {
+	if n == 0 {
+		return acc, nil
+	}
+	if op.builtin {
+		start := 0
+		var a any
+		if acc == nil {
+			a = eval.MakeSlice(op.bt, 1)
+			setLane(a, 0, xs[0].data, 0)
+			start = 1
+		} else {
+			a = acc[0].data
+		}
+		foldTab[op.bop][op.bt](a, sliceAny(xs[0].data, start, n))
+		return []col{{data: a}}, nil
+	}
+	r, err := w.treeReduce(op, xs, n)
+	if err != nil {
+		return nil, err
+	}
+	if acc == nil {
+		return fresh(r, op.types, 0), nil
+	}
+	return w.combine(op, acc, r)
+}
+
+// pairScan is the inclusive scan of n lanes, vectorised: scan the pairwise
+// sums, then fill in the even positions.
+func (w *worker) pairScan(op *opInfo, xs []col, n int) ([]col, error) {
+	if n <= 1 {
+		return xs, nil
+	}
+	h := n / 2
+	args := make([]col, 0, 2*len(xs))
+	for k, c := range xs {
+		args = append(args, w.strided(c, op.types[k], 0, 2, h))
+	}
+	for k, c := range xs {
+		args = append(args, w.strided(c, op.types[k], 1, 2, h))
+	}
+	y, err := w.apply(op.lam, args, h)
+	if err != nil {
+		return nil, err
+	}
+	ys, err := w.pairScan(op, y, h)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]col, len(xs))
+	for k := range xs {
+		out[k] = w.allocCol(op.types[k], n)
+		setCol(out[k], op.types[k], 0, xs[k], 0)
+		for i := 0; i < h; i++ {
+			setCol(out[k], op.types[k], 2*i+1, ys[k], i)
+		}
+	}
+	// Even positions 2, 4, ...: ys[i-1] op xs[2i].
+	if e := (n+1)/2 - 1; e > 0 {
+		args = args[:0]
+		for k := range xs {
+			args = append(args, w.strided(ys[k], op.types[k], 0, 1, e))
+		}
+		for k, c := range xs {
+			args = append(args, w.strided(c, op.types[k], 2, 2, e))
+		}
+		z, err := w.apply(op.lam, args, e)
+		if err != nil {
+			return nil, err
+		}
+		for k := range xs {
+			for i := 0; i < e; i++ {
+				setCol(out[k], op.types[k], 2*(i+1), z[k], i)
+			}
+		}
+	}
+	return out, nil
+}
+
+// scanChunk scans n lanes starting from carry (fresh, one lane); it
+// returns the scanned columns and the new carry (fresh).
+func (w *worker) scanChunk(op *opInfo, carry, xs []col, n int) ([]col, []col, error) {
+	if n == 0 {
+		return xs, carry, nil
+	}
+	if op.builtin {
+		d := w.pool.get(op.bt, n)
+		c := eval.MakeSlice(op.bt, 1)
+		setLane(c, 0, carry[0].data, 0)
+		scanTab[op.bop][op.bt](d, sliceAny(xs[0].data, 0, n), c)
+		return []col{{data: d}}, []col{{data: c}}, nil
+	}
+	local, err := w.pairScan(op, xs, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := w.apply(op.lam, concatCols(w.broadcast(carry, op.types, n), local), n)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, fresh(out, op.types, n-1), nil
+}
+
+// parallel runs fn for blocks 0..n-1 on separate goroutines (inline when
+// n is 1) and returns the error of the lowest failing block, so the error
+// reported does not depend on scheduling.
+func (f *frame) parallel(n int, fn func(b int, w *worker) error) error {
+	if n == 1 {
+		return fn(0, f.newWorker())
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for b := 0; b < n; b++ {
+		wg.Add(1)
+		go func(b int) {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					errs[b] = internalError(r)
+				}
+			}()
+			errs[b] = fn(b, f.newWorker())
+		}(b)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// blocks splits w elements into contiguous blocks, one per worker, or a
+// single block when the work is too small to be worth a goroutine or when
+// this SOAC is nested in another (the outer one is already parallel).
+func (f *frame) blocks(w int64, workers int) [][2]int64 {
+	chunk := int64(f.m.opts.Chunk)
+	nb := int64(workers)
+	if f.soac > 0 || w < 2*chunk {
+		nb = 1
+	}
+	if c := (w + chunk - 1) / chunk; nb > c {
+		nb = max(c, 1)
+	}
+	bs := make([][2]int64, nb)
+	for b := range bs {
+		bs[b] = [2]int64{w * int64(b) / nb, w * int64(b+1) / nb}
+	}
+	return bs
+}
+
+// chunks calls fn for each chunk of [lo, hi), checking for cancellation.
+func (f *frame) chunks(w *worker, lo, hi int64, fn func(lo int64, n int) error) error {
+	chunk := int64(f.m.opts.Chunk)
+	for c := lo; c < hi; c += chunk {
+		if err := f.m.cancelled(); err != nil {
+			return err
+		}
+		n := min(chunk, hi-c)
+		if err := fn(c, int(n)); err != nil {
+			return err
+		}
+		w.pool.release()
+	}
+	return nil
+}
+
+// inputCols are the lambda parameters for elements lo..lo+n-1 of inputs,
+// plus the index column when idx is set.
+func (w *worker) inputCols(inputs []eval.Value, idx *core.Var, lo int64, n int) []col {
+	cols := make([]col, 0, len(inputs)+1)
+	for _, in := range inputs {
+		if len(in.Shape) == 1 {
+			cols = append(cols, col{data: sliceAny(in.Data, int(lo), int(lo)+n)})
+			continue
+		}
+		arrs := make([]eval.Value, n)
+		for i := range arrs {
+			arrs[i] = row(in, lo+int64(i))
+		}
+		cols = append(cols, col{arrs: arrs})
+	}
+	if idx != nil {
+		d := w.pool.get(core.I64, n).([]int64)
+		for i := range d {
+			d[i] = lo + int64(i)
+		}
+		cols = append(cols, col{data: d})
+	}
+	return cols
+}
+
+// runLambdaOn applies a SOAC's element lambda (with the index parameter
+// bound when present) to a chunk.
+func (w *worker) runLambdaOn(l *core.Lambda, idx *core.Var, inputs []eval.Value, lo int64, n int) ([]col, error) {
+	args := w.inputCols(inputs, idx, lo, n)
+	if idx == nil {
+		return w.apply(l, args, n)
+	}
+	lf := &frame{m: w.f.m, n: n, vars: make(map[string]col, len(l.Params)+len(l.Body.Stmts)+1),
+		parent: w.f, kind: lambdaFrame, pool: w.pool, depth: w.f.depth, soac: w.f.soac + 1}
+	for i, p := range l.Params {
+		lf.vars[p.Name] = args[i]
+	}
+	lf.vars[idx.Name] = args[len(args)-1]
+	return lf.body(l.Body)
+}
+
+// outArr is an array result being filled chunk by chunk. Arrays of arrays
+// learn their row shape from the first chunk written; every other row must
+// match it.
+type outArr struct {
+	t     core.Type // type of one element
+	w     int64
+	mu    sync.Mutex
+	ready bool
+	v     eval.Value
+}
+
+func (f *frame) newOut(s *core.Stmt, t core.Type, w int64) (*outArr, error) {
+	o := &outArr{t: t, w: w}
+	if t.Rank == 0 {
+		v, err := f.newArray(s, t.Elem, w)
+		if err != nil {
+			return nil, err
+		}
+		o.v, o.ready = v, true
+	}
+	return o, nil
+}
+
+func (o *outArr) ensure(f *frame, s *core.Stmt, shape []int64) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.ready {
+		return nil
+	}
+	v, err := f.newArray(s, o.t.Elem, append([]int64{o.w}, shape...)...)
+	if err != nil {
+		return err
+	}
+	o.v, o.ready = v, true
+	return nil
+}
+
+func (o *outArr) write(f *frame, s *core.Stmt, lo int64, c col, n int) error {
+	if n == 0 {
+		return nil
+	}
+	if o.t.Rank == 0 {
+		copyAt(o.v.Data, int(lo), sliceAny(c.data, 0, n))
+		return nil
+	}
+	if err := o.ensure(f, s, c.arr(0).Shape); err != nil {
+		return err
+	}
+	rowShape := o.v.Shape[1:]
+	rl := rowLen(o.v)
+	for i := 0; i < n; i++ {
+		a := c.arr(i)
+		if !sameShape(a.Shape, rowShape) {
+			return f.errAt(s, "irregular array: element %d has shape %s but others have shape %s",
+				lo+int64(i), shapeString(a.Shape), shapeString(rowShape))
+		}
+		copyAt(o.v.Data, int((lo+int64(i))*rl), a.Data)
+	}
+	return nil
+}
+
+func (o *outArr) value() eval.Value {
+	if !o.ready {
+		shape := make([]int64, o.t.Rank+1)
+		shape[0] = o.w
+		o.v = eval.NewArray(o.t.Elem, shape...)
+	}
+	return o.v
+}
+
+func (f *frame) record(name string, start time.Time, bytes int64) {
+	if f.soac > 0 {
+		return
+	}
+	f.m.tmu.Lock()
+	f.m.timings.Kernels = append(f.m.timings.Kernels, eval.KernelTiming{Name: name, Time: time.Since(start), Bytes: bytes})
+	f.m.tmu.Unlock()
+}
+
+func valuesBytes(vs ...eval.Value) int64 {
+	n := int64(0)
+	for _, v := range vs {
+		n += v.Len() * int64(v.Elem.Size())
+	}
+	return n
+}
+
+// soacInputs evaluates a SOAC's width and input arrays and checks that
+// every input has W rows.
+func (f *frame) soacInputs(s *core.Stmt, wa core.Atom, arrs []*core.Var) (int64, []eval.Value, error) {
+	w := f.scalarInt(wa)
+	if w < 0 {
+		return 0, nil, f.errAt(s, "negative size %d", w)
+	}
+	ins := make([]eval.Value, len(arrs))
+	for i, a := range arrs {
+		ins[i] = f.value(a)
+		if len(ins[i].Shape) == 0 || ins[i].Shape[0] != w {
+			return 0, nil, f.errAt(s, "size mismatch: array of shape %s where %d elements are expected",
+				shapeString(ins[i].Shape), w)
+		}
+	}
+	return w, ins, nil
+}
+
+// ---------------------------------------------------------------------------
+// Screma
+
+func (f *frame) screma(s *core.Stmt, e *core.Screma) ([]eval.Value, error) {
+	start := time.Now()
+	w, ins, err := f.soacInputs(s, e.W, e.Arrs)
+	if err != nil {
+		return nil, err
+	}
+	res, err := f.runScrema(s, e, w, ins, f.m.opts.Workers)
+	if err != nil {
+		return nil, err
+	}
+	f.record("screma("+e.Kind()+")", start, valuesBytes(ins...)+valuesBytes(res...))
+	return res, nil
+}
+
+func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Value, workers int) ([]eval.Value, error) {
+	ns, nr := e.NumScanned(), e.NumReduced()
+	mapRet := e.Map.Ret
+	if len(mapRet) < ns+nr {
+		return nil, f.errAt(s, "internal error: map lambda returns too few values")
+	}
+	scans := make([]*opInfo, len(e.Scans))
+	for i, op := range e.Scans {
+		scans[i] = newOp(op.Lambda, op.Neutral)
+	}
+	reds := make([]*opInfo, len(e.Reds))
+	for i, op := range e.Reds {
+		reds[i] = newOp(op.Lambda, op.Neutral)
+	}
+	var outTypes []core.Type
+	if e.Post != nil {
+		outTypes = e.Post.Ret
+	} else {
+		outTypes = append(append(outTypes, mapRet[:ns]...), mapRet[ns+nr:]...)
+	}
+	outs := make([]*outArr, len(outTypes))
+	for i, t := range outTypes {
+		o, err := f.newOut(s, t, w)
+		if err != nil {
+			return nil, err
+		}
+		outs[i] = o
+	}
+	bs := f.blocks(w, workers)
+	nb := len(bs)
+
+	// Phase 1 (several blocks with scans): the total of every block.
+	totals := make([][][]col, nb)
+	if len(scans) > 0 && nb > 1 {
+		err := f.parallel(nb, func(b int, wk *worker) error {
+			totals[b] = make([][]col, len(scans))
+			return f.chunks(wk, bs[b][0], bs[b][1], func(lo int64, n int) error {
+				cols, err := wk.runLambdaOn(e.Map, e.Index, ins, lo, n)
+				if err != nil {
+					return err
+				}
+				off := 0
+				for k, op := range scans {
+					totals[b][k], err = wk.foldChunk(op, totals[b][k], cols[off:off+len(op.ne)], n)
+					if err != nil {
+						return err
+					}
+					off += len(op.ne)
+				}
+				return nil
+			})
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	// Phase 2: the carry into every block (an exclusive scan of the totals,
+	// starting from the neutral element).
+	seq := f.newWorker()
+	carries := make([][][]col, nb)
+	for b := range carries {
+		carries[b] = make([][]col, len(scans))
+		for k, op := range scans {
+			switch {
+			case b == 0:
+				carries[b][k] = f.neutral(op)
+			case totals[b-1][k] == nil:
+				carries[b][k] = carries[b-1][k]
+			default:
+				c, err := seq.combine(op, carries[b-1][k], totals[b-1][k])
+				if err != nil {
+					return nil, err
+				}
+				carries[b][k] = c
+			}
+		}
+	}
+	// Phase 3: one pass over every chunk feeding scans (with carry-in),
+	// reductions, map-outs and the post-map.
+	parts := make([][][]col, nb)
+	err := f.parallel(nb, func(b int, wk *worker) error {
+		parts[b] = make([][]col, len(reds))
+		carry := append([][]col(nil), carries[b]...)
+		return f.chunks(wk, bs[b][0], bs[b][1], func(lo int64, n int) error {
+			cols, err := wk.runLambdaOn(e.Map, e.Index, ins, lo, n)
+			if err != nil {
+				return err
+			}
+			var scanned []col
+			off := 0
+			for k, op := range scans {
+				var out []col
+				out, carry[k], err = wk.scanChunk(op, carry[k], cols[off:off+len(op.ne)], n)
+				if err != nil {
+					return err
+				}
+				scanned = append(scanned, out...)
+				off += len(op.ne)
+			}
+			for k, op := range reds {
+				parts[b][k], err = wk.foldChunk(op, parts[b][k], cols[off:off+len(op.ne)], n)
+				if err != nil {
+					return err
+				}
+				off += len(op.ne)
+			}
+			res := append(scanned, cols[off:]...)
+			if e.Post != nil {
+				if res, err = wk.apply(e.Post, res, n); err != nil {
+					return err
+				}
+			}
+			for i, o := range outs {
+				if err := o.write(f, s, lo, res[i], n); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Reductions: the block partials in block order, after the neutral.
+	var redVals []eval.Value
+	for k, op := range reds {
+		acc := f.neutral(op)
+		for b := range parts {
+			if parts[b][k] == nil {
+				continue
+			}
+			if acc, err = seq.combine(op, acc, parts[b][k]); err != nil {
+				return nil, err
+			}
+		}
+		for i, c := range acc {
+			redVals = append(redVals, f.laneValue(c, op.types[i], 0))
+		}
+	}
+	var res []eval.Value
+	if e.Post != nil {
+		for _, o := range outs {
+			res = append(res, o.value())
+		}
+		return append(res, redVals...), nil
+	}
+	for _, o := range outs[:ns] {
+		res = append(res, o.value())
+	}
+	res = append(res, redVals...)
+	for _, o := range outs[ns:] {
+		res = append(res, o.value())
+	}
+	return res, nil
+}
+
+// ---------------------------------------------------------------------------
+// Segmented
+
+func (f *frame) segmented(s *core.Stmt, e *core.Segmented) ([]eval.Value, error) {
+	start := time.Now()
+	op := e.Op
+	outer := make([]int64, len(e.Outer))
+	segs := int64(1)
+	for i, a := range e.Outer {
+		outer[i] = f.scalarInt(a)
+		if outer[i] < 0 {
+			return nil, f.errAt(s, "negative size %d", outer[i])
+		}
+		segs *= outer[i]
+	}
+	w := f.scalarInt(op.W)
+	ins := make([]eval.Value, len(op.Arrs))
+	for i, a := range op.Arrs {
+		v := f.value(a)
+		if len(v.Shape) < len(outer)+1 || !sameShape(v.Shape[:len(outer)], outer) || v.Shape[len(outer)] != w {
+			return nil, f.errAt(s, "size mismatch: array of shape %s in a segmented operation over %s%s",
+				shapeString(v.Shape), shapeString(outer), shapeString([]int64{w}))
+		}
+		// View as [segs][w]rest so that a segment is a row.
+		ins[i] = eval.Value{Elem: v.Elem, Shape: append([]int64{segs}, v.Shape[len(outer):]...), Data: v.Data}
+	}
+	results := make([][]eval.Value, segs)
+	workers := f.m.opts.Workers
+	if f.soac > 0 {
+		workers = 1
+	}
+	nb := int(min(int64(workers), max(segs, 1)))
+	err := f.parallel(nb, func(b int, _ *worker) error {
+		lo, hi := segs*int64(b)/int64(nb), segs*int64(b+1)/int64(nb)
+		for g := lo; g < hi; g++ {
+			if err := f.m.cancelled(); err != nil {
+				return err
+			}
+			segIns := make([]eval.Value, len(ins))
+			for i, in := range ins {
+				segIns[i] = row(in, g)
+			}
+			r, err := f.runScrema(s, op, w, segIns, 1)
+			if err != nil {
+				return err
+			}
+			results[g] = r
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	types := op.ResultTypes()
+	out := make([]eval.Value, len(types))
+	for k, t := range types {
+		var inner []int64
+		if segs > 0 {
+			inner = results[0][k].Shape
+		} else {
+			inner = make([]int64, t.Rank)
+			if t.Rank > 0 {
+				inner[0] = w
+			}
+		}
+		v, err := f.newArray(s, t.Elem, append(append([]int64{}, outer...), inner...)...)
+		if err != nil {
+			return nil, err
+		}
+		per := int64(1)
+		for _, d := range inner {
+			per *= d
+		}
+		for g := int64(0); g < segs; g++ {
+			r := results[g][k]
+			if !sameShape(r.Shape, inner) {
+				return nil, f.errAt(s, "irregular array: segment %d has shape %s but segment 0 has shape %s",
+					g, shapeString(r.Shape), shapeString(inner))
+			}
+			copyAt(v.Data, int(g*per), r.Data)
+		}
+		out[k] = v
+	}
+	f.record("segmented("+op.Kind()+")", start, valuesBytes(ins...)+valuesBytes(out...))
+	return out, nil
+}
+
+// ---------------------------------------------------------------------------
+// Hist
+
+func (f *frame) hist(s *core.Stmt, e *core.Hist) ([]eval.Value, error) {
+	start := time.Now()
+	w, ins, err := f.soacInputs(s, e.W, e.Arrs)
+	if err != nil {
+		return nil, err
+	}
+	ops := make([]*opInfo, len(e.Ops))
+	dests := make([][]eval.Value, len(e.Ops))
+	for k, hop := range e.Ops {
+		ops[k] = newOp(hop.Lambda, hop.Neutral)
+		for _, d := range hop.Dests {
+			v := f.value(d)
+			if len(v.Shape) == 0 || (len(dests[k]) > 0 && v.Shape[0] != dests[k][0].Shape[0]) {
+				return nil, f.errAt(s, "size mismatch: histogram destinations of different lengths")
+			}
+			dests[k] = append(dests[k], copyValue(v))
+		}
+	}
+	bs := f.blocks(w, f.m.opts.Workers)
+	nb := len(bs)
+	// One sub-histogram per block, initialised with the neutral element,
+	// merged into the destinations in block order afterwards; a single
+	// block works on the destination copies directly.
+	subs := make([][][]eval.Value, nb)
+	for b := range subs {
+		if nb == 1 {
+			subs[b] = dests
+			continue
+		}
+		subs[b] = make([][]eval.Value, len(ops))
+		for k, op := range ops {
+			for i := range dests[k] {
+				ne := f.laneValue(f.atom(op.ne[i]), op.types[i], 0)
+				v, err := f.newArray(s, ne.Elem, append([]int64{dests[k][i].Shape[0]}, ne.Shape...)...)
+				if err != nil {
+					return nil, err
+				}
+				fillRows(v, ne)
+				subs[b][k] = append(subs[b][k], v)
+			}
+		}
+	}
+	err = f.parallel(nb, func(b int, wk *worker) error {
+		return f.chunks(wk, bs[b][0], bs[b][1], func(lo int64, n int) error {
+			cols, err := wk.runLambdaOn(e.Map, e.Index, ins, lo, n)
+			if err != nil {
+				return err
+			}
+			off := 0
+			for k, op := range ops {
+				idx := cols[off].data.([]int64)[:n]
+				vals := cols[off+1 : off+1+len(op.ne)]
+				off += 1 + len(op.ne)
+				hs := subs[b][k]
+				if op.builtin {
+					histTab[op.bop][op.bt](hs[0].Data, idx, vals[0].data)
+					continue
+				}
+				if err := wk.histGeneral(op, hs, idx, vals); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	if nb > 1 {
+		seq := f.newWorker()
+		for k, op := range ops {
+			for b := range subs {
+				if err := seq.mergeHist(op, dests[k], subs[b][k]); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	var out []eval.Value
+	for _, d := range dests {
+		out = append(out, d...)
+	}
+	f.record("hist", start, valuesBytes(ins...)+2*valuesBytes(out...))
+	return out, nil
+}
+
+// fillRows sets every row of v to r.
+func fillRows(v, r eval.Value) {
+	if len(r.Shape) == 0 {
+		fillAny(v.Data, r.Data, 0)
+		return
+	}
+	rl := r.Len()
+	for i := int64(0); i < v.Shape[0]; i++ {
+		copyAt(v.Data, int(i*rl), r.Data)
+	}
+}
+
+// histCol is the histogram arrays as columns of buckets.
+func histCol(h eval.Value) col {
+	if len(h.Shape) == 1 {
+		return col{data: h.Data}
+	}
+	arrs := make([]eval.Value, h.Shape[0])
+	for i := range arrs {
+		arrs[i] = row(h, int64(i))
+	}
+	return col{arrs: arrs}
+}
+
+// histGeneral combines element by element with a general operator.
+func (w *worker) histGeneral(op *opInfo, hs []eval.Value, idx []int64, vals []col) error {
+	hc := make([]col, len(hs))
+	for i, h := range hs {
+		hc[i] = histCol(h)
+	}
+	for i, b := range idx {
+		if b < 0 || b >= hs[0].Shape[0] {
+			continue
+		}
+		cur := make([]col, len(hs))
+		for k := range hs {
+			cur[k] = fresh(hc[k:k+1], op.types[k:k+1], int(b))[0]
+		}
+		r, err := w.combine(op, cur, fresh(vals, op.types, i))
+		if err != nil {
+			return err
+		}
+		for k, h := range hs {
+			writeBucket(h, b, r[k], op.types[k])
+		}
+	}
+	return nil
+}
+
+func writeBucket(h eval.Value, b int64, c col, t core.Type) {
+	if t.Rank == 0 {
+		setLane(h.Data, int(b), c.data, 0)
+		return
+	}
+	rl := rowLen(h)
+	copyAt(h.Data, int(b*rl), c.arrs[0].Data)
+}
+
+// mergeHist combines a sub-histogram into dst, bucket-wise and vectorised.
+func (w *worker) mergeHist(op *opInfo, dst, sub []eval.Value) error {
+	n := int(dst[0].Shape[0])
+	if op.builtin {
+		idx := make([]int64, n)
+		for i := range idx {
+			idx[i] = int64(i)
+		}
+		histTab[op.bop][op.bt](dst[0].Data, idx, sub[0].Data)
+		return nil
+	}
+	args := make([]col, 0, 2*len(dst))
+	for _, d := range dst {
+		args = append(args, histCol(d))
+	}
+	for _, d := range sub {
+		args = append(args, histCol(d))
+	}
+	r, err := w.apply(op.lam, args, n)
+	if err != nil {
+		return err
+	}
+	for k, d := range dst {
+		if op.types[k].Rank == 0 {
+			copyAt(d.Data, 0, sliceAny(r[k].data, 0, n))
+			continue
+		}
+		for b := 0; b < n; b++ {
+			writeBucket(d, int64(b), col{arrs: []eval.Value{r[k].arr(b)}}, op.types[k])
+		}
+	}
+	w.pool.release()
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// Scatter
+
+func (f *frame) scatter(s *core.Stmt, e *core.Scatter) ([]eval.Value, error) {
+	start := time.Now()
+	w, ins, err := f.soacInputs(s, e.W, e.Arrs)
+	if err != nil {
+		return nil, err
+	}
+	dests := make([]eval.Value, len(e.Dests))
+	for i, d := range e.Dests {
+		dests[i] = copyValue(f.value(d))
+	}
+	bs := f.blocks(w, f.m.opts.Workers)
+	err = f.parallel(len(bs), func(b int, wk *worker) error {
+		return f.chunks(wk, bs[b][0], bs[b][1], func(lo int64, n int) error {
+			cols, err := wk.runLambdaOn(e.Map, e.Index, ins, lo, n)
+			if err != nil {
+				return err
+			}
+			for j, d := range dests {
+				idx := cols[2*j].data.([]int64)[:n]
+				if len(d.Shape) == 1 {
+					scatterIdx(d.Data, idx, cols[2*j+1].data)
+					continue
+				}
+				rl := rowLen(d)
+				for i, at := range idx {
+					if at < 0 || at >= d.Shape[0] {
+						continue
+					}
+					v := cols[2*j+1].arr(i)
+					if !sameShape(v.Shape, d.Shape[1:]) {
+						return f.errAt(s, "size mismatch: cannot write a value of shape %s into rows of shape %s",
+							shapeString(v.Shape), shapeString(d.Shape[1:]))
+					}
+					copyAt(d.Data, int(at*rl), v.Data)
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	f.record("scatter", start, valuesBytes(ins...)+2*valuesBytes(dests...))
+	return dests, nil
+}
+
+// ---------------------------------------------------------------------------
+// Filter and partition
+
+func (f *frame) filter(s *core.Stmt, e *core.Filter) ([]eval.Value, error) {
+	start := time.Now()
+	w, ins, err := f.soacInputs(s, e.W, e.Arrs)
+	if err != nil {
+		return nil, err
+	}
+	flags := make([]bool, w)
+	bs := f.blocks(w, f.m.opts.Workers)
+	err = f.parallel(len(bs), func(b int, wk *worker) error {
+		return f.chunks(wk, bs[b][0], bs[b][1], func(lo int64, n int) error {
+			cols, err := wk.runLambdaOn(e.Pred, nil, ins, lo, n)
+			if err != nil {
+				return err
+			}
+			copy(flags[lo:lo+int64(n)], cols[0].data.([]bool)[:n])
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	var kept, rejected []int64
+	for i, fl := range flags {
+		if fl {
+			kept = append(kept, int64(i))
+		} else {
+			rejected = append(rejected, int64(i))
+		}
+	}
+	var out []eval.Value
+	for _, in := range ins {
+		out = append(out, selectRows(in, kept))
+	}
+	if e.Partition {
+		for _, in := range ins {
+			out = append(out, selectRows(in, rejected))
+		}
+	}
+	f.record("filter", start, valuesBytes(ins...)+valuesBytes(out...))
+	return out, nil
+}
+
+func selectRows(v eval.Value, idx []int64) eval.Value {
+	shape := append([]int64{int64(len(idx))}, v.Shape[1:]...)
+	out := eval.NewArray(v.Elem, shape...)
+	rl := rowLen(v)
+	for i, j := range idx {
+		copyAt(out.Data, int(int64(i)*rl), sliceAny(v.Data, int(j*rl), int((j+1)*rl)))
+	}
+	return out
+}
+
+// ---------------------------------------------------------------------------
+// MultiScan
+
+func (f *frame) multiscan(s *core.Stmt, e *core.MultiScan) ([]eval.Value, error) {
+	start := time.Now()
+	w, ins, err := f.soacInputs(s, e.W, e.Arrs)
+	if err != nil {
+		return nil, err
+	}
+	k := f.scalarInt(e.K)
+	if k < 0 {
+		return nil, f.errAt(s, "negative number of classes %d", k)
+	}
+	labels := f.value(e.Labels)
+	if len(labels.Shape) != 1 || labels.Shape[0] != w {
+		return nil, f.errAt(s, "size mismatch: %d labels for %d elements", labels.Len(), w)
+	}
+	op := newOp(e.Op.Lambda, e.Op.Neutral)
+	wk := f.newWorker()
+	accs := make([][]col, k)
+	outs := make([]*outArr, len(op.types))
+	for i, t := range op.types {
+		if outs[i], err = f.newOut(s, t, w); err != nil {
+			return nil, err
+		}
+	}
+	xs := wk.inputCols(ins, nil, 0, int(w))
+	for i := int64(0); i < w; i++ {
+		if i%4096 == 0 {
+			if err := f.m.cancelled(); err != nil {
+				return nil, err
+			}
+			wk.pool.release()
+		}
+		l := toInt64(labels.Data, int(i))
+		if l < 0 || l >= k {
+			return nil, f.errAt(s, "label %d out of bounds for %d classes", l, k)
+		}
+		if accs[l] == nil {
+			accs[l] = f.neutral(op)
+		}
+		accs[l], err = wk.combine(op, accs[l], fresh(xs, op.types, int(i)))
+		if err != nil {
+			return nil, err
+		}
+		for q, o := range outs {
+			if err := o.write(f, s, i, accs[l][q], 1); err != nil {
+				return nil, err
+			}
+		}
+	}
+	res := make([]eval.Value, len(outs))
+	for i, o := range outs {
+		res[i] = o.value()
+	}
+	f.record("multiscan", start, valuesBytes(ins...)+valuesBytes(res...))
+	return res, nil
+}
