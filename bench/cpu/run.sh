@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The CPU benchmark of issue 2: in one run, times every program of
+# bench/cpu/programs.tsv with `arepl bench` (fused and --no-fusion, on the
+# CPU backend), the same computations in numpy and as hand-written Go loops
+# (one thread and all threads), and prints one markdown table.
+#
+#   bash bench/cpu/run.sh            # 10^7 elements, 5 runs each
+#   N=1000000 RUNS=3 bash bench/cpu/run.sh
+#
+# Needs Go and Debian's python3-numpy (installed with apt-get when missing).
+# AREPL names the arepl binary (default bin/arepl, built when absent).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+N=${N:-10000000}
+RUNS=${RUNS:-5}
+AREPL=${AREPL:-bin/arepl}
+PY=/usr/bin/python3
+PROGRAMS=bench/cpu/programs.tsv
+
+if [ ! -x "$AREPL" ]; then
+  echo "building $AREPL" >&2
+  CGO_ENABLED=0 go build -o "$AREPL" ./cmd/arepl
+fi
+if ! "$PY" -c 'import numpy' 2>/dev/null; then
+  echo "installing python3-numpy" >&2
+  if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+  $SUDO apt-get install -y -q python3-numpy >&2
+fi
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+{
+  printf '%s, %s cores, %s, commit %s' \
+    "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')" "$(nproc)" \
+    "$(date -u +%Y-%m-%d)" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+} >"$out/machine.txt"
+
+kernels=()
+i=0
+while IFS=$'\t' read -r name file entry kernel; do
+  case "$name" in ''|'#'*) continue ;; esac
+  kernels+=("$kernel")
+  for mode in fused unfused; do
+    flags=(--backend cpu --size "$N" --runs "$RUNS" --json -e "$entry")
+    [ "$mode" = unfused ] && flags+=(--no-fusion)
+    echo "arepl bench $file ${flags[*]}" >&2
+    if [ ! -f "$file" ]; then
+      echo "  $file: missing" >&2
+    elif ! "$AREPL" bench "$file" "${flags[@]}" >"$out/$mode-$i.json" 2>"$out/err"; then
+      sed 's/^/  /' "$out/err" >&2
+      rm -f "$out/$mode-$i.json"
+    fi
+  done
+  i=$((i + 1))
+done <"$PROGRAMS"
+
+uniq_kernels=$(printf '%s\n' "${kernels[@]}" | sort -u | paste -sd, -)
+echo "go loops: $uniq_kernels" >&2
+go run ./bench/cpu/goloops -n "$N" -runs "$RUNS" -kernels "$uniq_kernels" >"$out/go.json"
+echo "numpy: $uniq_kernels" >&2
+"$PY" bench/cpu/bench.py numpy "$N" "$RUNS" ${uniq_kernels//,/ } >"$out/numpy.json"
+
+"$PY" bench/cpu/bench.py table "$out" "$PROGRAMS" "$N"
