@@ -22,10 +22,19 @@ type Info struct {
 	// Binds is the object each binding site introduces: *syntax.IdPat (let,
 	// parameters, lambda and loop patterns), *syntax.ForLoop (the index),
 	// *syntax.LetFun (the local function), *syntax.SizeParam (a size
-	// variable), *syntax.ValDecl (a top-level declaration).
+	// variable), *syntax.DimExpr (a size variable bound implicitly by a
+	// parameter type, `(xs: [n]i32)`), *syntax.LetWith (the updated
+	// array), *syntax.ValDecl (a top-level declaration).
 	Binds map[syntax.Node]*Object
 	// PatTypes is the type of every pattern node.
 	PatTypes map[syntax.Pat]Type
+	// Updates is, for each in-place update `let a[i] = v in body`, the
+	// array variable it reads (Binds holds the new a that body sees).
+	Updates map[*syntax.LetWith]*Object
+	// Sizes is, for each application of unflatten (the Apply, or the
+	// BinOp of a pipe), the objects naming the two result sizes of its
+	// type, nil where that size is a constant.
+	Sizes map[syntax.Expr][]*Object
 }
 
 // NewInfo returns an empty Info with all maps allocated.
@@ -35,6 +44,8 @@ func NewInfo() *Info {
 		Uses:     map[*syntax.Var]*Object{},
 		Binds:    map[syntax.Node]*Object{},
 		PatTypes: map[syntax.Pat]Type{},
+		Updates:  map[*syntax.LetWith]*Object{},
+		Sizes:    map[syntax.Expr][]*Object{},
 	}
 }
 

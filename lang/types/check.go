@@ -1,0 +1,1093 @@
+package types
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/arepl/arepl/lang/core"
+	"github.com/arepl/arepl/lang/source"
+	"github.com/arepl/arepl/lang/syntax"
+)
+
+// scope is the persistent list of local bindings: adding a binding makes a
+// new head, so sibling sub-expressions never see each other's names.
+type scope struct {
+	parent *scope
+	obj    *Object
+}
+
+func (sc *scope) add(o *Object) *scope { return &scope{parent: sc, obj: o} }
+
+// litUse is a literal whose range is checked once its type is known.
+type litUse struct {
+	e   syntax.Expr
+	neg bool // the operand of a prefix minus: -128i8 fits
+}
+
+// unflattenUse is an application of unflatten; its result sizes must be
+// known when the declaration is finished (lowering evaluates them).
+type unflattenUse struct {
+	call syntax.Expr
+	sc   *scope
+}
+
+// checker checks one CheckDecls or CheckExpr call. Each top-level
+// declaration is a separate inference problem (a fresh solver); finish
+// defaults and resolves it, so Globals only ever carry resolved types.
+type checker struct {
+	src     *source.File
+	env     *Env
+	globals map[string]*Object // declarations of this call, over env
+	info    *Info
+	s       *solver
+	errs    source.ErrorList
+
+	// Per declaration.
+	errsAtStart int
+	exprs       []syntax.Expr
+	pats        []syntax.Pat
+	objs        []*Object
+	lits        []litUse
+	negLits     map[syntax.Expr]bool
+	localSizes  map[*Object]map[string]bool
+	instDims    map[*syntax.Var]map[string]Dim
+	unflatVars  map[*syntax.Var]bool
+	unflattens  []unflattenUse
+}
+
+func newChecker(src *source.File, env *Env) *checker {
+	c := &checker{src: src, env: env, globals: map[string]*Object{}, info: NewInfo()}
+	c.begin()
+	return c
+}
+
+func (c *checker) begin() {
+	c.s = newSolver()
+	c.errsAtStart = len(c.errs)
+	c.exprs, c.pats, c.objs, c.lits, c.unflattens = nil, nil, nil, nil, nil
+	c.negLits = map[syntax.Expr]bool{}
+	c.localSizes = map[*Object]map[string]bool{}
+	c.instDims = map[*syntax.Var]map[string]Dim{}
+	c.unflatVars = map[*syntax.Var]bool{}
+}
+
+func (c *checker) lookupGlobal(name string) *Object {
+	if o, ok := c.globals[name]; ok {
+		return o
+	}
+	if o, ok := c.env.names[name]; ok {
+		return o
+	}
+	return nil
+}
+
+func (c *checker) lookup(sc *scope, name string) *Object {
+	for ; sc != nil; sc = sc.parent {
+		if sc.obj.Name == name {
+			return sc.obj
+		}
+	}
+	return c.lookupGlobal(name)
+}
+
+func (c *checker) newObj(kind ObjKind, name string, t Type, pos source.Pos) *Object {
+	o := &Object{Kind: kind, Name: name, Type: t, Pos: pos}
+	c.objs = append(c.objs, o)
+	return o
+}
+
+func (c *checker) record(e syntax.Expr, t Type) Type {
+	if _, seen := c.info.Types[e]; !seen {
+		c.exprs = append(c.exprs, e)
+	}
+	c.info.Types[e] = t
+	return t
+}
+
+func (c *checker) recordPat(p syntax.Pat, t Type) {
+	if _, seen := c.info.PatTypes[p]; !seen {
+		c.pats = append(c.pats, p)
+	}
+	c.info.PatTypes[p] = t
+}
+
+func pos(n syntax.Node) source.Pos { return n.Span().Start }
+
+// ---------------------------------------------------------------------------
+// Unification with messages
+
+// mustUnify unifies want with got and reports a failure as
+// "cannot unify want with got in what".
+func (c *checker) mustUnify(p source.Pos, want, got Type, what string) bool {
+	return c.unifyMsg(p, want, got, true, func(a, b string) string {
+		return fmt.Sprintf("cannot unify %s with %s in %s", a, b, what)
+	})
+}
+
+func (c *checker) unifyMsg(p source.Pos, a, b Type, strict bool, msg func(a, b string) string) bool {
+	m := c.s.unify(a, b, strict)
+	if m == nil {
+		return true
+	}
+	za, zb := c.s.zonk(a), c.s.zonk(b)
+	switch {
+	case m.dims:
+		c.errorf(p, "%s (sizes %s and %s differ)", msg(za.String(), zb.String()), dimText(m.da), dimText(m.db))
+	case m.fun:
+		c.errorf(p, "%s (a function is not allowed here)", msg(za.String(), zb.String()))
+	default:
+		c.errorf(p, "%s", msg(za.String(), zb.String()))
+	}
+	return false
+}
+
+func dimText(d Dim) string {
+	if d.Name != "" {
+		return d.Name
+	}
+	return fmt.Sprint(d.Const)
+}
+
+// noFun reports a function type where Futhark forbids one (array elements,
+// tuple components, if results, loop parameters), so that lowering can
+// always resolve function values statically.
+func (c *checker) noFun(p source.Pos, t Type, what string) bool {
+	if c.s.forbidFun(t) {
+		return true
+	}
+	c.errorf(p, "%s cannot be a function (type %s)", what, c.s.zonk(t))
+	return false
+}
+
+// ---------------------------------------------------------------------------
+// Finishing a declaration
+
+// finish gives unsolved literal and operator types their defaults, replaces
+// every recorded type by its resolved form, checks literal ranges and
+// reports types that are still ambiguous.
+func (c *checker) finish() {
+	for _, v := range c.s.vars {
+		if v.ref == nil && v.prims != 0 {
+			v.ref = Prim{T: v.prims.defaultPrim()}
+		}
+	}
+	clean := len(c.errs) == c.errsAtStart
+	reported := false
+	ambiguous := func(p source.Pos, t Type, what string) {
+		if clean && !reported && c.s.unsolved(t) != nil {
+			c.errorf(p, "cannot infer the type of %s (%s); add a type annotation", what, t)
+			reported = true
+		}
+	}
+	for _, p := range c.pats {
+		t := c.s.zonk(c.info.PatTypes[p])
+		c.info.PatTypes[p] = t
+		what := "this pattern"
+		if id, ok := p.(*syntax.IdPat); ok {
+			what = fmt.Sprintf("%q", id.Name)
+		}
+		ambiguous(pos(p), t, what)
+	}
+	for _, e := range c.exprs {
+		t := c.s.zonk(c.info.Types[e])
+		c.info.Types[e] = t
+		ambiguous(pos(e), t, "this expression")
+	}
+	// What is still unsolved was reported (or follows from an error):
+	// make it an error type so that no variable outlives its declaration.
+	for _, v := range c.s.vars {
+		if v.ref == nil {
+			v.ref = errT
+		}
+	}
+	for _, o := range c.objs {
+		o.Type = c.s.zonk(o.Type)
+	}
+	if len(c.errs) > c.errsAtStart {
+		for _, e := range c.exprs {
+			c.info.Types[e] = c.s.zonk(c.info.Types[e])
+		}
+		for _, p := range c.pats {
+			c.info.PatTypes[p] = c.s.zonk(c.info.PatTypes[p])
+		}
+	}
+	for _, l := range c.lits {
+		c.checkLiteral(l)
+	}
+	for v := range c.unflatVars {
+		c.errorf(v.Pos(), "unflatten must be applied to an array")
+	}
+	for _, u := range c.unflattens {
+		c.unflattenSizes(u)
+	}
+	c.begin()
+}
+
+func (c *checker) checkLiteral(l litUse) {
+	p, ok := c.info.Types[l.e].(Prim)
+	if !ok {
+		return
+	}
+	switch e := l.e.(type) {
+	case *syntax.IntLit:
+		if p.T.IsFloat() || intFits(e.Value, l.neg, p.T) {
+			return
+		}
+		text := strings.TrimSuffix(e.Text, e.Suffix)
+		if l.neg {
+			text = "-" + text
+		}
+		c.errorf(e.Pos(), "literal %s does not fit in %s", text, p.T)
+	case *syntax.FloatLit:
+		if p.T == core.F32 && !math.IsInf(e.Value, 0) && math.Abs(e.Value) > math.MaxFloat32 {
+			c.errorf(e.Pos(), "literal %s does not fit in f32", e.Text)
+		}
+	}
+}
+
+// intFits reports whether the magnitude v (negated when neg) is a value of
+// integer type t. Negated unsigned literals wrap, as in Futhark.
+func intFits(v uint64, neg bool, t core.PrimType) bool {
+	bits := uint(t.Bits())
+	switch {
+	case t == core.Bool:
+		return false
+	case t.IsSigned():
+		lim := uint64(1) << (bits - 1)
+		if neg {
+			return v <= lim
+		}
+		return v < lim
+	case bits == 64:
+		return true
+	}
+	return v < uint64(1)<<bits
+}
+
+// unflattenSizes records the objects that name the result sizes of an
+// unflatten, for lowering; a size that is neither a constant nor a name in
+// scope cannot be evaluated.
+func (c *checker) unflattenSizes(u unflattenUse) {
+	t, _ := c.info.Types[u.call].(*Array)
+	if t == nil || len(t.Dims) < 2 {
+		return
+	}
+	objs := make([]*Object, 2)
+	for i, d := range t.Dims[:2] {
+		switch {
+		case d.Name != "":
+			o := c.lookup(u.sc, d.Name)
+			if o == nil || !isI64(o.Type) {
+				c.errorf(pos(u.call), "unflatten: size %s is not an i64 in scope", d.Name)
+				return
+			}
+			objs[i] = o
+		case d.Const < 0:
+			c.errorf(pos(u.call), "unflatten: the result sizes must be known; ascribe them, as in `unflatten xs : [n][m]t`")
+			return
+		}
+	}
+	c.info.Sizes[u.call] = objs
+}
+
+func isI64(t Type) bool {
+	p, ok := t.(Prim)
+	return ok && p.T == core.I64
+}
+
+// ---------------------------------------------------------------------------
+// Declarations
+
+func (c *checker) valDecl(d *syntax.ValDecl) *Object {
+	obj := &Object{Kind: Global, Name: d.Name, Pos: d.NamePos, Doc: d.Doc, Decl: d, Info: c.info}
+	c.info.Binds[d] = obj
+	c.objs = append(c.objs, obj)
+	var self *Object
+	if len(d.Params) > 0 {
+		self = obj // recursion: the function's own name is in scope in its body
+	}
+	obj.Type = c.funDef(nil, d.SizeParams, d.Params, d.Ret, d.Body, self, map[string]bool{}, d.Name)
+	c.finish()
+	if d.Kind == syntax.KindEntry && len(c.errs) == c.errsAtStart {
+		t := obj.Type
+		for {
+			a, ok := t.(*Arrow)
+			if !ok {
+				break
+			}
+			if containsArrow(a.Param) {
+				c.errorf(d.NamePos, "entry point %s cannot take a function argument (type %s)", d.Name, a.Param)
+				break
+			}
+			t = a.Ret
+		}
+	}
+	return obj
+}
+
+func containsArrow(t Type) bool {
+	switch t := t.(type) {
+	case *Arrow:
+		return true
+	case *Array:
+		return containsArrow(t.Elem)
+	case *Tuple:
+		for _, e := range t.Elems {
+			if containsArrow(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// funDef checks a function definition (top-level or local) and returns its
+// type. Size parameters and sizes named in parameter types are i64 values
+// in the body; sizes collects their names so that uses can instantiate
+// them.
+func (c *checker) funDef(sc *scope, sizeParams []syntax.SizeParam, params []syntax.Pat, ret syntax.TypeExpr,
+	body syntax.Expr, self *Object, sizes map[string]bool, name string) Type {
+	for i := range sizeParams {
+		sp := &sizeParams[i]
+		o := c.newObj(SizeVar, sp.Name, Prim{T: core.I64}, sp.Pos())
+		c.info.Binds[sp] = o
+		sc = sc.add(o)
+		sizes[sp.Name] = true
+	}
+	ctx := &tyCtx{sc: sc, implicit: true, sizes: sizes}
+	pts := make([]Type, len(params))
+	for i, p := range params {
+		pts[i] = c.patType(ctx, p)
+	}
+	sc = ctx.sc
+	for i, p := range params {
+		sc = c.declarePat(sc, p, pts[i])
+	}
+	var rt Type
+	if ret != nil {
+		rt = c.typeExpr(&tyCtx{sc: sc}, ret)
+	} else {
+		rt = c.s.fresh()
+	}
+	ft := rt
+	for i := len(pts) - 1; i >= 0; i-- {
+		ft = &Arrow{Param: pts[i], Ret: ft}
+	}
+	if self != nil {
+		self.Type = ft
+		sc = sc.add(self)
+	}
+	bt := c.expr(sc, body, rt)
+	c.unifyMsg(pos(body), rt, bt, true, func(a, b string) string {
+		return fmt.Sprintf("%s returns %s but its body has type %s", name, a, b)
+	})
+	return ft
+}
+
+// ---------------------------------------------------------------------------
+// Expressions
+
+// expr checks e and records its type. hint, when not nil, is the type the
+// context expects; it only shapes lambdas and sections (their parameter
+// types come from it), and the caller still unifies the result.
+func (c *checker) expr(sc *scope, e syntax.Expr, hint Type) Type {
+	return c.record(e, c.expr1(sc, e, hint))
+}
+
+func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
+	switch e := e.(type) {
+	case *syntax.IntLit:
+		c.lits = append(c.lits, litUse{e: e, neg: c.negLits[e]})
+		if e.Suffix == "" {
+			v := c.s.freshConstrained(numSet)
+			v.lit = true
+			return v
+		}
+		if pt, ok := core.PrimByName(e.Suffix); ok && pt.IsInt() {
+			return Prim{T: pt}
+		}
+		c.errorf(e.Pos(), "invalid suffix %q on integer literal", e.Suffix)
+		return errT
+	case *syntax.FloatLit:
+		c.lits = append(c.lits, litUse{e: e})
+		if e.Suffix == "" {
+			v := c.s.freshConstrained(floatSet)
+			v.lit = true
+			return v
+		}
+		if pt, ok := core.PrimByName(e.Suffix); ok && pt.IsFloat() {
+			return Prim{T: pt}
+		}
+		c.errorf(e.Pos(), "invalid suffix %q on decimal literal", e.Suffix)
+		return errT
+	case *syntax.BoolLit:
+		return Prim{T: core.Bool}
+	case *syntax.Var:
+		return c.varRef(sc, e)
+	case *syntax.ParenExpr:
+		return c.expr(sc, e.X, hint)
+	case *syntax.TupleExpr:
+		elems := make([]Type, len(e.Elems))
+		var hs []Type
+		if h, ok := c.hintOf(hint).(*Tuple); ok && len(h.Elems) == len(e.Elems) {
+			hs = h.Elems
+		}
+		for i, x := range e.Elems {
+			var h Type
+			if hs != nil {
+				h = hs[i]
+			}
+			elems[i] = c.expr(sc, x, h)
+			c.noFun(pos(x), elems[i], "a tuple component")
+		}
+		return &Tuple{Elems: elems}
+	case *syntax.ArrayLit:
+		return c.arrayLit(sc, e)
+	case *syntax.Project:
+		return c.project(c.expr(sc, e.X, nil), e.Field, e.Pos())
+	case *syntax.Index:
+		xt := c.expr(sc, e.X, nil)
+		return c.index(sc, xt, e.Indices, e.Pos())
+	case *syntax.Apply:
+		return c.call(sc, e, e.Fn, e.Args, nil)
+	case *syntax.BinOp:
+		return c.binOp(sc, e)
+	case *syntax.Negate:
+		if lit, ok := e.X.(*syntax.IntLit); ok {
+			c.negLits[lit] = true
+		}
+		t := c.expr(sc, e.X, nil)
+		if !c.s.constrain(t, numSet) {
+			c.errorf(e.Pos(), "unary - is not defined on %s", c.s.zonk(t))
+			return errT
+		}
+		return t
+	case *syntax.Not:
+		t := c.expr(sc, e.X, nil)
+		if !c.s.constrain(t, intSet|boolSet) {
+			c.errorf(e.Pos(), "operator ! is not defined on %s", c.s.zonk(t))
+			return errT
+		}
+		return t
+	case *syntax.OpSection:
+		return c.opType(e.Op, e.Qual, e.Pos())
+	case *syntax.LeftSection:
+		return c.section(sc, e.Op, e.Qual, e.X, true, e.Pos())
+	case *syntax.RightSection:
+		return c.section(sc, e.Op, e.Qual, e.X, false, e.Pos())
+	case *syntax.ProjectSection:
+		param := c.s.fresh()
+		if h, ok := c.hintOf(hint).(*Arrow); ok {
+			c.s.unify(param, h.Param, true)
+		}
+		t := Type(param)
+		for _, f := range e.Fields {
+			t = c.project(t, f, e.Pos())
+		}
+		return &Arrow{Param: param, Ret: t}
+	case *syntax.Ascribe:
+		dt := c.typeExpr(&tyCtx{sc: sc}, e.Type)
+		t := c.expr(sc, e.X, dt)
+		c.mustUnify(e.Pos(), dt, t, "type ascription")
+		return t
+	case *syntax.If:
+		ct := c.expr(sc, e.Cond, nil)
+		c.mustUnify(pos(e.Cond), Prim{T: core.Bool}, ct, "if condition")
+		tt := c.expr(sc, e.Then, hint)
+		et := c.expr(sc, e.Else, hint)
+		if !c.unifyMsg(e.Pos(), tt, et, false, func(a, b string) string {
+			return fmt.Sprintf("if branches have types %s and %s", a, b)
+		}) {
+			return errT
+		}
+		if !c.noFun(e.Pos(), tt, "the result of if") {
+			return errT
+		}
+		return tt
+	case *syntax.LetIn:
+		pt := c.patType(&tyCtx{sc: sc}, e.Pat)
+		vt := c.expr(sc, e.Val, pt)
+		c.mustUnify(pos(e.Val), pt, vt, "let binding")
+		return c.expr(c.declarePat(sc, e.Pat, pt), e.Body, hint)
+	case *syntax.LetFun:
+		o := &Object{Kind: LocalFun, Name: e.Name, Pos: e.NamePos, Fun: e}
+		c.objs = append(c.objs, o)
+		c.info.Binds[e] = o
+		sizes := map[string]bool{}
+		o.Type = c.funDef(sc, e.SizeParams, e.Params, e.Ret, e.FnBody, nil, sizes, e.Name)
+		c.localSizes[o] = sizes
+		return c.expr(sc.add(o), e.Body, hint)
+	case *syntax.LetWith:
+		old := c.lookup(sc, e.Name)
+		if old == nil {
+			c.errorf(e.Pos(), "unknown name %q", e.Name)
+			return c.expr(sc, e.Body, hint)
+		}
+		at := c.useType(old, nil)
+		c.info.Updates[e] = old
+		st := c.index(sc, at, e.Indices, e.Pos())
+		vt := c.expr(sc, e.Val, st)
+		c.mustUnify(pos(e.Val), st, vt, "in-place update")
+		n := c.newObj(Local, e.Name, at, e.Pos())
+		c.info.Binds[e] = n
+		return c.expr(sc.add(n), e.Body, hint)
+	case *syntax.Update:
+		xt := c.expr(sc, e.X, nil)
+		st := c.index(sc, xt, e.Indices, e.Pos())
+		vt := c.expr(sc, e.Val, st)
+		c.mustUnify(pos(e.Val), st, vt, "in-place update")
+		return xt
+	case *syntax.Lambda:
+		return c.lambda(sc, e, hint)
+	case *syntax.Loop:
+		return c.loop(sc, e)
+	case nil:
+		c.errorf(source.Pos{}, "internal error: missing expression")
+		return errT
+	default:
+		c.errorf(pos(e), "internal error: unknown expression %T", e)
+		return errT
+	}
+}
+
+// hintOf follows solved variables in a hint (nil stays nil).
+func (c *checker) hintOf(h Type) Type {
+	if h == nil {
+		return nil
+	}
+	return c.s.shallow(h)
+}
+
+func (c *checker) varRef(sc *scope, v *syntax.Var) Type {
+	var obj *Object
+	name := v.Name
+	if v.Qual != "" {
+		name = v.Qual + "." + v.Name
+		obj = c.lookupGlobal(name)
+	} else {
+		obj = c.lookup(sc, name)
+	}
+	if obj == nil {
+		c.errorf(v.Pos(), "unknown name %q", name)
+		return errT
+	}
+	c.info.Uses[v] = obj
+	if obj.Kind == Builtin && obj.Name == "unflatten" {
+		c.unflatVars[v] = true
+	}
+	return c.useType(obj, v)
+}
+
+// useType is the type of one use of obj: builtins are instantiated, and
+// the sizes of functions get fresh size variables so that each call can
+// have its own.
+func (c *checker) useType(obj *Object, v *syntax.Var) Type {
+	if obj.Type == nil {
+		return errT
+	}
+	switch obj.Kind {
+	case Builtin, ModuleFun:
+		dims := map[string]Dim{}
+		t := c.s.instantiate(obj.Type, map[string]*tyVar{}, dims)
+		if v != nil {
+			c.instDims[v] = dims
+		}
+		return t
+	case Global:
+		return c.s.renameDims(obj.Type, nil, map[string]Dim{})
+	case LocalFun:
+		return c.s.renameDims(obj.Type, c.localSizes[obj], map[string]Dim{})
+	case Local, SizeVar, Value:
+		return obj.Type
+	default:
+		c.errorf(source.Pos{}, "internal error: unknown object kind %d", obj.Kind)
+		return errT
+	}
+}
+
+func (c *checker) arrayLit(sc *scope, e *syntax.ArrayLit) Type {
+	elem := Type(c.s.freshElem())
+	for i, x := range e.Elems {
+		t := c.expr(sc, x, elem)
+		if !c.noFun(pos(x), t, "an array element") {
+			continue
+		}
+		if i == 0 {
+			c.s.unify(elem, t, true)
+			continue
+		}
+		c.unifyMsg(pos(x), elem, t, true, func(a, b string) string {
+			return fmt.Sprintf("array elements have types %s and %s", a, b)
+		})
+	}
+	return arrayOf(elem, []Dim{{Const: int64(len(e.Elems))}})
+}
+
+func (c *checker) project(t Type, field int, p source.Pos) Type {
+	switch u := c.s.shallow(t).(type) {
+	case errType:
+		return errT
+	case *Tuple:
+		if field < 0 || field >= len(u.Elems) {
+			c.errorf(p, "tuple of type %s has no field %d", c.s.zonk(u), field)
+			return errT
+		}
+		return u.Elems[field]
+	case *tyVar:
+		c.errorf(p, "cannot infer the tuple type for field %d; add a type annotation", field)
+		return errT
+	default:
+		c.errorf(p, "cannot take field %d of a value of type %s (not a tuple)", field, c.s.zonk(u))
+		return errT
+	}
+}
+
+// index checks an index or slice of a value of type xt and returns the type
+// of the result: one dimension less per index, one kept per slice.
+func (c *checker) index(sc *scope, xt Type, idx []syntax.DimIndex, p source.Pos) Type {
+	i64 := Prim{T: core.I64}
+	for _, ix := range idx {
+		switch ix := ix.(type) {
+		case *syntax.DimFix:
+			c.mustUnify(pos(ix.I), i64, c.expr(sc, ix.I, nil), "index")
+		case *syntax.DimSlice:
+			for _, part := range []syntax.Expr{ix.Start, ix.End, ix.Stride} {
+				if part != nil {
+					c.mustUnify(pos(part), i64, c.expr(sc, part, nil), "slice")
+				}
+			}
+		default:
+			c.errorf(p, "internal error: unknown index %T", ix)
+			return errT
+		}
+	}
+	t := xt
+	var kept []Dim
+	for _, ix := range idx {
+		var d Dim
+		switch u := c.s.shallow(t).(type) {
+		case errType:
+			return errT
+		case *Array:
+			d, t = u.Dims[0], rowOf(u)
+		case *tyVar:
+			a := &Array{Elem: c.s.freshElem(), Dims: []Dim{c.s.freshDim()}}
+			if c.s.bind(u, a) != nil {
+				c.errorf(p, "cannot index a value of type %s", c.s.zonk(xt))
+				return errT
+			}
+			d, t = a.Dims[0], a.Elem
+		default:
+			c.errorf(p, "cannot index a value of type %s with %d indices", c.s.zonk(xt), len(idx))
+			return errT
+		}
+		if sl, ok := ix.(*syntax.DimSlice); ok {
+			if sl.Start != nil || sl.End != nil || sl.Stride != nil {
+				d = AnyDim
+			}
+			kept = append(kept, d)
+		}
+	}
+	return arrayOf(t, kept)
+}
+
+// ---------------------------------------------------------------------------
+// Application
+
+// partial is an expression whose type is the function's type after its
+// first n arguments: the inner application of a pipe, `xs |> map f`.
+type partial struct {
+	e syntax.Expr
+	n int
+}
+
+// call checks fn applied to args. Arguments that are lambdas or sections
+// are checked after the others, so that `map (\p -> p.0) xs` knows the
+// type of p from xs (Futhark's checker does the same).
+func (c *checker) call(sc *scope, whole syntax.Expr, fn syntax.Expr, args []syntax.Expr, parts []partial) Type {
+	ft := c.expr(sc, fn, nil)
+	name := "function"
+	fv, _ := unparen(fn).(*syntax.Var)
+	if fv != nil {
+		name = fv.Name
+		if fv.Qual != "" {
+			name = fv.Qual + "." + fv.Name
+		}
+	}
+	rt := c.applyType(sc, ft, name, pos(fn), args, parts)
+	if fv != nil {
+		if o := c.info.Uses[fv]; o != nil && o.Kind == Builtin {
+			c.builtinSizes(fv, o, args)
+			if o.Name == "unflatten" && len(args) >= 1 {
+				delete(c.unflatVars, fv)
+				target := whole
+				if len(args) > 1 {
+					c.errorf(pos(whole), "unflatten must be applied to one array")
+				}
+				c.unflattens = append(c.unflattens, unflattenUse{call: target, sc: sc})
+			}
+		}
+	}
+	return rt
+}
+
+func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, args []syntax.Expr, parts []partial) Type {
+	params := make([]Type, len(args))
+	rest := ft
+	for i := range args {
+		switch u := c.s.shallow(rest).(type) {
+		case *Arrow:
+			params[i], rest = u.Param, u.Ret
+		case *tyVar:
+			a := &Arrow{Param: c.s.fresh(), Ret: c.s.fresh()}
+			if c.s.bind(u, a) != nil {
+				c.errorf(fnPos, "cannot apply a value of type %s as a function", c.s.zonk(u))
+				return c.skipArgs(sc, args)
+			}
+			params[i], rest = a.Param, a.Ret
+		case errType:
+			params[i], rest = errT, errT
+		default:
+			if i == 0 {
+				c.errorf(fnPos, "cannot apply a value of type %s as a function", c.s.zonk(u))
+			} else {
+				c.errorf(fnPos, "function expects %s, got %d", describeArity(i), len(args))
+			}
+			return c.skipArgs(sc, args)
+		}
+		for _, p := range parts {
+			if p.n == i+1 {
+				c.record(p.e, rest)
+			}
+		}
+	}
+	order := make([]int, 0, len(args))
+	for i, a := range args {
+		if !isFunLiteral(a) {
+			order = append(order, i)
+		}
+	}
+	for i, a := range args {
+		if isFunLiteral(a) {
+			order = append(order, i)
+		}
+	}
+	for _, i := range order {
+		at := c.expr(sc, args[i], params[i])
+		c.mustUnify(pos(args[i]), params[i], at, fmt.Sprintf("argument %d of %s", i+1, name))
+	}
+	return rest
+}
+
+// skipArgs checks arguments of a failed application for their own errors.
+func (c *checker) skipArgs(sc *scope, args []syntax.Expr) Type {
+	for _, a := range args {
+		c.expr(sc, a, nil)
+	}
+	return errT
+}
+
+func unparen(e syntax.Expr) syntax.Expr {
+	for {
+		p, ok := e.(*syntax.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+func isFunLiteral(e syntax.Expr) bool {
+	switch unparen(e).(type) {
+	case *syntax.Lambda, *syntax.OpSection, *syntax.LeftSection, *syntax.RightSection, *syntax.ProjectSection:
+		return true
+	}
+	return false
+}
+
+// builtinSizes gives the result of `iota 5` the size 5 and of `iota n` the
+// size n, for builtins whose result size is an argument.
+func (c *checker) builtinSizes(v *syntax.Var, o *Object, args []syntax.Expr) {
+	def := builtinByName[o.Name]
+	dims := c.instDims[v]
+	if def == nil || dims == nil {
+		return
+	}
+	for name, i := range def.sizeArgs {
+		if i >= len(args) {
+			continue
+		}
+		var d Dim
+		switch a := unparen(args[i]).(type) {
+		case *syntax.IntLit:
+			if a.Value >= 1<<62 {
+				continue
+			}
+			d = Dim{Name: "", Const: int64(a.Value)}
+		case *syntax.Var:
+			ao := c.info.Uses[a]
+			if a.Qual != "" || ao == nil || !isI64(c.s.shallow(c.useTypeNoInst(ao))) {
+				continue
+			}
+			d = Dim{Name: a.Name}
+		default:
+			continue
+		}
+		c.s.unifyDim(dims[name], d, false)
+	}
+}
+
+func (c *checker) useTypeNoInst(o *Object) Type {
+	if o.Type == nil {
+		return errT
+	}
+	return o.Type
+}
+
+// pipe checks `x |> f` and `f <| x` as the application f x; when f is
+// itself an application, x becomes its last argument so that lambdas in f
+// see x's type.
+func (c *checker) pipe(sc *scope, whole syntax.Expr, fn, x syntax.Expr) Type {
+	var parens []syntax.Expr
+	inner := fn
+	for {
+		p, ok := inner.(*syntax.ParenExpr)
+		if !ok {
+			break
+		}
+		parens = append(parens, p)
+		inner = p.X
+	}
+	if ap, ok := inner.(*syntax.Apply); ok {
+		parts := []partial{{ap, len(ap.Args)}}
+		for _, p := range parens {
+			parts = append(parts, partial{p, len(ap.Args)})
+		}
+		args := append(append([]syntax.Expr{}, ap.Args...), x)
+		return c.call(sc, whole, ap.Fn, args, parts)
+	}
+	return c.call(sc, whole, fn, []syntax.Expr{x}, nil)
+}
+
+// ---------------------------------------------------------------------------
+// Operators
+
+func (c *checker) binOp(sc *scope, e *syntax.BinOp) Type {
+	switch e.Op {
+	case "|>":
+		return c.pipe(sc, e, e.Rhs, e.Lhs)
+	case "<|":
+		return c.pipe(sc, e, e.Lhs, e.Rhs)
+	}
+	if e.Qual != "" {
+		name := e.Qual + "." + e.Op
+		o := c.lookupGlobal(name)
+		if o == nil {
+			c.errorf(e.OpPos, "unknown operator %s", name)
+			return c.skipArgs(sc, []syntax.Expr{e.Lhs, e.Rhs})
+		}
+		return c.applyType(sc, c.useType(o, nil), name, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil)
+	}
+	rule, ok := binOps[e.Op]
+	if !ok {
+		c.errorf(e.OpPos, "unknown operator %s", e.Op)
+		return c.skipArgs(sc, []syntax.Expr{e.Lhs, e.Rhs})
+	}
+	if rule.class == opConcat {
+		return c.applyType(sc, c.useType(c.env.names["concat"], nil), e.Op, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil)
+	}
+	lt := c.expr(sc, e.Lhs, nil)
+	rt := c.expr(sc, e.Rhs, nil)
+	switch rule.class {
+	case opEq:
+		if !c.s.forbidFun(lt) || !c.s.forbidFun(rt) {
+			c.errorf(e.OpPos, "operator %s is not defined on functions", e.Op)
+			return errT
+		}
+	default:
+		if !c.s.constrain(lt, rule.operands) {
+			c.errorf(e.OpPos, "operator %s is not defined on %s", e.Op, c.s.zonk(lt))
+			return errT
+		}
+		if !c.s.constrain(rt, rule.operands) {
+			c.errorf(e.OpPos, "operator %s is not defined on %s", e.Op, c.s.zonk(rt))
+			return errT
+		}
+	}
+	if !c.mustUnify(e.OpPos, lt, rt, "operands of "+e.Op) {
+		return errT
+	}
+	if rule.boolResult {
+		return Prim{T: core.Bool}
+	}
+	return lt
+}
+
+// opType is the function type of an operator used as a value: `(+)`,
+// `(i32.+)`, and the operator of a section.
+func (c *checker) opType(op, qual string, p source.Pos) Type {
+	if qual != "" {
+		o := c.lookupGlobal(qual + "." + op)
+		if o == nil {
+			c.errorf(p, "unknown operator %s.%s", qual, op)
+			return errT
+		}
+		return c.useType(o, nil)
+	}
+	rule, ok := binOps[op]
+	if !ok {
+		c.errorf(p, "unknown operator %s", op)
+		return errT
+	}
+	var t *tyVar
+	switch rule.class {
+	case opConcat:
+		return c.useType(c.env.names["concat"], nil)
+	case opPipe:
+		c.errorf(p, "operator %s cannot be used as a section", op)
+		return errT
+	case opEq:
+		t = c.s.freshElem()
+	default:
+		t = c.s.freshConstrained(rule.operands)
+	}
+	var r Type = t
+	if rule.boolResult {
+		r = Prim{T: core.Bool}
+	}
+	return &Arrow{Param: t, Ret: &Arrow{Param: t, Ret: r}}
+}
+
+// section checks `(x op)` (left) and `(op y)` (right).
+func (c *checker) section(sc *scope, op, qual string, x syntax.Expr, left bool, p source.Pos) Type {
+	ft := c.opType(op, qual, p)
+	xt := c.expr(sc, x, nil)
+	a, ok := c.s.shallow(ft).(*Arrow)
+	if !ok {
+		return errT
+	}
+	b, ok := c.s.shallow(a.Ret).(*Arrow)
+	if !ok {
+		return errT
+	}
+	if left {
+		c.mustUnify(pos(x), a.Param, xt, "left operand of "+op)
+		return b
+	}
+	c.mustUnify(pos(x), b.Param, xt, "right operand of "+op)
+	return &Arrow{Param: a.Param, Ret: b.Ret}
+}
+
+// ---------------------------------------------------------------------------
+// Lambdas and loops
+
+func (c *checker) lambda(sc *scope, e *syntax.Lambda, hint Type) Type {
+	ctx := &tyCtx{sc: sc, implicit: true, sizes: map[string]bool{}}
+	pts := make([]Type, len(e.Params))
+	h := c.hintOf(hint)
+	for i, p := range e.Params {
+		pts[i] = c.patType(ctx, p)
+		// Take the parameter type from the context where there is one;
+		// a failure is reported by the caller's unification.
+		if a, ok := h.(*Arrow); ok {
+			c.s.unify(pts[i], a.Param, true)
+			h = c.s.shallow(a.Ret)
+		} else {
+			h = nil
+		}
+	}
+	sc = ctx.sc
+	for i, p := range e.Params {
+		sc = c.declarePat(sc, p, pts[i])
+	}
+	var rt Type
+	if e.Ret != nil {
+		rt = c.typeExpr(&tyCtx{sc: sc}, e.Ret)
+		bt := c.expr(sc, e.Body, rt)
+		c.mustUnify(pos(e.Body), rt, bt, "lambda result")
+	} else {
+		rt = c.expr(sc, e.Body, h)
+	}
+	ft := rt
+	for i := len(pts) - 1; i >= 0; i-- {
+		ft = &Arrow{Param: pts[i], Ret: ft}
+	}
+	return ft
+}
+
+func (c *checker) loop(sc *scope, l *syntax.Loop) Type {
+	pt := c.patType(&tyCtx{sc: sc}, l.Pat)
+	if l.Init == nil {
+		// `loop x for ...` starts from the variables of the same names in
+		// scope; the shorthand is expanded in the AST so that lowering sees
+		// an ordinary initial value.
+		init, ok := patAsExpr(l.Pat)
+		if !ok {
+			c.errorf(l.Pos(), "a loop without an initial value needs named loop parameters")
+			return errT
+		}
+		l.Init = init
+	}
+	it := c.expr(sc, l.Init, nil)
+	c.mustUnify(pos(l.Init), pt, c.s.eraseDims(it), "loop initial value")
+	if !c.noFun(pos(l.Pat), pt, "a loop parameter") {
+		return errT
+	}
+	bodySc := sc
+	var cond syntax.Expr
+	switch f := l.Form.(type) {
+	case *syntax.ForLoop:
+		bt := c.expr(sc, f.Bound, nil)
+		if !c.s.constrain(bt, intSet) {
+			c.errorf(pos(f.Bound), "loop bound must be an integer, not %s", c.s.zonk(bt))
+			bt = errT
+		}
+		io := c.newObj(Local, f.I, bt, f.IPos)
+		c.info.Binds[f] = io
+		bodySc = bodySc.add(io)
+	case *syntax.ForInLoop:
+		at := c.expr(sc, f.Arr, nil)
+		elem := c.s.freshElem()
+		c.mustUnify(pos(f.Arr), &Array{Elem: elem, Dims: []Dim{c.s.freshDim()}}, at, "for-in loop")
+		ept := c.patType(&tyCtx{sc: sc}, f.Pat)
+		c.mustUnify(pos(f.Pat), ept, elem, "for-in loop pattern")
+		bodySc = c.declarePat(bodySc, f.Pat, ept)
+	case *syntax.WhileLoop:
+		cond = f.Cond
+	default:
+		c.errorf(l.Pos(), "internal error: unknown loop form %T", l.Form)
+		return errT
+	}
+	bodySc = c.declarePat(bodySc, l.Pat, pt)
+	if cond != nil {
+		c.mustUnify(pos(cond), Prim{T: core.Bool}, c.expr(bodySc, cond, nil), "while condition")
+	}
+	bt := c.expr(bodySc, l.Body, pt)
+	c.unifyMsg(pos(l.Body), pt, bt, false, func(a, b string) string {
+		return fmt.Sprintf("loop parameter has type %s but the loop body returns %s", a, b)
+	})
+	return pt
+}
+
+// patAsExpr turns a loop pattern into the expression that reads the
+// variables it names.
+func patAsExpr(p syntax.Pat) (syntax.Expr, bool) {
+	switch p := p.(type) {
+	case *syntax.IdPat:
+		return &syntax.Var{At: p.At, Name: p.Name}, true
+	case *syntax.AscribedPat:
+		return patAsExpr(p.Pat)
+	case *syntax.TuplePat:
+		elems := make([]syntax.Expr, len(p.Elems))
+		for i, q := range p.Elems {
+			e, ok := patAsExpr(q)
+			if !ok {
+				return nil, false
+			}
+			elems[i] = e
+		}
+		return &syntax.TupleExpr{At: p.At, Elems: elems}, true
+	}
+	return nil, false
+}

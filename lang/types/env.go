@@ -1,0 +1,127 @@
+package types
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/arepl/arepl/lang/source"
+	"github.com/arepl/arepl/lang/syntax"
+)
+
+// Env is the top-level environment: builtins, numeric-module names,
+// checked declarations and values held by a session. An Env is never
+// changed after it is made; checking returns a new one, so an input that
+// fails to check leaves the session's environment as it was.
+type Env struct {
+	names map[string]*Object
+}
+
+var baseNames = builtinObjects()
+
+// NewEnv returns the environment with the builtins and the numeric modules
+// in scope.
+func NewEnv() *Env { return &Env{names: baseNames} }
+
+func (e *Env) with(extra map[string]*Object) *Env {
+	m := make(map[string]*Object, len(e.names)+len(extra))
+	for k, v := range e.names {
+		m[k] = v
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return &Env{names: m}
+}
+
+// Lookup finds a name in scope; qualified names ("i32.max") included.
+func (e *Env) Lookup(name string) (*Object, bool) {
+	o, ok := e.names[name]
+	return o, ok
+}
+
+// Objects returns everything in scope, sorted by name, for completion and
+// inspection.
+func (e *Env) Objects() []*Object {
+	objs := make([]*Object, 0, len(e.names))
+	for _, o := range e.names {
+		objs = append(objs, o)
+	}
+	sort.Slice(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
+	return objs
+}
+
+// BindValue returns an environment in which name is a value of type t held
+// by the session (the REPL's `let x = e`).
+func (e *Env) BindValue(name string, t Type) *Env {
+	return e.with(map[string]*Object{name: {Kind: Value, Name: name, Type: t}})
+}
+
+// CheckDecls checks declarations in order and returns the environment
+// extended with them, and what was learned about them. On error the
+// returned environment is e itself and the error is a source.ErrorList of
+// every error found; later declarations are still checked (against the
+// failed ones' declared types) so that their errors are reported too.
+func (e *Env) CheckDecls(src *source.File, decls []syntax.Decl) (env *Env, info *Info, err error) {
+	c := newChecker(src, e)
+	defer c.recoverInternal(&err)
+	added := map[string]*Object{}
+	for _, d := range decls {
+		switch d := d.(type) {
+		case *syntax.ValDecl:
+			obj := c.valDecl(d)
+			c.globals[d.Name] = obj
+			added[d.Name] = obj
+		default:
+			c.errorf(d.Span().Start, "internal error: unknown declaration %T", d)
+		}
+	}
+	if err := c.result(); err != nil {
+		return e, c.info, err
+	}
+	return e.with(added), c.info, nil
+}
+
+// CheckExpr checks an expression in e and returns its type.
+func (e *Env) CheckExpr(src *source.File, x syntax.Expr) (t Type, info *Info, err error) {
+	c := newChecker(src, e)
+	defer c.recoverInternal(&err)
+	if x == nil {
+		return errT, c.info, source.ErrorList{source.Errorf(source.Pos{}, "internal error: nil expression")}
+	}
+	t = c.expr(nil, x, nil)
+	c.finish()
+	if err := c.result(); err != nil {
+		return errT, c.info, err
+	}
+	return c.s.zonk(t), c.info, nil
+}
+
+// recoverInternal turns a panic inside the checker into an internal error,
+// so that no input can crash a REPL session; the fuzz test treats such an
+// error as a failure.
+func (c *checker) recoverInternal(err *error) {
+	if r := recover(); r != nil {
+		*err = source.ErrorList{source.Errorf(source.Pos{}, "internal error: checker panic: %v", r)}
+	}
+}
+
+func (c *checker) result() error {
+	c.errs.Sort()
+	return c.errs.Err()
+}
+
+func (c *checker) errorf(pos source.Pos, format string, args ...any) {
+	if c.src != nil {
+		c.errs.Add(c.src.Errorf(pos, format, args...))
+		return
+	}
+	c.errs.Add(source.Errorf(pos, format, args...))
+}
+
+// describeArity is used by messages about applications.
+func describeArity(n int) string {
+	if n == 1 {
+		return "1 argument"
+	}
+	return fmt.Sprintf("%d arguments", n)
+}
