@@ -273,7 +273,9 @@ func (p *printer) array(t *types.Array, vs []Value, summarising bool) error {
 	}
 	elided := false
 	if !summarising && p.style == replStyle && p.limit > 0 && totalLen(vs) > int64(p.limit) {
-		summarising, elided = true, true
+		// The type suffix marks that rows were left out; an array over
+		// the limit whose dimensions are all short prints whole.
+		summarising, elided = true, anyLongDim(vs)
 	}
 	var row types.Type = t.Elem
 	if len(t.Dims) > 1 {
@@ -661,6 +663,19 @@ func shapeString(shape []int64) string {
 		fmt.Fprintf(&b, "[%d]", d)
 	}
 	return b.String()
+}
+
+// anyLongDim reports whether some dimension of some component is long
+// enough to be elided.
+func anyLongDim(vs []Value) bool {
+	for _, v := range vs {
+		for _, d := range v.Shape {
+			if d > 2*EdgeItems {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func product(shape []int64) int64 {
