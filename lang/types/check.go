@@ -166,11 +166,22 @@ func (c *checker) noFun(p source.Pos, t Type, what string) bool {
 // finish gives unsolved literal and operator types their defaults, replaces
 // every recorded type by its resolved form, checks literal ranges and
 // reports types that are still ambiguous.
-func (c *checker) finish() {
+//
+// When result is a function type (a REPL expression such as `map` or
+// `zip [1]`), its remaining type variables are generalised to type
+// parameters instead, so that :type can show `(a -> b) -> [n]a -> [n]b`;
+// such a value is shown, never lowered.
+func (c *checker) finish(result Type) {
 	for _, v := range c.s.vars {
 		if v.ref == nil && v.prims != 0 {
 			v.ref = Prim{T: v.prims.defaultPrim()}
 		}
+	}
+	if result != nil && IsFunction(c.s.shallow(result)) {
+		c.generalize(result, new(int))
+	}
+	for _, u := range c.unflattens {
+		c.unflattenSizes(u)
 	}
 	clean := len(c.errs) == c.errsAtStart
 	reported := false
@@ -218,10 +229,29 @@ func (c *checker) finish() {
 	for v := range c.unflatVars {
 		c.errorf(v.Pos(), "unflatten must be applied to an array")
 	}
-	for _, u := range c.unflattens {
-		c.unflattenSizes(u)
-	}
 	c.begin()
+}
+
+// generalize binds the unsolved variables of t to type parameters a, b, ...
+func (c *checker) generalize(t Type, next *int) {
+	switch t := c.s.shallow(t).(type) {
+	case *tyVar:
+		name := string(rune('a' + *next%26))
+		if *next >= 26 {
+			name += fmt.Sprint(*next / 26)
+		}
+		*next++
+		t.ref = &tyParam{name: name}
+	case *Array:
+		c.generalize(t.Elem, next)
+	case *Tuple:
+		for _, e := range t.Elems {
+			c.generalize(e, next)
+		}
+	case *Arrow:
+		c.generalize(t.Param, next)
+		c.generalize(t.Ret, next)
+	}
 }
 
 func (c *checker) checkLiteral(l litUse) {
@@ -269,13 +299,17 @@ func intFits(v uint64, neg bool, t core.PrimType) bool {
 // unflatten, for lowering; a size that is neither a constant nor a name in
 // scope cannot be evaluated.
 func (c *checker) unflattenSizes(u unflattenUse) {
-	t, _ := c.info.Types[u.call].(*Array)
+	t, _ := c.s.shallow(c.info.Types[u.call]).(*Array)
 	if t == nil || len(t.Dims) < 2 {
 		return
 	}
 	objs := make([]*Object, 2)
 	for i, d := range t.Dims[:2] {
+		d = c.s.dim(d)
 		switch {
+		case isDimVar(d):
+			c.errorf(pos(u.call), "unflatten: the result sizes must be known; ascribe them, as in `unflatten xs : [n][m]t`")
+			return
 		case d.Name != "":
 			o := c.lookup(u.sc, d.Name)
 			if o == nil || !isI64(o.Type) {
@@ -308,7 +342,7 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 		self = obj // recursion: the function's own name is in scope in its body
 	}
 	obj.Type = c.funDef(nil, d.SizeParams, d.Params, d.Ret, d.Body, self, map[string]bool{}, d.Name)
-	c.finish()
+	c.finish(nil)
 	if d.Kind == syntax.KindEntry && len(c.errs) == c.errsAtStart {
 		t := obj.Type
 		for {

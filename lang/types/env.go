@@ -88,12 +88,12 @@ func (e *Env) CheckExpr(src *source.File, x syntax.Expr) (t Type, info *Info, er
 	if x == nil {
 		return errT, c.info, source.ErrorList{source.Errorf(source.Pos{}, "internal error: nil expression")}
 	}
-	t = c.expr(nil, x, nil)
-	c.finish()
+	c.expr(nil, x, nil)
+	c.finish(c.info.Types[x])
 	if err := c.result(); err != nil {
 		return errT, c.info, err
 	}
-	return c.s.zonk(t), c.info, nil
+	return c.info.Types[x], c.info, nil
 }
 
 // recoverInternal turns a panic inside the checker into an internal error,

@@ -154,9 +154,13 @@ func (s *solver) freshElem() *tyVar {
 	return v
 }
 
-func (s *solver) freshDim() Dim {
+func (s *solver) freshDim() Dim { return s.freshDimFor("") }
+
+// freshDimFor is a dimension variable standing for the size called name
+// (kept for showing the types of size-polymorphic functions).
+func (s *solver) freshDimFor(name string) Dim {
 	s.nextDim++
-	return Dim{Name: fmt.Sprintf("%s%d", dimVarPrefix, s.nextDim)}
+	return Dim{Name: fmt.Sprintf("%s%d:%s", dimVarPrefix, s.nextDim, name)}
 }
 
 // dim follows dimension-variable solutions.
@@ -212,9 +216,48 @@ func (s *solver) shallow(t Type) Type {
 	return t
 }
 
-// zonk replaces every solved variable in t by its solution; unsolved
-// dimension variables become the unknown dimension.
+// zonk replaces every solved variable in t by its solution. An unsolved
+// dimension variable that occurs in a parameter type is a size the
+// function is polymorphic in, so it takes back the name it was
+// instantiated from (`[n]i32 -> i32`); any other becomes unknown (`[]`).
 func (s *solver) zonk(t Type) Type {
+	names := map[string]string{}
+	used := map[string]bool{}
+	s.paramDims(t, false, names, used)
+	return s.zonk1(t, names)
+}
+
+func (s *solver) paramDims(t Type, inParam bool, names map[string]string, used map[string]bool) {
+	switch t := s.shallow(t).(type) {
+	case *Array:
+		for _, d := range t.Dims {
+			d = s.dim(d)
+			if !inParam || !isDimVar(d) || names[d.Name] != "" {
+				continue
+			}
+			base := d.Name[strings.LastIndexByte(d.Name, ':')+1:]
+			if base == "" || strings.HasPrefix(base, dimVarPrefix) {
+				base = "n"
+			}
+			name := base
+			for i := 1; used[name]; i++ {
+				name = fmt.Sprintf("%s%d", base, i)
+			}
+			used[name] = true
+			names[d.Name] = name
+		}
+		s.paramDims(t.Elem, inParam, names, used)
+	case *Tuple:
+		for _, e := range t.Elems {
+			s.paramDims(e, inParam, names, used)
+		}
+	case *Arrow:
+		s.paramDims(t.Param, true, names, used)
+		s.paramDims(t.Ret, inParam, names, used)
+	}
+}
+
+func (s *solver) zonk1(t Type, names map[string]string) Type {
 	switch t := s.shallow(t).(type) {
 	case Prim, *tyParam, errType:
 		return t
@@ -225,19 +268,23 @@ func (s *solver) zonk(t Type) Type {
 		for i, d := range t.Dims {
 			d = s.dim(d)
 			if isDimVar(d) {
-				d = AnyDim
+				if n := names[d.Name]; n != "" {
+					d = Dim{Name: n}
+				} else {
+					d = AnyDim
+				}
 			}
 			dims[i] = d
 		}
-		return arrayOf(s.zonk(t.Elem), dims)
+		return arrayOf(s.zonk1(t.Elem, names), dims)
 	case *Tuple:
 		elems := make([]Type, len(t.Elems))
 		for i, e := range t.Elems {
-			elems[i] = s.zonk(e)
+			elems[i] = s.zonk1(e, names)
 		}
 		return &Tuple{Elems: elems}
 	case *Arrow:
-		return &Arrow{Param: s.zonk(t.Param), Ret: s.zonk(t.Ret)}
+		return &Arrow{Param: s.zonk1(t.Param, names), Ret: s.zonk1(t.Ret, names)}
 	case nil:
 		return errT
 	default:
@@ -502,7 +549,7 @@ func (s *solver) renameDims(t Type, names map[string]bool, sub map[string]Dim) T
 			if d.Name != "" && !isDimVar(d) && (names == nil || names[d.Name]) {
 				nd, ok := sub[d.Name]
 				if !ok {
-					nd = s.freshDim()
+					nd = s.freshDimFor(d.Name)
 					sub[d.Name] = nd
 				}
 				d = nd
@@ -541,7 +588,7 @@ func (s *solver) instantiate(t Type, tvs map[string]*tyVar, dims map[string]Dim)
 			if d.Name != "" {
 				nd, ok := dims[d.Name]
 				if !ok {
-					nd = s.freshDim()
+					nd = s.freshDimFor(d.Name)
 					dims[d.Name] = nd
 				}
 				d = nd
