@@ -1,0 +1,317 @@
+package cpu
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/lang/core"
+)
+
+var testSizes = []int{0, 1, 2, 3, 63, 64, 65, 4095, 4096, 4097, 10001}
+
+func i64s(n int, f func(i int) int64) eval.Value {
+	d := make([]int64, n)
+	for i := range d {
+		d[i] = f(i)
+	}
+	return eval.Value{Elem: core.I64, Shape: []int64{int64(n)}, Data: d}
+}
+
+var (
+	tI64 = core.Scalar(core.I64)
+	aI64 = core.ArrayOf(core.I64, 1)
+)
+
+// linComp is the composition of linear functions x -> a*x + b, an
+// associative but not commutative operator on pairs:
+// (a1, b1) then (a2, b2) = (a1*a2, b1*a2 + b2).
+func linComp(b *core.Builder) *core.Lambda {
+	return b.Lambda([]core.Type{tI64, tI64, tI64, tI64}, func(lb *core.Builder, p []*core.Var) []core.Atom {
+		a := lb.BinOp(core.Mul, p[0], p[2])
+		t := lb.BinOp(core.Mul, p[1], p[2])
+		return []core.Atom{a, lb.BinOp(core.Add, t, p[3])}
+	})
+}
+
+func linRef(as, bs []int64) (ra, rb []int64) {
+	a, b := int64(1), int64(0)
+	for i := range as {
+		a, b = a*as[i], b*as[i]+bs[i]
+		ra, rb = append(ra, a), append(rb, b)
+	}
+	return ra, rb
+}
+
+// TestScremaFused checks one Screma with a scan, a builtin reduction, a
+// general non-commutative reduction, a map-out and the index parameter,
+// against a sequential reference, under every worker/chunk setting.
+func TestScremaFused(t *testing.T) {
+	for _, n := range testSizes {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			p := program(t, []core.Type{aI64, aI64}, func(b *core.Builder, ps []*core.Var) []core.Atom {
+				w := b.Size(ps[0], 0)
+				idx := b.Fresh("i", tI64)
+				mapL := b.Lambda([]core.Type{tI64, tI64}, func(lb *core.Builder, x []*core.Var) []core.Atom {
+					a := lb.BinOp(core.Mod, x[0], core.IntConst(core.I64, 3))
+					a = lb.BinOp(core.Add, a, core.IntConst(core.I64, 1))
+					sq := lb.BinOp(core.Mul, x[1], idx)
+					return []core.Atom{a, x[1], sq, a, x[1], sq}
+				})
+				s := &core.Screma{W: w, Arrs: ps, Index: idx, Map: mapL,
+					Scans: []*core.ScanOp{{Lambda: linComp(b), Neutral: []core.Atom{core.IntConst(core.I64, 1), core.IntConst(core.I64, 0)}}},
+					Reds: []*core.RedOp{
+						{Lambda: b.BinOpLambda(core.Add, core.I64), Neutral: []core.Atom{core.IntConst(core.I64, 0)}, Comm: true},
+						{Lambda: linComp(b), Neutral: []core.Atom{core.IntConst(core.I64, 1), core.IntConst(core.I64, 0)}},
+					}}
+				out := b.Bind("r", s)
+				return []core.Atom{out[0], out[1], out[2], out[3], out[4], out[5]}
+			})
+			xs := i64s(n, func(i int) int64 { return int64(i*7 + 1) })
+			ys := i64s(n, func(i int) int64 { return int64(i%5 - 2) })
+			res := mustRun(t, p, xs, ys)
+			as := make([]int64, n)
+			sum := int64(0)
+			sq := make([]int64, n)
+			for i := range as {
+				as[i] = xs.Data.([]int64)[i]%3 + 1
+				sq[i] = ys.Data.([]int64)[i] * int64(i)
+				sum += sq[i]
+			}
+			sa, sb := linRef(as, ys.Data.([]int64))
+			ra, rb := int64(1), int64(0)
+			if n > 0 {
+				ra, rb = sa[n-1], sb[n-1]
+			}
+			want := []eval.Value{arr(core.I64, sa...), arr(core.I64, sb...), scalar(core.I64, sum),
+				scalar(core.I64, ra), scalar(core.I64, rb), arr(core.I64, sq...)}
+			if d := diffValues(res, want, 0); d != "" {
+				t.Fatal(d)
+			}
+		})
+	}
+}
+
+// TestScanPost checks a scanomap with a post-map (map-scan-map fusion).
+func TestScanPost(t *testing.T) {
+	p := program(t, []core.Type{aI64}, func(b *core.Builder, ps []*core.Var) []core.Atom {
+		w := b.Size(ps[0], 0)
+		post := b.Lambda([]core.Type{tI64, tI64}, func(lb *core.Builder, x []*core.Var) []core.Atom {
+			return []core.Atom{lb.BinOp(core.Sub, x[0], x[1])}
+		})
+		s := &core.Screma{W: w, Arrs: ps, Map: b.Lambda([]core.Type{tI64}, func(lb *core.Builder, x []*core.Var) []core.Atom {
+			return []core.Atom{x[0], x[0], x[0]}
+		}), Scans: []*core.ScanOp{{Lambda: b.BinOpLambda(core.Add, core.I64), Neutral: []core.Atom{core.IntConst(core.I64, 0)}}},
+			Reds: []*core.RedOp{{Lambda: b.BinOpLambda(core.Max, core.I64), Neutral: []core.Atom{core.IntConst(core.I64, -1 << 63)}}},
+			Post: post}
+		r := b.Bind("r", s)
+		return []core.Atom{r[0], r[1]}
+	})
+	for _, n := range testSizes {
+		xs := i64s(n, func(i int) int64 { return int64(i) })
+		res := mustRun(t, p, xs)
+		ex := make([]int64, n)
+		acc := int64(0)
+		for i := range ex {
+			ex[i] = acc // inclusive scan minus the element: exclusive scan
+			acc += int64(i)
+		}
+		mx := int64(-1 << 63)
+		if n > 0 {
+			mx = int64(n - 1)
+		}
+		if d := diffValues(res, []eval.Value{arr(core.I64, ex...), scalar(core.I64, mx)}, 0); d != "" {
+			t.Fatalf("n=%d: %s", n, d)
+		}
+	}
+}
+
+// TestIfInMap checks that a branch runs only on the lanes that take it: the
+// division by zero in the untaken branch must not fail.
+func TestIfInMap(t *testing.T) {
+	p := program(t, []core.Type{aI64}, func(b *core.Builder, ps []*core.Var) []core.Atom {
+		w := b.Size(ps[0], 0)
+		lam := b.Lambda([]core.Type{tI64}, func(lb *core.Builder, x []*core.Var) []core.Atom {
+			c := lb.BinOp(core.Eq, x[0], core.IntConst(core.I64, 0))
+			tb, eb := lb.Nested(), lb.Nested()
+			q := eb.BinOp(core.Div, core.IntConst(core.I64, 100), x[0])
+			r := lb.Bind("r", &core.IfExp{Cond: c, Then: tb.Body(core.IntConst(core.I64, -1)), Else: eb.Body(q), Ret: []core.Type{tI64}})
+			return []core.Atom{r[0]}
+		})
+		return []core.Atom{b.Map(w, ps, lam)[0]}
+	})
+	xs := i64s(100, func(i int) int64 { return int64(i%7 - 3) })
+	res := mustRun(t, p, xs)
+	for i, x := range xs.Data.([]int64) {
+		want := int64(-1)
+		if x != 0 {
+			want = 100 / x
+			if 100%x != 0 && x < 0 {
+				want--
+			}
+		}
+		if got := res[0].Data.([]int64)[i]; got != want {
+			t.Fatalf("element %d (%d): got %d, want %d", i, x, got, want)
+		}
+	}
+}
+
+// TestNestedRows checks per-lane fallback: a reduction over each row of a
+// matrix, a loop in a map, and a gather from a free array.
+func TestNestedRows(t *testing.T) {
+	m := core.ArrayOf(core.I64, 2)
+	p := program(t, []core.Type{m, aI64}, func(b *core.Builder, ps []*core.Var) []core.Atom {
+		rows := b.Size(ps[0], 0)
+		lam := b.Lambda([]core.Type{aI64}, func(lb *core.Builder, x []*core.Var) []core.Atom {
+			cols := lb.Size(x[0], 0)
+			s := lb.Reduce(cols, x, lb.BinOpLambda(core.Add, core.I64), []core.Atom{core.IntConst(core.I64, 0)}, true)[0]
+			// loop acc = 0 for i < s%5 do acc + i
+			k := lb.BinOp(core.Mod, s, core.IntConst(core.I64, 5))
+			bb := lb.Nested()
+			acc, i := bb.Fresh("acc", tI64), bb.Fresh("i", tI64)
+			nx := bb.BinOp(core.Add, acc, i)
+			l := lb.Bind("l", &core.LoopExp{Params: []*core.Var{acc}, Init: []core.Atom{core.IntConst(core.I64, 0)},
+				Form: core.ForLoop{I: i, Bound: k}, Body: bb.Body(nx)})[0]
+			g := lb.Let("g", &core.IndexExp{Arr: ps[1], Idx: []core.DimIndex{core.Fix(k)}})
+			return []core.Atom{s, l, g}
+		})
+		r := b.Map(rows, []*core.Var{ps[0]}, lam)
+		return []core.Atom{r[0], r[1], r[2]}
+	})
+	const R, C = 50, 9
+	d := make([]int64, R*C)
+	for i := range d {
+		d[i] = int64(i*i%17 - 4)
+	}
+	mat := eval.Value{Elem: core.I64, Shape: []int64{R, C}, Data: d}
+	tab := i64s(5, func(i int) int64 { return int64(100 + i) })
+	res := mustRun(t, p, mat, tab)
+	for r := 0; r < R; r++ {
+		s := int64(0)
+		for c := 0; c < C; c++ {
+			s += d[r*C+c]
+		}
+		k := ((s % 5) + 5) % 5
+		l := k * (k - 1) / 2
+		got := []int64{res[0].Data.([]int64)[r], res[1].Data.([]int64)[r], res[2].Data.([]int64)[r]}
+		if got[0] != s || got[1] != l || got[2] != 100+k {
+			t.Fatalf("row %d: got %v, want [%d %d %d]", r, got, s, l, 100+k)
+		}
+	}
+}
+
+// TestSegmented checks segmented scan and reduction over rows.
+func TestSegmented(t *testing.T) {
+	m := core.ArrayOf(core.I64, 2)
+	p := program(t, []core.Type{m}, func(b *core.Builder, ps []*core.Var) []core.Atom {
+		rows, cols := b.Size(ps[0], 0), b.Size(ps[0], 1)
+		op := &core.Screma{W: cols, Arrs: ps, Map: b.Lambda([]core.Type{tI64}, func(lb *core.Builder, x []*core.Var) []core.Atom {
+			return []core.Atom{x[0], x[0]}
+		}), Scans: []*core.ScanOp{{Lambda: b.BinOpLambda(core.Add, core.I64), Neutral: []core.Atom{core.IntConst(core.I64, 0)}}},
+			Reds: []*core.RedOp{{Lambda: b.BinOpLambda(core.Max, core.I64), Neutral: []core.Atom{core.IntConst(core.I64, -1 << 63)}}}}
+		r := b.Bind("s", &core.Segmented{Outer: []core.Atom{rows}, Op: op})
+		return []core.Atom{r[0], r[1]}
+	})
+	for _, shape := range [][2]int{{0, 3}, {3, 0}, {1, 1}, {7, 5}, {300, 17}} {
+		R, C := shape[0], shape[1]
+		d := make([]int64, R*C)
+		for i := range d {
+			d[i] = int64((i * 31) % 11)
+		}
+		res := mustRun(t, p, eval.Value{Elem: core.I64, Shape: []int64{int64(R), int64(C)}, Data: d})
+		sc := make([]int64, R*C)
+		mx := make([]int64, R)
+		for r := 0; r < R; r++ {
+			acc, m := int64(0), int64(-1<<63)
+			for c := 0; c < C; c++ {
+				acc += d[r*C+c]
+				m = max(m, d[r*C+c])
+				sc[r*C+c] = acc
+			}
+			mx[r] = m
+		}
+		want := []eval.Value{{Elem: core.I64, Shape: []int64{int64(R), int64(C)}, Data: sc}, arr(core.I64, mx...)}
+		if d := diffValues(res, want, 0); d != "" {
+			t.Fatalf("shape %v: %s", shape, d)
+		}
+	}
+}
+
+// TestHistScatterFilter covers reduce_by_index (builtin and general
+// operators), scatter with out-of-range indices, and partition.
+func TestHistScatterFilter(t *testing.T) {
+	p := program(t, []core.Type{aI64, aI64}, func(b *core.Builder, ps []*core.Var) []core.Atom {
+		w := b.Size(ps[0], 0)
+		h := b.Fresh("h", tI64)
+		_ = h
+		hm := b.Lambda([]core.Type{tI64}, func(lb *core.Builder, x []*core.Var) []core.Atom {
+			bk := lb.BinOp(core.Mod, x[0], core.IntConst(core.I64, 7))
+			bk = lb.BinOp(core.Sub, bk, core.IntConst(core.I64, 1)) // bucket -1 is ignored
+			return []core.Atom{bk, x[0], bk, core.IntConst(core.I64, 2), core.IntConst(core.I64, 1)}
+		})
+		hist := b.Bind("h", &core.Hist{W: w, Arrs: ps[:1], Map: hm, Ops: []*core.HistOp{
+			{Dests: ps[1:2], Lambda: b.BinOpLambda(core.Add, core.I64), Neutral: []core.Atom{core.IntConst(core.I64, 0)}},
+			{Dests: []*core.Var{ps[1], ps[1]}, Lambda: linComp(b), Neutral: []core.Atom{core.IntConst(core.I64, 1), core.IntConst(core.I64, 0)}},
+		}})
+		idx := b.Fresh("i", tI64)
+		sm := b.Lambda([]core.Type{tI64}, func(lb *core.Builder, x []*core.Var) []core.Atom {
+			at := lb.BinOp(core.Sub, idx, core.IntConst(core.I64, 2))
+			return []core.Atom{at, x[0]}
+		})
+		sc := b.Bind("sc", &core.Scatter{W: w, Arrs: ps[:1], Index: idx, Map: sm, Dests: ps[1:2]})
+		pred := b.Lambda([]core.Type{tI64}, func(lb *core.Builder, x []*core.Var) []core.Atom {
+			m := lb.BinOp(core.Mod, x[0], core.IntConst(core.I64, 3))
+			return []core.Atom{lb.BinOp(core.Eq, m, core.IntConst(core.I64, 0))}
+		})
+		fl := b.Bind("f", &core.Filter{W: w, Arrs: ps[:1], Pred: pred, Partition: true})
+		return []core.Atom{hist[0], hist[1], hist[2], sc[0], fl[0], fl[1]}
+	})
+	for _, n := range []int{0, 1, 10, 5000, 9000} {
+		xs := i64s(n, func(i int) int64 { return int64(i * 13 % 101) })
+		dst := i64s(6, func(i int) int64 { return int64(i) })
+		res := mustRun(t, p, xs, dst)
+		h0 := append([]int64{}, dst.Data.([]int64)...)
+		ha := append([]int64{}, dst.Data.([]int64)...)
+		hb := append([]int64{}, dst.Data.([]int64)...)
+		sc := append([]int64{}, dst.Data.([]int64)...)
+		var keep, rej []int64
+		for i, x := range xs.Data.([]int64) {
+			if bk := x%7 - 1; bk >= 0 && bk < 6 {
+				h0[bk] += x
+				ha[bk], hb[bk] = ha[bk]*2, hb[bk]*2+1
+			}
+			if i-2 >= 0 && i-2 < 6 {
+				sc[i-2] = x
+			}
+			if x%3 == 0 {
+				keep = append(keep, x)
+			} else {
+				rej = append(rej, x)
+			}
+		}
+		want := []eval.Value{arr(core.I64, h0...), arr(core.I64, ha...), arr(core.I64, hb...), arr(core.I64, sc...),
+			arr(core.I64, keep...), arr(core.I64, rej...)}
+		if d := diffValues(res, want, 0); d != "" {
+			t.Fatalf("n=%d: %s", n, d)
+		}
+	}
+}
+
+func TestMultiScan(t *testing.T) {
+	p := program(t, []core.Type{aI64, aI64}, func(b *core.Builder, ps []*core.Var) []core.Atom {
+		w := b.Size(ps[0], 0)
+		r := b.Bind("m", &core.MultiScan{W: w, K: core.IntConst(core.I64, 3), Labels: ps[0], Arrs: ps[1:],
+			Op: &core.ScanOp{Lambda: b.BinOpLambda(core.Add, core.I64), Neutral: []core.Atom{core.IntConst(core.I64, 0)}}})
+		return []core.Atom{r[0]}
+	})
+	labels := arr[int64](core.I64, 0, 1, 0, 2, 1, 0)
+	xs := arr[int64](core.I64, 1, 2, 3, 4, 5, 6)
+	res := mustRun(t, p, labels, xs)
+	if d := diffValues(res, []eval.Value{arr[int64](core.I64, 1, 2, 4, 4, 7, 10)}, 0); d != "" {
+		t.Fatal(d)
+	}
+	_, err := runWith(t, Options{}, p, arr[int64](core.I64, 0, 3), arr[int64](core.I64, 1, 2))
+	if err == nil || err.Error() != "t.fut:3:7: label 3 out of bounds for 3 classes" {
+		t.Fatalf("got %v", err)
+	}
+}
