@@ -102,7 +102,7 @@ func TestScanPost(t *testing.T) {
 		s := &core.Screma{W: w, Arrs: ps, Map: b.Lambda([]core.Type{tI64}, func(lb *core.Builder, x []*core.Var) []core.Atom {
 			return []core.Atom{x[0], x[0], x[0]}
 		}), Scans: []*core.ScanOp{{Lambda: b.BinOpLambda(core.Add, core.I64), Neutral: []core.Atom{core.IntConst(core.I64, 0)}}},
-			Reds: []*core.RedOp{{Lambda: b.BinOpLambda(core.Max, core.I64), Neutral: []core.Atom{core.IntConst(core.I64, -1 << 63)}}},
+			Reds: []*core.RedOp{{Lambda: b.BinOpLambda(core.Max, core.I64), Neutral: []core.Atom{core.IntConst(core.I64, -1<<63)}}},
 			Post: post}
 		r := b.Bind("r", s)
 		return []core.Atom{r[0], r[1]}
@@ -208,7 +208,7 @@ func TestSegmented(t *testing.T) {
 		op := &core.Screma{W: cols, Arrs: ps, Map: b.Lambda([]core.Type{tI64}, func(lb *core.Builder, x []*core.Var) []core.Atom {
 			return []core.Atom{x[0], x[0]}
 		}), Scans: []*core.ScanOp{{Lambda: b.BinOpLambda(core.Add, core.I64), Neutral: []core.Atom{core.IntConst(core.I64, 0)}}},
-			Reds: []*core.RedOp{{Lambda: b.BinOpLambda(core.Max, core.I64), Neutral: []core.Atom{core.IntConst(core.I64, -1 << 63)}}}}
+			Reds: []*core.RedOp{{Lambda: b.BinOpLambda(core.Max, core.I64), Neutral: []core.Atom{core.IntConst(core.I64, -1<<63)}}}}
 		r := b.Bind("s", &core.Segmented{Outer: []core.Atom{rows}, Op: op})
 		return []core.Atom{r[0], r[1]}
 	})
