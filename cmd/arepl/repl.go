@@ -156,6 +156,8 @@ func (r *repl) loopTerminal() error {
 		AutoComplete:      &completer{sess: r.sess},
 		InterruptPrompt:   "^C",
 		EOFPrompt:         "",
+		// Inputs are saved whole (see saveHistory), not line by line.
+		DisableAutoSaveHistory: true,
 	})
 	if err != nil {
 		return err
@@ -195,9 +197,30 @@ func (r *repl) loopTerminal() error {
 			continue
 		}
 		buf = nil
+		saveHistory(rl, src)
 		r.input(src)
 	}
 	return nil
+}
+
+// saveHistory records a whole input, so that Up recalls a multi-line
+// definition at once: its lines are joined by spaces, which means the same
+// in Futhark unless a line ends in a `--` comment; such inputs are saved
+// line by line.
+func saveHistory(rl *readline.Instance, src string) {
+	lines := strings.Split(src, "\n")
+	if !strings.Contains(src, "--") {
+		for i, l := range lines {
+			lines[i] = strings.TrimSpace(l)
+		}
+		lines = []string{strings.Join(lines, " ")}
+	}
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			// A history file that cannot be written costs only history.
+			_ = rl.SaveHistory(l)
+		}
+	}
 }
 
 // loopPlain reads inputs from a non-terminal, joining unfinished inputs
@@ -274,10 +297,13 @@ func (r *repl) evaluate(f func(ctx context.Context) error) (err error) {
 	}()
 	err = f(ctx)
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
-		return errors.New("interrupted")
+		return errInterrupted
 	}
 	return err
 }
+
+// errInterrupted reports an evaluation cancelled by Ctrl-C.
+var errInterrupted = errors.New("interrupted")
 
 // show prints an input's result: an expression's value, and the timing
 // line with :time on. Declarations print nothing, as in futhark repl.
@@ -301,6 +327,10 @@ func (r *repl) show(res *eval.Result) {
 // report prints an error with its source line and marks the run failed.
 func (r *repl) report(err error) {
 	r.failed = true
+	if errors.Is(err, errInterrupted) && r.interactive {
+		// The terminal echoed ^C without a newline.
+		fmt.Fprintln(r.errOut)
+	}
 	msg := source.Detail(err)
 	if r.colour {
 		msg = "\x1b[31m" + msg + "\x1b[0m"
@@ -369,9 +399,9 @@ func (r *repl) command(name, arg string) {
 func (r *repl) cmdHelp(_ context.Context, _ string) error {
 	fmt.Fprintln(r.out, "Enter a declaration (def f x = ..., let x = ...) or an expression to evaluate it.")
 	fmt.Fprintln(r.out, "An unfinished input continues on the next line (prompt ...>); a blank line ends it.")
-	fmt.Fprintln(r.out, "Commands (any unique prefix works, e.g. :t for :type):")
+	fmt.Fprintln(r.out, "Commands (a prefix is enough: :t is :type, :ti is :time):")
 	for _, c := range replCommands {
-		fmt.Fprintf(r.out, "  %-22s %s\n", ":"+c.name+" "+c.args, c.help)
+		fmt.Fprintf(r.out, "  %-24s %s\n", ":"+c.name+" "+c.args, c.help)
 	}
 	fmt.Fprintln(r.out, "Tab completes names; Ctrl-C interrupts an evaluation or clears the line; Ctrl-D leaves.")
 	return nil
