@@ -1,0 +1,520 @@
+package lower
+
+import (
+	"fmt"
+
+	"github.com/arepl/arepl/lang/core"
+	"github.com/arepl/arepl/lang/source"
+	"github.com/arepl/arepl/lang/syntax"
+	"github.com/arepl/arepl/lang/types"
+)
+
+// fnKind says what a function value is.
+type fnKind int
+
+const (
+	fnClosure      fnKind = iota // a lambda or a local function, with its scope
+	fnGlobal                     // a top-level def with parameters
+	fnBuiltin                    // map, reduce, iota, ... (name)
+	fnModule                     // a numeric-module function: i32.max, f32.sqrt (name)
+	fnOp                         // an operator section (+); a left section (2-) has bound = [2]
+	fnRightSection               // (op e): bound = [e], applied as x op e
+	fnProject                    // (.0.1)
+)
+
+// fnVal is a function value known at lowering time. bound holds the
+// arguments of a partial application (or a section's operand); applying
+// the value to enough further arguments inlines it (call).
+type fnVal struct {
+	kind fnKind
+	name string
+	pos  source.Pos
+
+	// Closures and globals.
+	params     []syntax.Pat
+	sizeParams []syntax.SizeParam
+	body       syntax.Expr
+	info       *types.Info
+	sc         *scope
+	decl       *syntax.ValDecl
+
+	op     string     // fnOp, fnRightSection
+	fields []int      // fnProject
+	typ    types.Type // builtins and module functions: the instantiated type, when known
+	hint   types.Type // builtins: the checker's type of the application, when known
+	bound  []value    // arguments already supplied
+}
+
+// arity is the number of arguments (bound ones included) a call needs.
+func (l *lowerer) arity(f *fnVal) (int, error) {
+	switch f.kind {
+	case fnClosure, fnGlobal:
+		return len(f.params), nil
+	case fnBuiltin:
+		b, ok := builtins[f.name]
+		if !ok {
+			return 0, source.Errorf(f.pos, "the builtin %s is not supported", f.name)
+		}
+		return b.arity, nil
+	case fnModule:
+		m, err := lookupModuleFun(f.pos, f.name)
+		if err != nil {
+			return 0, err
+		}
+		return m.arity, nil
+	case fnOp, fnRightSection:
+		return 2, nil
+	case fnProject:
+		return 1, nil
+	}
+	return 0, source.Errorf(f.pos, "internal error: unknown function kind %d", f.kind)
+}
+
+// apply applies a function value to arguments: a partial application
+// yields a new function value, an over-application applies the result.
+func (l *lowerer) apply(f *fnVal, args []value, pos source.Pos) (value, error) {
+	all := append(append([]value(nil), f.bound...), args...)
+	n, err := l.arity(f)
+	if err != nil {
+		return value{}, err
+	}
+	if len(all) < n {
+		g := *f
+		g.bound = all
+		return value{fn: &g}, nil
+	}
+	r, err := l.call(f, all[:n], pos)
+	if err != nil || len(all) == n {
+		return r, err
+	}
+	if r.fn == nil {
+		return value{}, source.Errorf(pos, "internal error: too many arguments")
+	}
+	return l.apply(r.fn, all[n:], pos)
+}
+
+// call applies f to exactly its arity's arguments.
+func (l *lowerer) call(f *fnVal, args []value, pos source.Pos) (value, error) {
+	switch f.kind {
+	case fnClosure:
+		return l.inline(f, args, pos)
+	case fnGlobal:
+		rec, err := l.isRecursive(f.decl, f.info)
+		if err != nil {
+			return value{}, err
+		}
+		if rec {
+			return l.callRecursive(f, args, pos)
+		}
+		return l.inline(f, args, pos)
+	case fnBuiltin:
+		b := builtins[f.name]
+		return b.lower(l, f, args, pos)
+	case fnModule:
+		m, err := lookupModuleFun(f.pos, f.name)
+		if err != nil {
+			return value{}, err
+		}
+		return m.lower(l, pos, args)
+	case fnOp:
+		return l.binop(pos, f.op, args[0], args[1])
+	case fnRightSection:
+		return l.binop(pos, f.op, args[1], args[0])
+	case fnProject:
+		if args[0].fn != nil {
+			return value{}, source.Errorf(pos, "internal error: projecting a function")
+		}
+		return project(pos, args[0], f.fields)
+	}
+	return value{}, source.Errorf(pos, "internal error: unknown function kind %d", f.kind)
+}
+
+// inline lowers the body of a closure or non-recursive global with its
+// parameters bound to the arguments.
+func (l *lowerer) inline(f *fnVal, args []value, pos source.Pos) (value, error) {
+	if l.depth >= maxInlineDepth {
+		return value{}, source.Errorf(pos, "%s: calls nested too deeply to inline", f.name)
+	}
+	l.depth++
+	defer func() { l.depth-- }()
+	sc := newScope(f.sc)
+	c := ctx{info: f.info, sc: sc}
+	for i := range f.sizeParams {
+		sp := &f.sizeParams[i]
+		sc.bind(f.info.Binds[sp], sp.Name, value{pending: true})
+	}
+	for i, p := range f.params {
+		if err := l.bindPat(c, p, args[i], pos); err != nil {
+			return value{}, err
+		}
+	}
+	return l.expr(c, f.body)
+}
+
+// bindPat binds a pattern to a value in c's scope, binding the sizes its
+// type annotations name.
+func (l *lowerer) bindPat(c ctx, p syntax.Pat, v value, pos source.Pos) error {
+	switch p := p.(type) {
+	case *syntax.IdPat:
+		if v.fn == nil {
+			if t := c.info.PatTypes[p]; t != nil && len(Flatten(t)) == len(v.atoms) {
+				v.t = normalize(t)
+			}
+		}
+		c.sc.bind(c.info.Binds[p], p.Name, v)
+		return nil
+	case *syntax.WildPat:
+		return nil
+	case *syntax.TuplePat:
+		if v.fn != nil {
+			return source.Errorf(p.Pos(), "internal error: a function bound to a tuple pattern")
+		}
+		if len(p.Elems) == 0 {
+			return nil
+		}
+		if t := c.info.PatTypes[p]; t != nil && len(Flatten(t)) == len(v.atoms) {
+			v.t = normalize(t)
+		}
+		comps, err := tupleComponents(p.Pos(), v)
+		if err != nil {
+			return err
+		}
+		if len(comps) != len(p.Elems) {
+			return source.Errorf(p.Pos(), "internal error: pattern of %d elements for %s", len(p.Elems), v.t)
+		}
+		for i, e := range p.Elems {
+			if err := l.bindPat(c, e, comps[i], pos); err != nil {
+				return err
+			}
+		}
+		return nil
+	case *syntax.AscribedPat:
+		if v.fn == nil {
+			if err := l.bindSizes(c, p.Type, v.atoms, 0, p.Pos()); err != nil {
+				return err
+			}
+		}
+		return l.bindPat(c, p.Pat, v, pos)
+	}
+	return source.Errorf(p.Span().Start, "internal error: unknown pattern %T", p)
+}
+
+// typeExprWidth is the number of core values a written type flattens to.
+func typeExprWidth(te syntax.TypeExpr) int {
+	switch te := te.(type) {
+	case *syntax.PrimTypeExpr:
+		return 1
+	case *syntax.ArrayTypeExpr:
+		return typeExprWidth(te.Elem)
+	case *syntax.TupleTypeExpr:
+		n := 0
+		for _, e := range te.Elems {
+			n += typeExprWidth(e)
+		}
+		return n
+	case *syntax.UniqueTypeExpr:
+		return typeExprWidth(te.Elem)
+	}
+	return 0
+}
+
+// bindSizes walks a written type against the atoms of a value of that type
+// (depth: how many array dimensions are already outside) and binds each
+// named size to the matching dimension: a pending size parameter gets its
+// value, a size already known is checked, an unknown name is bound.
+func (l *lowerer) bindSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom, depth int, pos source.Pos) error {
+	switch te := te.(type) {
+	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr:
+		return nil
+	case *syntax.UniqueTypeExpr:
+		return l.bindSizes(c, te.Elem, atoms, depth, pos)
+	case *syntax.TupleTypeExpr:
+		off := 0
+		for _, e := range te.Elems {
+			n := typeExprWidth(e)
+			if off+n > len(atoms) {
+				return nil
+			}
+			if err := l.bindSizes(c, e, atoms[off:off+n], depth, pos); err != nil {
+				return err
+			}
+			off += n
+		}
+		return nil
+	case *syntax.ArrayTypeExpr:
+		if te.Dim != nil && len(atoms) > 0 {
+			if av, ok := atoms[0].(*core.Var); ok && av.Type.Rank > depth {
+				if err := l.bindSize(c, te.Dim, av, depth, pos); err != nil {
+					return err
+				}
+			}
+		}
+		return l.bindSizes(c, te.Elem, atoms, depth+1, pos)
+	}
+	return source.Errorf(pos, "internal error: unknown type expression %T", te)
+}
+
+func (l *lowerer) bindSize(c ctx, d *syntax.DimExpr, arr *core.Var, dim int, pos source.Pos) error {
+	if d.Name == "" {
+		n := l.emit1(pos, "n", core.Scalar(core.I64), &core.SizeExp{Arr: arr, Dim: dim})
+		l.assertEq(pos, n, core.IntConst(core.I64, d.Const), fmt.Sprintf("size mismatch: expected an array of size %d", d.Const))
+		return nil
+	}
+	obj := c.info.Binds[d]
+	var known *value
+	ok := false
+	if obj != nil {
+		known, ok = c.sc.lookupObj(obj)
+	}
+	if !ok {
+		known, ok = c.sc.lookupName(d.Name)
+	}
+	if ok && known.pending {
+		n := l.emit1(pos, d.Name, core.Scalar(core.I64), &core.SizeExp{Arr: arr, Dim: dim})
+		*known = value{t: types.Prim{T: core.I64}, atoms: []core.Atom{n}}
+		if obj != nil {
+			c.sc.objs[obj] = known
+		}
+		return nil
+	}
+	if ok && known.fn == nil && len(known.atoms) == 1 && known.atoms[0].AtomType().Rank == 0 {
+		n := l.emit1(pos, d.Name, core.Scalar(core.I64), &core.SizeExp{Arr: arr, Dim: dim})
+		l.assertEq(pos, n, l.toI64(pos, known.atoms[0]), fmt.Sprintf("size mismatch: arrays of size %s differ", d.Name))
+		return nil
+	}
+	n := l.emit1(pos, d.Name, core.Scalar(core.I64), &core.SizeExp{Arr: arr, Dim: dim})
+	c.sc.bind(obj, d.Name, value{t: types.Prim{T: core.I64}, atoms: []core.Atom{n}})
+	return nil
+}
+
+// lambda turns a function value into a core Lambda taking one value of
+// each of the source types ins (flattened); the result is the lambda and
+// the source type of what it returns.
+func (l *lowerer) lambda(f value, ins []types.Type, pos source.Pos) (*core.Lambda, types.Type, error) {
+	if f.fn == nil {
+		return nil, nil, source.Errorf(pos, "internal error: expected a function argument")
+	}
+	var params []*core.Var
+	args := make([]value, len(ins))
+	for i, t := range ins {
+		ts := Flatten(t)
+		atoms := make([]core.Atom, len(ts))
+		for k, ct := range ts {
+			v := l.fresh("x", ct)
+			params = append(params, v)
+			atoms[k] = v
+		}
+		args[i] = value{t: normalize(t), atoms: atoms}
+	}
+	var rt types.Type
+	b, err := l.body(func() ([]core.Atom, error) {
+		r, err := l.apply(f.fn, args, pos)
+		if err != nil {
+			return nil, err
+		}
+		if r.fn != nil {
+			return nil, source.Errorf(pos, "a function passed to a SOAC must not return a function")
+		}
+		rt = r.t
+		return r.atoms, nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return &core.Lambda{Params: params, Body: b, Ret: atomTypes(b.Result)}, rt, nil
+}
+
+// isRecursive reports whether a global's body refers to the global itself.
+func (l *lowerer) isRecursive(d *syntax.ValDecl, info *types.Info) (bool, error) {
+	if d == nil {
+		return false, nil
+	}
+	if r, ok := l.recursive[d]; ok {
+		return r, nil
+	}
+	rec := false
+	walkExpr(d.Body, func(e syntax.Expr) {
+		if v, ok := e.(*syntax.Var); ok {
+			if o := info.Uses[v]; o != nil && o.Kind == types.Global && (o.Decl == d || o.Decl == nil && o.Name == d.Name && v.Qual == "") {
+				rec = true
+			}
+		}
+	})
+	l.recursive[d] = rec
+	return rec, nil
+}
+
+// callRecursive calls a recursive global through a core Fun, compiling the
+// Fun on first use. Its parameters must be first-order.
+func (l *lowerer) callRecursive(f *fnVal, args []value, pos source.Pos) (value, error) {
+	fun, err := l.recursiveFun(f)
+	if err != nil {
+		return value{}, err
+	}
+	var atoms []core.Atom
+	for i, a := range args {
+		if a.fn != nil {
+			return value{}, source.Errorf(pos, "the recursive function %s cannot take a function argument", f.name)
+		}
+		atoms = append(atoms, a.atoms...)
+		_ = i
+	}
+	if len(atoms) != len(fun.Params) {
+		return value{}, source.Errorf(pos, "internal error: %s takes %d values, given %d", f.name, len(fun.Params), len(atoms))
+	}
+	// Arguments may be constants or differently-named variables; the Fun's
+	// parameter types are what the checker recorded, so they agree.
+	out := l.emit(pos, f.name, fun.Ret, &core.ApplyExp{Fun: fun.Name, Args: atoms, Ret: fun.Ret})
+	return value{t: normalize(f.info.Types[f.decl.Body]), atoms: varsToAtoms(out)}, nil
+}
+
+// recursiveFun compiles a recursive global to a Fun (once per program).
+func (l *lowerer) recursiveFun(f *fnVal) (*core.Fun, error) {
+	d := f.decl
+	if fun, ok := l.funs[d]; ok {
+		return fun, nil
+	}
+	info := f.info
+	rt := info.Types[d.Body]
+	if rt == nil {
+		return nil, source.Errorf(d.Pos(), "internal error: no type recorded for the body of %s", d.Name)
+	}
+	if _, ok := rt.(*types.Arrow); ok {
+		return nil, source.Errorf(d.Pos(), "the recursive function %s cannot return a function", d.Name)
+	}
+	l.tag++
+	fun := &core.Fun{Name: fmt.Sprintf("%s_%d", sanitize(d.Name), l.tag), Ret: Flatten(rt), Pos: d.Pos()}
+	l.funs[d] = fun
+	sc := newScope(nil)
+	c := ctx{info: info, sc: sc}
+	for i := range d.SizeParams {
+		sp := &d.SizeParams[i]
+		sc.bind(info.Binds[sp], sp.Name, value{pending: true})
+	}
+	savedFun, savedDepth := l.inFun, l.depth
+	l.inFun, l.depth = d.Name, 0
+	defer func() { l.inFun, l.depth = savedFun, savedDepth }()
+	b, err := l.body(func() ([]core.Atom, error) {
+		for _, p := range d.Params {
+			pt := info.PatTypes[p]
+			if pt == nil {
+				return nil, source.Errorf(p.Span().Start, "internal error: no type recorded for a parameter of %s", d.Name)
+			}
+			if hasArrow(pt) {
+				return nil, source.Errorf(p.Span().Start, "the recursive function %s cannot take a function parameter", d.Name)
+			}
+			ts := Flatten(pt)
+			atoms := make([]core.Atom, len(ts))
+			for k, t := range ts {
+				v := l.fresh(patBase(p), t)
+				fun.Params = append(fun.Params, v)
+				atoms[k] = v
+			}
+			if err := l.bindPat(c, p, value{t: normalize(pt), atoms: atoms}, p.Span().Start); err != nil {
+				return nil, err
+			}
+		}
+		r, err := l.exprFO(c, d.Body)
+		return r.atoms, err
+	})
+	if err != nil {
+		delete(l.funs, d)
+		return nil, err
+	}
+	fun.Body = b
+	l.prog.Funs = append(l.prog.Funs, fun)
+	return fun, nil
+}
+
+// hasArrow reports whether a type contains a function type.
+func hasArrow(t types.Type) bool {
+	switch t := t.(type) {
+	case *types.Arrow:
+		return true
+	case *types.Tuple:
+		for _, e := range t.Elems {
+			if hasArrow(e) {
+				return true
+			}
+		}
+	case *types.Array:
+		return hasArrow(t.Elem)
+	}
+	return false
+}
+
+// walkExpr calls f on x and every expression inside it.
+func walkExpr(x syntax.Expr, f func(syntax.Expr)) {
+	if x == nil {
+		return
+	}
+	f(x)
+	w := func(es ...syntax.Expr) {
+		for _, e := range es {
+			walkExpr(e, f)
+		}
+	}
+	idx := func(ds []syntax.DimIndex) {
+		for _, d := range ds {
+			switch d := d.(type) {
+			case *syntax.DimFix:
+				w(d.I)
+			case *syntax.DimSlice:
+				w(d.Start, d.End, d.Stride)
+			}
+		}
+	}
+	switch x := x.(type) {
+	case *syntax.TupleExpr:
+		w(x.Elems...)
+	case *syntax.ParenExpr:
+		w(x.X)
+	case *syntax.ArrayLit:
+		w(x.Elems...)
+	case *syntax.Project:
+		w(x.X)
+	case *syntax.Index:
+		w(x.X)
+		idx(x.Indices)
+	case *syntax.Apply:
+		w(x.Fn)
+		w(x.Args...)
+	case *syntax.BinOp:
+		w(x.Lhs, x.Rhs)
+	case *syntax.Negate:
+		w(x.X)
+	case *syntax.Not:
+		w(x.X)
+	case *syntax.LeftSection:
+		w(x.X)
+	case *syntax.RightSection:
+		w(x.X)
+	case *syntax.Ascribe:
+		w(x.X)
+	case *syntax.If:
+		w(x.Cond, x.Then, x.Else)
+	case *syntax.LetIn:
+		w(x.Val, x.Body)
+	case *syntax.LetFun:
+		w(x.FnBody, x.Body)
+	case *syntax.LetWith:
+		idx(x.Indices)
+		w(x.Val, x.Body)
+	case *syntax.Update:
+		w(x.X)
+		idx(x.Indices)
+		w(x.Val)
+	case *syntax.Lambda:
+		w(x.Body)
+	case *syntax.Loop:
+		w(x.Init, x.Body)
+		switch fm := x.Form.(type) {
+		case *syntax.ForLoop:
+			w(fm.Bound)
+		case *syntax.ForInLoop:
+			w(fm.Arr)
+		case *syntax.WhileLoop:
+			w(fm.Cond)
+		}
+	}
+}

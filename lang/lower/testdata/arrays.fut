@@ -1,0 +1,28 @@
+-- Array construction, indexing, slicing, updates and shape builtins.
+-- value: xs = [1i32, 2, 3, 4, 5]
+-- value: m = [[1i32, 2, 3], [4, 5, 6]]
+-- value: ps = zip [1i32, 2] [true, false]
+-- lower: [1, 2, 3]
+-- lower: [[1.0, 2.0], [3.0, 4.0]]
+-- lower: [(1i32, true), (2, false)]
+-- lower: xs[2]
+-- lower: m[1, 2]
+-- lower: m[1]
+-- lower: xs[1:3]
+-- lower: xs[::-1]
+-- lower: xs[2:]
+-- lower: m[:, 1]
+-- lower: ps[1]
+-- lower: (ps[0]).1
+-- lower: xs with [0] = 10
+-- lower: let ys = map (+0) xs let ys[1] = 7 in ys
+-- lower: iota 5
+-- lower: replicate 3 (1i32, 2.0f32)
+-- lower: length xs + length ps
+-- lower: reverse xs
+-- lower: rotate 1 xs
+-- lower: transpose m
+-- lower: flatten m
+-- lower: unflatten (flatten m) : [3][2]i32
+-- lower: concat xs xs ++ xs
+-- lower: indices xs

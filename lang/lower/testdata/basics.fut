@@ -1,0 +1,23 @@
+-- Scalars, operators, tuples, let, if and short-circuit logic.
+def k : i32 = 40 + 2
+
+-- lower: 1 + 2 * 3
+-- lower: 7u8 / 2u8 + 250u8
+-- lower: -5 % 3
+-- lower: -5 // 3 + -5 %% 3
+-- lower: 2.0f32 ** 3.0f32
+-- lower: (1i64, (true, 2.5))
+-- lower: (1, 2.0, false).1
+-- lower: let (a, b) = (3, 4) in a * b
+-- lower: if k > 10 then k else 0
+-- lower: k > 1 && k < 100 || false
+-- lower: !true
+-- lower: -(1i8)
+-- lower: (255u8 >> 1, -8i32 >> 1, 1i64 << 3)
+-- lower: f32.pi * f32.inf + f32.nan
+-- lower: i64.i32 3 + i64.f32 2.5
+-- lower: f32.sqrt 2 + f32.max 1 2
+-- lower: (1, 2) == (1, 3)
+-- lower: i32.highest - i32.lowest
+-- value: x = 5i32
+-- lower: x * x

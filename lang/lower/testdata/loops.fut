@@ -1,0 +1,9 @@
+-- Loops become LoopExp: for loops over an index, while loops with the
+-- condition as a bool loop parameter.
+-- value: xs = [1i32, 2, 3]
+-- lower: loop acc = 0 for i < 10 do acc + i
+-- lower: loop (a, b) = (0i64, 1i64) for i < 10i64 do (b, a + b)
+-- lower: loop x = 1 while x < 100 do x * 2
+-- lower: loop s = 0 for x in xs do s + x
+-- lower: loop ys = xs for i < 3 do ys with [i] = 0
+-- lower: let acc = 5i32 in loop acc for i < 3 do acc * 2

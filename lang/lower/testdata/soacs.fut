@@ -1,0 +1,26 @@
+-- Builtin SOACs become Screma, Filter, Hist, Scatter and MultiScan.
+-- value: xs = iota 10
+-- value: ys = map f32.i64 (iota 10)
+-- value: m = [[1i32, 2], [3, 4]]
+-- lower: map (+1) xs
+-- lower: reduce (+) 0 xs
+-- lower: reduce_comm i64.max i64.lowest xs
+-- lower: scan (*) 1 (map (\x -> x * 2 + 1) xs)
+-- lower: filter (\x -> x % 2 == 0) xs
+-- lower: partition (>5) xs
+-- lower: map2 (\x y -> f32.i64 x + y) xs ys
+-- lower: map3 (\a b c -> a + b + c) xs xs xs
+-- lower: zip xs ys
+-- lower: unzip (zip xs ys)
+-- lower: map (\(a, b) -> b * f32.i64 a) (zip xs ys)
+-- lower: reduce (\(a, b) (c, d) -> (a + c, b + d)) (0, 0) (zip xs xs)
+-- lower: hist (+) 0 5 (map (\x -> x % 5) xs) xs
+-- lower: reduce_by_index (replicate 3 0f32) (+) 0 (map (% 3) xs) ys
+-- lower: scatter (replicate 20 0i64) xs xs
+-- lower: map (\row -> reduce (+) 0 row) m
+-- lower: map (scan (+) 0) m
+-- lower: i64.sum xs + i64.product xs + i64.maximum xs + i64.minimum xs
+-- lower: f32.sum ys
+-- lower: and (map (> 0) xs) || or (map (> 0) xs)
+-- lower: all (> 0) xs && any (< 0) xs
+-- lower: xs |> map (* 2) |> reduce (+) 0
