@@ -1,0 +1,622 @@
+// Package gpu is arepl's CUDA backend. It runs core programs by generating
+// CUDA C for their SOACs, compiling it with NVRTC (once: cubins are cached
+// on disk by source hash) and launching the kernels through package cuda.
+//
+// The pieces, in the order a Run uses them:
+//
+//   - module.go walks the program's host-level bodies and, for every Screma
+//     and Segmented statement a kernel family covers, instantiates a
+//     template from package kernels (map, redomap with a commutative or an
+//     ordered operator, segmented reduce); codegen.go renders the lambdas as
+//     device functions with Futhark's scalar semantics (kernels/prelude.cu).
+//     Everything else is recorded with the reason it cannot run on the GPU.
+//   - backend.go interprets the function body on the host: kernels run on
+//     the device; If, loops and calls that contain kernels are followed on
+//     the host; every maximal run of other statements is handed, as one
+//     synthetic function, to the fallback backend (the CPU interpreter, given
+//     by the caller: eval/gpu never imports eval/cpu).
+//   - devarray.go keeps arrays on the device between statements and between
+//     REPL inputs (eval.Value.Dev) until something needs them on the host.
+//
+// Run-time checks in kernels (bounds, division by zero, assertions) set a
+// device error flag to the number of the failed check; the host reads it
+// after the kernel and reports the check's source position.
+package gpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/eval/gpu/cuda"
+	"github.com/arepl/arepl/lang/core"
+	"github.com/arepl/arepl/lang/source"
+)
+
+// Options configure the backend.
+type Options struct {
+	// Fallback runs the statements the GPU backend does not (scan, hist,
+	// filter, scalar code, ...). Without one such programs fail.
+	Fallback eval.Backend
+	// CacheDir overrides where cubins are cached ($XDG_CACHE_HOME/arepl).
+	CacheDir string
+}
+
+// Backend is the GPU backend; it implements eval.Backend.
+type Backend struct {
+	opts Options
+	g    *cuda.GPU
+	lim  Limits
+
+	mu      sync.Mutex
+	mods    map[string]*loaded // by cache key
+	counter cuda.Ptr           // last-block ticket, reset by the kernels
+	errFlag cuda.Ptr           // device error flag, 0 when no check failed
+}
+
+// loaded is a compiled, loaded module and its kernels' functions.
+type loaded struct {
+	mod   *module
+	cmod  *cuda.Module
+	funcs map[string]*cuda.Function
+	occ   map[string]int
+}
+
+// New opens the GPU (creating its context: call it lazily, off any start-up
+// path) and returns the backend. Without a usable GPU the error is a
+// *cuda.NoGPUError whose text starts "no GPU: ".
+func New(opts Options) (*Backend, error) {
+	g, err := cuda.Open()
+	if err != nil {
+		return nil, err
+	}
+	p := g.Props()
+	b := &Backend{opts: opts, g: g, mods: map[string]*loaded{},
+		lim: Limits{SMs: p.SMs, MaxThreadsPerBlock: p.MaxThreadsPerBlock, SharedPerBlock: p.SharedPerBlock,
+			SharedOptin: p.SharedPerBlockOptin, RegsPerBlock: p.RegsPerBlock}}
+	if b.opts.CacheDir == "" {
+		b.opts.CacheDir = cacheDir()
+	}
+	for _, dst := range []*cuda.Ptr{&b.counter, &b.errFlag} {
+		if *dst, err = g.Alloc(4); err != nil {
+			return nil, err
+		}
+		if err := g.Memset(*dst, 0, 4); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// Name is "gpu".
+func (b *Backend) Name() string { return "gpu" }
+
+// Device describes the GPU in one line (for :backend and timing tables).
+func (b *Backend) Device() string {
+	p := b.g.Props()
+	return fmt.Sprintf("%s (%s, %d SMs, %d MiB, driver %d, NVRTC %d.%d)", p.Name, p.Arch(), p.SMs, p.TotalMem>>20,
+		p.DriverVersion, p.NVRTCVersion[0], p.NVRTCVersion[1])
+}
+
+// Props returns the device properties.
+func (b *Backend) Props() cuda.Props { return b.g.Props() }
+
+// Kernel returns the CUDA source generated for every SOAC of prog (the
+// prelude left out), with a comment for each statement that would run on
+// the fallback and why. It needs no GPU: the code is sized for
+// DefaultLimits.
+func Kernel(prog *core.Program) (string, error) {
+	m, err := generate(prog, DefaultLimits)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString("// arepl CUDA module; prelude: kernels/prelude.cu (types, Futhark scalar operators)\n")
+	var notes []string
+	for s, why := range m.fallback {
+		notes = append(notes, fmt.Sprintf("// %v: %s runs on the CPU: %s\n", s.Pos, expName(s.Exp), why))
+	}
+	sort.Strings(notes)
+	b.WriteString(strings.Join(notes, ""))
+	b.WriteString(m.body)
+	return b.String(), nil
+}
+
+// load generates, compiles (or finds in the cache) and loads the module of
+// prog.
+func (b *Backend) load(prog *core.Program, t *eval.Timings) (*loaded, error) {
+	start := time.Now()
+	defer func() { t.Compile += time.Since(start) }()
+	m, err := generate(prog, b.lim)
+	if err != nil {
+		return nil, err
+	}
+	p := b.g.Props()
+	src := m.source()
+	key := cacheKey(src, p.Arch(), fmt.Sprint(p.NVRTCVersion))
+	b.mu.Lock()
+	l := b.mods[key]
+	b.mu.Unlock()
+	if l != nil {
+		t.CacheHit = true
+		l.mod = m // same source, so the same kernels; keep this program's statements
+		return l, nil
+	}
+	if len(m.kernels) == 0 {
+		return &loaded{mod: m}, nil
+	}
+	cubin, hit := cacheLoad(b.opts.CacheDir, key)
+	if !hit {
+		cubin, err = b.g.Compile(src, "arepl.cu")
+		if err != nil {
+			return nil, fmt.Errorf("gpu: compiling the generated CUDA: %w", err)
+		}
+		cacheStore(b.opts.CacheDir, key, cubin)
+	}
+	t.CacheHit = hit
+	cm, err := b.g.LoadModule(cubin)
+	if err != nil {
+		return nil, err
+	}
+	l = &loaded{mod: m, cmod: cm, funcs: map[string]*cuda.Function{}, occ: map[string]int{}}
+	for _, ks := range m.kernels {
+		for _, k := range ks {
+			f, err := cm.Function(k.Name)
+			if err != nil {
+				return nil, err
+			}
+			occ, err := f.Occupancy(k.Block, 0)
+			if err != nil {
+				return nil, err
+			}
+			l.funcs[k.Name] = f
+			l.occ[k.Name] = max(1, occ)
+		}
+	}
+	b.mu.Lock()
+	b.mods[key] = l
+	b.mu.Unlock()
+	return l, nil
+}
+
+// run is the state of one Run.
+type run struct {
+	b     *Backend
+	ctx   context.Context
+	prog  *core.Program
+	l     *loaded
+	t     *eval.Timings
+	temps []*devArray // device arrays made during the Run
+	gpu   map[*core.Stmt]bool
+	notes map[string]bool
+}
+
+// Run calls fn of prog with args.
+func (b *Backend) Run(ctx context.Context, prog *core.Program, fn string, args []eval.Value, t *eval.Timings) ([]eval.Value, error) {
+	if err := b.g.Broken(); err != nil {
+		return nil, fmt.Errorf("gpu backend disabled after a CUDA error: %w", err)
+	}
+	t.Backend = "gpu"
+	f := prog.Fun(fn)
+	if f == nil {
+		return nil, fmt.Errorf("gpu: no function %s", fn)
+	}
+	if len(args) != len(f.Params) {
+		return nil, fmt.Errorf("gpu: %s takes %d arguments, got %d", fn, len(f.Params), len(args))
+	}
+	l, err := b.load(prog, t)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{b: b, ctx: ctx, prog: prog, l: l, t: t, gpu: map[*core.Stmt]bool{}, notes: map[string]bool{}}
+	env := map[string]eval.Value{}
+	for i, p := range f.Params {
+		env[p.Name] = args[i]
+	}
+	res, err := r.body(f.Body, env, 0)
+	// Free the Run's temporaries that are not results.
+	keep := map[*devArray]bool{}
+	for _, v := range res {
+		if d, ok := v.Dev.(*devArray); ok {
+			keep[d] = true
+		}
+	}
+	for _, d := range r.temps {
+		if !keep[d] {
+			d.Free()
+		}
+	}
+	if err != nil {
+		if cuda.Sticky(err) {
+			return nil, fmt.Errorf("gpu backend disabled: %w", err)
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+// maxDepth bounds host-level recursion through calls.
+const maxDepth = 10000
+
+func (r *run) body(b *core.Body, env map[string]eval.Value, depth int) ([]eval.Value, error) {
+	if depth > maxDepth {
+		return nil, errors.New("gpu: recursion too deep")
+	}
+	for i := 0; i < len(b.Stmts); {
+		if err := r.ctx.Err(); err != nil {
+			return nil, err
+		}
+		s := b.Stmts[i]
+		if ks := r.l.mod.kernels[s]; ks != nil {
+			if err := r.launch(s, ks, env); err != nil {
+				return nil, err
+			}
+			i++
+			continue
+		}
+		if ok, err := r.trivial(s, env); ok || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			i++
+			continue
+		}
+		if r.hasGPU(s, 0) {
+			if err := r.control(s, env, depth); err != nil {
+				return nil, err
+			}
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(b.Stmts) && r.l.mod.kernels[b.Stmts[j]] == nil && !r.hasGPU(b.Stmts[j], 0) && !isTrivial(b.Stmts[j]) {
+			j++
+		}
+		if err := r.fallback(b.Stmts[i:j], env); err != nil {
+			return nil, err
+		}
+		i = j
+	}
+	out := make([]eval.Value, len(b.Result))
+	for i, a := range b.Result {
+		v, err := r.value(a, env)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// isTrivial reports whether the backend evaluates s itself: sizes of
+// arrays (known on the host even for device arrays) and copies of atoms,
+// which are what SOAC widths are made of; sending them to the fallback
+// would cost a round trip each.
+func isTrivial(s *core.Stmt) bool {
+	switch s.Exp.(type) {
+	case *core.SizeExp, *core.AtomExp:
+		return len(s.Pat) == 1
+	}
+	return false
+}
+
+func (r *run) trivial(s *core.Stmt, env map[string]eval.Value) (bool, error) {
+	if !isTrivial(s) {
+		return false, nil
+	}
+	switch e := s.Exp.(type) {
+	case *core.SizeExp:
+		v, err := r.value(e.Arr, env)
+		if err != nil {
+			return true, err
+		}
+		if e.Dim < 0 || e.Dim >= len(v.Shape) {
+			return true, fmt.Errorf("internal error: size of dimension %d of a rank-%d array", e.Dim, len(v.Shape))
+		}
+		env[s.Pat[0].Name] = eval.Scalar(core.IntConst(core.I64, v.Shape[e.Dim]))
+	case *core.AtomExp:
+		v, err := r.value(e.A, env)
+		if err != nil {
+			return true, err
+		}
+		env[s.Pat[0].Name] = v
+	}
+	return true, nil
+}
+
+// hasGPU reports whether a control statement (if, loop, call) contains a
+// kernel, so that it is worth following on the host.
+func (r *run) hasGPU(s *core.Stmt, depth int) bool {
+	if v, ok := r.gpu[s]; ok {
+		return v
+	}
+	r.gpu[s] = false // cut cycles through recursive calls
+	var bodies []*core.Body
+	switch e := s.Exp.(type) {
+	case *core.IfExp:
+		bodies = []*core.Body{e.Then, e.Else}
+	case *core.LoopExp:
+		bodies = []*core.Body{e.Body}
+	case *core.ApplyExp:
+		if f := r.prog.Fun(e.Fun); f != nil {
+			bodies = []*core.Body{f.Body}
+		}
+	}
+	found := false
+	for _, b := range bodies {
+		for _, t := range b.Stmts {
+			if r.l.mod.kernels[t] != nil || r.hasGPU(t, depth+1) {
+				found = true
+			}
+		}
+	}
+	r.gpu[s] = found
+	return found
+}
+
+// value is an atom's value.
+func (r *run) value(a core.Atom, env map[string]eval.Value) (eval.Value, error) {
+	switch a := a.(type) {
+	case *core.Var:
+		v, ok := env[a.Name]
+		if !ok {
+			return eval.Value{}, fmt.Errorf("internal error: gpu: %s unbound", a.Name)
+		}
+		return v, nil
+	case core.Const:
+		return eval.Scalar(a), nil
+	case *core.Const:
+		return eval.Scalar(*a), nil
+	}
+	return eval.Value{}, fmt.Errorf("internal error: unknown atom %T", a)
+}
+
+// host returns a's value with its data on the host.
+func (r *run) host(a core.Atom, env map[string]eval.Value) (eval.Value, error) {
+	v, err := r.value(a, env)
+	if err != nil {
+		return v, err
+	}
+	if v.Data == nil && v.Dev != nil {
+		start := time.Now()
+		v, err = v.Host(r.ctx)
+		r.t.Transfer += time.Since(start)
+		if err != nil {
+			return v, err
+		}
+		if x, ok := a.(*core.Var); ok {
+			env[x.Name] = v
+		}
+	}
+	return v, nil
+}
+
+// device returns the device array of variable x, uploading it if needed
+// (the upload is kept in env for later statements).
+func (r *run) device(x *core.Var, env map[string]eval.Value) (*devArray, eval.Value, error) {
+	v, err := r.value(x, env)
+	if err != nil {
+		return nil, v, err
+	}
+	if d, ok := v.Dev.(*devArray); ok && !d.mem.freed.Load() {
+		return d, v, nil
+	}
+	if v.Data == nil {
+		if v, err = v.Host(r.ctx); err != nil {
+			return nil, v, err
+		}
+	}
+	d, err := newDevArray(r.b.g, v.Elem, v.Len())
+	if err != nil {
+		return nil, v, err
+	}
+	r.temps = append(r.temps, d)
+	start := time.Now()
+	err = r.b.g.HtoD(d.ptr(), slicePtr(v.Data), d.bytes)
+	r.t.Transfer += time.Since(start)
+	if err != nil {
+		return nil, v, err
+	}
+	v.Dev = d
+	env[x.Name] = v
+	return d, v, nil
+}
+
+// control follows an if, loop or call that contains kernels.
+func (r *run) control(s *core.Stmt, env map[string]eval.Value, depth int) error {
+	bind := func(vals []eval.Value) error {
+		if len(vals) != len(s.Pat) {
+			return fmt.Errorf("internal error: %d values for %d variables", len(vals), len(s.Pat))
+		}
+		for i, v := range s.Pat {
+			env[v.Name] = vals[i]
+		}
+		return nil
+	}
+	switch e := s.Exp.(type) {
+	case *core.IfExp:
+		c, err := r.host(e.Cond, env)
+		if err != nil {
+			return err
+		}
+		cb, ok := c.Data.([]bool)
+		if !ok {
+			return fmt.Errorf("internal error: if condition of type %v", c.Elem)
+		}
+		br := e.Else
+		if cb[0] {
+			br = e.Then
+		}
+		vals, err := r.body(br, env, depth+1)
+		if err != nil {
+			return err
+		}
+		return bind(vals)
+	case *core.LoopExp:
+		cur := make([]eval.Value, len(e.Init))
+		for i, a := range e.Init {
+			v, err := r.value(a, env)
+			if err != nil {
+				return err
+			}
+			cur[i] = v
+		}
+		var bound int64 = -1
+		f := core.ForOf(e.Form)
+		if f != nil {
+			bv, err := r.host(f.Bound, env)
+			if err != nil {
+				return err
+			}
+			if bound, err = scalarInt(bv); err != nil {
+				return err
+			}
+		}
+		for it := int64(0); ; it++ {
+			for i, p := range e.Params {
+				env[p.Name] = cur[i]
+			}
+			if f != nil {
+				if it >= bound {
+					break
+				}
+				env[f.I.Name] = eval.Scalar(core.IntConst(f.I.Type.Elem, it))
+			} else {
+				w := core.WhileOf(e.Form)
+				c, err := r.host(w.Cond, env)
+				if err != nil {
+					return err
+				}
+				if cb, ok := c.Data.([]bool); !ok || !cb[0] {
+					break
+				}
+			}
+			next, err := r.body(e.Body, env, depth+1)
+			if err != nil {
+				return err
+			}
+			cur = next
+		}
+		return bind(cur)
+	case *core.ApplyExp:
+		f := r.prog.Fun(e.Fun)
+		inner := map[string]eval.Value{}
+		for i, p := range f.Params {
+			v, err := r.value(e.Args[i], env)
+			if err != nil {
+				return err
+			}
+			inner[p.Name] = v
+		}
+		vals, err := r.body(f.Body, inner, depth+1)
+		if err != nil {
+			return err
+		}
+		return bind(vals)
+	}
+	return fmt.Errorf("internal error: gpu: cannot follow %T on the host", s.Exp)
+}
+
+// fallbackName is the synthetic function a run of statements becomes.
+const fallbackName = "ar_gpu_fallback"
+
+// fallback runs stmts on the fallback backend as one function whose
+// parameters are their free variables and whose results are everything
+// they bind.
+func (r *run) fallback(stmts []*core.Stmt, env map[string]eval.Value) error {
+	fs := newFreeSet()
+	fs.stmts(stmts, nil, map[string]bool{})
+	if fs.err != nil {
+		return fs.err
+	}
+	var outs []*core.Var
+	for _, s := range stmts {
+		outs = append(outs, s.Pat...)
+		if why, ok := r.l.mod.fallback[s]; ok {
+			r.note(fmt.Sprintf("%s ran on the CPU: %s", expName(s.Exp), why))
+		} else if isSOAC(s.Exp) {
+			r.note(fmt.Sprintf("%s ran on the CPU", expName(s.Exp)))
+		}
+	}
+	if r.b.opts.Fallback == nil {
+		return fmt.Errorf("gpu: %s at %v needs the CPU backend, and none was given", expName(stmts[0].Exp), stmts[0].Pos)
+	}
+	args := make([]eval.Value, len(fs.order))
+	for i, v := range fs.order {
+		hv, err := r.host(v, env)
+		if err != nil {
+			return err
+		}
+		hv.Dev = nil // the fallback sees plain host values
+		args[i] = hv
+	}
+	res := make([]core.Atom, len(outs))
+	for i, v := range outs {
+		res[i] = v
+	}
+	fn := &core.Fun{Name: fallbackName, Params: fs.order, Ret: core.TypesOf(outs),
+		Body: &core.Body{Stmts: stmts, Result: res}, Pos: stmts[0].Pos}
+	prog := &core.Program{Funs: append(append([]*core.Fun(nil), r.prog.Funs...), fn)}
+	var sub eval.Timings
+	vals, err := r.b.opts.Fallback.Run(r.ctx, prog, fallbackName, args, &sub)
+	r.t.Run += sub.Run
+	r.t.Kernels = append(r.t.Kernels, sub.Kernels...)
+	for _, n := range sub.Notes {
+		r.note(n)
+	}
+	if err != nil {
+		return err
+	}
+	if len(vals) != len(outs) {
+		return fmt.Errorf("internal error: fallback returned %d values for %d variables", len(vals), len(outs))
+	}
+	for i, v := range outs {
+		env[v.Name] = vals[i]
+	}
+	return nil
+}
+
+func (r *run) note(n string) {
+	if !r.notes[n] {
+		r.notes[n] = true
+		r.t.Notes = append(r.t.Notes, n)
+	}
+}
+
+func isSOAC(e core.Exp) bool {
+	switch e.(type) {
+	case *core.Screma, *core.Hist, *core.Scatter, *core.Filter, *core.Segmented, *core.MultiScan:
+		return true
+	}
+	return false
+}
+
+// checkError reads the device error flag after a kernel and turns a failed
+// check into a positioned error.
+func (r *run) checkError() error {
+	var code int32
+	start := time.Now()
+	err := r.b.g.DtoH(unsafe.Pointer(&code), r.b.errFlag, 4)
+	r.t.Transfer += time.Since(start)
+	if err != nil {
+		return err
+	}
+	if code == 0 {
+		return nil
+	}
+	if err := r.b.g.Memset(r.b.errFlag, 0, 4); err != nil {
+		return err
+	}
+	sites := r.l.mod.sites
+	if int(code) > len(sites) || code < 0 {
+		return fmt.Errorf("internal error: gpu: unknown check %d failed", code)
+	}
+	s := sites[code-1]
+	return source.Errorf(s.Pos, "%s", s.Msg)
+}

@@ -1,0 +1,494 @@
+package gpu
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/arepl/arepl/lang/core"
+	"github.com/arepl/arepl/lang/source"
+)
+
+// unsupported says why a piece of core code cannot run inside a kernel; the
+// backend then runs the whole statement through its fallback and notes why.
+type unsupported struct{ why string }
+
+func (u *unsupported) Error() string { return u.why }
+
+func unsup(format string, args ...any) error { return &unsupported{fmt.Sprintf(format, args...)} }
+
+// ctype is the C name of a primitive type (the prelude's typedefs use the
+// Futhark names).
+func ctype(t core.PrimType) string { return t.String() }
+
+// cname turns a core variable name into a C identifier: "v_" + the name
+// with every character outside [A-Za-z0-9_] spelt as its code, so distinct
+// names stay distinct.
+func cname(name string) string {
+	var b strings.Builder
+	b.WriteString("v_")
+	for _, r := range name {
+		switch {
+		case r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+			b.WriteRune(r)
+		default:
+			fmt.Fprintf(&b, "_%x_", r)
+		}
+	}
+	return b.String()
+}
+
+// constant renders a constant exactly: integers as typed literals, floats
+// in shortest round-trip form (bit patterns for inf and nan).
+func constant(c core.Const) string {
+	switch {
+	case c.T == core.Bool:
+		if c.Bool() {
+			return "true"
+		}
+		return "false"
+	case c.T == core.F32:
+		f := c.Float()
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			return fmt.Sprintf("__int_as_float(0x%08x)", math.Float32bits(float32(f)))
+		}
+		return floatLit(strconv.FormatFloat(f, 'g', -1, 32)) + "f"
+	case c.T == core.F64:
+		f := c.Float()
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			return fmt.Sprintf("__longlong_as_double(0x%016xLL)", c.Bits)
+		}
+		return floatLit(strconv.FormatFloat(f, 'g', -1, 64))
+	case c.T == core.I64 && c.Int() == math.MinInt64:
+		return "((i64)0x8000000000000000ULL)"
+	case c.T.IsSigned():
+		return fmt.Sprintf("((%s)%dLL)", ctype(c.T), c.Int())
+	case c.T.IsUnsigned():
+		return fmt.Sprintf("((%s)%dULL)", ctype(c.T), c.Bits)
+	}
+	return fmt.Sprintf("/* bad constant %v */0", c)
+}
+
+// floatLit makes sure a decimal rendering reads as a floating literal.
+func floatLit(s string) string {
+	if strings.ContainsAny(s, ".eE") {
+		return s
+	}
+	return s + ".0"
+}
+
+func atom(a core.Atom) (string, error) {
+	switch a := a.(type) {
+	case *core.Var:
+		if a.Type.IsArray() {
+			return "", unsup("array %s used as a scalar", a.Name)
+		}
+		return cname(a.Name), nil
+	case core.Const:
+		return constant(a), nil
+	case *core.Const:
+		return constant(*a), nil
+	}
+	return "", fmt.Errorf("internal error: unknown atom %T", a)
+}
+
+// errSite is a run-time check inside a kernel: its code is its index in
+// the module's table plus one, which is what a failing thread writes to the
+// error flag.
+type errSite struct {
+	Pos source.Pos
+	Msg string
+}
+
+// emitter renders scalar core code as C statements. Arrays it may read are
+// the free arrays of the kernel (passed as pointer and dimensions); every
+// run-time check gets a site in sites.
+type emitter struct {
+	b      strings.Builder
+	indent int
+	sites  *[]errSite
+	tmp    int
+	funs   map[string]bool // device functions called (by core name)
+	calls  bool            // this emitter rendered a call
+	prog   *core.Program
+}
+
+func (e *emitter) line(format string, args ...any) {
+	e.b.WriteString(strings.Repeat("  ", e.indent))
+	fmt.Fprintf(&e.b, format, args...)
+	e.b.WriteByte('\n')
+}
+
+func (e *emitter) site(pos source.Pos, msg string) int {
+	*e.sites = append(*e.sites, errSite{pos, msg})
+	return len(*e.sites)
+}
+
+func (e *emitter) fresh(base string) string {
+	e.tmp++
+	return fmt.Sprintf("ar_%s%d", base, e.tmp)
+}
+
+// body renders stmts and assigns the results to dst (already declared).
+func (e *emitter) body(b *core.Body, dst []string) error {
+	for _, s := range b.Stmts {
+		if err := e.stmt(s); err != nil {
+			return err
+		}
+	}
+	if len(dst) != len(b.Result) {
+		return fmt.Errorf("internal error: %d results for %d destinations", len(b.Result), len(dst))
+	}
+	for i, r := range b.Result {
+		a, err := atom(r)
+		if err != nil {
+			return err
+		}
+		e.line("%s = %s;", dst[i], a)
+	}
+	return nil
+}
+
+func (e *emitter) declare(vs []*core.Var) error {
+	for _, v := range vs {
+		if v.Type.IsArray() {
+			return unsup("%s is an array inside a kernel", v.Name)
+		}
+		e.line("%s %s;", ctype(v.Type.Elem), cname(v.Name))
+	}
+	return nil
+}
+
+func (e *emitter) stmt(s *core.Stmt) error {
+	if err := e.declare(s.Pat); err != nil {
+		return err
+	}
+	one := func() (string, error) {
+		if len(s.Pat) != 1 {
+			return "", fmt.Errorf("internal error: %T binds %d variables", s.Exp, len(s.Pat))
+		}
+		return cname(s.Pat[0].Name), nil
+	}
+	switch x := s.Exp.(type) {
+	case *core.AtomExp:
+		d, err := one()
+		if err != nil {
+			return err
+		}
+		a, err := atom(x.A)
+		if err != nil {
+			return err
+		}
+		e.line("%s = %s;", d, a)
+	case *core.BinOpExp:
+		d, err := one()
+		if err != nil {
+			return err
+		}
+		if !core.BinOpValid(x.Op, x.T) {
+			return fmt.Errorf("internal error: %v on %v", x.Op, x.T)
+		}
+		a, err := atom(x.X)
+		if err != nil {
+			return err
+		}
+		b, err := atom(x.Y)
+		if err != nil {
+			return err
+		}
+		if x.T.IsInt() && (x.Op == core.Div || x.Op == core.Mod || x.Op == core.Quot || x.Op == core.Rem) && !nonZeroConst(x.Y) {
+			code := e.site(s.Pos, "division by zero")
+			e.line("if (%s == 0) ar_fail(ar_err, %d);", b, code)
+		}
+		e.line("%s = %s_%s(%s, %s);", d, core.BinOps[x.Op].Name, ctype(x.T), a, b)
+	case *core.UnOpExp:
+		d, err := one()
+		if err != nil {
+			return err
+		}
+		if !core.UnOpValid(x.Op, x.T) {
+			return fmt.Errorf("internal error: %v on %v", x.Op, x.T)
+		}
+		a, err := atom(x.X)
+		if err != nil {
+			return err
+		}
+		e.line("%s = %s_%s(%s);", d, core.UnOps[x.Op].Name, ctype(x.T), a)
+	case *core.ConvExp:
+		d, err := one()
+		if err != nil {
+			return err
+		}
+		a, err := atom(x.X)
+		if err != nil {
+			return err
+		}
+		e.line("%s = %s;", d, conv(x.From, x.To, a))
+	case *core.IfExp:
+		c, err := atom(x.Cond)
+		if err != nil {
+			return err
+		}
+		dst := names(s.Pat)
+		e.line("if (%s) {", c)
+		e.indent++
+		if err := e.body(x.Then, dst); err != nil {
+			return err
+		}
+		e.indent--
+		e.line("} else {")
+		e.indent++
+		if err := e.body(x.Else, dst); err != nil {
+			return err
+		}
+		e.indent--
+		e.line("}")
+	case *core.LoopExp:
+		return e.loop(s, x)
+	case *core.IndexExp:
+		return e.index(s, x)
+	case *core.SizeExp:
+		d, err := one()
+		if err != nil {
+			return err
+		}
+		if x.Dim < 0 || x.Dim >= x.Arr.Type.Rank {
+			return fmt.Errorf("internal error: size of dimension %d of %v", x.Dim, x.Arr.Type)
+		}
+		e.line("%s = %s_d%d;", d, cname(x.Arr.Name), x.Dim)
+	case *core.AssertExp:
+		c, err := atom(x.Cond)
+		if err != nil {
+			return err
+		}
+		code := e.site(s.Pos, x.Msg)
+		e.line("if (!(%s)) ar_fail(ar_err, %d);", c, code)
+	case *core.ApplyExp:
+		return e.apply(s, x)
+	case *core.UpdateExp, *core.ArrayLitExp, *core.IotaExp, *core.ReplicateExp, *core.ReshapeExp,
+		*core.TransposeExp, *core.ReverseExp, *core.RotateExp, *core.ConcatExp, *core.CopyExp,
+		*core.Screma, *core.Hist, *core.Scatter, *core.Filter, *core.Segmented, *core.MultiScan:
+		return unsup("%s inside a kernel (nested parallelism is not generated yet)", expName(x))
+	default:
+		return fmt.Errorf("internal error: unknown expression %T", x)
+	}
+	return nil
+}
+
+// expName is a short user-facing name of an expression kind.
+func expName(x core.Exp) string {
+	switch x := x.(type) {
+	case *core.Screma:
+		return x.Kind()
+	case *core.Hist:
+		return "hist"
+	case *core.Scatter:
+		return "scatter"
+	case *core.Filter:
+		if x.Partition {
+			return "partition"
+		}
+		return "filter"
+	case *core.Segmented:
+		if x.Op != nil {
+			return "segmented " + x.Op.Kind()
+		}
+		return "segmented"
+	case *core.MultiScan:
+		return "multiscan"
+	}
+	s := fmt.Sprintf("%T", x)
+	s = strings.TrimPrefix(s, "*core.")
+	return strings.ToLower(strings.TrimSuffix(s, "Exp"))
+}
+
+// nonZeroConst reports whether a is a constant other than zero (a divisor
+// that needs no check).
+func nonZeroConst(a core.Atom) bool {
+	c, ok := a.(core.Const)
+	return ok && c.Bits != 0
+}
+
+func names(vs []*core.Var) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = cname(v.Name)
+	}
+	return out
+}
+
+// conv renders a primitive conversion with Futhark's meaning: to bool is
+// "not zero", from bool is 0 or 1, int to int wraps, float to int
+// truncates toward zero.
+func conv(from, to core.PrimType, a string) string {
+	switch {
+	case from == to:
+		return a
+	case to == core.Bool:
+		return fmt.Sprintf("(%s != 0)", a)
+	case from == core.Bool:
+		return fmt.Sprintf("(%s)(%s ? 1 : 0)", ctype(to), a)
+	}
+	return fmt.Sprintf("(%s)(%s)", ctype(to), a)
+}
+
+func (e *emitter) loop(s *core.Stmt, x *core.LoopExp) error {
+	if len(x.Params) != len(x.Init) || len(s.Pat) != len(x.Params) {
+		return fmt.Errorf("internal error: loop with %d parameters, %d initial values, %d results", len(x.Params), len(x.Init), len(s.Pat))
+	}
+	e.line("{")
+	e.indent++
+	if err := e.declare(x.Params); err != nil {
+		return err
+	}
+	for i, p := range x.Params {
+		a, err := atom(x.Init[i])
+		if err != nil {
+			return err
+		}
+		e.line("%s = %s;", cname(p.Name), a)
+	}
+	// The body's results go to temporaries first: they may read the
+	// parameters they replace.
+	tmps := make([]string, len(x.Params))
+	for i := range tmps {
+		tmps[i] = e.fresh("next")
+	}
+	if f := core.ForOf(x.Form); f != nil {
+		b, err := atom(f.Bound)
+		if err != nil {
+			return err
+		}
+		t := ctype(f.I.Type.Elem)
+		e.line("for (%s %s = 0; %s < %s; %s++) {", t, cname(f.I.Name), cname(f.I.Name), b, cname(f.I.Name))
+	} else if w := core.WhileOf(x.Form); w != nil {
+		e.line("while (%s) {", cname(w.Cond.Name))
+	} else {
+		return fmt.Errorf("internal error: unknown loop form %T", x.Form)
+	}
+	e.indent++
+	for i, p := range x.Params {
+		e.line("%s %s;", ctype(p.Type.Elem), tmps[i])
+	}
+	if err := e.body(x.Body, tmps); err != nil {
+		return err
+	}
+	for i, p := range x.Params {
+		e.line("%s = %s;", cname(p.Name), tmps[i])
+	}
+	e.indent--
+	e.line("}")
+	for i, p := range x.Params {
+		e.line("%s = %s;", cname(s.Pat[i].Name), cname(p.Name))
+	}
+	e.indent--
+	e.line("}")
+	return nil
+}
+
+// index reads one element of a free array; an index out of bounds raises
+// the error flag and reads nothing.
+func (e *emitter) index(s *core.Stmt, x *core.IndexExp) error {
+	if len(s.Pat) != 1 {
+		return fmt.Errorf("internal error: index binds %d variables", len(s.Pat))
+	}
+	r := x.Arr.Type.Rank
+	if len(x.Idx) != r {
+		return unsup("slicing %s inside a kernel", x.Arr.Name)
+	}
+	arr := cname(x.Arr.Name)
+	var conds, ixs []string
+	for i, d := range x.Idx {
+		if d.Fix == nil {
+			return unsup("slicing %s inside a kernel", x.Arr.Name)
+		}
+		a, err := atom(*d.Fix)
+		if err != nil {
+			return err
+		}
+		ix := e.fresh("i")
+		e.line("i64 %s = (i64)(%s);", ix, a)
+		conds = append(conds, fmt.Sprintf("%s >= 0 && %s < %s_d%d", ix, ix, arr, i))
+		ixs = append(ixs, ix)
+	}
+	flat := ixs[0]
+	for i := 1; i < r; i++ {
+		flat = fmt.Sprintf("(%s) * %s_d%d + %s", flat, arr, i, ixs[i])
+	}
+	ok := e.fresh("ok")
+	code := e.site(s.Pos, "index out of bounds")
+	e.line("bool %s = %s;", ok, strings.Join(conds, " && "))
+	e.line("if (!%s) ar_fail(ar_err, %d);", ok, code)
+	e.line("%s = %s ? %s[%s] : (%s)0;", cname(s.Pat[0].Name), ok, arr, flat, ctype(x.Arr.Type.Elem))
+	return nil
+}
+
+// apply calls a function of the program rendered as a device function;
+// only functions of scalars qualify.
+func (e *emitter) apply(s *core.Stmt, x *core.ApplyExp) error {
+	f := e.prog.Fun(x.Fun)
+	if f == nil {
+		return fmt.Errorf("internal error: call of unknown function %s", x.Fun)
+	}
+	if err := scalarFun(f); err != nil {
+		return err
+	}
+	args := []string{"ar_err"}
+	for _, a := range x.Args {
+		s, err := atom(a)
+		if err != nil {
+			return err
+		}
+		args = append(args, s)
+	}
+	for _, v := range s.Pat {
+		args = append(args, "&"+cname(v.Name))
+	}
+	e.funs[f.Name] = true
+	e.calls = true
+	e.line("%s(%s);", funName(f.Name), strings.Join(args, ", "))
+	return nil
+}
+
+func funName(name string) string { return "f_" + strings.TrimPrefix(cname(name), "v_") }
+
+func scalarFun(f *core.Fun) error {
+	for _, p := range f.Params {
+		if p.Type.IsArray() {
+			return unsup("function %s takes an array", f.Name)
+		}
+	}
+	for _, t := range f.Ret {
+		if t.IsArray() {
+			return unsup("function %s returns an array", f.Name)
+		}
+	}
+	return nil
+}
+
+// deviceFun renders a function of the program as a device function
+// `void f_NAME(int *ar_err, params..., results*...)`; the names of the
+// functions it calls are added to e.funs.
+func (e *emitter) deviceFun(f *core.Fun) (string, string, error) {
+	if err := scalarFun(f); err != nil {
+		return "", "", err
+	}
+	params := []string{"int *ar_err"}
+	for _, p := range f.Params {
+		params = append(params, ctype(p.Type.Elem)+" "+cname(p.Name))
+	}
+	for i, t := range f.Ret {
+		params = append(params, fmt.Sprintf("%s *ar_res%d", ctype(t.Elem), i))
+	}
+	proto := fmt.Sprintf("static __device__ void %s(%s)", funName(f.Name), strings.Join(params, ", "))
+	inner := &emitter{indent: 1, sites: e.sites, funs: e.funs, prog: e.prog}
+	dst := make([]string, len(f.Ret))
+	for i := range dst {
+		dst[i] = fmt.Sprintf("*ar_res%d", i)
+	}
+	if err := inner.body(f.Body, dst); err != nil {
+		return "", "", err
+	}
+	return proto + ";\n", proto + " {\n" + inner.b.String() + "}\n", nil
+}

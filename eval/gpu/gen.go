@@ -1,0 +1,355 @@
+package gpu
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"text/template"
+
+	"github.com/arepl/arepl/kernels"
+	"github.com/arepl/arepl/lang/core"
+)
+
+// kernelKind is a kernel family; each has a template in kernels/.
+type kernelKind int
+
+const (
+	kMap        kernelKind = iota // map.cu
+	kRedComm                      // redomap_comm.cu
+	kRedOrdered                   // redomap_ordered.cu
+	kSegRed                       // segred.cu
+)
+
+var templateFile = [...]string{kMap: "map.cu", kRedComm: "redomap_comm.cu", kRedOrdered: "redomap_ordered.cu", kSegRed: "segred.cu"}
+
+var kindName = [...]string{kMap: "map", kRedComm: "redomap", kRedOrdered: "redomap (ordered)", kSegRed: "segmented reduce"}
+
+// paramKind says what the host passes for one kernel parameter; the C
+// declaration and the host's argument list are both made from the same
+// []kparam, so they cannot disagree.
+type paramKind int
+
+const (
+	pN       paramKind = iota // i64 element count (segments for kSegRed)
+	pExtra                    // i64: tiles per block (kRedOrdered) or row width (kSegRed)
+	pErr                      // int* error flag
+	pScalar                   // a free scalar, by value
+	pArray                    // a free array's pointer
+	pDim                      // one dimension of a free array
+	pIn                       // input array k
+	pOut                      // map-out array k
+	pPartial                  // block partials of accumulator component k
+	pResult                   // result of accumulator component k
+	pCounter                  // unsigned int* last-block ticket
+)
+
+type kparam struct {
+	kind paramKind
+	v    *core.Var // pScalar, pArray, pDim
+	k    int       // component, input or output number; dimension for pDim
+	t    core.PrimType
+	name string // pN, pExtra: the C name
+}
+
+func (p kparam) decl() string {
+	switch p.kind {
+	case pN, pExtra:
+		return "const i64 " + p.name
+	case pErr:
+		return "int *__restrict__ ar_err"
+	case pScalar:
+		return fmt.Sprintf("const %s %s", ctype(p.t), cname(p.v.Name))
+	case pArray:
+		return fmt.Sprintf("const %s *__restrict__ %s", ctype(p.t), cname(p.v.Name))
+	case pDim:
+		return fmt.Sprintf("const i64 %s_d%d", cname(p.v.Name), p.k)
+	case pIn:
+		return fmt.Sprintf("const %s *__restrict__ ar_in%d", ctype(p.t), p.k)
+	case pOut:
+		return fmt.Sprintf("%s *__restrict__ ar_out%d", ctype(p.t), p.k)
+	case pPartial:
+		return fmt.Sprintf("%s *__restrict__ ar_part%d", ctype(p.t), p.k)
+	case pResult:
+		return fmt.Sprintf("%s *__restrict__ ar_res%d", ctype(p.t), p.k)
+	case pCounter:
+		return "unsigned int *__restrict__ ar_counter"
+	}
+	return "/* bad parameter */"
+}
+
+// kernel is one generated kernel and everything the host needs to launch
+// it.
+type kernel struct {
+	Name   string
+	Kind   kernelKind
+	Stmt   *core.Stmt
+	Op     *core.Screma // the Screma (for kSegRed, the per-row one)
+	Outer  []core.Atom  // kSegRed: the outer dimensions
+	Env    []*core.Var  // free variables of the lambdas, in order of use
+	params []kparam
+
+	Block, Unroll, Seq, Group int
+
+	In      []core.PrimType // element types of Op.Arrs
+	Red     []core.PrimType // accumulator components, all reductions
+	Out     []core.PrimType // map-out element types
+	Neutral []string        // C renderings of the neutral elements
+	Comm    bool
+
+	fnMap, fnRed string   // device function names
+	envArgs      string   // the env as arguments to device functions
+	envDecl      []string // the env as parameters of device functions
+	src          string   // the kernel's source, device functions included
+	checks       bool     // the kernel may raise the error flag
+	redArities   []int    // components per reduction
+}
+
+// Params is the kernel's C parameter list.
+func (k *kernel) Params() string {
+	ds := make([]string, len(k.params))
+	for i, p := range k.params {
+		ds[i] = p.decl()
+	}
+	return strings.Join(ds, ", ")
+}
+
+// Tile is the number of elements an ordered-reduction block takes at once.
+func (k *kernel) Tile() int { return k.Block * k.Seq }
+
+// UnrollM1 is Unroll-1 (templates have no arithmetic).
+func (k *kernel) UnrollM1() int { return k.Unroll - 1 }
+
+// UnrollRange is 0..Unroll-1.
+func (k *kernel) UnrollRange() []int {
+	r := make([]int, k.Unroll)
+	for i := range r {
+		r[i] = i
+	}
+	return r
+}
+
+func ind(n int) string { return strings.Repeat(" ", n) }
+
+// Decl declares accumulator variables name_0.. initialised to the neutral
+// elements.
+func (k *kernel) Decl(name string, indent int) string {
+	var b strings.Builder
+	for j, t := range k.Red {
+		fmt.Fprintf(&b, "%s%s %s_%d = %s;\n", ind(indent), ctype(t), name, j, k.Neutral[j])
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// Load reads one element of every input at idx into ar_x<sfx>_k.
+func (k *kernel) Load(idx, _ string, sfx string, indent int) string {
+	var b strings.Builder
+	for j, t := range k.In {
+		fmt.Fprintf(&b, "%s%s ar_x%s_%d = ar_in%d[%s];\n", ind(indent), ctype(t), sfx, j, j, idx)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// mapCall applies the map lambda to the loaded element: it declares the
+// reduction inputs ar_y<sfx>_j, writes the map-outs at idx, and returns the
+// names of the reduction inputs.
+func (k *kernel) mapCall(b *strings.Builder, idx, lidx, sfx string, indent int) []string {
+	args := []string{k.envArgs, "(i64)(" + lidx + ")"}
+	for j := range k.In {
+		args = append(args, fmt.Sprintf("ar_x%s_%d", sfx, j))
+	}
+	ys := make([]string, len(k.Red))
+	for j, t := range k.Red {
+		ys[j] = fmt.Sprintf("ar_y%s_%d", sfx, j)
+		fmt.Fprintf(b, "%s%s %s;\n", ind(indent), ctype(t), ys[j])
+		args = append(args, "&"+ys[j])
+	}
+	for j, t := range k.Out {
+		fmt.Fprintf(b, "%s%s ar_o%s_%d;\n", ind(indent), ctype(t), sfx, j)
+		args = append(args, fmt.Sprintf("&ar_o%s_%d", sfx, j))
+	}
+	fmt.Fprintf(b, "%s%s(%s);\n", ind(indent), k.fnMap, strings.Join(args, ", "))
+	for j := range k.Out {
+		fmt.Fprintf(b, "%sar_out%d[%s] = ar_o%s_%d;\n", ind(indent), j, idx, sfx, j)
+	}
+	return ys
+}
+
+func (k *kernel) combine(b *strings.Builder, acc string, xs []string, indent int) {
+	args := []string{k.envArgs}
+	for j := range k.Red {
+		args = append(args, fmt.Sprintf("%s_%d", acc, j))
+	}
+	args = append(args, xs...)
+	for j := range k.Red {
+		args = append(args, fmt.Sprintf("&%s_%d", acc, j))
+	}
+	fmt.Fprintf(b, "%s%s(%s);\n", ind(indent), k.fnRed, strings.Join(args, ", "))
+}
+
+// Apply maps the loaded element, writes map-outs and folds the reduction
+// inputs into acc (if acc is not empty).
+func (k *kernel) Apply(idx, lidx, sfx, acc string, indent int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s{\n", ind(indent))
+	ys := k.mapCall(&b, idx, lidx, sfx, indent+2)
+	if acc != "" && len(k.Red) > 0 {
+		k.combine(&b, acc, ys, indent+2)
+	}
+	fmt.Fprintf(&b, "%s}", ind(indent))
+	return b.String()
+}
+
+// ApplyTo maps the loaded element and stores the reduction inputs in the
+// shared tile at slot.
+func (k *kernel) ApplyTo(idx, lidx, sfx, tile, slot string, indent int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s{\n", ind(indent))
+	ys := k.mapCall(&b, idx, lidx, sfx, indent+2)
+	for j := range k.Red {
+		fmt.Fprintf(&b, "%s%s_%d[%s] = %s;\n", ind(indent+2), tile, j, slot, ys[j])
+	}
+	fmt.Fprintf(&b, "%s}", ind(indent))
+	return b.String()
+}
+
+// StoreNeutral fills a tile slot with the neutral element.
+func (k *kernel) StoreNeutral(tile, slot string, indent int) string {
+	var b strings.Builder
+	for j := range k.Red {
+		fmt.Fprintf(&b, "%s%s_%d[%s] = %s;\n", ind(indent), tile, j, slot, k.Neutral[j])
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// TileDecl declares the shared tile of an ordered reduction, padded
+// against bank conflicts (ar_pad).
+func (k *kernel) TileDecl() string {
+	var b strings.Builder
+	for j, t := range k.Red {
+		fmt.Fprintf(&b, "  __shared__ %s ar_tile_%d[%d];\n", ctype(t), j, k.Tile()+k.Tile()/32+1)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// FoldFrom folds a tile slot into acc.
+func (k *kernel) FoldFrom(acc, tile, slot string, indent int) string {
+	var b strings.Builder
+	xs := make([]string, len(k.Red))
+	for j, t := range k.Red {
+		xs[j] = fmt.Sprintf("ar_f_%d", j)
+		fmt.Fprintf(&b, "%s%s %s = %s_%d[%s];\n", ind(indent), ctype(t), xs[j], tile, j, slot)
+	}
+	k.combine(&b, acc, xs, indent)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// Combine folds accumulator src into dst.
+func (k *kernel) Combine(dst, src string, indent int) string {
+	var b strings.Builder
+	xs := make([]string, len(k.Red))
+	for j := range k.Red {
+		xs[j] = fmt.Sprintf("%s_%d", src, j)
+	}
+	k.combine(&b, dst, xs, indent)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// WarpReduce folds the 32 lanes' acc in lane order into lane 0 (offsets
+// 1, 2, 4, ...: lane l then holds lanes l..l+2off-1, so the order is kept
+// and non-commutative operators work).
+func (k *kernel) WarpReduce(acc string, indent int) string {
+	var b strings.Builder
+	in := ind(indent)
+	fmt.Fprintf(&b, "%sfor (int ar_off = 1; ar_off < 32; ar_off <<= 1) {\n", in)
+	xs := make([]string, len(k.Red))
+	for j, t := range k.Red {
+		xs[j] = fmt.Sprintf("ar_s_%d", j)
+		fmt.Fprintf(&b, "%s  %s %s = ar_shfl_down(%s_%d, ar_off);\n", in, ctype(t), xs[j], acc, j)
+	}
+	fmt.Fprintf(&b, "%s  if (((threadIdx.x & 31) & (2 * ar_off - 1)) == 0) {\n", in)
+	k.combine(&b, acc, xs, indent+4)
+	fmt.Fprintf(&b, "%s  }\n%s}", in, in)
+	return b.String()
+}
+
+// BlockReduce folds every thread's acc in thread order into thread 0.
+func (k *kernel) BlockReduce(acc string, indent int) string {
+	var b strings.Builder
+	in := ind(indent)
+	fmt.Fprintf(&b, "%s{\n", in)
+	b.WriteString(k.WarpReduce(acc, indent+2) + "\n")
+	for j, t := range k.Red {
+		fmt.Fprintf(&b, "%s  __shared__ %s ar_w_%d[32];\n", in, ctype(t), j)
+	}
+	fmt.Fprintf(&b, "%s  if ((threadIdx.x & 31) == 0) {\n", in)
+	for j := range k.Red {
+		fmt.Fprintf(&b, "%s    ar_w_%d[threadIdx.x >> 5] = %s_%d;\n", in, j, acc, j)
+	}
+	fmt.Fprintf(&b, "%s  }\n%s  __syncthreads();\n%s  if (threadIdx.x < 32) {\n", in, in, in)
+	for j := range k.Red {
+		fmt.Fprintf(&b, "%s    %s_%d = threadIdx.x < %d ? ar_w_%d[threadIdx.x] : %s;\n", in, acc, j, k.Block/32, j, k.Neutral[j])
+	}
+	b.WriteString(k.WarpReduce(acc, indent+4) + "\n")
+	fmt.Fprintf(&b, "%s  }\n%s  __syncthreads();\n%s}", in, in, in)
+	return b.String()
+}
+
+// Finish publishes the block's partial (thread 0's acc); the last block to
+// arrive folds all partials in block order and writes the result.
+func (k *kernel) Finish(acc string, indent int) string {
+	var b strings.Builder
+	in := ind(indent)
+	fmt.Fprintf(&b, "%s__shared__ bool ar_last;\n%sif (threadIdx.x == 0) {\n", in, in)
+	for j := range k.Red {
+		fmt.Fprintf(&b, "%s  ar_part%d[blockIdx.x] = %s_%d;\n", in, j, acc, j)
+	}
+	fmt.Fprintf(&b, "%s  __threadfence();\n%s  ar_last = atomicAdd(ar_counter, 1u) == gridDim.x - 1;\n%s}\n%s__syncthreads();\n", in, in, in, in)
+	fmt.Fprintf(&b, "%sif (ar_last) {\n%s  __threadfence();\n", in, in)
+	b.WriteString(k.Decl("ar_p", indent+2) + "\n")
+	fmt.Fprintf(&b, "%s  const int ar_c = (gridDim.x + %d - 1) / %d;\n", in, k.Block, k.Block)
+	fmt.Fprintf(&b, "%s  const int ar_e = min((int)gridDim.x, ((int)threadIdx.x + 1) * ar_c);\n", in)
+	fmt.Fprintf(&b, "%s  for (int ar_j = threadIdx.x * ar_c; ar_j < ar_e; ar_j++) {\n", in)
+	xs := make([]string, len(k.Red))
+	for j, t := range k.Red {
+		xs[j] = fmt.Sprintf("ar_q_%d", j)
+		fmt.Fprintf(&b, "%s    %s %s = ((volatile %s *)ar_part%d)[ar_j];\n", in, ctype(t), xs[j], ctype(t), j)
+	}
+	k.combine(&b, "ar_p", xs, indent+4)
+	fmt.Fprintf(&b, "%s  }\n", in)
+	b.WriteString(k.BlockReduce("ar_p", indent+2) + "\n")
+	fmt.Fprintf(&b, "%s  if (threadIdx.x == 0) {\n", in)
+	for j := range k.Red {
+		fmt.Fprintf(&b, "%s    ar_res%d[0] = ar_p_%d;\n", in, j, j)
+	}
+	fmt.Fprintf(&b, "%s    *ar_counter = 0;\n%s  }\n%s}", in, in, in)
+	return b.String()
+}
+
+// StoreResult writes acc as the result of segment seg.
+func (k *kernel) StoreResult(acc, seg string, indent int) string {
+	var b strings.Builder
+	for j := range k.Red {
+		fmt.Fprintf(&b, "%sar_res%d[%s] = %s_%d;\n", ind(indent), j, seg, acc, j)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+var templates = func() *template.Template {
+	t := template.New("kernels")
+	for _, f := range templateFile {
+		src, err := kernels.FS.ReadFile(f)
+		if err != nil {
+			panic("gpu: embedded template missing: " + f)
+		}
+		template.Must(t.New(f).Parse(string(src)))
+	}
+	return t
+}()
+
+func (k *kernel) instantiate() (string, error) {
+	var b bytes.Buffer
+	if err := templates.ExecuteTemplate(&b, templateFile[k.Kind], k); err != nil {
+		return "", fmt.Errorf("internal error: kernel template %s: %v", templateFile[k.Kind], err)
+	}
+	return b.String(), nil
+}

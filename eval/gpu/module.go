@@ -1,0 +1,400 @@
+package gpu
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/arepl/arepl/kernels"
+	"github.com/arepl/arepl/lang/core"
+)
+
+// module is the generated CUDA for a whole program: one NVRTC module with a
+// kernel (or, for segmented reductions, one per group size) for every SOAC
+// statement that runs on the GPU, and the reason for every one that does
+// not.
+type module struct {
+	body     string // everything after the prelude
+	kernels  map[*core.Stmt][]*kernel
+	fallback map[*core.Stmt]string // statement -> why it runs on the fallback
+	sites    []errSite
+}
+
+// source is the full module text given to NVRTC.
+func (m *module) source() string { return prelude + "\n" + m.body }
+
+var prelude = func() string {
+	b, err := kernels.FS.ReadFile("prelude.cu")
+	if err != nil {
+		panic("gpu: embedded prelude.cu missing")
+	}
+	return string(b)
+}()
+
+// segGroups are the group sizes of the segmented-reduction variants: a
+// thread, a warp or a block per row, picked at run time from the row length.
+var segGroups = []int{1, 32, 256}
+
+// generate renders every SOAC statement of prog's host-level bodies (the
+// bodies of functions, branches and loops, not lambdas) that a kernel
+// family covers.
+func generate(prog *core.Program, lim Limits) (*module, error) {
+	g := &generator{prog: prog, lim: lim, funs: map[string]bool{},
+		m: &module{kernels: map[*core.Stmt][]*kernel{}, fallback: map[*core.Stmt]string{}}}
+	for _, f := range prog.Funs {
+		if err := g.walk(f.Body); err != nil {
+			return nil, err
+		}
+	}
+	var b strings.Builder
+	if len(g.funs) > 0 {
+		if err := g.deviceFuns(&b); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteString(g.kbuf.String())
+	g.m.body = b.String()
+	g.m.sites = g.sites
+	return g.m, nil
+}
+
+type generator struct {
+	prog  *core.Program
+	lim   Limits
+	m     *module
+	sites []errSite
+	funs  map[string]bool
+	kbuf  strings.Builder
+	n     int
+}
+
+func (g *generator) walk(b *core.Body) error {
+	for _, s := range b.Stmts {
+		switch e := s.Exp.(type) {
+		case *core.IfExp:
+			if err := g.walk(e.Then); err != nil {
+				return err
+			}
+			if err := g.walk(e.Else); err != nil {
+				return err
+			}
+		case *core.LoopExp:
+			if err := g.walk(e.Body); err != nil {
+				return err
+			}
+		case *core.Screma:
+			if err := g.soac(s, e, nil); err != nil {
+				return err
+			}
+		case *core.Segmented:
+			if e.Op == nil {
+				return fmt.Errorf("internal error: segmented statement without an operation")
+			}
+			if err := g.soac(s, e.Op, e.Outer); err != nil {
+				return err
+			}
+		case *core.Hist, *core.Scatter, *core.Filter, *core.MultiScan:
+			g.m.fallback[s] = expName(e) + " is not implemented on the GPU yet"
+		}
+	}
+	return nil
+}
+
+// soac generates the kernels of one statement, or records why it cannot
+// run on the GPU.
+func (g *generator) soac(s *core.Stmt, op *core.Screma, outer []core.Atom) error {
+	var ks []*kernel
+	var err error
+	saved := make(map[string]bool, len(g.funs))
+	for f := range g.funs {
+		saved[f] = true
+	}
+	if outer == nil {
+		var k *kernel
+		k, err = g.kernel(s, op, nil, 0)
+		ks = []*kernel{k}
+	} else {
+		for _, grp := range segGroups {
+			var k *kernel
+			k, err = g.kernel(s, op, outer, grp)
+			if err != nil {
+				break
+			}
+			ks = append(ks, k)
+		}
+	}
+	if err == nil {
+		// Functions the kernel calls must render too.
+		var scratch strings.Builder
+		err = g.deviceFuns(&scratch)
+	}
+	var u *unsupported
+	if errors.As(err, &u) {
+		g.funs = saved
+		g.m.fallback[s] = u.why
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, k := range ks {
+		g.kbuf.WriteString(k.src)
+	}
+	g.m.kernels[s] = ks
+	return nil
+}
+
+func (g *generator) kernel(s *core.Stmt, op *core.Screma, outer []core.Atom, group int) (*kernel, error) {
+	if len(op.Scans) > 0 {
+		return nil, unsup("%s: scans are not implemented on the GPU yet", op.Kind())
+	}
+	if op.Post != nil {
+		return nil, unsup("a post-map is not implemented on the GPU yet")
+	}
+	if outer != nil && len(op.Reds) == 0 {
+		return nil, unsup("a segmented map is not implemented on the GPU yet")
+	}
+	g.n++
+	k := &kernel{Stmt: s, Op: op, Outer: outer, Block: 256, Unroll: 1, Seq: 1, Group: group}
+	for _, a := range op.Arrs {
+		if a.Type.Rank != 1+len(outer) {
+			return nil, unsup("%s over rows of %s (nested parallelism is not generated yet)", op.Kind(), a.Name)
+		}
+		k.In = append(k.In, a.Type.Elem)
+	}
+	k.Comm = true
+	for _, r := range op.Reds {
+		k.redArities = append(k.redArities, len(r.Neutral))
+		k.Comm = k.Comm && r.Comm
+		for _, ne := range r.Neutral {
+			t := ne.AtomType()
+			if t.IsArray() {
+				return nil, unsup("reduction of arrays (vectorised operators) is not generated yet")
+			}
+			k.Red = append(k.Red, t.Elem)
+			c, err := atom(ne)
+			if err != nil {
+				return nil, err
+			}
+			k.Neutral = append(k.Neutral, c)
+		}
+	}
+	if len(op.Map.Ret) < len(k.Red) {
+		return nil, fmt.Errorf("internal error: map returns %d values for %d accumulator components", len(op.Map.Ret), len(k.Red))
+	}
+	for _, t := range op.Map.Ret[len(k.Red):] {
+		if t.IsArray() {
+			return nil, unsup("a map producing arrays is not generated yet")
+		}
+		k.Out = append(k.Out, t.Elem)
+	}
+	switch {
+	case outer != nil:
+		k.Kind = kSegRed
+		k.Name = fmt.Sprintf("k%d_segred_g%d", g.n, group)
+	case len(op.Reds) == 0:
+		k.Kind = kMap
+		k.Name = fmt.Sprintf("k%d_map", g.n)
+	case k.Comm:
+		k.Kind = kRedComm
+		k.Name = fmt.Sprintf("k%d_redomap", g.n)
+		k.Unroll = 4
+	default:
+		k.Kind = kRedOrdered
+		k.Name = fmt.Sprintf("k%d_redomap_ordered", g.n)
+		k.Seq = seqDegree(k.Red, k.Block, g.lim)
+	}
+
+	// The environment: free variables of the lambdas and the neutral
+	// elements.
+	fs := newFreeSet()
+	var idx []*core.Var
+	if op.Index != nil {
+		idx = []*core.Var{op.Index}
+	}
+	fs.lambda(op.Map, idx, map[string]bool{})
+	for _, r := range op.Reds {
+		fs.lambda(r.Lambda, nil, map[string]bool{})
+		fs.stmts(nil, r.Neutral, map[string]bool{})
+	}
+	if fs.err != nil {
+		return nil, fs.err
+	}
+	k.Env = fs.order
+	g.params(k)
+	src, err := g.render(k)
+	if err != nil {
+		return nil, err
+	}
+	k.src = src
+	return k, nil
+}
+
+// params lays out the kernel's parameters; see paramKind.
+func (g *generator) params(k *kernel) {
+	var ps []kparam
+	switch k.Kind {
+	case kSegRed:
+		ps = append(ps, kparam{kind: pN, name: "ar_segs"}, kparam{kind: pExtra, name: "ar_w"})
+	case kRedOrdered:
+		ps = append(ps, kparam{kind: pN, name: "ar_n"}, kparam{kind: pExtra, name: "ar_tiles_per_block"})
+	default:
+		ps = append(ps, kparam{kind: pN, name: "ar_n"})
+	}
+	env := []kparam{{kind: pErr}}
+	for _, v := range k.Env {
+		if v.Type.IsArray() {
+			env = append(env, kparam{kind: pArray, v: v, t: v.Type.Elem})
+			for d := 0; d < v.Type.Rank; d++ {
+				env = append(env, kparam{kind: pDim, v: v, k: d})
+			}
+			continue
+		}
+		env = append(env, kparam{kind: pScalar, v: v, t: v.Type.Elem})
+	}
+	ps = append(ps, env...)
+	var args []string
+	for _, p := range env {
+		switch p.kind {
+		case pErr:
+			args = append(args, "ar_err")
+		case pDim:
+			args = append(args, fmt.Sprintf("%s_d%d", cname(p.v.Name), p.k))
+		default:
+			args = append(args, cname(p.v.Name))
+		}
+	}
+	k.envArgs = strings.Join(args, ", ")
+	k.envDecl = make([]string, len(env))
+	for i, p := range env {
+		k.envDecl[i] = p.decl()
+	}
+	for j, t := range k.In {
+		ps = append(ps, kparam{kind: pIn, k: j, t: t})
+	}
+	for j, t := range k.Out {
+		ps = append(ps, kparam{kind: pOut, k: j, t: t})
+	}
+	if k.Kind == kRedComm || k.Kind == kRedOrdered {
+		for j, t := range k.Red {
+			ps = append(ps, kparam{kind: pPartial, k: j, t: t})
+		}
+	}
+	if len(op(k).Reds) > 0 {
+		for j, t := range k.Red {
+			ps = append(ps, kparam{kind: pResult, k: j, t: t})
+		}
+	}
+	if k.Kind == kRedComm || k.Kind == kRedOrdered {
+		ps = append(ps, kparam{kind: pCounter})
+	}
+	k.params = ps
+}
+
+func op(k *kernel) *core.Screma { return k.Op }
+
+// render produces the kernel's device functions (map lambda, combined
+// reduction operator) and the kernel itself.
+func (g *generator) render(k *kernel) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n// %s: %s at %v\n", k.Name, kindName[k.Kind], k.Stmt.Pos)
+	k.fnMap = k.Name + "_map"
+	nsites := len(g.sites)
+	defer func() { k.checks = k.checks || len(g.sites) > nsites }()
+	e := &emitter{indent: 1, sites: &g.sites, funs: g.funs, prog: g.prog}
+	ps := append([]string{}, k.envDecl...)
+	ps = append(ps, "const i64 ar_index")
+	for _, p := range k.Op.Map.Params {
+		if p.Type.IsArray() {
+			return "", unsup("map over rows of arrays is not generated yet")
+		}
+		ps = append(ps, ctype(p.Type.Elem)+" "+cname(p.Name))
+	}
+	var dst []string
+	for j, t := range k.Op.Map.Ret {
+		ps = append(ps, fmt.Sprintf("%s *ar_r%d", ctype(t.Elem), j))
+		dst = append(dst, fmt.Sprintf("*ar_r%d", j))
+	}
+	if k.Op.Index != nil {
+		e.line("const i64 %s = ar_index;", cname(k.Op.Index.Name))
+	}
+	if err := e.body(k.Op.Map.Body, dst); err != nil {
+		return "", err
+	}
+	k.checks = e.calls
+	fmt.Fprintf(&b, "static __device__ __forceinline__ void %s(%s) {\n%s}\n", k.fnMap, strings.Join(ps, ", "), e.b.String())
+
+	if len(k.Red) > 0 {
+		k.fnRed = k.Name + "_red"
+		e := &emitter{indent: 1, sites: &g.sites, funs: g.funs, prog: g.prog}
+		ps := append([]string{}, k.envDecl...)
+		var accs, elems, dst []string
+		off := 0
+		for _, r := range k.Op.Reds {
+			n := len(r.Neutral)
+			if len(r.Lambda.Params) != 2*n {
+				return "", fmt.Errorf("internal error: reduction operator with %d parameters for %d components", len(r.Lambda.Params), n)
+			}
+			for j, p := range r.Lambda.Params {
+				d := ctype(p.Type.Elem) + " " + cname(p.Name)
+				if j < n {
+					accs = append(accs, d)
+				} else {
+					elems = append(elems, d)
+				}
+			}
+			for j := 0; j < n; j++ {
+				dst = append(dst, fmt.Sprintf("*ar_r%d", off+j))
+			}
+			if err := e.body(r.Lambda.Body, dst[off:off+n]); err != nil {
+				return "", err
+			}
+			k.checks = k.checks || e.calls
+			off += n
+		}
+		ps = append(ps, accs...)
+		ps = append(ps, elems...)
+		for j, t := range k.Red {
+			ps = append(ps, fmt.Sprintf("%s *ar_r%d", ctype(t), j))
+		}
+		fmt.Fprintf(&b, "static __device__ __forceinline__ void %s(%s) {\n%s}\n", k.fnRed, strings.Join(ps, ", "), e.b.String())
+	}
+	src, err := k.instantiate()
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(src)
+	return b.String(), nil
+}
+
+// deviceFuns renders the program's functions that kernels call, and the
+// functions they call in turn, prototypes first so recursion works.
+func (g *generator) deviceFuns(b *strings.Builder) error {
+	done := map[string]bool{}
+	var protos, defs []string
+	for {
+		var todo []string
+		for name := range g.funs {
+			if !done[name] {
+				todo = append(todo, name)
+			}
+		}
+		if len(todo) == 0 {
+			break
+		}
+		sort.Strings(todo)
+		for _, name := range todo {
+			done[name] = true
+			e := &emitter{sites: &g.sites, funs: g.funs, prog: g.prog}
+			p, d, err := e.deviceFun(g.prog.Fun(name))
+			if err != nil {
+				return err
+			}
+			protos = append(protos, p)
+			defs = append(defs, d)
+		}
+	}
+	b.WriteString("\n" + strings.Join(protos, "") + "\n" + strings.Join(defs, "\n"))
+	return nil
+}

@@ -1,0 +1,53 @@
+package gpu
+
+import "github.com/arepl/arepl/lang/core"
+
+// Limits are the device constants the generated code is sized from. The
+// backend reads them from the device; Kernel, which must work without a
+// GPU, uses DefaultLimits (an H100/H200).
+type Limits struct {
+	SMs                int
+	MaxThreadsPerBlock int
+	SharedPerBlock     int // static shared memory a kernel may use
+	SharedOptin        int // opt-in dynamic shared memory per block
+	RegsPerBlock       int
+}
+
+// DefaultLimits are the sm_90 values (H100 and H200 agree on all but SMs).
+var DefaultLimits = Limits{SMs: 132, MaxThreadsPerBlock: 1024, SharedPerBlock: 48 << 10, SharedOptin: 232448, RegsPerBlock: 65536}
+
+// seqDegree is the number of elements a thread folds sequentially in an
+// ordered reduction, from the types of the accumulator, by Futhark's
+// getScanChunkSize (the segmented-scan thesis §5.3 with 2·Σw in the
+// denominator, which ref/gpu-kernels.md §5 found to match the measured
+// optimum):
+//
+//	k_mem = opt-in shared memory / max threads, k_reg = registers / max threads
+//	mem = max(k_mem, Σ bytes) / max bytes
+//	reg = (k_reg - 1 - Σw) / (2·Σw), w = max(4, bytes)/4 words per component
+//	m = max(1, min(mem, reg))
+//
+// The result is then capped so that a tile of block×m elements fits in
+// the static shared memory of one block, with ar_pad's padding.
+func seqDegree(ts []core.PrimType, block int, lim Limits) int {
+	if len(ts) == 0 {
+		return 1
+	}
+	kmem := lim.SharedOptin / lim.MaxThreadsPerBlock
+	kreg := lim.RegsPerBlock / lim.MaxThreadsPerBlock
+	sum, words, largest := 0, 0, 0
+	for _, t := range ts {
+		sum += t.Size()
+		words += max(4, t.Size()) / 4
+		largest = max(largest, t.Size())
+	}
+	mem := max(kmem, sum) / largest
+	reg := (kreg - 1 - words) / (2 * words)
+	m := max(1, min(mem, reg))
+	// Reserve room for the block reduction's 32 slots per component.
+	budget := lim.SharedPerBlock - 32*sum - 64
+	for m > 1 && (block*m+block*m/32+1)*sum > budget {
+		m--
+	}
+	return m
+}

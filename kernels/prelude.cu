@@ -1,0 +1,185 @@
+// arepl CUDA prelude: primitive types named as in Futhark and the scalar
+// operators with Futhark's semantics. Generated code calls OP_TYPE(x, y)
+// for every core.BinOp / core.UnOp, so this file is the operator table's
+// device half: integer arithmetic wraps (computed in the unsigned type),
+// signed / and % round toward minus infinity, // and %% truncate, division
+// by zero yields 0 here (the caller has already raised the error flag),
+// shifts by the width or more give 0 (or the sign for >> on signed types).
+typedef signed char i8;
+typedef short i16;
+typedef int i32;
+typedef long long i64;
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef float f32;
+typedef double f64;
+
+#define AR_D static __device__ __forceinline__
+
+// ar_fail records the first failed check of a kernel; the host reads the
+// flag after the kernel and reports the check's source position.
+AR_D void ar_fail(int *err, int code) { atomicCAS(err, 0, code); }
+
+#define AR_CMP(N, T)                                   \
+  AR_D bool eq_##N(T x, T y) { return x == y; }        \
+  AR_D bool ne_##N(T x, T y) { return x != y; }        \
+  AR_D bool lt_##N(T x, T y) { return x < y; }         \
+  AR_D bool le_##N(T x, T y) { return x <= y; }        \
+  AR_D bool gt_##N(T x, T y) { return x > y; }         \
+  AR_D bool ge_##N(T x, T y) { return x >= y; }
+
+#define AR_INT(N, T, U)                                                         \
+  AR_CMP(N, T)                                                                  \
+  AR_D T add_##N(T x, T y) { return (T)((U)x + (U)y); }                         \
+  AR_D T sub_##N(T x, T y) { return (T)((U)x - (U)y); }                         \
+  AR_D T mul_##N(T x, T y) { return (T)((U)x * (U)y); }                         \
+  AR_D T min_##N(T x, T y) { return x < y ? x : y; }                            \
+  AR_D T max_##N(T x, T y) { return x < y ? y : x; }                            \
+  AR_D T and_##N(T x, T y) { return (T)(x & y); }                               \
+  AR_D T or_##N(T x, T y) { return (T)(x | y); }                                \
+  AR_D T xor_##N(T x, T y) { return (T)(x ^ y); }                               \
+  AR_D T shl_##N(T x, T y) {                                                    \
+    return (U)y >= 8 * sizeof(T) ? (T)0 : (T)((U)x << (U)y);                    \
+  }                                                                             \
+  AR_D T not_##N(T x) { return (T)~x; }                                         \
+  AR_D T neg_##N(T x) { return (T)((U)0 - (U)x); }                              \
+  AR_D i32 popc_##N(T x) {                                                      \
+    return sizeof(T) == 8 ? __popcll((u64)(U)x) : __popc((u32)(U)x);            \
+  }                                                                             \
+  AR_D i32 clz_##N(T x) {                                                       \
+    return sizeof(T) == 8 ? __clzll((i64)(U)x)                                  \
+                          : __clz((i32)(u32)(U)x) - (32 - 8 * (int)sizeof(T));  \
+  }                                                                             \
+  /* x ** y by squaring; a negative exponent gives the truncated power */       \
+  AR_D T pow_##N(T x, T y) {                                                    \
+    if (y < (T)0) {                                                             \
+      if (x == (T)1) return 1;                                                  \
+      if (x == (T)-1) return (y & 1) ? (T)-1 : (T)1;                            \
+      return 0;                                                                 \
+    }                                                                           \
+    U r = 1, b = (U)x, e = (U)y;                                                \
+    while (e != 0) {                                                            \
+      if (e & 1) r *= b;                                                        \
+      b *= b;                                                                   \
+      e >>= 1;                                                                  \
+    }                                                                           \
+    return (T)r;                                                                \
+  }
+
+#define AR_SIGNED(N, T, U)                                                      \
+  AR_INT(N, T, U)                                                               \
+  AR_D T shr_##N(T x, T y) {                                                    \
+    return (U)y >= 8 * sizeof(T) ? (x < 0 ? (T)-1 : (T)0) : (T)(x >> y);        \
+  }                                                                             \
+  AR_D T abs_##N(T x) { return x < 0 ? neg_##N(x) : x; }                        \
+  AR_D T sgn_##N(T x) { return (T)((x > 0) - (x < 0)); }                        \
+  AR_D T quot_##N(T x, T y) {                                                   \
+    if (y == 0) return 0;                                                       \
+    if (y == (T)-1) return neg_##N(x);                                          \
+    return (T)(x / y);                                                          \
+  }                                                                             \
+  AR_D T rem_##N(T x, T y) {                                                    \
+    if (y == 0 || y == (T)-1) return 0;                                         \
+    return (T)(x % y);                                                          \
+  }                                                                             \
+  AR_D T div_##N(T x, T y) {                                                    \
+    if (y == 0) return 0;                                                       \
+    if (y == (T)-1) return neg_##N(x);                                          \
+    T q = (T)(x / y), r = (T)(x % y);                                           \
+    return (r != 0 && ((r < 0) != (y < 0))) ? (T)(q - 1) : q;                   \
+  }                                                                             \
+  AR_D T mod_##N(T x, T y) {                                                    \
+    if (y == 0 || y == (T)-1) return 0;                                         \
+    T r = (T)(x % y);                                                           \
+    return (r != 0 && ((r < 0) != (y < 0))) ? (T)(r + y) : r;                   \
+  }
+
+#define AR_UNSIGNED(N, T)                                                       \
+  AR_INT(N, T, T)                                                               \
+  AR_D T shr_##N(T x, T y) { return y >= 8 * sizeof(T) ? (T)0 : (T)(x >> y); }  \
+  AR_D T abs_##N(T x) { return x; }                                             \
+  AR_D T sgn_##N(T x) { return (T)(x > 0); }                                    \
+  AR_D T quot_##N(T x, T y) { return y == 0 ? (T)0 : (T)(x / y); }              \
+  AR_D T rem_##N(T x, T y) { return y == 0 ? (T)0 : (T)(x % y); }               \
+  AR_D T div_##N(T x, T y) { return y == 0 ? (T)0 : (T)(x / y); }               \
+  AR_D T mod_##N(T x, T y) { return y == 0 ? (T)0 : (T)(x % y); }
+
+AR_SIGNED(i8, i8, u8)
+AR_SIGNED(i16, i16, u16)
+AR_SIGNED(i32, i32, u32)
+AR_SIGNED(i64, i64, u64)
+AR_UNSIGNED(u8, u8)
+AR_UNSIGNED(u16, u16)
+AR_UNSIGNED(u32, u32)
+AR_UNSIGNED(u64, u64)
+
+// Floats: IEEE arithmetic; min/max ignore a NaN operand (fmin/fmax), as
+// Futhark's f32.min does; round is round-half-even (rint).
+#define AR_FLOAT(N, T, S, INF)                                                  \
+  AR_CMP(N, T)                                                                  \
+  AR_D T add_##N(T x, T y) { return x + y; }                                    \
+  AR_D T sub_##N(T x, T y) { return x - y; }                                    \
+  AR_D T mul_##N(T x, T y) { return x * y; }                                    \
+  AR_D T div_##N(T x, T y) { return x / y; }                                    \
+  AR_D T mod_##N(T x, T y) { return fmod##S(x, y); }                            \
+  AR_D T quot_##N(T x, T y) { return trunc##S(x / y); }                         \
+  AR_D T rem_##N(T x, T y) { return fmod##S(x, y); }                            \
+  AR_D T pow_##N(T x, T y) { return pow##S(x, y); }                             \
+  AR_D T min_##N(T x, T y) { return fmin##S(x, y); }                            \
+  AR_D T max_##N(T x, T y) { return fmax##S(x, y); }                            \
+  AR_D T atan2_##N(T x, T y) { return atan2##S(x, y); }                         \
+  AR_D T neg_##N(T x) { return -x; }                                            \
+  AR_D T abs_##N(T x) { return fabs##S(x); }                                    \
+  AR_D T sgn_##N(T x) { return x > 0 ? (T)1 : x < 0 ? (T)-1 : x; }              \
+  AR_D T sqrt_##N(T x) { return sqrt##S(x); }                                   \
+  AR_D T exp_##N(T x) { return exp##S(x); }                                     \
+  AR_D T log_##N(T x) { return log##S(x); }                                     \
+  AR_D T log2_##N(T x) { return log2##S(x); }                                   \
+  AR_D T log10_##N(T x) { return log10##S(x); }                                 \
+  AR_D T sin_##N(T x) { return sin##S(x); }                                     \
+  AR_D T cos_##N(T x) { return cos##S(x); }                                     \
+  AR_D T tan_##N(T x) { return tan##S(x); }                                     \
+  AR_D T asin_##N(T x) { return asin##S(x); }                                   \
+  AR_D T acos_##N(T x) { return acos##S(x); }                                   \
+  AR_D T atan_##N(T x) { return atan##S(x); }                                   \
+  AR_D T sinh_##N(T x) { return sinh##S(x); }                                   \
+  AR_D T cosh_##N(T x) { return cosh##S(x); }                                   \
+  AR_D T tanh_##N(T x) { return tanh##S(x); }                                   \
+  AR_D T floor_##N(T x) { return floor##S(x); }                                 \
+  AR_D T ceil_##N(T x) { return ceil##S(x); }                                   \
+  AR_D T round_##N(T x) { return rint##S(x); }                                  \
+  AR_D T trunc_##N(T x) { return trunc##S(x); }                                 \
+  AR_D bool isnan_##N(T x) { return x != x; }                                   \
+  AR_D bool isinf_##N(T x) { return fabs##S(x) == INF; }
+
+AR_FLOAT(f32, f32, f, __int_as_float(0x7f800000))
+AR_FLOAT(f64, f64, , __longlong_as_double(0x7ff0000000000000LL))
+
+// bool: and/or/xor and && || are logical; false < true.
+AR_CMP(bool, bool)
+AR_D bool and_bool(bool x, bool y) { return x && y; }
+AR_D bool or_bool(bool x, bool y) { return x || y; }
+AR_D bool xor_bool(bool x, bool y) { return x != y; }
+AR_D bool logand_bool(bool x, bool y) { return x && y; }
+AR_D bool logor_bool(bool x, bool y) { return x || y; }
+AR_D bool not_bool(bool x) { return !x; }
+
+// ar_shfl_down moves a value of any primitive type down a warp; values of
+// less than four bytes travel as an int.
+AR_D i64 ar_shfl_down(i64 v, int d) { return __shfl_down_sync(0xffffffffu, v, d); }
+AR_D u64 ar_shfl_down(u64 v, int d) { return __shfl_down_sync(0xffffffffu, v, d); }
+AR_D f64 ar_shfl_down(f64 v, int d) { return __shfl_down_sync(0xffffffffu, v, d); }
+AR_D f32 ar_shfl_down(f32 v, int d) { return __shfl_down_sync(0xffffffffu, v, d); }
+AR_D i32 ar_shfl_down(i32 v, int d) { return __shfl_down_sync(0xffffffffu, v, d); }
+AR_D u32 ar_shfl_down(u32 v, int d) { return __shfl_down_sync(0xffffffffu, v, d); }
+AR_D i16 ar_shfl_down(i16 v, int d) { return (i16)__shfl_down_sync(0xffffffffu, (int)v, d); }
+AR_D u16 ar_shfl_down(u16 v, int d) { return (u16)__shfl_down_sync(0xffffffffu, (int)v, d); }
+AR_D i8 ar_shfl_down(i8 v, int d) { return (i8)__shfl_down_sync(0xffffffffu, (int)v, d); }
+AR_D u8 ar_shfl_down(u8 v, int d) { return (u8)__shfl_down_sync(0xffffffffu, (int)v, d); }
+AR_D bool ar_shfl_down(bool v, int d) { return __shfl_down_sync(0xffffffffu, (int)v, d) != 0; }
+
+// ar_pad spreads a shared-memory index so that threads reading
+// consecutive chunks of a tile hit different banks.
+AR_D int ar_pad(int k) { return k + (k >> 5); }
