@@ -416,6 +416,9 @@ func (f *frame) stmt(s *core.Stmt) error {
 		}
 	}
 	if f.n == 1 {
+		if err := f.m.cancelled(); err != nil {
+			return err
+		}
 		vals, err := f.eval1(s)
 		if err != nil {
 			return err

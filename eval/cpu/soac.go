@@ -440,7 +440,7 @@ func (o *outArr) write(f *frame, s *core.Stmt, lo int64, c col, n int) error {
 	for i := 0; i < n; i++ {
 		a := c.arr(i)
 		if !sameShape(a.Shape, rowShape) {
-			return f.errAt(s, "irregular array: element %d has shape %s but others have shape %s",
+			return f.errAt(s, "irregular array: element %d has shape %s but element 0 has shape %s",
 				lo+int64(i), shapeString(a.Shape), shapeString(rowShape))
 		}
 		copyAt(o.v.Data, int((lo+int64(i))*rl), a.Data)
@@ -536,6 +536,9 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 			return nil, err
 		}
 		outs[i] = o
+	}
+	if err := f.presize(s, e, w, ins, outs); err != nil {
+		return nil, err
 	}
 	bs := f.blocks(w, workers)
 	nb := len(bs)
@@ -663,6 +666,40 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 		res = append(res, o.value())
 	}
 	return res, nil
+}
+
+// presize allocates the array-of-arrays results from the shapes element 0
+// gives, before the parallel phases, so that every other row is checked
+// against element 0 and an irregular result is reported the same way
+// whatever the number of workers.
+func (f *frame) presize(s *core.Stmt, e *core.Screma, w int64, ins []eval.Value, outs []*outArr) error {
+	need := false
+	for _, o := range outs {
+		need = need || !o.ready
+	}
+	if !need || w == 0 {
+		return nil
+	}
+	wk := f.newWorker()
+	cols, err := wk.runLambdaOn(e.Map, e.Index, ins, 0, 1)
+	if err != nil {
+		return err
+	}
+	ns, nr := e.NumScanned(), e.NumReduced()
+	res := append(append([]col{}, cols[:ns]...), cols[ns+nr:]...)
+	if e.Post != nil {
+		if res, err = wk.apply(e.Post, res, 1); err != nil {
+			return err
+		}
+	}
+	for i, o := range outs {
+		if !o.ready {
+			if err := o.ensure(f, s, res[i].arr(0).Shape); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // ---------------------------------------------------------------------------
