@@ -1,4 +1,4 @@
 -- The condition of an if must be a bool.
 -- ==
--- error: .
+-- error: bool
 entry main (x: i32) : i32 = if x then 1 else 2
