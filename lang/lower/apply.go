@@ -352,12 +352,18 @@ func (l *lowerer) callRecursive(f *fnVal, args []value, pos source.Pos) (value, 
 		return value{}, err
 	}
 	var atoms []core.Atom
-	for i, a := range args {
+	for _, a := range args {
 		if a.fn != nil {
 			return value{}, source.Errorf(pos, "the recursive function %s cannot take a function argument", f.name)
 		}
 		atoms = append(atoms, a.atoms...)
-		_ = i
+	}
+	for _, obj := range l.funExtras[f.decl] {
+		v, err := l.sessionValue(pos, obj)
+		if err != nil {
+			return value{}, err
+		}
+		atoms = append(atoms, v.atoms...)
 	}
 	if len(atoms) != len(fun.Params) {
 		return value{}, source.Errorf(pos, "internal error: %s takes %d values, given %d", f.name, len(fun.Params), len(atoms))
@@ -391,9 +397,12 @@ func (l *lowerer) recursiveFun(f *fnVal) (*core.Fun, error) {
 		sp := &d.SizeParams[i]
 		sc.bind(info.Binds[sp], sp.Name, value{pending: true})
 	}
-	savedFun, savedDepth := l.inFun, l.depth
-	l.inFun, l.depth = d.Name, 0
-	defer func() { l.inFun, l.depth = savedFun, savedDepth }()
+	extras := sessionValuesOf(d, info)
+	l.funExtras[d] = extras
+	fc := &funCtx{name: d.Name, vals: map[*types.Object]value{}}
+	savedFun, savedDepth := l.fun, l.depth
+	l.fun, l.depth = fc, 0
+	defer func() { l.fun, l.depth = savedFun, savedDepth }()
 	b, err := l.body(func() ([]core.Atom, error) {
 		for _, p := range d.Params {
 			pt := info.PatTypes[p]
@@ -413,6 +422,16 @@ func (l *lowerer) recursiveFun(f *fnVal) (*core.Fun, error) {
 			if err := l.bindPat(c, p, value{t: normalize(pt), atoms: atoms}, p.Span().Start); err != nil {
 				return nil, err
 			}
+		}
+		for _, obj := range extras {
+			ts := Flatten(obj.Type)
+			atoms := make([]core.Atom, len(ts))
+			for k, t := range ts {
+				v := l.fresh(obj.Name, t)
+				fun.Params = append(fun.Params, v)
+				atoms[k] = v
+			}
+			fc.vals[obj] = value{t: normalize(obj.Type), atoms: atoms}
 		}
 		r, err := l.exprFO(c, d.Body)
 		return r.atoms, err
@@ -517,4 +536,37 @@ func walkExpr(x syntax.Expr, f func(syntax.Expr)) {
 			w(fm.Cond)
 		}
 	}
+}
+
+// sessionValuesOf lists the session values a recursive function's body
+// uses, directly or through the globals it inlines, in order of first
+// occurrence: they become extra parameters of its Fun.
+func sessionValuesOf(d *syntax.ValDecl, info *types.Info) []*types.Object {
+	var out []*types.Object
+	seen := map[*types.Object]bool{}
+	visited := map[*syntax.ValDecl]bool{}
+	var visit func(d *syntax.ValDecl, info *types.Info)
+	visit = func(d *syntax.ValDecl, info *types.Info) {
+		if d == nil || info == nil || visited[d] {
+			return
+		}
+		visited[d] = true
+		walkExpr(d.Body, func(e syntax.Expr) {
+			v, ok := e.(*syntax.Var)
+			if !ok {
+				return
+			}
+			o := info.Uses[v]
+			switch {
+			case o == nil:
+			case o.Kind == types.Value && !seen[o]:
+				seen[o] = true
+				out = append(out, o)
+			case o.Kind == types.Global:
+				visit(o.Decl, o.Info)
+			}
+		})
+	}
+	visit(d, info)
+	return out
 }

@@ -264,11 +264,14 @@ func qualName(x *syntax.Var) string {
 
 // sessionValue is a value the session holds: a parameter of main.
 func (l *lowerer) sessionValue(pos source.Pos, obj *types.Object) (value, error) {
+	if l.fun != nil {
+		if v, ok := l.fun.vals[obj]; ok {
+			return v, nil
+		}
+		return value{}, source.Errorf(pos, "internal error: recursive function %s uses the session value %s unexpectedly", l.fun.name, obj.Name)
+	}
 	if v, ok := l.paramVals[obj]; ok {
 		return v, nil
-	}
-	if l.inFun != "" {
-		return value{}, source.Errorf(pos, "recursive function %s cannot use the session value %s; pass it as an argument", l.inFun, obj.Name)
 	}
 	if _, ok := obj.Type.(*types.Arrow); ok {
 		return value{}, source.Errorf(pos, "internal error: session value %s is a function", obj.Name)

@@ -146,9 +146,18 @@ type lowerer struct {
 	// Recursive globals compiled to Funs, and the recursion test's cache.
 	funs      map[*syntax.ValDecl]*core.Fun
 	recursive map[*syntax.ValDecl]bool
-	// inFun names the recursive function whose body is being lowered, where
-	// main's parameters are out of reach ("" in main).
-	inFun string
+	// fun is the recursive function whose body is being lowered (nil in
+	// main): main's parameters are out of reach there, so the session
+	// values it uses are extra parameters of the Fun (funExtras), passed at
+	// every call.
+	fun       *funCtx
+	funExtras map[*syntax.ValDecl][]*types.Object
+}
+
+// funCtx is the lowering state of one recursive function's body.
+type funCtx struct {
+	name string
+	vals map[*types.Object]value
 }
 
 func newLowerer() *lowerer {
@@ -157,6 +166,7 @@ func newLowerer() *lowerer {
 		paramVals: map[*types.Object]value{},
 		funs:      map[*syntax.ValDecl]*core.Fun{},
 		recursive: map[*syntax.ValDecl]bool{},
+		funExtras: map[*syntax.ValDecl][]*types.Object{},
 	}
 }
 

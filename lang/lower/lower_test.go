@@ -22,6 +22,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden from the curr
 //
 //	-- value: NAME = EXPR   evaluate nothing, but bind NAME as a session
 //	                        value of EXPR's type (it becomes a parameter)
+//	-- def: DECL            check one more declaration (after session values)
 //	-- lower: EXPR          lower EXPR; print the program, or the error
 //
 // The printed programs of every directive of NAME.fut are compared with
@@ -92,6 +93,14 @@ func runFile(t *testing.T, name, text string) string {
 				t.Fatalf("line %d: %v", i+1, err)
 			}
 			env = env.BindValue(strings.TrimSpace(vname), typ)
+		case "def":
+			df, err := syntax.ParseFile(src)
+			if err != nil {
+				t.Fatalf("line %d: %v", i+1, err)
+			}
+			if env, _, err = env.CheckDecls(src, df.Decls); err != nil {
+				t.Fatalf("line %d: %v", i+1, err)
+			}
 		case "lower":
 			fmt.Fprintf(&out, "-- lower: %s\n%s\n", arg, lowerOne(t, env, src))
 		}

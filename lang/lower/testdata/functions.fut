@@ -27,3 +27,6 @@ def compose (f: i32 -> i32) (g: i32 -> i32) (x: i32) = f (g x)
 -- lower: map (.1) (zip xs fs)
 -- lower: map (.0) (zip xs fs)
 -- lower: (2-) 5 + (-2) + (i32.+) 1 2
+-- value: k = 7i32
+-- value: ks = [1i32, 2]
+-- lower: let f = add3 k in f 1 2
