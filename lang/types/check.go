@@ -669,7 +669,11 @@ func (c *checker) project(t Type, field int, p source.Pos) Type {
 		}
 		return u.Elems[field]
 	case *tyVar:
-		c.errorf(p, "cannot infer the tuple type for field %d; add a type annotation", field)
+		if u.prims == 0 {
+			c.errorf(p, "cannot infer the tuple type for field %d; add a type annotation", field)
+			return errT
+		}
+		c.errorf(p, "cannot take field %d of a value of type %s (not a tuple)", field, u)
 		return errT
 	default:
 		c.errorf(p, "cannot take field %d of a value of type %s (not a tuple)", field, c.s.zonk(u))
@@ -740,16 +744,43 @@ type partial struct {
 // are checked after the others, so that `map (\p -> p.0) xs` knows the
 // type of p from xs (Futhark's checker does the same).
 func (c *checker) call(sc *scope, whole syntax.Expr, fn syntax.Expr, args []syntax.Expr, parts []partial) Type {
-	ft := c.expr(sc, fn, nil)
 	name := "function"
 	fv, _ := unparen(fn).(*syntax.Var)
-	if fv != nil {
-		name = fv.Name
-		if fv.Qual != "" {
-			name = fv.Qual + "." + fv.Name
+	switch f := unparen(fn).(type) {
+	case *syntax.Var:
+		name = f.Name
+		if f.Qual != "" {
+			name = f.Qual + "." + f.Name
+		}
+	case *syntax.OpSection:
+		name = "(" + f.Op + ")"
+		if f.Qual != "" {
+			name = "(" + f.Qual + "." + f.Op + ")"
 		}
 	}
-	rt := c.applyType(sc, ft, name, pos(fn), args, parts)
+	var pre []Type
+	var hint Type
+	if isFunLiteral(fn) {
+		// `(.0) (1, 2)`, `(\x -> x.1) p`: the function takes its
+		// parameter types from the arguments, which are checked first.
+		pre = make([]Type, len(args))
+		var res Type = c.s.fresh()
+		for i := len(args) - 1; i >= 0; i-- {
+			if !isFunLiteral(args[i]) {
+				pre[i] = c.expr(sc, args[i], nil)
+			}
+		}
+		hint = res
+		for i := len(args) - 1; i >= 0; i-- {
+			p := pre[i]
+			if p == nil {
+				p = c.s.fresh()
+			}
+			hint = &Arrow{Param: p, Ret: hint}
+		}
+	}
+	ft := c.expr(sc, fn, hint)
+	rt := c.applyType(sc, ft, name, pos(fn), args, pre, parts)
 	if fv != nil {
 		if o := c.info.Uses[fv]; o != nil && o.Kind == Builtin {
 			c.builtinSizes(fv, o, args)
@@ -766,7 +797,9 @@ func (c *checker) call(sc *scope, whole syntax.Expr, fn syntax.Expr, args []synt
 	return rt
 }
 
-func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, args []syntax.Expr, parts []partial) Type {
+// applyType applies a function of type ft to args; pre holds the types of
+// arguments already checked (or is nil).
+func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, args []syntax.Expr, pre []Type, parts []partial) Type {
 	params := make([]Type, len(args))
 	rest := ft
 	for i := range args {
@@ -777,7 +810,7 @@ func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, a
 			a := &Arrow{Param: c.s.fresh(), Ret: c.s.fresh()}
 			if c.s.bind(u, a) != nil {
 				c.errorf(fnPos, "cannot apply a value of type %s as a function", c.s.zonk(u))
-				return c.skipArgs(sc, args)
+				return c.skipArgs(sc, args, pre)
 			}
 			params[i], rest = a.Param, a.Ret
 		case errType:
@@ -788,7 +821,7 @@ func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, a
 			} else {
 				c.errorf(fnPos, "function expects %s, got %d", describeArity(i), len(args))
 			}
-			return c.skipArgs(sc, args)
+			return c.skipArgs(sc, args, pre)
 		}
 		for _, p := range parts {
 			if p.n == i+1 {
@@ -808,16 +841,24 @@ func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, a
 		}
 	}
 	for _, i := range order {
-		at := c.expr(sc, args[i], params[i])
+		var at Type
+		if pre != nil && pre[i] != nil {
+			at = pre[i]
+		} else {
+			at = c.expr(sc, args[i], params[i])
+		}
 		c.mustUnify(pos(args[i]), params[i], at, fmt.Sprintf("argument %d of %s", i+1, name))
 	}
 	return rest
 }
 
-// skipArgs checks arguments of a failed application for their own errors.
-func (c *checker) skipArgs(sc *scope, args []syntax.Expr) Type {
-	for _, a := range args {
-		c.expr(sc, a, nil)
+// skipArgs checks the arguments of a failed application (those not in
+// pre) for their own errors.
+func (c *checker) skipArgs(sc *scope, args []syntax.Expr, pre []Type) Type {
+	for i, a := range args {
+		if pre == nil || pre[i] == nil {
+			c.expr(sc, a, nil)
+		}
 	}
 	return errT
 }
@@ -919,17 +960,17 @@ func (c *checker) binOp(sc *scope, e *syntax.BinOp) Type {
 		o := c.lookupGlobal(name)
 		if o == nil {
 			c.errorf(e.OpPos, "unknown operator %s", name)
-			return c.skipArgs(sc, []syntax.Expr{e.Lhs, e.Rhs})
+			return c.skipArgs(sc, []syntax.Expr{e.Lhs, e.Rhs}, nil)
 		}
-		return c.applyType(sc, c.useType(o, nil), name, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil)
+		return c.applyType(sc, c.useType(o, nil), name, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil, nil)
 	}
 	rule, ok := binOps[e.Op]
 	if !ok {
 		c.errorf(e.OpPos, "unknown operator %s", e.Op)
-		return c.skipArgs(sc, []syntax.Expr{e.Lhs, e.Rhs})
+		return c.skipArgs(sc, []syntax.Expr{e.Lhs, e.Rhs}, nil)
 	}
 	if rule.class == opConcat {
-		return c.applyType(sc, c.useType(c.env.names["concat"], nil), e.Op, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil)
+		return c.applyType(sc, c.useType(c.env.names["concat"], nil), e.Op, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil, nil)
 	}
 	lt := c.expr(sc, e.Lhs, nil)
 	rt := c.expr(sc, e.Rhs, nil)

@@ -1,0 +1,86 @@
+-- Tuples, projection, patterns, let and shadowing.
+-- expr (1, 2.0, true) => (i32, f64, bool)
+-- expr (1, 2).1 => i32
+-- expr ((1, 2i8), 3).0.1 => i8
+-- expr () => ()
+-- expr (1, 2).2 => ERROR "tuple of type \(i32, i32\) has no field 2"
+-- expr 5.0 => f64
+-- expr (5).0 => ERROR "cannot take field 0 of a value of type i32"
+-- expr let (a, b) = (1, 2.0) in a => i32
+-- expr let (a, _) = (1u16, 2.0) in a => u16
+-- expr let (a: i64, b) = (1, 2) in a + 1 => i64
+-- expr let x = 1 in let x = x + 1.0 in x => f64
+-- expr let x: f32 = 1 in x => f32
+-- expr let (a, b) = 5 in a => ERROR "cannot unify \(t\d+, t\d+\) with i32 in let binding"
+-- expr let ((a, b), c) = ((1, 2), 3) in a + b + c => i32
+-- expr let x = 1 let y = x + 1 in y => i32
+---
+-- Arrays, indexing and slices; indices are i64.
+def xs = [1, 2, 3]
+def m = [[1.0, 2.0], [3.0, 4.0]]
+-- expr xs => [3]i32
+-- expr xs[0] => i32
+-- expr m[1] => [2]f64
+-- expr m[1, 0] => f64
+-- expr m[0][1] => f64
+-- expr xs[1:] => []i32
+-- expr xs[:] => [3]i32
+-- expr xs[::2] => []i32
+-- expr m[:, 0] => [2]f64
+-- expr m[0:1, 1:] => [][]f64
+-- expr xs[0i32] => ERROR "cannot unify i64 with i32 in index"
+-- expr xs[0, 1] => ERROR "cannot index a value of type \[3\]i32 with 2 indices"
+-- expr xs[1.0] => ERROR "cannot unify i64 with f64 in index"
+-- expr [[1, 2], [3, 4]] => [2][2]i32
+-- expr [[1, 2], [3]] => ERROR "array elements have types \[2\]i32 and \[1\]i32 \(sizes 2 and 1 differ\)"
+-- expr [1, 2.0] => [2]f64
+-- expr [1, true] => ERROR "array elements have types i32 and bool"
+-- expr [[1, 2], [3, 4, 5]] => ERROR "array elements have types"
+-- expr [] : []i32 => [0]i32
+-- expr [(1, true), (2, false)] => [2](i32, bool)
+-- expr [xs, xs] => [2][3]i32
+-- expr let i = 1 in xs[i] => i32
+-- expr let i = 1i32 in xs[i] => ERROR "in index"
+---
+-- if, ascription.
+-- expr if true then 1 else 2 => i32
+-- expr if 1 < 2 then 1.5f32 else 2 => f32
+-- expr if 1 then 2 else 3 => ERROR "cannot unify bool with i32 in if condition"
+-- expr if true then 1 else false => ERROR "if branches have types i32 and bool"
+-- expr if true then [1, 2] else [3, 4, 5] => [2]i32
+-- expr if true then (+) else (-) => ERROR "the result of if cannot be a function"
+-- expr (1 : i64) => i64
+-- expr [1, 2] : []u8 => [2]u8
+-- expr 1 : [2]i32 => ERROR "in type ascription"
+-- expr [1] : [n]i32 => ERROR "unknown size \"n\""
+---
+-- Sections and lambdas.
+-- expr (+) => i32 -> i32 -> i32
+-- expr (+) 1.0 => f64 -> f64
+-- expr (i32.+) => i32 -> i32 -> i32
+-- expr (f32.max) => f32 -> f32 -> f32
+-- expr (* 2) => i32 -> i32
+-- expr (2 -) 5 => i32
+-- expr (- 2.0) => f64
+-- expr (+ 2.0) => f64 -> f64
+-- expr (.0) (1, 2.0) => i32
+-- expr map (.1) [(1, 2.0)] => [1]f64
+-- expr (.0) => ERROR "cannot infer the tuple type"
+-- expr (== 1) => i32 -> bool
+-- expr (&& true) => bool -> bool
+-- expr (++) [1] [2] => []i32
+-- expr (<) 1u8 => u8 -> bool
+-- expr (i32.+) 1.0 => ERROR "argument 1 of \(i32.\+\)"
+-- expr (f64.sqrt) 2 => f64
+-- expr (\x -> x + 1) 2u8 => u8
+-- expr (\x y -> x * y) 2.0 => f64 -> f64
+-- expr (\(x: i64) : i64 -> x) 1 => i64
+-- expr (\(x: i64) : bool -> x) 1 => ERROR "cannot unify bool with i64 in lambda result"
+-- expr \(xs: [n]i32) -> n => [n]i32 -> i64
+-- expr \f -> f 1 + 1 => (i32 -> i32) -> i32
+-- expr 1 |> (+ 1) => i32
+-- expr (+ 1) <| 2i8 => i8
+-- expr 2 |> 3 => ERROR "cannot apply a value of type i32"
+-- expr 1 i32.+ 2 => i32
+-- expr 1 i32.+ 2.0 => ERROR "argument 2 of i32.\+"
+-- expr (|>) => ERROR "cannot be used as a section"
