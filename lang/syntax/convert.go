@@ -43,7 +43,7 @@ func (p *parser) convSignature(gs []sizeSpec, gp []paramSpec) ([]SizeParam, []Pa
 func (p *parser) convLet(g *gLet) (Expr, error) {
 	at := At{p.tokSpan(g.Tokens)}
 	if g.Pat != nil {
-		return &LetIn{At: at, Pat: g.Pat, Val: g.Val, Body: g.Body}, nil
+		return &LetIn{At: at, Pat: g.Pat, Val: g.Val, Body: g.Body.get()}, nil
 	}
 	n := g.Named
 	if n == nil {
@@ -55,17 +55,17 @@ func (p *parser) convLet(g *gLet) (Expr, error) {
 		if len(n.Sizes) > 0 || len(n.Params) > 0 || n.Type != nil {
 			return nil, participle.Errorf(n.Tokens[0].Pos, "an in-place update `let %s[...] = v` takes no parameters or type", name)
 		}
-		return &LetWith{At: at, Name: name, Indices: n.Indices.get().List, Val: g.Val, Body: g.Body}, nil
+		return &LetWith{At: at, Name: name, Indices: n.Indices.get().List, Val: g.Val, Body: g.Body.get()}, nil
 	case len(n.Sizes) > 0 || len(n.Params) > 0:
 		sizes, params := p.convSignature(n.Sizes, n.Params)
 		return &LetFun{At: at, Name: name, NamePos: p.tokSpan(n.Name.Tokens).Start,
-			SizeParams: sizes, Params: params, Ret: n.Type, FnBody: g.Val, Body: g.Body}, nil
+			SizeParams: sizes, Params: params, Ret: n.Type, FnBody: g.Val, Body: g.Body.get()}, nil
 	}
 	var pat Pat = &IdPat{At: At{p.tokSpan(n.Name.Tokens)}, Name: name}
 	if n.Type != nil {
 		pat = &AscribedPat{At: At{p.tokSpan(n.Tokens)}, Pat: pat, Type: n.Type}
 	}
-	return &LetIn{At: at, Pat: pat, Val: g.Val, Body: g.Body}, nil
+	return &LetIn{At: at, Pat: pat, Val: g.Val, Body: g.Body.get()}, nil
 }
 
 func (p *parser) convLoop(g *gLoop) (Expr, error) {

@@ -182,7 +182,7 @@ func TestNestingWithinLimit(t *testing.T) {
 }
 
 func TestInputExclusive(t *testing.T) {
-	for _, src := range []string{"def x = 1", "let x = 1", "let x = 1 in x", "1 + 2", "def a = 1\ndef b = 2"} {
+	for _, src := range []string{"", "-- a comment", "def x = 1", "let x = 1", "let x = 1 in x", "1 + 2", "def a = 1\ndef b = 2"} {
 		in, err := ParseInput(source.NewFile("i", src))
 		if err != nil {
 			t.Errorf("%q: %v", src, err)

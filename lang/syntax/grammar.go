@@ -18,7 +18,8 @@ import "github.com/alecthomas/participle/v2/lexer"
 //	type      = typeTerm ["->" type]
 //	typeTerm  = "*" typeTerm | "[" [name | int] "]" typeTerm | name | "(" [type ("," type)*] ")"
 //	if        = "if" exp "then" exp "else" exp
-//	let       = "let" (name [index] size* innerPat* [":" type] | pat) "=" exp ("in" exp | &"let" exp)
+//	let       = "let" (name [index] size* innerPat* [":" type] | pat) "=" exp letBody
+//	letBody   = "in" exp | &"let" exp
 //	loop      = "loop" pat ["=" exp] ("for" pat ("<" exp | "in" exp) | "while" exp) "do" exp
 //	lambda    = "\" innerPat+ [":" typeTerm] "->" exp
 
@@ -50,10 +51,10 @@ type gIf struct {
 
 type gLet struct {
 	Tokens []lexer.Token
-	Named  *gLetNamed `parser:"'let' (  @@"`
-	Pat    Pat        `parser:"       | @@ )"`
-	Val    Expr       `parser:"'=' @@"`
-	Body   Expr       `parser:"( 'in' @@ | (?= 'let') @@ )"`
+	Named  *gLetNamed  `parser:"'let' (  @@"`
+	Pat    Pat         `parser:"       | @@ )"`
+	Val    Expr        `parser:"'=' @@"`
+	Body   letBodySpec `parser:"@@"`
 }
 
 // gLetNamed is what follows `let` when it starts with a name: `x`, `x: t`,
@@ -116,6 +117,13 @@ type typeTermSpec interface{ get() TypeExpr }
 
 // sizeSpec holds a size parameter `[n]`.
 type sizeSpec interface{ get() SizeParam }
+
+// letBodySpec holds the body of a let: `in e`, or directly another let.
+type letBodySpec interface{ get() Expr }
+
+type exprBox struct{ e Expr }
+
+func (b exprBox) get() Expr { return b.e }
 
 type paramBox struct{ p Pat }
 type termBox struct{ t TypeExpr }

@@ -76,7 +76,8 @@ func ParseExpr(f *source.File) (e Expr, err error) {
 
 // ParseInput parses one REPL input: declarations, or one expression. A
 // top-level `let x = e` with no `in` is a declaration; `let x = e in b` is an
-// expression.
+// expression. Input of only whitespace and comments gives an empty,
+// non-nil Decls.
 func ParseInput(f *source.File) (in *Input, err error) {
 	p := getParser(f)
 	defer putParser(p)
@@ -85,6 +86,11 @@ func ParseInput(f *source.File) (in *Input, err error) {
 		return nil, p.lexErr
 	}
 	first := p.toks[0]
+	if first.EOF() {
+		// Only whitespace and comments: nothing to do, and nothing to
+		// wait for.
+		return &Input{Decls: []Decl{}}, nil
+	}
 	if first.Type == p.lx.tKeyword && (first.Value == "def" || first.Value == "entry") {
 		decls, errs := p.decls(false)
 		if len(errs) > 0 {
@@ -175,6 +181,7 @@ func newParser() *parser {
 		participle.ParseTypeWith(p.parseTypeField),
 		participle.ParseTypeWith(p.parseTypeTermField),
 		participle.ParseTypeWith(p.parseSizeField),
+		participle.ParseTypeWith(p.parseLetBody),
 	}
 	p.fileP = participle.MustBuild[gDecl](opts...)
 	p.ifP = participle.MustBuild[gIf](opts...)
@@ -415,5 +422,5 @@ func expectation(s string) string {
 var grammarWords = map[string]string{
 	"<ident>": "name", "GName": "name", "GLetNamed": "binding", "GFor": `"for"`, "GWhile": `"while"`,
 	"Expr": "expression", "Pat": "pattern", "ParamSpec": "parameter", "TypeExpr": "type",
-	"TypeTermSpec": "type", "SizeSpec": "size parameter", "IndexSpec": `"["`,
+	"TypeTermSpec": "type", "SizeSpec": "size parameter", "IndexSpec": `"["`, "LetBodySpec": `"in"`,
 }

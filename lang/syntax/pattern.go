@@ -106,6 +106,24 @@ func (p *parser) parseExprField(lex *lexer.PeekingLexer) (Expr, error) {
 	return e, nil
 }
 
+// parseLetBody parses what follows `let p = e`: `in body`, or another let
+// directly (Futhark lets `in` be left out there).
+func (p *parser) parseLetBody(lex *lexer.PeekingLexer) (letBodySpec, error) {
+	t := lex.Peek()
+	switch {
+	case p.isKeyword(t, "in"):
+		lex.Next()
+	case p.isKeyword(t, "let"):
+	default:
+		return hard[letBodySpec](lex, p.unexpected(t, `"in"`))
+	}
+	e, err := p.exp(lex)
+	if err != nil {
+		return hard[letBodySpec](lex, err)
+	}
+	return exprBox{e}, nil
+}
+
 func (p *parser) isOpenBracket(t *lexer.Token) bool {
 	return t.Type == p.lx.tIndexOpen || p.isPunct(t, "[")
 }
