@@ -256,7 +256,10 @@ func (l *lowerer) bindSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom, depth 
 
 func (l *lowerer) bindSize(c ctx, d *syntax.DimExpr, arr *core.Var, dim int, pos source.Pos) error {
 	if d.Name == "" {
-		n := l.emit1(pos, "n", core.Scalar(core.I64), &core.SizeExp{Arr: arr, Dim: dim})
+		n, err := l.size(pos, arr, dim)
+		if err != nil {
+			return err
+		}
 		l.assertEq(pos, n, core.IntConst(core.I64, d.Const), fmt.Sprintf("size mismatch: expected an array of size %d", d.Const))
 		return nil
 	}
@@ -270,7 +273,10 @@ func (l *lowerer) bindSize(c ctx, d *syntax.DimExpr, arr *core.Var, dim int, pos
 		known, ok = c.sc.lookupName(d.Name)
 	}
 	if ok && known.pending {
-		n := l.emit1(pos, d.Name, core.Scalar(core.I64), &core.SizeExp{Arr: arr, Dim: dim})
+		n, err := l.size(pos, arr, dim)
+		if err != nil {
+			return err
+		}
 		*known = value{t: types.Prim{T: core.I64}, atoms: []core.Atom{n}}
 		if obj != nil {
 			c.sc.objs[obj] = known
@@ -278,11 +284,17 @@ func (l *lowerer) bindSize(c ctx, d *syntax.DimExpr, arr *core.Var, dim int, pos
 		return nil
 	}
 	if ok && known.fn == nil && len(known.atoms) == 1 && known.atoms[0].AtomType().Rank == 0 {
-		n := l.emit1(pos, d.Name, core.Scalar(core.I64), &core.SizeExp{Arr: arr, Dim: dim})
+		n, err := l.size(pos, arr, dim)
+		if err != nil {
+			return err
+		}
 		l.assertEq(pos, n, l.toI64(pos, known.atoms[0]), fmt.Sprintf("size mismatch: arrays of size %s differ", d.Name))
 		return nil
 	}
-	n := l.emit1(pos, d.Name, core.Scalar(core.I64), &core.SizeExp{Arr: arr, Dim: dim})
+	n, err := l.size(pos, arr, dim)
+	if err != nil {
+		return err
+	}
 	c.sc.bind(obj, d.Name, value{t: types.Prim{T: core.I64}, atoms: []core.Atom{n}})
 	return nil
 }
@@ -400,9 +412,9 @@ func (l *lowerer) recursiveFun(f *fnVal) (*core.Fun, error) {
 	extras := sessionValuesOf(d, info)
 	l.funExtras[d] = extras
 	fc := &funCtx{name: d.Name, vals: map[*types.Object]value{}}
-	savedFun, savedDepth := l.fun, l.depth
-	l.fun, l.depth = fc, 0
-	defer func() { l.fun, l.depth = savedFun, savedDepth }()
+	savedFun, savedDepth, savedSizes := l.fun, l.depth, l.sizes
+	l.fun, l.depth, l.sizes = fc, 0, nil
+	defer func() { l.fun, l.depth, l.sizes = savedFun, savedDepth, savedSizes }()
 	b, err := l.body(func() ([]core.Atom, error) {
 		for _, p := range d.Params {
 			pt := info.PatTypes[p]

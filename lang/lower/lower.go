@@ -150,8 +150,18 @@ type lowerer struct {
 	// main): main's parameters are out of reach there, so the session
 	// values it uses are extra parameters of the Fun (funExtras), passed at
 	// every call.
+	// sizes caches SizeExp results of the body under construction (and of
+	// the bodies around it), so one array's size is computed once and
+	// equal sizes need no assertion.
+	sizes map[sizeKey]core.Atom
+
 	fun       *funCtx
 	funExtras map[*syntax.ValDecl][]*types.Object
+}
+
+type sizeKey struct {
+	arr *core.Var
+	dim int
 }
 
 // funCtx is the lowering state of one recursive function's body.
@@ -265,11 +275,16 @@ func (l *lowerer) emit1(pos source.Pos, base string, t core.Type, e core.Exp) *c
 // body lowers into a fresh statement list and returns it as a Body whose
 // result is what f returns.
 func (l *lowerer) body(f func() ([]core.Atom, error)) (*core.Body, error) {
-	saved := l.stmts
+	saved, savedSizes := l.stmts, l.sizes
 	l.stmts = nil
+	// Sizes computed inside the new body are not visible after it.
+	l.sizes = make(map[sizeKey]core.Atom, len(savedSizes))
+	for k, v := range savedSizes {
+		l.sizes[k] = v
+	}
 	res, err := f()
 	b := &core.Body{Stmts: l.stmts, Result: res}
-	l.stmts = saved
+	l.stmts, l.sizes = saved, savedSizes
 	return b, err
 }
 
@@ -308,7 +323,16 @@ func (l *lowerer) size(pos source.Pos, arr core.Atom, d int) (core.Atom, error) 
 	if !ok || v.Type.Rank <= d {
 		return nil, source.Errorf(pos, "internal error: size of dimension %d of a non-array", d)
 	}
-	return l.emit1(pos, "n", core.Scalar(core.I64), &core.SizeExp{Arr: v, Dim: d}), nil
+	k := sizeKey{v, d}
+	if n, ok := l.sizes[k]; ok {
+		return n, nil
+	}
+	n := l.emit1(pos, "n", core.Scalar(core.I64), &core.SizeExp{Arr: v, Dim: d})
+	if l.sizes == nil {
+		l.sizes = map[sizeKey]core.Atom{}
+	}
+	l.sizes[k] = n
+	return n, nil
 }
 
 // outerSize is the outer size of an array value (the first component's).
