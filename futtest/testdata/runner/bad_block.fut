@@ -1,0 +1,4 @@
+-- A malformed test block.
+-- ==
+-- input { 1i32 output { 1i32 }
+entry main (x: i32) : i32 = x
