@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/arepl/arepl/lang/core"
 	"github.com/arepl/arepl/lang/source"
@@ -359,16 +360,24 @@ func (l *lowerer) isRecursive(d *syntax.ValDecl, info *types.Info) (bool, error)
 // callRecursive calls a recursive global through a core Fun, compiling the
 // Fun on first use. Its parameters must be first-order.
 func (l *lowerer) callRecursive(f *fnVal, args []value, pos source.Pos) (value, error) {
-	fun, err := l.recursiveFun(f)
-	if err != nil {
-		return value{}, err
-	}
+	// Function arguments are not values of the IR: the Fun is specialised
+	// to them (one Fun per distinct set of function arguments; a recursive
+	// call that passes its own function parameter on reuses the Fun).
+	var fnArgs []*fnVal
 	var atoms []core.Atom
 	for _, a := range args {
 		if a.fn != nil {
-			return value{}, source.Errorf(pos, "the recursive function %s cannot take a function argument", f.name)
+			if !l.closedFn(a.fn, map[*fnVal]bool{}) {
+				return value{}, source.Errorf(pos, "the recursive function %s cannot take a function argument that captures local values", f.name)
+			}
+			fnArgs = append(fnArgs, a.fn)
+			continue
 		}
 		atoms = append(atoms, a.atoms...)
+	}
+	fun, err := l.recursiveFun(f, args, fnArgs)
+	if err != nil {
+		return value{}, err
 	}
 	for _, obj := range l.funExtras[f.decl] {
 		v, err := l.sessionValue(pos, obj)
@@ -386,10 +395,80 @@ func (l *lowerer) callRecursive(f *fnVal, args []value, pos source.Pos) (value, 
 	return value{t: normalize(f.info.Types[f.decl.Body]), atoms: varsToAtoms(out)}, nil
 }
 
+// funKey identifies one specialisation of a recursive global.
+type funKey struct {
+	decl *syntax.ValDecl
+	fns  string // the identities of its function arguments
+}
+
+func specKey(d *syntax.ValDecl, fns []*fnVal) funKey {
+	var b strings.Builder
+	for _, f := range fns {
+		fmt.Fprintf(&b, "%p,", f)
+	}
+	return funKey{decl: d, fns: b.String()}
+}
+
+// closedFn reports whether a function value can be moved into another
+// function's body: everything it captures is a constant or itself closed,
+// and it uses no session values (which a Fun receives only for its own
+// body).
+func (l *lowerer) closedFn(f *fnVal, seen map[*fnVal]bool) bool {
+	if seen[f] {
+		return true
+	}
+	seen[f] = true
+	for _, v := range f.bound {
+		if !l.closedValue(v, seen) {
+			return false
+		}
+	}
+	if f.kind != fnClosure {
+		return true
+	}
+	closed := true
+	walkExpr(f.body, func(e syntax.Expr) {
+		v, ok := e.(*syntax.Var)
+		if !ok || !closed {
+			return
+		}
+		o := f.info.Uses[v]
+		if o == nil {
+			return
+		}
+		switch o.Kind {
+		case types.Value:
+			closed = false
+		case types.Local, types.LocalFun, types.SizeVar:
+			p, ok := f.sc.lookupObj(o)
+			if !ok && o.Kind == types.SizeVar {
+				p, ok = f.sc.lookupName(o.Name)
+			}
+			if ok && !l.closedValue(*p, seen) {
+				closed = false
+			}
+		}
+	})
+	return closed
+}
+
+func (l *lowerer) closedValue(v value, seen map[*fnVal]bool) bool {
+	if v.fn != nil {
+		return l.closedFn(v.fn, seen)
+	}
+	for _, a := range v.atoms {
+		if _, ok := a.(core.Const); !ok {
+			return false
+		}
+	}
+	return !v.pending
+}
+
 // recursiveFun compiles a recursive global to a Fun (once per program).
-func (l *lowerer) recursiveFun(f *fnVal) (*core.Fun, error) {
+func (l *lowerer) recursiveFun(f *fnVal, args []value, fnArgs []*fnVal) (*core.Fun, error) {
 	d := f.decl
-	if fun, ok := l.funs[d]; ok {
+	key := specKey(d, fnArgs)
+	if fun, ok := l.funs[key]; ok {
 		return fun, nil
 	}
 	info := f.info
@@ -402,7 +481,7 @@ func (l *lowerer) recursiveFun(f *fnVal) (*core.Fun, error) {
 	}
 	l.tag++
 	fun := &core.Fun{Name: fmt.Sprintf("%s_%d", sanitize(d.Name), l.tag), Ret: Flatten(rt), Pos: d.Pos()}
-	l.funs[d] = fun
+	l.funs[key] = fun
 	sc := newScope(nil)
 	c := ctx{info: info, sc: sc}
 	for i := range d.SizeParams {
@@ -416,13 +495,20 @@ func (l *lowerer) recursiveFun(f *fnVal) (*core.Fun, error) {
 	l.fun, l.depth, l.sizes = fc, 0, nil
 	defer func() { l.fun, l.depth, l.sizes = savedFun, savedDepth, savedSizes }()
 	b, err := l.body(func() ([]core.Atom, error) {
-		for _, p := range d.Params {
+		for i, p := range d.Params {
+			if args[i].fn != nil {
+				// A function parameter is bound to the function itself.
+				if err := l.bindPat(c, p, args[i], p.Span().Start); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			pt := info.PatTypes[p]
 			if pt == nil {
 				return nil, source.Errorf(p.Span().Start, "internal error: no type recorded for a parameter of %s", d.Name)
 			}
 			if hasArrow(pt) {
-				return nil, source.Errorf(p.Span().Start, "the recursive function %s cannot take a function parameter", d.Name)
+				return nil, source.Errorf(p.Span().Start, "the recursive function %s cannot take a tuple of functions", d.Name)
 			}
 			ts := Flatten(pt)
 			atoms := make([]core.Atom, len(ts))
@@ -449,7 +535,7 @@ func (l *lowerer) recursiveFun(f *fnVal) (*core.Fun, error) {
 		return r.atoms, err
 	})
 	if err != nil {
-		delete(l.funs, d)
+		delete(l.funs, key)
 		return nil, err
 	}
 	fun.Body = b

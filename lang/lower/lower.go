@@ -144,7 +144,7 @@ type lowerer struct {
 	paramVals map[*types.Object]value
 
 	// Recursive globals compiled to Funs, and the recursion test's cache.
-	funs      map[*syntax.ValDecl]*core.Fun
+	funs      map[funKey]*core.Fun
 	recursive map[*syntax.ValDecl]bool
 	// fun is the recursive function whose body is being lowered (nil in
 	// main): main's parameters are out of reach there, so the session
@@ -174,7 +174,7 @@ func newLowerer() *lowerer {
 	return &lowerer{
 		prog:      &core.Program{},
 		paramVals: map[*types.Object]value{},
-		funs:      map[*syntax.ValDecl]*core.Fun{},
+		funs:      map[funKey]*core.Fun{},
 		recursive: map[*syntax.ValDecl]bool{},
 		funExtras: map[*syntax.ValDecl][]*types.Object{},
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/arepl/arepl/lang/core"
 	"github.com/arepl/arepl/lang/lower"
@@ -255,4 +256,65 @@ func TestPrograms(t *testing.T) {
 		}
 	}
 	t.Logf("lowered and verified %d entry points of %d programs", lowered, len(paths))
+}
+
+// TestModuleFuns lowers every numeric-module function and constant the
+// checker knows, applied to session values of its parameter types, so no
+// entry of the checker's tables is missing from lowering's.
+func TestModuleFuns(t *testing.T) {
+	base := types.NewEnv()
+	n := 0
+	for _, obj := range base.Objects() {
+		if obj.Kind != types.ModuleFun {
+			continue
+		}
+		env, call := base, obj.Name
+		if op := call[strings.IndexByte(call, '.')+1:]; !isIdent(op) {
+			call = "(" + call + ")" // an operator: use it as a section
+		}
+		typ := obj.Type
+		for i := 0; ; i++ {
+			a, ok := typ.(*types.Arrow)
+			if !ok {
+				break
+			}
+			arg := fmt.Sprintf("arg_%d", i)
+			env = env.BindValue(arg, a.Param)
+			call += " " + arg
+			typ = a.Ret
+		}
+		src := source.NewFile(obj.Name, call)
+		x, err := syntax.ParseExpr(src)
+		if err != nil {
+			t.Errorf("%s: %v", call, err)
+			continue
+		}
+		_, info, err := env.CheckExpr(src, x)
+		if err != nil {
+			t.Errorf("%s: %v", call, err)
+			continue
+		}
+		prog, _, err := lower.Expr(env, x, info)
+		if err != nil {
+			t.Errorf("%s: %v", call, err)
+			continue
+		}
+		if err := core.Verify(prog); err != nil {
+			t.Errorf("%s: does not verify: %v\n%s", call, err, core.Print(prog))
+			continue
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no module functions in the environment")
+	}
+}
+
+func isIdent(s string) bool {
+	for _, r := range s {
+		if r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return s != ""
 }
