@@ -112,7 +112,10 @@ func (p *parser) exp(lex *lexer.PeekingLexer) (Expr, error) {
 // ascriptions parses any `: t` after e.
 func (p *parser) ascriptions(lex *lexer.PeekingLexer, e Expr, start int) (Expr, error) {
 	for p.isPunct(lex.Peek(), ":") {
-		lex.Next()
+		colon := lex.Next()
+		if n := lex.Peek(); n.Type == p.lx.tOp && n.Value[0] == '>' && n.Pos.Offset == tokEnd(colon) {
+			return nil, p.errorf(colon, "size coercion `:>` is not supported by arepl")
+		}
 		t, err := p.typ(lex)
 		if err != nil {
 			return nil, err

@@ -255,6 +255,9 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 			if dim == nil {
 				return nil, p.unexpected(c, `size or "]"`)
 			}
+			if !c.EOF() && !p.isPunct(c, ",") && !p.isPunct(c, ")") {
+				return nil, p.errorf(c, "an array size must be a name or a constant; size expressions are not supported by arepl")
+			}
 			return nil, p.unexpected(c, `"]"`)
 		}
 		lex.Next()
