@@ -118,7 +118,7 @@ var modEntries = func() []modEntry {
 	// operators of the core IR that keep their type.
 	for _, op := range core.UnOps {
 		if op.FloatOnly && !op.BoolResult {
-			es = append(es, modEntry{op.Name, floatSet, "t -> t", op.Name})
+			es = append(es, modEntry{op.Name, floatSet, "t -> t", floatDocs[op.Name]})
 		}
 	}
 	// Conversions: t.u8 converts an u8 to t. Every primitive module has
@@ -128,6 +128,17 @@ var modEntries = func() []modEntry {
 	}
 	return es
 }()
+
+// floatDocs describes the float functions that come from core.UnOps.
+var floatDocs = map[string]string{
+	"sqrt": "square root", "exp": "e raised to a power", "log": "natural logarithm",
+	"log2": "base-2 logarithm", "log10": "base-10 logarithm",
+	"sin": "sine", "cos": "cosine", "tan": "tangent",
+	"asin": "inverse sine", "acos": "inverse cosine", "atan": "inverse tangent",
+	"sinh": "hyperbolic sine", "cosh": "hyperbolic cosine", "tanh": "hyperbolic tangent",
+	"floor": "round down to an integral value", "ceil": "round up to an integral value",
+	"round": "round to the nearest integral value, ties to even", "trunc": "round towards zero",
+}
 
 // builtinObjects builds the objects of the initial environment.
 func builtinObjects() map[string]*Object {

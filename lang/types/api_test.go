@@ -1,0 +1,141 @@
+package types_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/arepl/arepl/lang/core"
+	"github.com/arepl/arepl/lang/source"
+	"github.com/arepl/arepl/lang/syntax"
+	"github.com/arepl/arepl/lang/types"
+)
+
+func parseDecls(t *testing.T, text string) (*source.File, []syntax.Decl) {
+	t.Helper()
+	src := source.NewFile("test.fut", text)
+	f, err := syntax.ParseFile(src)
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	return src, f.Decls
+}
+
+func checkExpr(t *testing.T, env *types.Env, text string) (types.Type, error) {
+	t.Helper()
+	src := source.NewFile("expr", text)
+	x, err := syntax.ParseExpr(src)
+	if err != nil {
+		t.Fatalf("parse %q: %v", text, err)
+	}
+	typ, _, err := env.CheckExpr(src, x)
+	return typ, err
+}
+
+// A failed input leaves the environment as it was; a good one extends a
+// new environment and leaves the old one alone.
+func TestEnvIsPersistent(t *testing.T) {
+	base := types.NewEnv()
+	src, decls := parseDecls(t, "def a = 1\ndef b = a + true")
+	env, _, err := base.CheckDecls(src, decls)
+	if err == nil || env != base {
+		t.Fatalf("CheckDecls with an error: env changed or no error (%v)", err)
+	}
+	if _, ok := base.Lookup("a"); ok {
+		t.Fatalf("a leaked into the base environment")
+	}
+	src, decls = parseDecls(t, "def a = 1i8")
+	env, _, err = base.CheckDecls(src, decls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := env.Lookup("a")
+	if !ok || o.Kind != types.Global || o.Type.String() != "i8" || o.Decl == nil || o.Info == nil {
+		t.Fatalf("a = %+v", o)
+	}
+	if _, ok := base.Lookup("a"); ok {
+		t.Fatalf("CheckDecls changed its receiver")
+	}
+}
+
+func TestBindValue(t *testing.T) {
+	env := types.NewEnv().BindValue("xs", &types.Array{Elem: types.Prim{T: core.F32}, Dims: []types.Dim{{Const: 3}}})
+	typ, err := checkExpr(t, env, "map (* 2) xs")
+	if err != nil || typ.String() != "[3]f32" {
+		t.Fatalf("map (* 2) xs: %v, %v", typ, err)
+	}
+	o, ok := env.Lookup("xs")
+	if !ok || o.Kind != types.Value {
+		t.Fatalf("xs = %+v", o)
+	}
+	if _, ok := types.NewEnv().Lookup("xs"); ok {
+		t.Fatalf("BindValue changed the base environment")
+	}
+}
+
+// Every builtin and module function is in Objects with a one-line Doc.
+func TestObjectsHaveDocs(t *testing.T) {
+	objs := types.NewEnv().Objects()
+	names := map[string]bool{}
+	for _, o := range objs {
+		names[o.Name] = true
+		if o.Doc == "" || strings.Contains(o.Doc, "\n") {
+			t.Errorf("%s: doc %q", o.Name, o.Doc)
+		}
+		if o.Kind != types.Builtin && o.Kind != types.ModuleFun {
+			t.Errorf("%s: kind %v", o.Name, o.Kind)
+		}
+	}
+	for _, n := range []string{"map", "reduce", "multiscan", "i32.max", "f64.sqrt", "i64.i32", "u8.popc", "bool.f32", "f32.pi", "i8.+"} {
+		if !names[n] {
+			t.Errorf("%s missing from Objects", n)
+		}
+	}
+	for i := 1; i < len(objs); i++ {
+		if objs[i-1].Name >= objs[i].Name {
+			t.Fatalf("Objects not sorted: %s before %s", objs[i-1].Name, objs[i].Name)
+		}
+	}
+}
+
+// All errors of an input are reported, sorted, each with its source line.
+func TestAllErrorsReported(t *testing.T) {
+	src, decls := parseDecls(t, "def a = 1 + true\ndef b = foo\ndef c (x: i32) = x 1\ndef d = if 1 then 2 else 3")
+	_, _, err := types.NewEnv().CheckDecls(src, decls)
+	list, ok := err.(source.ErrorList)
+	if !ok || len(list) != 4 {
+		t.Fatalf("want 4 errors, got %v", source.Detail(err))
+	}
+	for i, e := range list {
+		if e.Pos.Line != i+1 || e.Line == "" {
+			t.Errorf("error %d: %s", i, e.Detail())
+		}
+	}
+}
+
+func TestIsFunction(t *testing.T) {
+	env := types.NewEnv()
+	for text, want := range map[string]bool{"map": true, "(+ 1)": true, "1": false, "[1]": false, "i32.max 1": true} {
+		typ, err := checkExpr(t, env, text)
+		if err != nil || types.IsFunction(typ) != want {
+			t.Errorf("%s: IsFunction(%v) = %v (%v)", text, typ, !want, err)
+		}
+	}
+}
+
+// The loop shorthand `loop x for ...` is given its initial value in the AST.
+func TestLoopShorthandInit(t *testing.T) {
+	src := source.NewFile("e", "let x = 0 in loop x for i < 3 do x + 1")
+	e, err := syntax.ParseExpr(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, info, err := types.NewEnv().CheckExpr(src, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := e.(*syntax.LetIn).Body.(*syntax.Loop)
+	v, ok := l.Init.(*syntax.Var)
+	if !ok || info.Uses[v] == nil || info.Uses[v] != info.Binds[e.(*syntax.LetIn).Pat] {
+		t.Fatalf("loop init %#v does not read the outer x", l.Init)
+	}
+}
