@@ -139,3 +139,16 @@ func TestLoopShorthandInit(t *testing.T) {
 		t.Fatalf("loop init %#v does not read the outer x", l.Init)
 	}
 }
+
+// A declaration's doc comment is its object's Doc.
+func TestDocComment(t *testing.T) {
+	src, decls := parseDecls(t, "-- | The answer.\ndef answer = 42i64\n")
+	env, _, err := types.NewEnv().CheckDecls(src, decls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := env.Lookup("answer")
+	if o == nil || !strings.Contains(o.Doc, "The answer.") {
+		t.Fatalf("answer = %+v", o)
+	}
+}
