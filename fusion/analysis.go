@@ -47,8 +47,21 @@ type sizes struct{ parent map[string]string }
 
 func newSizes(b *core.Body) *sizes {
 	s := &sizes{parent: map[string]string{}}
+	equal := map[string][2]core.Atom{} // bool variable -> the sizes it compares
 	for _, st := range b.Stmts {
 		switch e := st.Exp.(type) {
+		case *core.BinOpExp:
+			if e.Op == core.Eq && e.T == core.I64 && len(st.Pat) == 1 {
+				equal[st.Pat[0].Name] = [2]core.Atom{e.X, e.Y}
+			}
+		case *core.AssertExp:
+			// After `assert (n == m)` (how lowering checks size parameters)
+			// the two sizes are the same.
+			if c, ok := e.Cond.(*core.Var); ok {
+				if xy, ok := equal[c.Name]; ok {
+					s.union(atomKey(xy[0]), atomKey(xy[1]))
+				}
+			}
 		case *core.SizeExp:
 			if e.Dim == 0 && len(st.Pat) == 1 {
 				s.union(varKey(st.Pat[0]), "size:"+e.Arr.Name)

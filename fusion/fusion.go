@@ -165,7 +165,10 @@ func (f *fuser) fuseBody(b *core.Body) *core.Body {
 	f.rows(b)
 	f.propagateSizes(b)
 	f.stepDone()
-	for f.vertical(b) || f.horizontal(b) {
+	// Horizontal first, as the redomap paper's engine proceeds: merging the
+	// consumers of an array before moving its producer into them means the
+	// producer moves once, into one SOAC, and needs no map-out.
+	for f.horizontal(b) || f.vertical(b) {
 		f.stepDone()
 	}
 	f.refusals(b)

@@ -5,32 +5,34 @@ import (
 )
 
 // horizontal merges one pair of independent Scremas over the same width,
-// if any, and reports whether it did. Only "sinks" are merged — SOACs whose
-// results no other SOAC in the body consumes — so that a producer is
-// fused vertically into its consumers rather than merged beside them
-// (merging a producer would turn its output into a map-out that still has
-// to be written and read back).
+// if any, and reports whether it did. A plain map whose results other
+// SOACs consume is left alone: it is a producer that vertical fusion will
+// move into its consumers, and merging it beside them would instead turn
+// its output into a map-out that is written and read back.
 func (f *fuser) horizontal(b *core.Body) bool {
 	info := analyze(b)
 	sz := newSizes(b)
-	sink := func(i int) bool {
+	producer := func(i int, e *core.Screma) bool {
+		if !isMapOnly(e) {
+			return false
+		}
 		for _, v := range b.Stmts[i].Pat {
 			for _, u := range info.uses[v.Name] {
-				if u.w == soacIn || u.w == inLambda || u.w == inLoop || u.w == inBranch {
-					return false
+				if u.w == soacIn {
+					return true
 				}
 			}
 		}
-		return true
+		return false
 	}
 	for j := len(b.Stmts) - 1; j >= 0; j-- {
 		bj, ok := b.Stmts[j].Exp.(*core.Screma)
-		if !ok || !sink(j) {
+		if !ok || producer(j, bj) {
 			continue
 		}
 		for i := j - 1; i >= 0; i-- {
 			bi, ok := b.Stmts[i].Exp.(*core.Screma)
-			if !ok || !sink(i) || !sz.same(bi.W, bj.W) || !independent(b, info, i, j) {
+			if !ok || producer(i, bi) || !sz.same(bi.W, bj.W) || !independent(b, info, i, j) {
 				continue
 			}
 			f.merge(b, i, j)

@@ -211,9 +211,15 @@ func kernelOf(fun string, s *core.Stmt, depth int) (Kernel, bool) {
 	for _, v := range s.Pat {
 		k.Outputs = append(k.Outputs, v.Name)
 	}
+	// Arrays of one element per iteration have rank 1, or one more than
+	// the outer dimensions of a segmented operation.
+	elemRank := 1
+	if seg, ok := s.Exp.(*core.Segmented); ok {
+		elemRank = 1 + len(seg.Outer)
+	}
 	perElem := func(v *core.Var) Array {
 		a := Array{Name: v.Name, Type: v.Type.String()}
-		if v.Type.Rank == 1 {
+		if v.Type.Rank == elemRank {
 			a.Bytes = v.Type.Elem.Size()
 		}
 		return a

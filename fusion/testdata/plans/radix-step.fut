@@ -6,7 +6,7 @@ def step [n] (b: i32) (xs: [n]u32) : [n]u32 =
   let ones = scan (+) 0 bits
   let nz = if n == 0 then 0 else zeros[n - 1]
   let idx = map3 (\bit z o -> if bit == 0 then i64.i32 (z - 1) else i64.i32 (nz + o - 1)) bits zeros ones
-  in scatter (copy xs) idx xs
+  in scatter (map (\x -> x) xs) idx xs
 
 entry main [n] (xs: [n]u32) : [n]u32 =
   loop xs for i < 32 do step i xs
