@@ -389,15 +389,15 @@ func (c *checker) funDef(sc *scope, sizeParams []syntax.SizeParam, params []synt
 		sc = sc.add(o)
 		sizes[sp.Name] = true
 	}
+	// Earlier parameters are in scope in the types of later ones:
+	// `(n: i64) (xs: [n]f32)`.
 	ctx := &tyCtx{sc: sc, implicit: true, sizes: sizes}
 	pts := make([]Type, len(params))
 	for i, p := range params {
 		pts[i] = c.patType(ctx, p)
+		ctx.sc = c.declarePat(ctx.sc, p, pts[i])
 	}
 	sc = ctx.sc
-	for i, p := range params {
-		sc = c.declarePat(sc, p, pts[i])
-	}
 	var rt Type
 	if ret != nil {
 		rt = c.typeExpr(&tyCtx{sc: sc}, ret)
@@ -1071,11 +1071,9 @@ func (c *checker) lambda(sc *scope, e *syntax.Lambda, hint Type) Type {
 		} else {
 			h = nil
 		}
+		ctx.sc = c.declarePat(ctx.sc, p, pts[i])
 	}
 	sc = ctx.sc
-	for i, p := range e.Params {
-		sc = c.declarePat(sc, p, pts[i])
-	}
 	var rt Type
 	if e.Ret != nil {
 		rt = c.typeExpr(&tyCtx{sc: sc}, e.Ret)

@@ -63,7 +63,11 @@ func (e *Env) BindValue(name string, t Type) *Env {
 // failed ones' declared types) so that their errors are reported too.
 func (e *Env) CheckDecls(src *source.File, decls []syntax.Decl) (env *Env, info *Info, err error) {
 	c := newChecker(src, e)
-	defer c.recoverInternal(&err)
+	defer func() {
+		if c.recoverInternal(&err) {
+			env = e
+		}
+	}()
 	added := map[string]*Object{}
 	for _, d := range decls {
 		switch d := d.(type) {
@@ -84,7 +88,11 @@ func (e *Env) CheckDecls(src *source.File, decls []syntax.Decl) (env *Env, info 
 // CheckExpr checks an expression in e and returns its type.
 func (e *Env) CheckExpr(src *source.File, x syntax.Expr) (t Type, info *Info, err error) {
 	c := newChecker(src, e)
-	defer c.recoverInternal(&err)
+	defer func() {
+		if c.recoverInternal(&err) {
+			t = errT
+		}
+	}()
 	if x == nil {
 		return errT, c.info, source.ErrorList{source.Errorf(source.Pos{}, "internal error: nil expression")}
 	}
@@ -99,10 +107,12 @@ func (e *Env) CheckExpr(src *source.File, x syntax.Expr) (t Type, info *Info, er
 // recoverInternal turns a panic inside the checker into an internal error,
 // so that no input can crash a REPL session; the fuzz test treats such an
 // error as a failure.
-func (c *checker) recoverInternal(err *error) {
+func (c *checker) recoverInternal(err *error) bool {
 	if r := recover(); r != nil {
 		*err = source.ErrorList{source.Errorf(source.Pos{}, "internal error: checker panic: %v", r)}
+		return true
 	}
+	return false
 }
 
 func (c *checker) result() error {

@@ -208,6 +208,9 @@ func (s *solver) shallow(t Type) Type {
 		t = v.ref
 	}
 	if a, ok := t.(*Array); ok {
+		if len(a.Dims) == 0 {
+			return s.shallow(a.Elem)
+		}
 		e := s.shallow(a.Elem)
 		if e != a.Elem {
 			return arrayOf(e, a.Dims)

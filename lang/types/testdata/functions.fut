@@ -68,3 +68,11 @@ entry bad (f: i32 -> i32) (x: i32) = f x   -- ERROR "entry point bad cannot take
 -- Entries still check their parameters' types.
 def q (x: i32) : i32 = x
 entry r (b: bool) : i32 = q b   -- ERROR "cannot unify i32 with bool in argument 1 of q"
+---
+-- A size may name an earlier i64 parameter.
+def take_n (n: i64) (xs: [n]f32) = xs
+def infer_n n (xs: [n]f32) = n + 1
+-- expr take_n 2 [1, 2] => [2]f32
+-- expr infer_n => i64 -> [n]f32 -> i64
+---
+def badsize (b: bool) (xs: [b]i32) = xs   -- ERROR "size b must be an i64, not bool"
