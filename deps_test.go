@@ -31,9 +31,11 @@ var allowed = map[string][]string{
 	"eval":        {"lang/...", "fusion", "eval/internal/..."},
 	"eval/cpu":    {"lang/source", "lang/core", "eval"},
 	"eval/gpu":    {"lang/source", "lang/core", "eval", "eval/gpu/...", "kernels"},
-	"futtest":     {"lang/...", "eval", "fusion"},
-	"jupyter":     {"lang/...", "eval", "eval/...", "fusion", "jupyter/..."},
-	"kernels":     {},
+	// The one package that knows every backend and wires them into sessions.
+	"eval/backends": {"lang/...", "eval", "eval/cpu", "eval/gpu", "fusion"},
+	"futtest":       {"lang/...", "eval", "eval/backends", "fusion"},
+	"jupyter":       {"lang/...", "eval", "eval/...", "fusion", "jupyter/..."},
+	"kernels":       {},
 }
 
 // thirdParty says which packages may use each third-party module: the

@@ -3,31 +3,53 @@ package eval
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
 
+	"github.com/arepl/arepl/fusion"
+	"github.com/arepl/arepl/lang/core"
+	"github.com/arepl/arepl/lang/lower"
+	"github.com/arepl/arepl/lang/source"
+	"github.com/arepl/arepl/lang/syntax"
 	"github.com/arepl/arepl/lang/types"
 )
 
-// This file is the contract the REPL, `arepl run/test/bench` and the Jupyter
-// kernel program against. The pipeline behind it is wired by the lead.
+// The Session is the pipeline of DESIGN.md, readable top to bottom in
+// evalExpr: parse, check, lower, fuse, run. Everything a REPL line or a
+// notebook cell declares lives in an immutable types.Env plus a table of
+// values, and both are replaced only when an input succeeds, so a failed
+// input leaves the session as it was.
 
 // Options configure a Session.
-//
-// Front ends do not fill CPU/GPU themselves: package eval/backends (written
-// by the lead) provides `backends.NewSession(eval.Options{Backend: "auto",
-// Fusion: true})` with both backends wired in. Use that.
 type Options struct {
 	Backend string // "auto" (default), "cpu" or "gpu"
-	Fusion  bool   // run the fusion passes (default on in the CLI)
-	// CPU is the reference backend; GPU creates the GPU backend lazily.
+	Fusion  bool   // run the fusion passes
+	// CPU is the reference backend; it must be set (package eval/backends
+	// builds sessions with both backends wired).
 	CPU Backend
+	// GPU, when set, creates the GPU backend on first use (creating a CUDA
+	// context costs a fraction of a second, so it is off the start-up path).
 	GPU func() (Backend, error)
+	// CUDA, when set, renders a program as the CUDA the GPU backend would
+	// compile for it (`:kernel`); it needs no GPU.
+	CUDA func(*core.Program) (string, error)
 }
 
 // Session holds the declarations and values of one REPL or notebook across
-// inputs, and runs each input through parse, check, lower, fuse and a
-// backend.
+// inputs.
 type Session struct {
-	opts Options
+	mu     sync.Mutex
+	opts   Options
+	env    *types.Env
+	values map[string][]Value
+	loaded string // last file given to Load
+
+	gpu    Backend
+	gpuErr error
 }
 
 // Result is the outcome of one input.
@@ -41,6 +63,8 @@ type Result struct {
 	Values []Value
 	// Timings is what the input cost.
 	Timings Timings
+	// Plan is the fusion plan of an expression (nil when fusion is off).
+	Plan *fusion.Plan
 }
 
 // Name is something in scope, for completion and inspection.
@@ -60,54 +84,348 @@ const (
 	ModuleName                  // i32.max, f64.sqrt, ...
 )
 
-var errNotWired = errors.New("session: pipeline not wired")
-
 // NewSession returns an empty session.
-func NewSession(opts Options) *Session { return &Session{opts: opts} }
+func NewSession(opts Options) *Session {
+	if opts.Backend == "" {
+		opts.Backend = "auto"
+	}
+	return &Session{opts: opts, env: types.NewEnv(), values: map[string][]Value{}}
+}
 
 // Eval evaluates one input: one or more declarations (`def`, `let x = e` at
 // top level, `entry`) or an expression. name is used in positions (e.g.
 // "[3]" for REPL input 3). Static errors are source.ErrorList, run-time
 // errors *source.Error; the session is unchanged by a failed input.
 func (s *Session) Eval(ctx context.Context, name, src string) (*Result, error) {
-	return nil, errNotWired
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	start := time.Now()
+	file := source.NewFile(name, src)
+	in, err := syntax.ParseInput(file)
+	if err != nil {
+		return nil, err
+	}
+	var res *Result
+	if in.Expr != nil {
+		res, err = s.evalExpr(ctx, file, s.env, in.Expr)
+	} else {
+		res, err = s.declare(ctx, file, in.Decls)
+	}
+	if res != nil {
+		res.Timings.Total = time.Since(start)
+	}
+	return res, err
+}
+
+// evalExpr is the whole pipeline for one expression.
+func (s *Session) evalExpr(ctx context.Context, file *source.File, env *types.Env, x syntax.Expr) (*Result, error) {
+	res := &Result{}
+	t := &res.Timings
+
+	mark := time.Now()
+	typ, info, err := env.CheckExpr(file, x)
+	t.Parse = time.Since(mark)
+	if err != nil {
+		return nil, err
+	}
+	if types.IsFunction(typ) {
+		return nil, source.Errorf(x.Span().Start, "cannot evaluate a function of type %s: apply it to arguments", typ)
+	}
+
+	mark = time.Now()
+	prog, params, err := lower.Expr(env, x, info)
+	t.Lower = time.Since(mark)
+	if err != nil {
+		return nil, err
+	}
+
+	if s.opts.Fusion {
+		mark = time.Now()
+		fused, plan, err := fusion.Fuse(prog)
+		t.Fuse = time.Since(mark)
+		if err != nil {
+			// Fusion only rearranges work: an internal error in it must not
+			// cost the user the result, so run unfused and say so.
+			t.Notes = append(t.Notes, "ran unfused: "+err.Error())
+		} else {
+			prog, res.Plan = fused, plan
+		}
+	}
+
+	var args []Value
+	for _, p := range params {
+		args = append(args, s.values[p.Name]...)
+	}
+	backend, err := s.backend(t)
+	if err != nil {
+		return nil, err
+	}
+	t.Backend = backend.Name()
+	vals, err := runGuarded(ctx, backend, prog, args, t)
+	if err != nil {
+		return nil, err
+	}
+	res.Type, res.Values = typ, vals
+	return res, nil
+}
+
+// runGuarded runs main of prog and turns a panic in a backend into an
+// error, so that no input can take the REPL or the kernel down.
+func runGuarded(ctx context.Context, b Backend, prog *core.Program, args []Value, t *Timings) (vals []Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error in the %s backend: %v", b.Name(), r)
+		}
+	}()
+	mark := time.Now()
+	vals, err = b.Run(ctx, prog, "main", args, t)
+	if t.Run == 0 {
+		t.Run = time.Since(mark)
+	}
+	return vals, err
+}
+
+// backend picks the backend for the next evaluation.
+func (s *Session) backend(t *Timings) (Backend, error) {
+	switch s.opts.Backend {
+	case "cpu":
+		return s.opts.CPU, nil
+	case "gpu":
+		return s.gpuBackend()
+	}
+	if s.opts.GPU != nil {
+		if b, err := s.gpuBackend(); err == nil {
+			return b, nil
+		}
+	}
+	return s.opts.CPU, nil
+}
+
+func (s *Session) gpuBackend() (Backend, error) {
+	if s.gpu == nil && s.gpuErr == nil {
+		if s.opts.GPU == nil {
+			s.gpuErr = errors.New("no GPU: this session was built without a GPU backend")
+		} else {
+			s.gpu, s.gpuErr = s.opts.GPU()
+		}
+	}
+	return s.gpu, s.gpuErr
+}
+
+// declare checks declarations and evaluates the constants among them;
+// functions stay declarations that lowering inlines where they are used.
+func (s *Session) declare(ctx context.Context, file *source.File, decls []syntax.Decl) (*Result, error) {
+	res := &Result{}
+	mark := time.Now()
+	env, _, err := s.env.CheckDecls(file, decls)
+	res.Timings.Parse = time.Since(mark)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string][]Value{}
+	for _, d := range decls {
+		vd, ok := d.(*syntax.ValDecl)
+		if !ok {
+			return nil, fmt.Errorf("internal error: unknown declaration %T", d)
+		}
+		res.Decls = append(res.Decls, vd.Name)
+		obj, ok := env.Lookup(vd.Name)
+		if !ok || len(vd.Params) > 0 || len(vd.SizeParams) > 0 || types.IsFunction(obj.Type) {
+			continue
+		}
+		r, err := s.evalExpr(ctx, file, env, &syntax.Var{At: syntax.At{Sp: vd.Sp}, Name: vd.Name})
+		if err != nil {
+			return nil, err
+		}
+		values[vd.Name] = r.Values
+		env = env.BindValue(vd.Name, obj.Type)
+		addTimings(&res.Timings, &r.Timings)
+	}
+	s.env = env
+	for k, v := range values {
+		s.values[k] = v
+	}
+	return res, nil
+}
+
+func addTimings(dst, src *Timings) {
+	dst.Lower += src.Lower
+	dst.Fuse += src.Fuse
+	dst.Compile += src.Compile
+	dst.Transfer += src.Transfer
+	dst.Run += src.Run
+	dst.Backend = src.Backend
+	dst.Kernels = append(dst.Kernels, src.Kernels...)
+	dst.Notes = append(dst.Notes, src.Notes...)
 }
 
 // Load replaces the session's declarations with those of the file at path
-// (futhark repl's :load); Reload loads the last loaded file again.
-func (s *Session) Load(ctx context.Context, path string) ([]string, error) { return nil, errNotWired }
+// (futhark repl's :load) and returns the names it declared.
+func (s *Session) Load(ctx context.Context, path string) ([]string, error) {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	file := source.NewFile(path, string(text))
+	f, err := syntax.ParseFile(file)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, oldValues := s.env, s.values
+	s.env, s.values = types.NewEnv(), map[string][]Value{}
+	res, err := s.declare(ctx, file, f.Decls)
+	if err != nil {
+		s.env, s.values = old, oldValues
+		return nil, err
+	}
+	s.loaded = path
+	return res.Decls, nil
+}
 
-// Reload reloads the last file given to Load.
-func (s *Session) Reload(ctx context.Context) ([]string, error) { return nil, errNotWired }
+// Reload loads the last file given to Load again.
+func (s *Session) Reload(ctx context.Context) ([]string, error) {
+	if s.loaded == "" {
+		return nil, errors.New("no file has been loaded")
+	}
+	return s.Load(ctx, s.loaded)
+}
 
 // TypeOf type-checks an expression without evaluating it (:type).
-func (s *Session) TypeOf(name, src string) (types.Type, error) { return nil, errNotWired }
+func (s *Session) TypeOf(name, src string) (types.Type, error) {
+	file := source.NewFile(name, src)
+	x, err := syntax.ParseExpr(file)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, _, err := s.env.CheckExpr(file, x)
+	return t, err
+}
 
-// Names lists every name in scope: user declarations, builtins and module
-// functions.
-func (s *Session) Names() []Name { return nil }
+// Names lists every name in scope, sorted: user declarations and values,
+// builtins and module functions.
+func (s *Session) Names() []Name {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Name
+	for _, obj := range s.env.Objects() {
+		out = append(out, nameOf(obj))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
 
 // Lookup describes one name (for Jupyter inspect); qualified names work.
-func (s *Session) Lookup(name string) (Name, bool) { return Name{}, false }
+func (s *Session) Lookup(name string) (Name, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	obj, ok := s.env.Lookup(name)
+	if !ok {
+		return Name{}, false
+	}
+	return nameOf(obj), true
+}
+
+func nameOf(obj *types.Object) Name {
+	n := Name{Name: obj.Name, Doc: obj.Doc}
+	if obj.Type != nil {
+		n.Type = obj.Type.String()
+	}
+	switch obj.Kind {
+	case types.Builtin:
+		n.Kind = BuiltinName
+	case types.ModuleFun:
+		n.Kind = ModuleName
+	default:
+		n.Kind = UserName
+	}
+	return n
+}
+
+// ParamTypes returns the parameter types of a top-level function (or entry
+// point, point-free ones included) and its result type.
+func (s *Session) ParamTypes(fn string) ([]types.Type, types.Type, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	obj, ok := s.env.Lookup(fn)
+	if !ok {
+		return nil, nil, fmt.Errorf("unknown entry point %q", fn)
+	}
+	var params []types.Type
+	t := obj.Type
+	for {
+		a, ok := t.(*types.Arrow)
+		if !ok {
+			break
+		}
+		params = append(params, a.Param)
+		t = a.Ret
+	}
+	return params, t, nil
+}
 
 // Call applies the entry point or function fn to argument values (for
-// `arepl run`, `arepl test`, `arepl bench`): args[i] is the flat values of
-// parameter i (what ReadValues returns for one value). ParamTypes tells
-// the readers what to expect.
+// `arepl run`, `arepl test`, `arepl bench`); each argument is the flat
+// values of one parameter (see ParamTypes).
 func (s *Session) Call(ctx context.Context, fn string, args [][]Value) (*Result, error) {
-	return nil, errNotWired
+	params, _, err := s.ParamTypes(fn)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) != len(params) {
+		return nil, fmt.Errorf("%s takes %d arguments, got %d", fn, len(params), len(args))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	env := s.env
+	saved := map[string][]Value{}
+	call := []string{fn}
+	for i, p := range params {
+		name := fmt.Sprintf("arepl_arg%d_", i)
+		env = env.BindValue(name, p)
+		saved[name] = s.values[name]
+		s.values[name] = args[i]
+		call = append(call, name)
+	}
+	defer func() {
+		for k, v := range saved {
+			if v == nil {
+				delete(s.values, k)
+			} else {
+				s.values[k] = v
+			}
+		}
+	}()
+	file := source.NewFile("<call "+fn+">", strings.Join(call, " "))
+	x, err := syntax.ParseExpr(file)
+	if err != nil {
+		return nil, err
+	}
+	return s.evalExpr(ctx, file, env, x)
 }
 
-// ParamTypes returns the parameter types of a top-level function and its
-// result type.
-func (s *Session) ParamTypes(fn string) ([]types.Type, types.Type, error) {
-	return nil, nil, errNotWired
+// SetBackend selects "auto", "cpu" or "gpu" for later inputs; "gpu" fails
+// with the reason when there is no usable GPU.
+func (s *Session) SetBackend(name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch name {
+	case "auto", "cpu":
+	case "gpu":
+		if _, err := s.gpuBackend(); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("unknown backend %q (want auto, cpu or gpu)", name)
+	}
+	s.opts.Backend = name
+	return nil
 }
 
-// SetBackend selects "auto", "cpu" or "gpu" for later inputs.
-func (s *Session) SetBackend(name string) error { return errNotWired }
-
-// Backend names the backend in use.
+// Backend names the backend setting ("auto", "cpu" or "gpu").
 func (s *Session) Backend() string { return s.opts.Backend }
 
 // SetFusion turns the fusion passes on or off for later inputs.
@@ -117,6 +435,55 @@ func (s *Session) SetFusion(on bool) { s.opts.Fusion = on }
 func (s *Session) Fusion() bool { return s.opts.Fusion }
 
 // IsIncomplete reports whether src is an unfinished input that a REPL
-// should continue on the next line (an open bracket, a trailing operator,
-// `let ... in` with no body, ...), as the parser signals.
-func IsIncomplete(src string) bool { return false }
+// should continue on the next line, as the parser signals.
+func IsIncomplete(src string) bool {
+	_, err := syntax.ParseInput(source.NewFile("<input>", src))
+	return err != nil && syntax.IsIncomplete(err)
+}
+
+// Compiled is an expression taken through the pipeline up to, but not
+// including, running it: what `:plan` and `:kernel` show.
+type Compiled struct {
+	Type    types.Type
+	Unfused *core.Program
+	Program *core.Program // fused when fusion is on
+	Plan    *fusion.Plan  // always computed, so :plan works with fusion off too
+}
+
+// Compile parses, checks, lowers and fuses an expression without running it.
+func (s *Session) Compile(name, src string) (*Compiled, error) {
+	file := source.NewFile(name, src)
+	x, err := syntax.ParseExpr(file)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	typ, info, err := s.env.CheckExpr(file, x)
+	if err != nil {
+		return nil, err
+	}
+	prog, _, err := lower.Expr(s.env, x, info)
+	if err != nil {
+		return nil, err
+	}
+	c := &Compiled{Type: typ, Unfused: prog, Program: prog}
+	fused, plan, err := fusion.Fuse(prog)
+	if err != nil {
+		return nil, err
+	}
+	c.Plan = plan
+	if s.opts.Fusion {
+		c.Program = fused
+	}
+	return c, nil
+}
+
+// CUDA returns the CUDA source the GPU backend generates for a compiled
+// expression.
+func (s *Session) CUDA(c *Compiled) (string, error) {
+	if s.opts.CUDA == nil {
+		return "", errors.New("this build has no GPU code generator")
+	}
+	return s.opts.CUDA(c.Program)
+}
