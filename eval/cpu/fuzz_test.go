@@ -1,0 +1,293 @@
+package cpu
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/lang/core"
+	"github.com/arepl/arepl/lang/source"
+)
+
+// FuzzInterp generates random well-typed core pipelines from the fuzz
+// input (maps with random scalar lambdas, including branches and gathers;
+// reductions and scans with builtin and general associative operators;
+// fused Scremas with map-outs) over random integer data, and checks that
+// one worker with large chunks, and many workers with small chunks, give
+// identical results, or both fail with a positioned error.
+func FuzzInterp(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
+	f.Add([]byte{200, 17, 0, 3, 99, 1, 250, 4, 8, 15, 16, 23, 42, 7, 7, 7, 1, 2, 3})
+	f.Add([]byte{64, 3, 2, 1, 0, 255, 128, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 2, 2, 2, 2})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g := &gen{data: data}
+		p, args := g.program()
+		if err := core.Verify(p); err != nil {
+			t.Fatalf("generator made an ill-typed program: %v\n%s", err, core.Print(p))
+		}
+		var first []eval.Value
+		var firstErr error
+		for i, o := range fuzzOptions {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			res, err := New(o).Run(ctx, p, "main", args, nil)
+			cancel()
+			if errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("options %+v: no result within 20s\n%s", o, core.Print(p))
+			}
+			if err != nil {
+				var se *source.Error
+				if !errors.As(err, &se) {
+					t.Fatalf("options %+v: non-positioned error %v\n%s", o, err, core.Print(p))
+				}
+			}
+			if i == 0 {
+				first, firstErr = res, err
+				continue
+			}
+			if (err == nil) != (firstErr == nil) {
+				t.Fatalf("options %+v: error %v, but %+v gave %v\n%s", o, err, fuzzOptions[0], firstErr, core.Print(p))
+			}
+			if err == nil {
+				if d := diffValues(first, res, 0); d != "" {
+					t.Fatalf("options %+v disagree with %+v: %s\n%s", o, fuzzOptions[0], d, core.Print(p))
+				}
+			}
+		}
+	})
+}
+
+var fuzzOptions = []Options{
+	{Workers: 1, Chunk: 4096},
+	{Workers: 4, Chunk: 1},
+	{Workers: 3, Chunk: 7},
+	{Workers: 2, Chunk: 64},
+}
+
+// gen draws decisions from the fuzz input; past its end every draw is 0,
+// so every input gives a finite program.
+type gen struct {
+	data []byte
+	pos  int
+	b    *core.Builder
+	t    core.PrimType
+}
+
+func (g *gen) byte() int {
+	if g.pos >= len(g.data) {
+		return 0
+	}
+	g.pos++
+	return int(g.data[g.pos-1])
+}
+
+func (g *gen) pick(n int) int { return g.byte() % n }
+
+var fuzzTypes = []core.PrimType{core.I32, core.I64, core.U8, core.I8, core.U32}
+
+func (g *gen) program() (*core.Program, []eval.Value) {
+	g.b = core.NewBuilder()
+	g.b.Pos = testPos
+	g.t = fuzzTypes[g.pick(len(fuzzTypes))]
+	n := g.byte() + g.byte()*4 // up to ~1300 elements
+	xs := eval.NewArray(g.t, int64(n))
+	ys := eval.NewArray(g.t, int64(n))
+	for i := 0; i < n; i++ {
+		fillFromInt(xs.Data, i, int64(g.byte())-int64(g.byte()))
+		fillFromInt(ys.Data, i, int64(g.byte()%16))
+	}
+	at := core.ArrayOf(g.t, 1)
+	px, py := g.b.Fresh("xs", at), g.b.Fresh("ys", at)
+	fn := g.b.Fun("main", true, []*core.Var{px, py}, func(fb *core.Builder) []core.Atom {
+		w := fb.Size(px, 0)
+		cur := []*core.Var{px, py}
+		var results []core.Atom
+		stages := 1 + g.pick(4)
+		for s := 0; s < stages; s++ {
+			switch g.pick(5) {
+			case 0, 1: // map2 with a random lambda
+				lam := g.lambda(fb, 2, py)
+				out := fb.Map(w, cur[:2], lam)[0]
+				cur = []*core.Var{out, cur[0]}
+			case 2: // reduce
+				results = append(results, fb.Bind("r", g.screma(fb, w, cur[:1], 0, 1, false))[0])
+			case 3: // scan
+				out := fb.Bind("s", g.screma(fb, w, cur[:1], 1, 0, false))[0]
+				cur = []*core.Var{out, cur[0]}
+			case 4: // fused: map feeding a scan, a reduction and a map-out
+				r := fb.Bind("f", g.screma(fb, w, cur[:2], 1, 1, true))
+				results = append(results, r[1])
+				cur = []*core.Var{r[0], r[2]}
+			}
+		}
+		return append(results, cur[0])
+	})
+	return &core.Program{Funs: []*core.Fun{fn}}, []eval.Value{xs, ys}
+}
+
+func fillFromInt(d any, i int, v int64) {
+	setLane(d, i, eval.Scalar(core.IntConst(primOf(d), v)).Data, 0)
+}
+
+func primOf(d any) core.PrimType {
+	switch d.(type) {
+	case []int8:
+		return core.I8
+	case []int16:
+		return core.I16
+	case []int32:
+		return core.I32
+	case []int64:
+		return core.I64
+	case []uint8:
+		return core.U8
+	case []uint16:
+		return core.U16
+	case []uint32:
+		return core.U32
+	case []uint64:
+		return core.U64
+	}
+	return core.Bool
+}
+
+// screma builds a Screma over arrs whose map lambda is random, with nScan
+// scans and nRed reductions of random associative operators, and one
+// map-out when mapOut is set.
+func (g *gen) screma(b *core.Builder, w core.Atom, arrs []*core.Var, nScan, nRed int, mapOut bool) *core.Screma {
+	st := core.Scalar(g.t)
+	params := make([]core.Type, len(arrs))
+	for i := range params {
+		params[i] = st
+	}
+	outs := nScan + nRed
+	if mapOut {
+		outs++
+	}
+	idx := b.Fresh("i", core.Scalar(core.I64))
+	mapL := b.Lambda(params, func(lb *core.Builder, ps []*core.Var) []core.Atom {
+		var res []core.Atom
+		for k := 0; k < outs; k++ {
+			res = append(res, g.expr(lb, ps, idx, nil, 2))
+		}
+		return res
+	})
+	s := &core.Screma{W: w, Arrs: arrs, Map: mapL, Index: idx}
+	for k := 0; k < nScan; k++ {
+		op, ne := g.assocOp(b)
+		s.Scans = append(s.Scans, &core.ScanOp{Lambda: op, Neutral: []core.Atom{ne}})
+	}
+	for k := 0; k < nRed; k++ {
+		op, ne := g.assocOp(b)
+		s.Reds = append(s.Reds, &core.RedOp{Lambda: op, Neutral: []core.Atom{ne}})
+	}
+	return s
+}
+
+// assocOp is an associative operator with its neutral element: a builtin
+// (recognised and run as a typed loop) or the same operator hidden behind
+// an extra statement (run as a general vectorised lambda).
+func (g *gen) assocOp(b *core.Builder) (*core.Lambda, core.Atom) {
+	ops := []core.BinOp{core.Add, core.Mul, core.Min, core.Max, core.And, core.Or, core.Xor}
+	op := ops[g.pick(len(ops))]
+	var ne core.Const
+	switch op {
+	case core.Add, core.Or, core.Xor:
+		ne = core.IntConst(g.t, 0)
+	case core.Mul:
+		ne = core.IntConst(g.t, 1)
+	case core.And:
+		ne = core.IntConst(g.t, -1)
+	case core.Min:
+		ne = maxConst(g.t)
+	case core.Max:
+		ne = minConst(g.t)
+	}
+	if g.pick(2) == 0 {
+		return b.BinOpLambda(op, g.t), ne
+	}
+	st := core.Scalar(g.t)
+	return b.Lambda([]core.Type{st, st}, func(lb *core.Builder, p []*core.Var) []core.Atom {
+		x := lb.BinOp(core.Or, p[0], core.IntConst(g.t, 0))
+		return []core.Atom{lb.BinOp(op, x, p[1])}
+	}), ne
+}
+
+func maxConst(t core.PrimType) core.Const {
+	if t.IsUnsigned() {
+		return core.IntConst(t, -1)
+	}
+	return core.IntConst(t, int64(uint64(1)<<(t.Bits()-1)-1))
+}
+
+func minConst(t core.PrimType) core.Const {
+	if t.IsUnsigned() {
+		return core.IntConst(t, 0)
+	}
+	return core.IntConst(t, -int64(uint64(1)<<(t.Bits()-1)))
+}
+
+// lambda is a random map lambda of arity params over g.t, which may read
+// the free array tab.
+func (g *gen) lambda(b *core.Builder, arity int, tab *core.Var) *core.Lambda {
+	params := make([]core.Type, arity)
+	for i := range params {
+		params[i] = core.Scalar(g.t)
+	}
+	return b.Lambda(params, func(lb *core.Builder, ps []*core.Var) []core.Atom {
+		return []core.Atom{g.expr(lb, ps, nil, tab, 3)}
+	})
+}
+
+// expr builds a random scalar expression of type g.t.
+func (g *gen) expr(b *core.Builder, ps []*core.Var, idx, tab *core.Var, depth int) core.Atom {
+	leaf := func() core.Atom {
+		switch g.pick(4) {
+		case 0:
+			return core.IntConst(g.t, int64(g.byte()%9)-2)
+		case 1:
+			if idx != nil {
+				return b.Conv(g.t, idx)
+			}
+		}
+		return ps[g.pick(len(ps))]
+	}
+	if depth == 0 {
+		return leaf()
+	}
+	switch g.pick(7) {
+	case 0:
+		return leaf()
+	case 1, 2: // binary operator
+		ops := []core.BinOp{core.Add, core.Sub, core.Mul, core.Div, core.Mod, core.Quot, core.Rem,
+			core.Min, core.Max, core.And, core.Or, core.Xor, core.Shl, core.Shr, core.Pow}
+		op := ops[g.pick(len(ops))]
+		x, y := g.expr(b, ps, idx, tab, depth-1), g.expr(b, ps, idx, tab, depth-1)
+		if op == core.Pow {
+			y = b.BinOp(core.And, y, core.IntConst(g.t, 7))
+		}
+		return b.BinOp(op, x, y)
+	case 3: // unary operator
+		ops := []core.UnOp{core.Neg, core.Abs, core.Signum, core.Not}
+		return b.UnOp(ops[g.pick(len(ops))], g.expr(b, ps, idx, tab, depth-1))
+	case 4: // conversion round trip through another width
+		x := g.expr(b, ps, idx, tab, depth-1)
+		mid := []core.PrimType{core.I8, core.U16, core.I64, core.F64}[g.pick(4)]
+		return b.Conv(g.t, b.Conv(mid, x))
+	case 5: // branch: each side only runs on its lanes
+		l, r := g.expr(b, ps, idx, tab, depth-1), g.expr(b, ps, idx, tab, depth-1)
+		c := b.BinOp(core.Lt, l, r)
+		tb, eb := b.Nested(), b.Nested()
+		tv := g.expr(tb, ps, idx, tab, depth-1)
+		ev := g.expr(eb, ps, idx, tab, depth-1)
+		return b.Bind("if", &core.IfExp{Cond: c, Then: tb.Body(tv), Else: eb.Body(ev), Ret: []core.Type{core.Scalar(g.t)}})[0]
+	case 6: // gather from a free array (may be out of bounds: an error)
+		if tab == nil {
+			return leaf()
+		}
+		i := b.Conv(core.I64, g.expr(b, ps, idx, tab, depth-1))
+		return b.Let("g", &core.IndexExp{Arr: tab, Idx: []core.DimIndex{core.Fix(i)}})
+	}
+	return leaf()
+}
