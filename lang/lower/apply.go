@@ -491,9 +491,9 @@ func (l *lowerer) recursiveFun(f *fnVal, args []value, fnArgs []*fnVal) (*core.F
 	extras := sessionValuesOf(d, info)
 	l.funExtras[d] = extras
 	fc := &funCtx{name: d.Name, vals: map[*types.Object]value{}}
-	savedFun, savedDepth, savedSizes := l.fun, l.depth, l.sizes
-	l.fun, l.depth, l.sizes = fc, 0, nil
-	defer func() { l.fun, l.depth, l.sizes = savedFun, savedDepth, savedSizes }()
+	savedFun, savedDepth, savedSizes, savedConsts := l.fun, l.depth, l.sizes, l.consts
+	l.fun, l.depth, l.sizes, l.consts = fc, 0, nil, nil
+	defer func() { l.fun, l.depth, l.sizes, l.consts = savedFun, savedDepth, savedSizes, savedConsts }()
 	b, err := l.body(func() ([]core.Atom, error) {
 		for i, p := range d.Params {
 			if args[i].fn != nil {

@@ -300,12 +300,22 @@ func (l *lowerer) global(pos source.Pos, obj *types.Object) (value, error) {
 		return value{fn: &fnVal{kind: fnGlobal, name: d.Name, params: d.Params, sizeParams: d.SizeParams,
 			body: d.Body, info: obj.Info, decl: d, pos: pos}}, nil
 	}
+	if v, ok := l.consts[d]; ok {
+		return v, nil
+	}
 	if l.depth >= maxInlineDepth {
 		return value{}, source.Errorf(pos, "%s: definitions nested too deeply", obj.Name)
 	}
 	l.depth++
 	defer func() { l.depth-- }()
-	return l.expr(ctx{info: obj.Info, sc: newScope(nil)}, d.Body)
+	v, err := l.expr(ctx{info: obj.Info, sc: newScope(nil)}, d.Body)
+	if err == nil {
+		if l.consts == nil {
+			l.consts = map[*syntax.ValDecl]value{}
+		}
+		l.consts[d] = v
+	}
+	return v, err
 }
 
 // arrayLit lowers `[e1, e2, ...]`: one ArrayLitExp per component.

@@ -154,6 +154,9 @@ type lowerer struct {
 	// the bodies around it), so one array's size is computed once and
 	// equal sizes need no assertion.
 	sizes map[sizeKey]core.Atom
+	// consts caches the values of global constants the same way: a
+	// constant used twice is computed once where both uses can see it.
+	consts map[*syntax.ValDecl]value
 
 	fun       *funCtx
 	funExtras map[*syntax.ValDecl][]*types.Object
@@ -275,16 +278,20 @@ func (l *lowerer) emit1(pos source.Pos, base string, t core.Type, e core.Exp) *c
 // body lowers into a fresh statement list and returns it as a Body whose
 // result is what f returns.
 func (l *lowerer) body(f func() ([]core.Atom, error)) (*core.Body, error) {
-	saved, savedSizes := l.stmts, l.sizes
+	saved, savedSizes, savedConsts := l.stmts, l.sizes, l.consts
 	l.stmts = nil
-	// Sizes computed inside the new body are not visible after it.
+	// What is computed inside the new body is not visible after it.
 	l.sizes = make(map[sizeKey]core.Atom, len(savedSizes))
 	for k, v := range savedSizes {
 		l.sizes[k] = v
 	}
+	l.consts = make(map[*syntax.ValDecl]value, len(savedConsts))
+	for k, v := range savedConsts {
+		l.consts[k] = v
+	}
 	res, err := f()
 	b := &core.Body{Stmts: l.stmts, Result: res}
-	l.stmts, l.sizes = saved, savedSizes
+	l.stmts, l.sizes, l.consts = saved, savedSizes, savedConsts
 	return b, err
 }
 
