@@ -484,9 +484,9 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		xt := c.expr(sc, e.X, nil)
 		return c.index(sc, xt, e.Indices, e.Pos())
 	case *syntax.Apply:
-		return c.call(sc, e, e.Fn, e.Args, nil)
+		return c.call(sc, e, e.Fn, e.Args, nil, hint)
 	case *syntax.BinOp:
-		return c.binOp(sc, e)
+		return c.binOp(sc, e, hint)
 	case *syntax.Negate:
 		if lit, ok := e.X.(*syntax.IntLit); ok {
 			c.negLits[lit] = true
@@ -743,7 +743,7 @@ type partial struct {
 // call checks fn applied to args. Arguments that are lambdas or sections
 // are checked after the others, so that `map (\p -> p.0) xs` knows the
 // type of p from xs (Futhark's checker does the same).
-func (c *checker) call(sc *scope, whole syntax.Expr, fn syntax.Expr, args []syntax.Expr, parts []partial) Type {
+func (c *checker) call(sc *scope, whole syntax.Expr, fn syntax.Expr, args []syntax.Expr, parts []partial, hint Type) Type {
 	name := "function"
 	fv, _ := unparen(fn).(*syntax.Var)
 	switch f := unparen(fn).(type) {
@@ -759,7 +759,7 @@ func (c *checker) call(sc *scope, whole syntax.Expr, fn syntax.Expr, args []synt
 		}
 	}
 	var pre []Type
-	var hint Type
+	var fnHint Type
 	if isFunLiteral(fn) {
 		// `(.0) (1, 2)`, `(\x -> x.1) p`: the function takes its
 		// parameter types from the arguments, which are checked first.
@@ -770,17 +770,20 @@ func (c *checker) call(sc *scope, whole syntax.Expr, fn syntax.Expr, args []synt
 				pre[i] = c.expr(sc, args[i], nil)
 			}
 		}
-		hint = res
+		if hint != nil {
+			res = hint
+		}
+		fnHint = res
 		for i := len(args) - 1; i >= 0; i-- {
 			p := pre[i]
 			if p == nil {
 				p = c.s.fresh()
 			}
-			hint = &Arrow{Param: p, Ret: hint}
+			fnHint = &Arrow{Param: p, Ret: fnHint}
 		}
 	}
-	ft := c.expr(sc, fn, hint)
-	rt := c.applyType(sc, ft, name, pos(fn), args, pre, parts)
+	ft := c.expr(sc, fn, fnHint)
+	rt := c.applyType(sc, ft, name, pos(fn), args, pre, parts, hint)
 	if fv != nil {
 		if o := c.info.Uses[fv]; o != nil && o.Kind == Builtin {
 			c.builtinSizes(fv, o, args)
@@ -799,7 +802,13 @@ func (c *checker) call(sc *scope, whole syntax.Expr, fn syntax.Expr, args []synt
 
 // applyType applies a function of type ft to args; pre holds the types of
 // arguments already checked (or is nil).
-func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, args []syntax.Expr, pre []Type, parts []partial) Type {
+//
+// Arguments that are lambdas or sections, or that are passed for a
+// function parameter, are checked last: by then the other arguments and
+// the type the context expects (hint) have fixed their parameter types, so
+// `map (map (.0)) xss` knows what (.0) projects from (Futhark's checker
+// does the same).
+func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, args []syntax.Expr, pre []Type, parts []partial, hint Type) Type {
 	params := make([]Type, len(args))
 	rest := ft
 	for i := range args {
@@ -829,18 +838,23 @@ func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, a
 			}
 		}
 	}
+	deferred := make([]bool, len(args))
+	for i, a := range args {
+		_, fun := c.s.shallow(params[i]).(*Arrow)
+		deferred[i] = fun || isFunLiteral(a)
+	}
 	order := make([]int, 0, len(args))
-	for i, a := range args {
-		if !isFunLiteral(a) {
-			order = append(order, i)
+	for _, late := range []bool{false, true} {
+		for i := range args {
+			if deferred[i] == late {
+				order = append(order, i)
+			}
 		}
 	}
-	for i, a := range args {
-		if isFunLiteral(a) {
-			order = append(order, i)
+	for k, i := range order {
+		if hint != nil && deferred[i] && (k == 0 || !deferred[order[k-1]]) {
+			c.s.unify(rest, hint, false)
 		}
-	}
-	for _, i := range order {
 		var at Type
 		if pre != nil && pre[i] != nil {
 			at = pre[i]
@@ -923,7 +937,7 @@ func (c *checker) useTypeNoInst(o *Object) Type {
 // pipe checks `x |> f` and `f <| x` as the application f x; when f is
 // itself an application, x becomes its last argument so that lambdas in f
 // see x's type.
-func (c *checker) pipe(sc *scope, whole syntax.Expr, fn, x syntax.Expr) Type {
+func (c *checker) pipe(sc *scope, whole syntax.Expr, fn, x syntax.Expr, hint Type) Type {
 	var parens []syntax.Expr
 	inner := fn
 	for {
@@ -940,20 +954,20 @@ func (c *checker) pipe(sc *scope, whole syntax.Expr, fn, x syntax.Expr) Type {
 			parts = append(parts, partial{p, len(ap.Args)})
 		}
 		args := append(append([]syntax.Expr{}, ap.Args...), x)
-		return c.call(sc, whole, ap.Fn, args, parts)
+		return c.call(sc, whole, ap.Fn, args, parts, hint)
 	}
-	return c.call(sc, whole, fn, []syntax.Expr{x}, nil)
+	return c.call(sc, whole, fn, []syntax.Expr{x}, nil, hint)
 }
 
 // ---------------------------------------------------------------------------
 // Operators
 
-func (c *checker) binOp(sc *scope, e *syntax.BinOp) Type {
+func (c *checker) binOp(sc *scope, e *syntax.BinOp, hint Type) Type {
 	switch e.Op {
 	case "|>":
-		return c.pipe(sc, e, e.Rhs, e.Lhs)
+		return c.pipe(sc, e, e.Rhs, e.Lhs, hint)
 	case "<|":
-		return c.pipe(sc, e, e.Lhs, e.Rhs)
+		return c.pipe(sc, e, e.Lhs, e.Rhs, hint)
 	}
 	if e.Qual != "" {
 		name := e.Qual + "." + e.Op
@@ -962,7 +976,7 @@ func (c *checker) binOp(sc *scope, e *syntax.BinOp) Type {
 			c.errorf(e.OpPos, "unknown operator %s", name)
 			return c.skipArgs(sc, []syntax.Expr{e.Lhs, e.Rhs}, nil)
 		}
-		return c.applyType(sc, c.useType(o, nil), name, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil, nil)
+		return c.applyType(sc, c.useType(o, nil), name, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil, nil, nil)
 	}
 	rule, ok := binOps[e.Op]
 	if !ok {
@@ -970,7 +984,7 @@ func (c *checker) binOp(sc *scope, e *syntax.BinOp) Type {
 		return c.skipArgs(sc, []syntax.Expr{e.Lhs, e.Rhs}, nil)
 	}
 	if rule.class == opConcat {
-		return c.applyType(sc, c.useType(c.env.names["concat"], nil), e.Op, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil, nil)
+		return c.applyType(sc, c.useType(c.env.names["concat"], nil), e.Op, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil, nil, nil)
 	}
 	lt := c.expr(sc, e.Lhs, nil)
 	rt := c.expr(sc, e.Rhs, nil)

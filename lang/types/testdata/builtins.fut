@@ -44,6 +44,10 @@
 -- expr reduce (+) 0 <| map (+ 1) [1, 2] => i32
 -- expr map (\xs -> reduce (+) 0 xs) [[1, 2], [3, 4]] => [2]i32
 -- expr map (scan (+) 0) [[1, 2], [3, 4]] => [2][2]i32
+-- expr map (map (.0)) [[(1, 2.0)], [(3, 4.0)]] => [2][1]i32
+-- expr let rs = [[(1, 2.0)]] in (map (map (.0)) rs, map (map (.1)) rs) => ([1][1]i32, [1][1]f64)
+-- expr map (\r -> map (\p -> p.1) r) [[(1, true)]] => [1][1]bool
+-- expr (map (.0) : [](i32, bool) -> []i32) [(1, true)] => []i32
 -- expr map (\(x, y) -> x + y) (zip [1, 2] [3, 4]) => [2]i32
 -- expr map (\(x: f32) -> x) [1, 2] => [2]f32
 -- expr map (+ 1) [true] => ERROR "cannot unify bool -> .* in argument 1 of map"
