@@ -152,3 +152,45 @@ func TestDocComment(t *testing.T) {
 		t.Fatalf("answer = %+v", o)
 	}
 }
+
+// Lowering reads the objects behind unflatten's result sizes and the array
+// an in-place update reads from the Info.
+func TestInfoSizesAndUpdates(t *testing.T) {
+	src, decls := parseDecls(t, `
+def f [n] [m] (xs: [n][m]i32) = unflatten (flatten xs) : [n][m]i32
+def g (xs: []i32) = let k = 2i64 in (xs |> unflatten) : [k][3]i32
+def h (xs: *[]i32) = let xs[0] = 1 in xs`)
+	_, info, err := types.NewEnv().CheckDecls(src, decls)
+	if err != nil {
+		t.Fatal(source.Detail(err))
+	}
+	var got []string
+	for e, objs := range info.Sizes {
+		s := source.Pos.String(e.Span().Start) + ":"
+		for _, o := range objs {
+			if o == nil {
+				s += " const"
+			} else {
+				s += " " + o.Name
+				if o.Kind != types.SizeVar && o.Kind != types.Local {
+					t.Errorf("size %s has kind %v", o.Name, o.Kind)
+				}
+			}
+		}
+		got = append(got, s)
+	}
+	if len(got) != 2 {
+		t.Errorf("Sizes = %v, want entries for f and g", got)
+	}
+	for _, s := range got {
+		if !strings.HasSuffix(s, ": n m") && !strings.HasSuffix(s, ": k const") {
+			t.Errorf("Sizes entry %q", s)
+		}
+	}
+	body := decls[2].(*syntax.ValDecl).Body.(*syntax.LetWith)
+	old, upd := info.Updates[body], info.Binds[body]
+	param := info.Binds[decls[2].(*syntax.ValDecl).Params[0].(*syntax.AscribedPat).Pat]
+	if old == nil || old != param || upd == nil || upd == old || upd.Name != "xs" {
+		t.Errorf("update: reads %+v (param %+v), binds %+v", old, param, upd)
+	}
+}

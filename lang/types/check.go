@@ -312,7 +312,7 @@ func (c *checker) unflattenSizes(u unflattenUse) {
 			return
 		case d.Name != "":
 			o := c.lookup(u.sc, d.Name)
-			if o == nil || !isI64(o.Type) {
+			if o == nil || !isI64(c.s.shallow(c.useTypeNoInst(o))) {
 				c.errorf(pos(u.call), "unflatten: size %s is not an i64 in scope", d.Name)
 				return
 			}
