@@ -984,7 +984,7 @@ func (c *checker) binOp(sc *scope, e *syntax.BinOp, hint Type) Type {
 		return c.skipArgs(sc, []syntax.Expr{e.Lhs, e.Rhs}, nil)
 	}
 	if rule.class == opConcat {
-		return c.applyType(sc, c.useType(c.env.names["concat"], nil), e.Op, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil, nil, nil)
+		return c.applyType(sc, c.useType(baseNames["concat"], nil), e.Op, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil, nil, nil)
 	}
 	lt := c.expr(sc, e.Lhs, nil)
 	rt := c.expr(sc, e.Rhs, nil)
@@ -1032,7 +1032,7 @@ func (c *checker) opType(op, qual string, p source.Pos) Type {
 	var t *tyVar
 	switch rule.class {
 	case opConcat:
-		return c.useType(c.env.names["concat"], nil)
+		return c.useType(baseNames["concat"], nil)
 	case opPipe:
 		c.errorf(p, "operator %s cannot be used as a section", op)
 		return errT

@@ -58,3 +58,9 @@
 -- expr zip [1] => [1]a -> [1](i32, a)
 -- expr map => (a -> b) -> [n]a -> [n]b
 -- expr filter => (a -> bool) -> [n]a -> []a
+---
+-- ++ is always the builtin, whatever the program calls concat.
+def concat (x: i32) = x
+-- expr [1] ++ [2] => []i32
+-- expr (++) [1.0] => [m]f64 -> []f64
+-- expr concat 1 => i32
