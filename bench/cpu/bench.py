@@ -103,12 +103,12 @@ def table(d, programs, n):
     print("| program | arepl fused | arepl unfused | numpy | Go, 1 thread | Go, all threads | fused / numpy |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for i, row in enumerate(programs):
-        name, _, _, kernel = row
+        name, kernel = row[0], row[3]
         fused = load(os.path.join(d, "fused-%d.json" % i))
         unfused = load(os.path.join(d, "unfused-%d.json" % i))
         npr = numpy.get(kernel)
         g = go.get(kernel, {})
-        ratio = "%.2f×" % (fused["mean_s"] / npr["mean_s"]) if fused and npr else "–"
+        ratio = "%.3g×" % (fused["mean_s"] / npr["mean_s"]) if fused and npr else "–"
         print("| `%s` | %s | %s | %s | %s | %s | %s |" % (
             name, ms(fused), ms(unfused), ms(npr), ms(g.get("single")), ms(g.get("multi")), ratio))
     print()

@@ -38,11 +38,13 @@ trap 'rm -rf "$out"' EXIT
 
 kernels=()
 i=0
-while IFS=$'\t' read -r name file entry kernel; do
+while IFS=$'\t' read -r name file entry kernel maxruns; do
   case "$name" in ''|'#'*) continue ;; esac
   kernels+=("$kernel")
+  runs=$RUNS warmup=1
+  if [ -n "${maxruns:-}" ] && [ "$maxruns" -lt "$RUNS" ]; then runs=$maxruns warmup=0; fi
   for mode in fused unfused; do
-    flags=(--backend cpu --size "$N" --runs "$RUNS" --json -e "$entry")
+    flags=(--backend cpu --size "$N" --runs "$runs" --warmup "$warmup" --json -e "$entry")
     [ "$mode" = unfused ] && flags+=(--no-fusion)
     echo "arepl bench $file ${flags[*]}" >&2
     if [ ! -f "$file" ]; then

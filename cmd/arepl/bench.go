@@ -30,8 +30,8 @@ import (
 // [0, 1), a bool true. Random integers lie in [0, 1000) (wrapped to the
 // type), floats in [0, 1); a fixed --seed makes runs repeatable.
 //
-// One untimed warm-up call (which also compiles, on the GPU) precedes
-// --runs timed calls. The report gives the mean and minimum wall time per
+// --warmup untimed calls (default one, which also compiles on the GPU)
+// precede --runs timed calls. The report gives the mean and minimum wall time per
 // call and the throughput over the input: elements and bytes per second.
 
 // benchReport is one benchmark's outcome (also the --json output).
@@ -50,21 +50,22 @@ type benchReport struct {
 func runBench(args []string) error {
 	fs := flag.NewFlagSet("arepl bench", flag.ContinueOnError)
 	entry := fs.String("e", "main", "the entry point to time")
-	runs := fs.Int("runs", 10, "timed runs (after one warm-up run)")
+	runs := fs.Int("runs", 10, "timed runs (after the warm-up runs)")
+	warmup := fs.Int("warmup", 1, "untimed runs before the timed ones")
 	size := fs.Int64("size", 0, "generate random inputs of about this many elements per array (else read stdin)")
 	seed := fs.Uint64("seed", 1, "seed of the random inputs")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	var sf sessionFlags
 	sf.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: arepl bench FILE [-e ENTRY] [--runs N] [--size N] [--seed N] [--json] [--backend B] [--no-fusion]")
+		fmt.Fprintln(os.Stderr, "usage: arepl bench FILE [-e ENTRY] [--runs N] [--warmup N] [--size N] [--seed N] [--json] [--backend B] [--no-fusion]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 || *runs < 1 || *size < 0 {
+	if len(pos) != 1 || *runs < 1 || *warmup < 0 || *size < 0 {
 		fs.Usage()
 		return errUsage
 	}
@@ -82,7 +83,7 @@ func runBench(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep, err := bench(ctx, opts, pos[0], *entry, in, *size, *seed, *runs)
+	rep, err := bench(ctx, opts, pos[0], *entry, in, benchConfig{size: *size, seed: *seed, runs: *runs, warmup: *warmup})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, source.Detail(err))
 		return exitError{1}
@@ -123,9 +124,17 @@ func fmtSeconds(s float64) string {
 	return fmt.Sprintf("%.3gs", s)
 }
 
+// benchConfig says how to time: the size and seed of generated inputs and
+// the numbers of warm-up and timed runs.
+type benchConfig struct {
+	size         int64
+	seed         uint64
+	runs, warmup int
+}
+
 // bench loads file and times entry on inputs read from in (when non-nil)
-// or generated with the given size and seed.
-func bench(ctx context.Context, opts eval.Options, file, entry string, in io.Reader, size int64, seed uint64, runs int) (rep benchReport, err error) {
+// or generated as cfg says.
+func bench(ctx context.Context, opts eval.Options, file, entry string, in io.Reader, cfg benchConfig) (rep benchReport, err error) {
 	defer recoverInternal(&err)
 	sess := newSession(opts)
 	if _, err := sess.Load(ctx, file); err != nil {
@@ -144,10 +153,10 @@ func bench(ctx context.Context, opts eval.Options, file, entry string, in io.Rea
 		if argv, err = eval.ReadValuesFile("<stdin>", string(text), params); err != nil {
 			return rep, err
 		}
-	} else if argv, err = randomArgs(params, size, seed); err != nil {
+	} else if argv, err = randomArgs(params, cfg.size, cfg.seed); err != nil {
 		return rep, err
 	}
-	rep = benchReport{File: file, Entry: entry, Backend: sess.Backend(), Fusion: opts.Fusion, Runs: runs}
+	rep = benchReport{File: file, Entry: entry, Backend: sess.Backend(), Fusion: opts.Fusion, Runs: cfg.runs}
 	for _, vs := range argv {
 		for _, v := range vs {
 			if len(v.Shape) > 0 {
@@ -156,26 +165,26 @@ func bench(ctx context.Context, opts eval.Options, file, entry string, in io.Rea
 			}
 		}
 	}
-	res, err := sess.Call(ctx, entry, argv) // warm-up
-	if err != nil {
-		return rep, err
-	}
-	if res.Timings.Backend != "" {
-		rep.Backend = res.Timings.Backend
-	}
 	var total, minimum time.Duration
-	for i := 0; i < runs; i++ {
+	for i := -cfg.warmup; i < cfg.runs; i++ {
 		start := time.Now()
-		if _, err := sess.Call(ctx, entry, argv); err != nil {
+		res, err := sess.Call(ctx, entry, argv)
+		if err != nil {
 			return rep, err
 		}
 		d := time.Since(start)
+		if res.Timings.Backend != "" {
+			rep.Backend = res.Timings.Backend
+		}
+		if i < 0 {
+			continue
+		}
 		total += d
 		if i == 0 || d < minimum {
 			minimum = d
 		}
 	}
-	rep.MeanSec = total.Seconds() / float64(runs)
+	rep.MeanSec = total.Seconds() / float64(cfg.runs)
 	rep.MinSec = minimum.Seconds()
 	return rep, nil
 }

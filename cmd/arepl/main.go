@@ -59,6 +59,7 @@ func init() {
 	subcommands = []subcommand{
 		{"repl", "start the REPL, with FILE loaded if given (the default)", runREPL},
 		{"run", "run an entry point on arguments read from stdin", runRun},
+		{"test", "run the Futhark test blocks of .fut files and folders", runTest},
 		{"bench", "time an entry point on inputs from stdin or random ones", runBench},
 		{"jupyter", "install the Jupyter kernel spec, or run the kernel", runJupyter},
 		{"help", "show this help", func([]string) error { usage(os.Stdout); return nil }},
@@ -115,7 +116,8 @@ func usage(w io.Writer) {
 	fmt.Fprintf(w, "arepl %s: a REPL for array programs in a subset of Futhark\n\nUsage:\n", version)
 	fmt.Fprintln(w, "  arepl [repl] [FILE] [--backend cpu|gpu|auto] [--no-fusion]")
 	fmt.Fprintln(w, "  arepl run FILE [-e ENTRY] [--backend B] [--no-fusion]   < inputs")
-	fmt.Fprintln(w, "  arepl bench FILE [-e ENTRY] [--runs N] [--size N] [--seed N] [--json] [--backend B] [--no-fusion]")
+	fmt.Fprintln(w, "  arepl test PATH... [--backend B] [--no-fusion] [--timeout D]")
+	fmt.Fprintln(w, "  arepl bench FILE [-e ENTRY] [--runs N] [--warmup N] [--size N] [--seed N] [--json] [--backend B] [--no-fusion]")
 	fmt.Fprintln(w, "  arepl jupyter install|kernel [ARGS]")
 	fmt.Fprintln(w, "  arepl --version")
 	fmt.Fprintln(w, "\nCommands:")

@@ -20,6 +20,8 @@ import (
 //	-- stdin --       what the command reads
 //	-- stdout --      what it must print on stdout, exactly
 //	-- stderr --      (optional) what it must print on stderr, exactly
+//	-- stderr-has --  (optional) lines that stderr must contain (for long
+//	                  usage texts, whose exact form is not the point)
 //	-- status --      (optional) the exit status, 0 when absent
 //	-- file NAME --   a file written beside the command before it runs
 //
@@ -144,6 +146,9 @@ func runScript(t *testing.T, file string) {
 			}
 		}
 		for _, name := range []string{"stdout", "stderr", "status"} {
+			if name == "stderr" && hasSection(sections, "stderr-has") {
+				continue
+			}
 			if !have[name] && (name == "stdout" || got[name] != map[string]string{"stderr": "", "status": "0\n"}[name]) {
 				sections = append(sections, section{name: name, body: got[name]})
 			}
@@ -156,6 +161,13 @@ func runScript(t *testing.T, file string) {
 	want := map[string]string{"status": "0\n"}
 	for _, s := range sections {
 		want[s.name] = s.body
+		if s.name == "stderr-has" {
+			for _, line := range strings.Split(strings.TrimSpace(s.body), "\n") {
+				if !strings.Contains(got["stderr"], line) {
+					t.Errorf("%s: stderr lacks %q:\n%s", file, line, got["stderr"])
+				}
+			}
+		}
 	}
 	for _, name := range []string{"stdout", "stderr", "status"} {
 		w, ok := want[name]
@@ -168,6 +180,15 @@ func runScript(t *testing.T, file string) {
 	}
 }
 
+func hasSection(sections []section, name string) bool {
+	for _, s := range sections {
+		if s.name == name {
+			return true
+		}
+	}
+	return false
+}
+
 func TestVersion(t *testing.T) {
 	if v := versionString(); !strings.HasPrefix(v, "arepl "+version) {
 		t.Errorf("versionString() = %q, want it to start with %q", v, "arepl "+version)
@@ -177,7 +198,7 @@ func TestVersion(t *testing.T) {
 func TestLookupCommand(t *testing.T) {
 	tests := map[string]string{
 		"t": "type", "ty": "type", "ti": "time", "time": "time", "l": "load", "re": "reload",
-		"s": "set", "b": "backend", "f": "fusion", "q": "quit", "h": "help", "x": "", "": "",
+		"s": "set", "b": "backend", "f": "fusion", "p": "plan", "k": "kernel", "q": "quit", "h": "help", "x": "", "": "",
 	}
 	for in, want := range tests {
 		c, ok := lookupCommand(in)

@@ -367,6 +367,8 @@ func init() {
 		{"set", "print-limit N", "print at most N elements of an array (0: all)", (*repl).cmdSet},
 		{"backend", "[cpu|gpu|auto]", "show or choose the backend", (*repl).cmdBackend},
 		{"fusion", "on|off", "turn the fusion passes on or off", (*repl).cmdFusion},
+		{"plan", "EXPR", "show what fusion does to an expression, without running it", (*repl).cmdPlan},
+		{"kernel", "EXPR", "show the CUDA code the GPU backend generates for an expression", (*repl).cmdKernel},
 		{"quit", "", "leave the REPL (also Ctrl-D)", (*repl).cmdQuit},
 	}
 }
@@ -505,6 +507,34 @@ func (r *repl) cmdFusion(_ context.Context, arg string) error {
 	}
 	r.sess.SetFusion(on)
 	r.note("fusion is %s", offOn(on))
+	return nil
+}
+
+func (r *repl) cmdPlan(_ context.Context, arg string) error {
+	if arg == "" {
+		return errors.New(":plan needs an expression")
+	}
+	c, err := r.sess.Compile(fmt.Sprintf("[%d]", r.n), arg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(r.out, strings.TrimRight(c.Plan.Text(), "\n"))
+	return nil
+}
+
+func (r *repl) cmdKernel(_ context.Context, arg string) error {
+	if arg == "" {
+		return errors.New(":kernel needs an expression")
+	}
+	c, err := r.sess.Compile(fmt.Sprintf("[%d]", r.n), arg)
+	if err != nil {
+		return err
+	}
+	src, err := r.sess.CUDA(c)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(r.out, strings.TrimRight(src, "\n"))
 	return nil
 }
 
