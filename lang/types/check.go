@@ -538,7 +538,7 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		if !c.noFun(e.Pos(), tt, "the result of if") {
 			return errT
 		}
-		return tt
+		return c.s.join(tt, et)
 	case *syntax.LetIn:
 		pt := c.patType(&tyCtx{sc: sc}, e.Pat)
 		vt := c.expr(sc, e.Val, pt)

@@ -540,6 +540,41 @@ func (s *solver) eraseDims(t Type) Type {
 	}
 }
 
+// join is the type of a value that is either a or b, which have been
+// unified: where their sizes differ the size is unknown, as for
+// `if c then iota 3 else iota 4`.
+func (s *solver) join(a, b Type) Type {
+	a, b = s.shallow(a), s.shallow(b)
+	switch at := a.(type) {
+	case *Array:
+		bt, ok := b.(*Array)
+		if !ok || len(bt.Dims) != len(at.Dims) {
+			return a
+		}
+		dims := make([]Dim, len(at.Dims))
+		for i := range dims {
+			da, db := s.dim(at.Dims[i]), s.dim(bt.Dims[i])
+			if da == db {
+				dims[i] = da
+			} else {
+				dims[i] = AnyDim
+			}
+		}
+		return arrayOf(s.join(at.Elem, bt.Elem), dims)
+	case *Tuple:
+		bt, ok := b.(*Tuple)
+		if !ok || len(bt.Elems) != len(at.Elems) {
+			return a
+		}
+		elems := make([]Type, len(at.Elems))
+		for i := range elems {
+			elems[i] = s.join(at.Elems[i], bt.Elems[i])
+		}
+		return &Tuple{Elems: elems}
+	}
+	return a
+}
+
 // renameDims gives every named size of t (those in names, or all of them
 // when names is nil) a fresh dimension variable, consistently: the
 // instantiation of a function's size parameters at a use.

@@ -47,7 +47,9 @@ def m = [[1.0, 2.0], [3.0, 4.0]]
 -- expr if 1 < 2 then 1.5f32 else 2 => f32
 -- expr if 1 then 2 else 3 => ERROR "cannot unify bool with i32 in if condition"
 -- expr if true then 1 else false => ERROR "if branches have types i32 and bool"
--- expr if true then [1, 2] else [3, 4, 5] => [2]i32
+-- expr if true then [1, 2] else [3, 4, 5] => []i32
+-- expr if true then ([1, 2], [3]) else ([3, 4], [5, 6]) => ([2]i32, []i32)
+-- expr let n = 3 in if true then iota n else iota n => [n]i64
 -- expr if true then (+) else (-) => ERROR "the result of if cannot be a function"
 -- expr (1 : i64) => i64
 -- expr [1, 2] : []u8 => [2]u8
