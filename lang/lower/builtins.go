@@ -104,6 +104,7 @@ func mapN(name string) func(l *lowerer, f *fnVal, args []value, pos source.Pos) 
 			return value{}, err
 		}
 		out := l.emit(pos, "map", liftAll(lam.Ret), &core.Screma{W: in.w, Arrs: in.arrs, Map: lam})
+		l.knowSizes(out, in.w)
 		return value{t: liftType(rt, outerDim(args[1].t)), atoms: varsToAtoms(out)}, nil
 	}
 }
@@ -175,6 +176,7 @@ func scanB(l *lowerer, f *fnVal, args []value, pos source.Pos) (value, error) {
 	s := &core.Screma{W: in.w, Arrs: in.arrs, Map: l.identity(rowTypes(in.arrs)),
 		Scans: []*core.ScanOp{{Lambda: lam, Neutral: ne}}}
 	out := l.emit(pos, "scan", liftAll(lam.Ret), s)
+	l.knowSizes(out, in.w)
 	return value{t: args[2].t, atoms: varsToAtoms(out)}, nil
 }
 
@@ -297,6 +299,7 @@ func histB(l *lowerer, f *fnVal, args []value, pos source.Pos) (value, error) {
 	dests := make([]*core.Var, len(ne.atoms))
 	for i, a := range ne.atoms {
 		dests[i] = l.emit1(pos, "dest", a.AtomType().Lift(), &core.ReplicateExp{N: ka, V: a})
+		l.knowSizes(dests[i:i+1], ka)
 	}
 	return l.histogram(pos, f.name, dests, liftType(ne.t, types.AnyDim), op, ne, is, vs)
 }
@@ -379,6 +382,7 @@ func iotaB(l *lowerer, _ *fnVal, args []value, pos source.Pos) (value, error) {
 func (l *lowerer) iota(pos source.Pos, n core.Atom) value {
 	t := n.AtomType().Elem
 	r := l.emit1(pos, "iota", core.ArrayOf(t, 1), &core.IotaExp{N: n, Start: core.IntConst(t, 0), Step: core.IntConst(t, 1), T: t})
+	l.knowSizes([]*core.Var{r}, n)
 	return value{t: &types.Array{Elem: types.Prim{T: t}, Dims: []types.Dim{types.AnyDim}}, atoms: []core.Atom{r}}
 }
 
@@ -394,7 +398,9 @@ func replicateB(l *lowerer, _ *fnVal, args []value, pos source.Pos) (value, erro
 	}
 	atoms := make([]core.Atom, len(v.atoms))
 	for i, a := range v.atoms {
-		atoms[i] = l.emit1(pos, "rep", a.AtomType().Lift(), &core.ReplicateExp{N: n, V: a})
+		r := l.emit1(pos, "rep", a.AtomType().Lift(), &core.ReplicateExp{N: n, V: a})
+		l.knowSizes([]*core.Var{r}, n)
+		atoms[i] = r
 	}
 	return value{t: liftType(v.t, types.AnyDim), atoms: atoms}, nil
 }

@@ -342,6 +342,23 @@ func (l *lowerer) size(pos source.Pos, arr core.Atom, d int) (core.Atom, error) 
 	return n, nil
 }
 
+// knowSizes records that the outer size of every array in vs is n (the
+// width of the SOAC or the count of the iota that made them), so that
+// consumers use n itself and fusion sees equal widths as one atom.
+func (l *lowerer) knowSizes(vs []*core.Var, n core.Atom) {
+	if n.AtomType() != core.Scalar(core.I64) {
+		return
+	}
+	if l.sizes == nil {
+		l.sizes = map[sizeKey]core.Atom{}
+	}
+	for _, v := range vs {
+		if v.Type.Rank > 0 {
+			l.sizes[sizeKey{v, 0}] = n
+		}
+	}
+}
+
 // outerSize is the outer size of an array value (the first component's).
 func (l *lowerer) outerSize(pos source.Pos, v value) (core.Atom, error) {
 	if len(v.atoms) == 0 {
