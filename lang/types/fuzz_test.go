@@ -16,9 +16,18 @@ import (
 // must never panic (a recovered panic is an "internal error"), every error
 // must be a positioned source.ErrorList, a failed check must leave the
 // environment unchanged, and a successful one must record a complete,
-// resolved Info. Seeds are the chunks and expressions of testdata/*.fut;
-// crashers stay in testdata/fuzz/FuzzCheck and replay on go test.
+// resolved Info. Seeds are the chunks and expressions of testdata/*.fut
+// and the project's example and test programs; crashers stay in
+// testdata/fuzz/FuzzCheck and replay on go test.
 func FuzzCheck(f *testing.F) {
+	for _, pattern := range []string{"../../examples/*.fut", "../../testdata/*/*.fut"} {
+		files, _ := filepath.Glob(pattern)
+		for _, file := range files {
+			if data, err := os.ReadFile(file); err == nil {
+				f.Add(string(data))
+			}
+		}
+	}
 	files, _ := filepath.Glob("testdata/*.fut")
 	for _, file := range files {
 		data, err := os.ReadFile(file)
