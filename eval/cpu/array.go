@@ -120,8 +120,11 @@ func (f *frame) newArray(s *core.Stmt, t core.PrimType, shape ...int64) (eval.Va
 		}
 		n *= d
 	}
-	if bytes := n * int64(t.Size()); bytes > f.m.opts.MaxAlloc {
-		return eval.Value{}, f.errAt(s, "cannot allocate %d bytes", bytes)
+	if size := int64(t.Size()); n > f.m.opts.MaxAlloc/size {
+		if n > (1<<63-1)/size {
+			return eval.Value{}, f.errAt(s, "cannot allocate %d elements of %d bytes", n, size)
+		}
+		return eval.Value{}, f.errAt(s, "cannot allocate %d bytes", n*size)
 	}
 	return eval.Value{Elem: t, Shape: append([]int64(nil), shape...), Data: eval.MakeSlice(t, int(n))}, nil
 }

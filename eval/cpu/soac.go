@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -677,7 +678,11 @@ func (f *frame) presize(s *core.Stmt, e *core.Screma, w int64, ins []eval.Value,
 	for _, o := range outs {
 		need = need || !o.ready
 	}
-	if !need || w == 0 {
+	if !need {
+		return nil
+	}
+	if w == 0 {
+		f.presizeEmpty(s, e, ins, outs)
 		return nil
 	}
 	wk := f.newWorker()
@@ -700,6 +705,42 @@ func (f *frame) presize(s *core.Stmt, e *core.Screma, w int64, ins []eval.Value,
 		}
 	}
 	return nil
+}
+
+// presizeEmpty finds the row shapes of an empty map's array results, which
+// Futhark knows from the types but core IR leaves to run time: it runs the
+// lambda on one row of zeros with the inputs' row shapes, within a short
+// time limit and ignoring errors (the result is then all-zero dimensions).
+func (f *frame) presizeEmpty(s *core.Stmt, e *core.Screma, ins []eval.Value, outs []*outArr) {
+	ctx, cancel := context.WithTimeout(f.m.ctx, 100*time.Millisecond)
+	defer cancel()
+	m := &machine{ctx: ctx, done: ctx.Done(), prog: f.m.prog, opts: f.m.opts, timings: &eval.Timings{}}
+	g := *f
+	g.m = m
+	dummy := make([]eval.Value, len(ins))
+	for i, in := range ins {
+		dummy[i] = eval.NewArray(in.Elem, append([]int64{1}, in.Shape[1:]...)...)
+	}
+	defer func() { _ = recover() }()
+	wk := g.newWorker()
+	cols, err := wk.runLambdaOn(e.Map, e.Index, dummy, 0, 1)
+	if err != nil {
+		return
+	}
+	ns, nr := e.NumScanned(), e.NumReduced()
+	res := append(append([]col{}, cols[:ns]...), cols[ns+nr:]...)
+	if e.Post != nil {
+		if res, err = wk.apply(e.Post, res, 1); err != nil {
+			return
+		}
+	}
+	for i, o := range outs {
+		if !o.ready {
+			if o.ensure(f, s, res[i].arr(0).Shape) != nil {
+				return
+			}
+		}
+	}
 }
 
 // ---------------------------------------------------------------------------
