@@ -23,6 +23,7 @@ def call_price (s: f32) (k: f32) (t: f32) : f32 =
 -- input { [100.0f32, 50.0f32, 80.0f32] [100.0f32, 55.0f32, 60.0f32] [1.0f32, 0.5f32, 2.0f32] }
 -- output { 41.297847f32 }
 -- input { empty([0]f32) empty([0]f32) empty([0]f32) } output { 0.0f32 }
+-- plan { redomap 1 map 0 }
 entry main (s: []f32) (k: []f32) (t: []f32) : f32 =
   f32.sum (map3 call_price s k t)
 

@@ -19,6 +19,7 @@ def max_with_index (x: i64) (y: i64) : i64 =
 -- input { [3i32, 9i32, -2i32, 9i32, 4i32] } output { 1i64 }
 -- input { [-7i32, -9i32] } output { 0i64 }
 -- input { [1i32, 2i32, 3i32] } output { 2i64 }
+-- plan { redomap 1 map 0 }
 entry main [n] (xs: [n]i32) : i64 =
   let packed = map2 pack xs (iota n)
   in index (reduce_comm max_with_index (pack i32.lowest 0xFFFFFFFF) packed)

@@ -32,6 +32,7 @@ def lssp [n] (pred1: i32 -> bool) (pred2: i32 -> i32 -> bool) (xs: [n]i32) : i32
 -- input { empty([0]i32) } output { 0i32 }
 -- input { [3i32, 2i32, 1i32] } output { 1i32 }
 -- input { [1i32, 1i32, 2i32, 2i32, 1i32] } output { 4i32 }
+-- plan { scanomap 1 map 0 }
 entry sorted (xs: []i32) : i32 = lssp (\_ -> true) (\x y -> x <= y) xs
 
 -- The thesis' benchmark: one problem per row.

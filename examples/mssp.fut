@@ -17,6 +17,7 @@ def mss_map (x: i32) : (i32, i32, i32, i32) =
 -- input { empty([0]i32) } output { 0i32 }
 -- input { [-1i32, -2i32] } output { 0i32 }
 -- input { [2i32, -1i32, 2i32, -1i32, 2i32] } output { 4i32 }
+-- plan { redomap 1 map 0 }
 entry main (xs: []i32) : i32 =
   let (best, _, _, _) = reduce mss_op (0, 0, 0, 0) (map mss_map xs)
   in best

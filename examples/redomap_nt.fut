@@ -9,6 +9,7 @@
 --          [0.45397154f32, 0.40354201f32, 0.36866528f32, 0.27534766f32] }
 -- input { 1.0f32 1.0f32 empty([0]f32) }
 -- output { 0.0f32 f32.inf 0.0f32 empty([0]f32) empty([0]f32) }
+-- plan { redomap 1 map 0 scanomap 0 }
 entry main (a: f32) (b: f32) (xs: []f32) : (f32, f32, f32, []f32, []f32) =
   let x = map (\e -> e / a + 1.0) xs
   let y = map (\e -> f32.exp (e * b) / (1.0 + e * e)) x
