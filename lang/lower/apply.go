@@ -39,11 +39,12 @@ type fnVal struct {
 	sc         *scope
 	decl       *syntax.ValDecl
 
-	op     string     // fnOp, fnRightSection
-	fields []int      // fnProject
-	typ    types.Type // builtins and module functions: the instantiated type, when known
-	hint   types.Type // builtins: the checker's type of the application, when known
-	bound  []value    // arguments already supplied
+	op     string          // fnOp, fnRightSection
+	fields []int           // fnProject
+	typ    types.Type      // builtins and module functions: the instantiated type, when known
+	hint   types.Type      // builtins: the checker's type of the application, when known
+	sizes  []*types.Object // unflatten: the objects naming its result sizes (Info.Sizes)
+	bound  []value         // arguments already supplied
 }
 
 // arity is the number of arguments (bound ones included) a call needs.

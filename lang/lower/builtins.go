@@ -475,7 +475,9 @@ func flattenB(l *lowerer, _ *fnVal, args []value, pos source.Pos) (value, error)
 			return value{}, err
 		}
 		nm := l.emit1(pos, "n", core.Scalar(core.I64), &core.BinOpExp{Op: core.Mul, T: core.I64, X: shape[0], Y: shape[1]})
-		atoms[i] = l.emit1(pos, "flat", core.ArrayOf(a.Type.Elem, a.Type.Rank-1), &core.ReshapeExp{Arr: a, Shape: append([]core.Atom{nm}, shape[2:]...)})
+		r := l.emit1(pos, "flat", core.ArrayOf(a.Type.Elem, a.Type.Rank-1), &core.ReshapeExp{Arr: a, Shape: append([]core.Atom{nm}, shape[2:]...)})
+		l.knowSizes([]*core.Var{r}, nm)
+		atoms[i] = r
 	}
 	t := args[0].t
 	if a, ok := t.(*types.Array); ok && len(a.Dims) >= 2 {
@@ -513,9 +515,23 @@ func unflattenB(l *lowerer, f *fnVal, args []value, pos source.Pos) (value, erro
 	}
 	nm := make([]core.Atom, 2)
 	for i, d := range dims {
+		var obj *types.Object
+		if i < len(f.sizes) {
+			obj = f.sizes[i]
+		}
 		switch {
-		case d.Name != "":
-			v, ok := f.sc.lookupName(d.Name)
+		case obj != nil || d.Name != "":
+			var v *value
+			ok := false
+			if obj != nil {
+				v, ok = f.sc.lookupObj(obj)
+				if !ok {
+					d.Name = obj.Name
+				}
+			}
+			if !ok {
+				v, ok = f.sc.lookupName(d.Name)
+			}
 			if !ok || v.pending || len(v.atoms) != 1 {
 				return value{}, source.Errorf(pos, "unflatten: the size %s is not known here", d.Name)
 			}

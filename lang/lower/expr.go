@@ -110,6 +110,7 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 		if f.fn.kind == fnBuiltin {
 			g := *f.fn
 			g.hint = c.info.Types[x]
+			g.sizes = c.info.Sizes[x]
 			f.fn = &g
 		}
 		args := make([]value, len(x.Args))
@@ -590,6 +591,11 @@ func (l *lowerer) binOpExpr(c ctx, x *syntax.BinOp) (value, error) {
 		}
 		if f.fn == nil {
 			return value{}, source.Errorf(pos, "internal error: piping into a non-function")
+		}
+		if f.fn.kind == fnBuiltin {
+			g := *f.fn
+			g.hint, g.sizes = c.info.Types[x], c.info.Sizes[x]
+			f.fn = &g
 		}
 		return l.apply(f.fn, []value{a}, pos)
 	case "&&", "||":

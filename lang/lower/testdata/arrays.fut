@@ -26,3 +26,7 @@
 -- lower: unflatten (flatten m) : [3][2]i32
 -- lower: concat xs xs ++ xs
 -- lower: indices xs
+-- def: def regroup [n] [m] (xss: [n][m]i32) : [n][m]i32 = unflatten (flatten xss)
+-- lower: regroup m
+-- def: def regroup2 [n] [m] (xss: [n][m]i32) : [n][m]i32 = flatten xss |> unflatten
+-- lower: regroup2 m
