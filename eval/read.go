@@ -34,7 +34,8 @@ import (
 	"github.com/arepl/arepl/lang/types"
 )
 
-// ReadValues reads a sequence of values. With want, it reads one value of
+// ReadValues reads a sequence of values. With want non-nil (an empty
+// slice means no values), it reads one value of
 // each wanted type, a tuple type taking its components (and an array of
 // tuples its component arrays) in sequence, and returns the flat Values of
 // each: out[i] holds leafCount(want[i]) Values. Size variables shared
@@ -90,6 +91,9 @@ func ReadValuesFile(name, src string, want []types.Type) ([][]Value, error) {
 		}
 	}
 	if next < len(nodes) {
+		if len(want) == 0 {
+			return nil, r.file.Errorf(nodes[next].pos, "expected no values, found %d", len(nodes))
+		}
 		return nil, r.file.Errorf(nodes[next].pos, "expected %d values for %s, found %d",
 			totalLeaves(want), typeList(want), len(nodes))
 	}

@@ -98,6 +98,7 @@ func TestReadValuesErrors(t *testing.T) {
 		{"99999999999999999999", "", "<input>:1:1: 99999999999999999999 is out of range for i32"},
 		{"1.5i32", "", `<input>:1:1: 1.5 is not an integer, but has suffix i32`},
 		{"1 2", "i32", "<input>:1:3: expected 1 values for i32, found 2"},
+		{"1 2", "none", "<input>:1:1: expected no values, found 2"},
 		{"1", "i32;i32", "<input>:1:2: expected 2 values for i32 i32, found 1"},
 		{"1", "(i32, f64)", "<input>:1:2: expected 2 values for (i32, f64), found 1"},
 		{"[1,2] [1,2,3]", "[n]i32;[n]i32", "<input>:1:7: dimension 1 has size 3, but size n is 2 (from <input>:1:1)"},
@@ -121,7 +122,11 @@ func TestReadValuesErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		var want []types.Type
-		if tc.want != "" {
+		switch tc.want {
+		case "":
+		case "none":
+			want = []types.Type{}
+		default:
 			for _, s := range strings.Split(tc.want, ";") {
 				want = append(want, parseType(t, s))
 			}

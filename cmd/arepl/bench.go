@@ -144,6 +144,9 @@ func bench(ctx context.Context, opts eval.Options, file, entry string, in io.Rea
 	if err != nil {
 		return rep, err
 	}
+	if params == nil {
+		params = []types.Type{} // no parameters: read no values (nil would read any)
+	}
 	var argv [][]eval.Value
 	if in != nil {
 		text, err := io.ReadAll(in)

@@ -62,6 +62,9 @@ func runEntry(ctx context.Context, opts eval.Options, file, entry string, in io.
 	if err != nil {
 		return "", err
 	}
+	if params == nil {
+		params = []types.Type{} // no parameters: read no values (nil would read any)
+	}
 	text, err := io.ReadAll(in)
 	if err != nil {
 		return "", err
