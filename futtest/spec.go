@@ -26,6 +26,11 @@
 // accepts any error. A file may hold several blocks, typically one per
 // entry point.
 //
+// Run gives every file a fresh session and loads it once. A file without
+// blocks is not a test and is not loaded; a file that fails to load when no
+// block expects it counts as one failure, as does a malformed block.
+// Plans are checked only when fusion is on.
+//
 // Values are read with eval.ReadValues against the entry point's parameter
 // and result types, and compared as `futhark test` does: integers and
 // booleans exactly, floats within Futhark's tolerance (compare.go), shapes
