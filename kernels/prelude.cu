@@ -180,6 +180,11 @@ AR_D i8 ar_shfl_down(i8 v, int d) { return (i8)__shfl_down_sync(0xffffffffu, (in
 AR_D u8 ar_shfl_down(u8 v, int d) { return (u8)__shfl_down_sync(0xffffffffu, (int)v, d); }
 AR_D bool ar_shfl_down(bool v, int d) { return __shfl_down_sync(0xffffffffu, (int)v, d) != 0; }
 
+// ar_bits_T reinterprets the 4 bytes of a vector-load lane as a T.
+AR_D i32 ar_bits_i32(u32 b) { return (i32)b; }
+AR_D u32 ar_bits_u32(u32 b) { return b; }
+AR_D f32 ar_bits_f32(u32 b) { return __uint_as_float(b); }
+
 // ar_pad spreads a shared-memory index so that threads reading
 // consecutive chunks of a tile hit different banks.
 AR_D int ar_pad(int k) { return k + (k >> 5); }

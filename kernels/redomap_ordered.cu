@@ -1,40 +1,72 @@
-{{/* redomap with a non-commutative operator (order kept): block b folds a
-     contiguous range of tiles of {{.Block}} x {{.Seq}} elements. Each tile is
-     loaded striped (coalesced) with the map applied and map-outs written,
-     transposed through shared memory so that thread t folds elements
-     t*{{.Seq}} .. t*{{.Seq}}+{{.Seq}}-1 in order, then the threads' values are
-     folded in thread order. Block partials are folded in block order by the
-     last block. Elements past the end are the neutral element. */ -}}
+{{/* redomap with a non-commutative operator (order kept). Every warp folds
+     its own contiguous range of warp tiles (32 x {{.Seq}} elements), so no
+     block-wide barrier stalls the loads: a warp tile is loaded striped
+     (coalesced) with the map applied and map-outs written, transposed
+     through the warp's slice of shared memory so that lane l folds elements
+     l*{{.Seq}} .. l*{{.Seq}}+{{.Seq}}-1 in order, then the lanes are folded
+     in lane order into lane 0. Warps' ranges follow each other inside a
+     block and blocks' ranges follow each other, so the block folds its warps
+     in order and the last block folds the block partials in order.
+     Elements past the end are the neutral element. */ -}}
 extern "C" __global__ void __launch_bounds__({{.Block}})
 {{.Name}}({{.Params}}) {
 {{.TileDecl}}
+  const int ar_lane = threadIdx.x & 31;
+  const int ar_wbase = (threadIdx.x >> 5) * {{.TileStride}};
 {{.Decl "ar_acc" 2}}
   const i64 ar_tiles = (ar_n + {{.Tile}} - 1) / {{.Tile}};
-  const i64 ar_t0 = (i64)blockIdx.x * ar_tiles_per_block;
-  const i64 ar_t1 = min(ar_t0 + ar_tiles_per_block, ar_tiles);
+  const i64 ar_gw = (i64)blockIdx.x * {{.Warps}} + (threadIdx.x >> 5);
+  const i64 ar_t0 = ar_gw * ar_tiles_per_warp;
+  const i64 ar_t1 = min(ar_t0 + ar_tiles_per_warp, ar_tiles);
   for (i64 ar_t = ar_t0; ar_t < ar_t1; ar_t++) {
     const i64 ar_base = ar_t * {{.Tile}};
+{{- if .TransposeIn}}
+    // The inputs are narrower than the accumulator: transpose the inputs
+    // and apply the map after, in the lane's own order.
 #pragma unroll
     for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
-      const int ar_k = ar_j * {{.Block}} + threadIdx.x;
+      const int ar_k = ar_j * 32 + ar_lane;
+      const i64 ar_i = ar_base + ar_k;
+      if (ar_i < ar_n) {
+{{.StoreIn "ar_i" "ar_wbase + ar_pad(ar_k)" 8}}
+      }
+    }
+    __syncwarp();
+{{.Decl "ar_v" 4}}
+#pragma unroll
+    for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
+      const i64 ar_i = ar_base + ar_lane * {{.Seq}} + ar_j;
+      if (ar_i < ar_n) {
+{{.LoadIn (printf "ar_wbase + ar_pad(ar_lane * %d + ar_j)" .Seq) 8}}
+{{.Apply "ar_i" "ar_i" "" "ar_v" 8}}
+      }
+    }
+    __syncwarp();
+{{- else}}
+#pragma unroll
+    for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
+      const int ar_k = ar_j * 32 + ar_lane;
       const i64 ar_i = ar_base + ar_k;
       if (ar_i < ar_n) {
 {{.Load "ar_i" "ar_i" "" 8}}
-{{.ApplyTo "ar_i" "ar_i" "" "ar_tile" "ar_pad(ar_k)" 8}}
+{{.ApplyTo "ar_i" "ar_i" "" "ar_tile" "ar_wbase + ar_pad(ar_k)" 8}}
       } else {
-{{.StoreNeutral "ar_tile" "ar_pad(ar_k)" 8}}
+{{.StoreNeutral "ar_tile" "ar_wbase + ar_pad(ar_k)" 8}}
       }
     }
-    __syncthreads();
+    __syncwarp();
 {{.Decl "ar_v" 4}}
+#pragma unroll
     for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
-{{.FoldFrom "ar_v" "ar_tile" (printf "ar_pad(threadIdx.x * %d + ar_j)" .Seq) 6}}
+{{.FoldFrom "ar_v" "ar_tile" (printf "ar_wbase + ar_pad(ar_lane * %d + ar_j)" .Seq) 6}}
     }
-    __syncthreads();
-{{.BlockReduce "ar_v" 4}}
-    if (threadIdx.x == 0) {
+    __syncwarp();
+{{- end}}
+{{.WarpReduce "ar_v" 4}}
+    if (ar_lane == 0) {
 {{.Combine "ar_acc" "ar_v" 6}}
     }
   }
+{{.BlockReduce "ar_acc" 2}}
 {{.Finish "ar_acc" 2}}
 }

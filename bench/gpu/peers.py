@@ -31,7 +31,8 @@ def timed(fn, reps=REPS):
 
 
 def block_jax(x):
-    return x.block_until_ready()
+    import jax
+    return jax.block_until_ready(x)
 
 
 def main():
@@ -39,7 +40,7 @@ def main():
     log2n = int(sys.argv[2]) if len(sys.argv) > 2 else 28
     n = 1 << log2n
     ours = {}
-    for m in re.finditer(r"BenchmarkGPU/(\S+?)(?:-\d+)?\s+\d+\s+.*?([\d.]+) GB/s\s+([\d.]+) kernel-ms", go_out):
+    for m in re.finditer(r"BenchmarkGPU/(\S+?)(?:-\d+)?\s+\d+\s+.*?([\d.]+) GB/s\s+[\d.]+ Gelem/s\s+([\d.]+) kernel-ms", go_out):
         ours[m.group(1)] = (float(m.group(3)), float(m.group(2)))
     dev = torch.device("cuda")
     i = torch.arange(n, device=dev, dtype=torch.int64)

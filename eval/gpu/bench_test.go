@@ -94,6 +94,7 @@ func BenchmarkGPU(b *testing.B) {
 			}
 			b.ReportMetric(kt.Seconds()*1e3/float64(b.N), "kernel-ms")
 			b.ReportMetric(float64(bytes)/kt.Seconds()/1e9, "GB/s")
+			b.ReportMetric(float64(n)*float64(b.N)/kt.Seconds()/1e9, "Gelem/s")
 		})
 	}
 	b.Run("copy_d2d_i32", func(b *testing.B) {
@@ -121,5 +122,6 @@ func BenchmarkGPU(b *testing.B) {
 		d := time.Since(start)
 		b.ReportMetric(d.Seconds()*1e3/float64(b.N), "kernel-ms")
 		b.ReportMetric(float64(2*src.bytes)*float64(b.N)/d.Seconds()/1e9, "GB/s")
+		b.ReportMetric(float64(n)*float64(b.N)/d.Seconds()/1e9, "Gelem/s")
 	})
 }

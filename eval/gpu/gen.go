@@ -113,8 +113,14 @@ func (k *kernel) Params() string {
 	return strings.Join(ds, ", ")
 }
 
-// Tile is the number of elements an ordered-reduction block takes at once.
-func (k *kernel) Tile() int { return k.Block * k.Seq }
+// Tile is the number of elements an ordered-reduction warp takes at once.
+func (k *kernel) Tile() int { return 32 * k.Seq }
+
+// TileStride is the shared-memory slots of one warp's tile (padded).
+func (k *kernel) TileStride() int { return k.Tile() + k.Tile()/32 + 1 }
+
+// Warps is the number of warps in a block.
+func (k *kernel) Warps() int { return k.Block / 32 }
 
 // UnrollM1 is Unroll-1 (templates have no arithmetic).
 func (k *kernel) UnrollM1() int { return k.Unroll - 1 }
@@ -186,6 +192,47 @@ func (k *kernel) combine(b *strings.Builder, acc string, xs []string, indent int
 	fmt.Fprintf(b, "%s%s(%s);\n", ind(indent), k.fnRed, strings.Join(args, ", "))
 }
 
+// Vec reports whether the commutative kernel may load 16-byte vectors:
+// every input has 4-byte elements (device allocations are 256-byte
+// aligned and the backend never passes an offset into one).
+func (k *kernel) Vec() bool {
+	// With map-outs, each thread would store four neighbours one by one,
+	// which measured slower than striped scalar stores.
+	if len(k.In) == 0 || len(k.Out) > 0 {
+		return false
+	}
+	for _, t := range k.In {
+		if t.Size() != 4 {
+			return false
+		}
+	}
+	return true
+}
+
+// LoadVec loads vector v (elements 4v..4v+3) of every input into
+// ar_q<sfx>_k.
+func (k *kernel) LoadVec(v, sfx string, indent int) string {
+	var b strings.Builder
+	for j := range k.In {
+		fmt.Fprintf(&b, "%suint4 ar_q%s_%d = ((const uint4 *)ar_in%d)[%s];\n", ind(indent), sfx, j, j, v)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// ApplyVec maps and folds the four elements of a loaded vector in order.
+func (k *kernel) ApplyVec(v, sfx, acc string, indent int) string {
+	var b strings.Builder
+	for e, c := range []string{"x", "y", "z", "w"} {
+		s := fmt.Sprintf("%s%d", sfx, e)
+		for j, t := range k.In {
+			fmt.Fprintf(&b, "%s%s ar_x%s_%d = ar_bits_%s(ar_q%s_%d.%s);\n", ind(indent), ctype(t), s, j, ctype(t), sfx, j, c)
+		}
+		idx := fmt.Sprintf("4 * (%s) + %d", v, e)
+		b.WriteString(k.Apply(idx, idx, s, acc, indent) + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
 // Apply maps the loaded element, writes map-outs and folds the reduction
 // inputs into acc (if acc is not empty).
 func (k *kernel) Apply(idx, lidx, sfx, acc string, indent int) string {
@@ -212,6 +259,43 @@ func (k *kernel) ApplyTo(idx, lidx, sfx, tile, slot string, indent int) string {
 	return b.String()
 }
 
+// TransposeIn reports whether an ordered reduction transposes its inputs
+// rather than the map's results: when there are no map-outs (which must be
+// written coalesced, at load time) and the inputs are no wider than the
+// accumulator, e.g. MSSP's one i32 against a 4-tuple.
+func (k *kernel) TransposeIn() bool {
+	if len(k.Out) > 0 {
+		return false
+	}
+	in, red := 0, 0
+	for _, t := range k.In {
+		in += t.Size()
+	}
+	for _, t := range k.Red {
+		red += t.Size()
+	}
+	return in <= red
+}
+
+// StoreIn copies element idx of every input into its shared tile.
+func (k *kernel) StoreIn(idx, slot string, indent int) string {
+	var b strings.Builder
+	for j := range k.In {
+		fmt.Fprintf(&b, "%sar_tin_%d[%s] = ar_in%d[%s];\n", ind(indent), j, slot, j, idx)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// LoadIn reads the inputs of one element back from the shared tiles into
+// ar_x_k.
+func (k *kernel) LoadIn(slot string, indent int) string {
+	var b strings.Builder
+	for j, t := range k.In {
+		fmt.Fprintf(&b, "%s%s ar_x_%d = ar_tin_%d[%s];\n", ind(indent), ctype(t), j, j, slot)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
 // StoreNeutral fills a tile slot with the neutral element.
 func (k *kernel) StoreNeutral(tile, slot string, indent int) string {
 	var b strings.Builder
@@ -221,12 +305,18 @@ func (k *kernel) StoreNeutral(tile, slot string, indent int) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// TileDecl declares the shared tile of an ordered reduction, padded
-// against bank conflicts (ar_pad).
+// TileDecl declares the shared tiles of an ordered reduction, one slice
+// per warp, padded against bank conflicts (ar_pad).
 func (k *kernel) TileDecl() string {
 	var b strings.Builder
+	if k.TransposeIn() {
+		for j, t := range k.In {
+			fmt.Fprintf(&b, "  __shared__ %s ar_tin_%d[%d];\n", ctype(t), j, k.Warps()*k.TileStride())
+		}
+		return strings.TrimRight(b.String(), "\n")
+	}
 	for j, t := range k.Red {
-		fmt.Fprintf(&b, "  __shared__ %s ar_tile_%d[%d];\n", ctype(t), j, k.Tile()+k.Tile()/32+1)
+		fmt.Fprintf(&b, "  __shared__ %s ar_tile_%d[%d];\n", ctype(t), j, k.Warps()*k.TileStride())
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

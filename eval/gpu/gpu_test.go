@@ -162,7 +162,7 @@ func TestSeqDegree(t *testing.T) {
 		for _, t := range c.ts {
 			sum += t.Size()
 		}
-		if (256*m+256*m/32+1)*sum > DefaultLimits.SharedPerBlock || m < 1 {
+		if 8*(32*m+m+1)*sum > DefaultLimits.SharedPerBlock || m < 1 {
 			t.Errorf("seqDegree(%v) = %d does not fit in shared memory", c.ts, m)
 		}
 	}

@@ -52,10 +52,13 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 	case kRedComm:
 		grid = min(ceilDiv(n, int64(k.Block*k.Unroll)), sms*int64(occ))
 	case kRedOrdered:
+		// Warp tiles are spread evenly over the warps of a full wave of
+		// blocks; extra is the tiles per warp.
 		tiles := ceilDiv(n, int64(k.Tile()))
-		grid = max(1, min(tiles, sms*int64(occ)))
-		extra = max(1, ceilDiv(tiles, grid))
-		grid = max(1, ceilDiv(tiles, extra))
+		warps := int64(k.Warps())
+		grid = max(1, min(ceilDiv(tiles, warps), sms*int64(occ)))
+		extra = max(1, ceilDiv(tiles, grid*warps))
+		grid = max(1, ceilDiv(tiles, extra*warps))
 	case kSegRed:
 		grid = min(ceilDiv(segs*int64(k.Group), int64(k.Block)), sms*int64(occ))
 		extra = w

@@ -238,7 +238,7 @@ func (g *generator) params(k *kernel) {
 	case kSegRed:
 		ps = append(ps, kparam{kind: pN, name: "ar_segs"}, kparam{kind: pExtra, name: "ar_w"})
 	case kRedOrdered:
-		ps = append(ps, kparam{kind: pN, name: "ar_n"}, kparam{kind: pExtra, name: "ar_tiles_per_block"})
+		ps = append(ps, kparam{kind: pN, name: "ar_n"}, kparam{kind: pExtra, name: "ar_tiles_per_warp"})
 	default:
 		ps = append(ps, kparam{kind: pN, name: "ar_n"})
 	}

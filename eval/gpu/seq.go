@@ -27,8 +27,9 @@ var DefaultLimits = Limits{SMs: 132, MaxThreadsPerBlock: 1024, SharedPerBlock: 4
 //	reg = (k_reg - 1 - Σw) / (2·Σw), w = max(4, bytes)/4 words per component
 //	m = max(1, min(mem, reg))
 //
-// The result is then capped so that a tile of block×m elements fits in
-// the static shared memory of one block, with ar_pad's padding.
+// The result is then capped so that the block's warp tiles of 32×m
+// elements fit in the static shared memory of one block, with ar_pad's
+// padding.
 func seqDegree(ts []core.PrimType, block int, lim Limits) int {
 	if len(ts) == 0 {
 		return 1
@@ -46,7 +47,7 @@ func seqDegree(ts []core.PrimType, block int, lim Limits) int {
 	m := max(1, min(mem, reg))
 	// Reserve room for the block reduction's 32 slots per component.
 	budget := lim.SharedPerBlock - 32*sum - 64
-	for m > 1 && (block*m+block*m/32+1)*sum > budget {
+	for m > 1 && (block/32)*(32*m+m+1)*sum > budget {
 		m--
 	}
 	return m
