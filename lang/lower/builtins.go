@@ -189,7 +189,7 @@ func (l *lowerer) reduceOp(pos source.Pos, op core.BinOp, ne core.Const, arr val
 	if len(in.arrs) != 1 || in.arrs[0].Type.Rank != 1 {
 		return value{}, source.Errorf(pos, "internal error: reduction over %s", arr.t)
 	}
-	red := l.scalarOperator(op, ne.T)
+	red := l.scalarOperator(pos, op, ne.T)
 	s := &core.Screma{W: in.w, Arrs: in.arrs, Map: l.identity(rowTypes(in.arrs)),
 		Reds: []*core.RedOp{{Lambda: red, Neutral: []core.Atom{ne}, Comm: core.BinOps[op].Commutative}}}
 	out := l.emit1(pos, "red", core.Scalar(ne.T), s)
@@ -197,14 +197,14 @@ func (l *lowerer) reduceOp(pos source.Pos, op core.BinOp, ne core.Const, arr val
 }
 
 // scalarOperator is the lambda \x y -> x op y on scalars of type t.
-func (l *lowerer) scalarOperator(op core.BinOp, t core.PrimType) *core.Lambda {
+func (l *lowerer) scalarOperator(pos source.Pos, op core.BinOp, t core.PrimType) *core.Lambda {
 	x, y := l.fresh("x", core.Scalar(t)), l.fresh("y", core.Scalar(t))
 	rt := core.Scalar(core.BinOpResult(op, t))
 	r := l.fresh(core.BinOps[op].Name, rt)
 	return &core.Lambda{
 		Params: []*core.Var{x, y},
 		Body: &core.Body{
-			Stmts:  []*core.Stmt{{Pat: []*core.Var{r}, Exp: &core.BinOpExp{Op: op, T: t, X: x, Y: y}}},
+			Stmts:  []*core.Stmt{{Pat: []*core.Var{r}, Exp: &core.BinOpExp{Op: op, T: t, X: x, Y: y}, Pos: pos}},
 			Result: []core.Atom{r},
 		},
 		Ret: []core.Type{rt},
@@ -229,7 +229,7 @@ func boolMapReduce(op core.BinOp, ne bool) func(l *lowerer, f *fnVal, args []val
 			return value{}, err
 		}
 		s := &core.Screma{W: in.w, Arrs: in.arrs, Map: pred,
-			Reds: []*core.RedOp{{Lambda: l.scalarOperator(op, core.Bool), Neutral: []core.Atom{core.BoolConst(ne)}, Comm: true}}}
+			Reds: []*core.RedOp{{Lambda: l.scalarOperator(pos, op, core.Bool), Neutral: []core.Atom{core.BoolConst(ne)}, Comm: true}}}
 		out := l.emit1(pos, f.name, core.Scalar(core.Bool), s)
 		return primValue(out), nil
 	}

@@ -127,6 +127,9 @@ func lowerOne(t *testing.T, env *types.Env, src *source.File) string {
 	if err := core.Verify(prog); err != nil {
 		t.Errorf("%s: %s does not verify: %v\n%s", src.Name, src.Text, err, core.Print(prog))
 	}
+	if s := missingPos(prog); s != "" {
+		t.Errorf("%s: %s: statement without a position: %s", src.Name, src.Text, s)
+	}
 	var b strings.Builder
 	for _, p := range params {
 		fmt.Fprintf(&b, "-- param %s: %s -> %v\n", p.Name, p.Type, lower.Flatten(p.Type))
@@ -252,6 +255,9 @@ func TestPrograms(t *testing.T) {
 				t.Errorf("%s: does not verify: %v\n%s", src.Name, err, core.Print(prog))
 				continue
 			}
+			if s := missingPos(prog); s != "" {
+				t.Errorf("%s: statement without a position: %s", src.Name, s)
+			}
 			lowered++
 		}
 	}
@@ -317,4 +323,67 @@ func isIdent(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// missingPos returns the first statement of prog without a source
+// position: every statement must name where it came from, so that run-time
+// errors can.
+func missingPos(prog *core.Program) string {
+	var inBody func(b *core.Body) string
+	inLambda := func(ls ...*core.Lambda) string {
+		for _, l := range ls {
+			if l != nil {
+				if s := inBody(l.Body); s != "" {
+					return s
+				}
+			}
+		}
+		return ""
+	}
+	inBody = func(b *core.Body) string {
+		if b == nil {
+			return ""
+		}
+		for _, s := range b.Stmts {
+			if !s.Pos.IsValid() {
+				return core.PrintStmt(s)
+			}
+			var sub string
+			switch e := s.Exp.(type) {
+			case *core.IfExp:
+				sub = inBody(e.Then) + inBody(e.Else)
+			case *core.LoopExp:
+				sub = inBody(e.Body)
+			case *core.Screma:
+				sub = inLambda(e.Map, e.Post)
+				for _, op := range e.Scans {
+					sub += inLambda(op.Lambda)
+				}
+				for _, op := range e.Reds {
+					sub += inLambda(op.Lambda)
+				}
+			case *core.Hist:
+				sub = inLambda(e.Map)
+				for _, op := range e.Ops {
+					sub += inLambda(op.Lambda)
+				}
+			case *core.Scatter:
+				sub = inLambda(e.Map)
+			case *core.Filter:
+				sub = inLambda(e.Map, e.Pred)
+			case *core.MultiScan:
+				sub = inLambda(e.Op.Lambda)
+			}
+			if sub != "" {
+				return sub
+			}
+		}
+		return ""
+	}
+	for _, f := range prog.Funs {
+		if s := inBody(f.Body); s != "" {
+			return s
+		}
+	}
+	return ""
 }
