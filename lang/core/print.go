@@ -316,8 +316,13 @@ func (p *printer) exp(e Exp) {
 		if e.Partition {
 			kw = "partition"
 		}
-		p.printf("%s(%s, {%s})", kw, AtomString(e.W), vars(e.Arrs))
+		p.printf("%s(%s, {%s}%s)", kw, AtomString(e.W), vars(e.Arrs), indexSuffix(e.Index))
 		p.indent++
+		if e.Map != nil {
+			p.nl()
+			p.printf("map: ")
+			p.lambda(e.Map)
+		}
 		p.nl()
 		p.printf("pred: ")
 		p.lambda(e.Pred)

@@ -212,6 +212,9 @@ func ExpTypes(e Exp) ([]Type, error) {
 		return TypesOf(e.Dests), nil
 	case *Filter:
 		ts := TypesOf(e.Arrs)
+		if e.Map != nil {
+			ts = liftAll(e.Map.Ret, 1)
+		}
 		if e.Partition {
 			ts = append(ts, ts...)
 		}

@@ -413,6 +413,10 @@ func (v *verifier) exp(e Exp) []Type {
 	case *Filter:
 		v.intScalar("width", e.W)
 		rows := v.soacInputs(e.Arrs, 0)
+		if e.Map != nil {
+			// A fused map: the predicate sees its results.
+			v.withIndex(rows, e.Index, func() { rows = v.lambda("filter map", e.Map, rows, nil) })
+		}
 		v.lambda("predicate", e.Pred, rows, []Type{Scalar(Bool)})
 	case *Segmented:
 		for _, a := range e.Outer {
