@@ -180,20 +180,21 @@ func TestFlatten(t *testing.T) {
 	}
 }
 
-// TestPrograms lowers every entry point of the repository's test programs
-// (testdata/ and examples/ at the module root), applied to session values
+// TestPrograms lowers every entry point of the repository's .fut programs
+// (testdata/, examples/, other packages' testdata), applied to session values
 // of its parameter types, and verifies the result. Programs that do not
 // parse or check are error tests of earlier stages and are left out.
 func TestPrograms(t *testing.T) {
 	var paths []string
-	for _, root := range []string{"../../testdata", "../../examples"} {
-		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".fut") {
-				paths = append(paths, p)
-			}
-			return nil
-		})
-	}
+	filepath.WalkDir("../..", func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != "../.." {
+			return filepath.SkipDir
+		}
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".fut") {
+			paths = append(paths, p)
+		}
+		return nil
+	})
 	if len(paths) == 0 {
 		t.Skip("no test programs in the repository yet")
 	}
