@@ -66,7 +66,8 @@ func splitCell(cell string) []item {
 			b.WriteString(line)
 			b.WriteByte('\n')
 			continue
-		case strings.TrimSpace(trimmed) == "":
+		case strings.TrimSpace(trimmed) == "" || strings.HasPrefix(strings.TrimSpace(trimmed), "--"):
+			// Blank lines and comments before any input belong to none.
 			continue
 		case strings.HasPrefix(trimmed, ":"):
 			end()

@@ -23,6 +23,8 @@ func TestSplitCell(t *testing.T) {
 		{"two expressions", "1 + 2\n3 * 4", []item{{exprItem, "1 + 2", 1}, {exprItem, "3 * 4", 2}}},
 		{"keyword prefix is not a keyword", "definitely 3", []item{{exprItem, "definitely 3", 1}}},
 		{"blank", "\n  \n", nil},
+		{"leading comment", "-- squares\ndef sq (x: i32) = x * x\nsq 3",
+			[]item{{declItem, "def sq (x: i32) = x * x", 2}, {exprItem, "sq 3", 3}}},
 	} {
 		if got := splitCell(tc.cell); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: splitCell = %#v, want %#v", tc.name, got, tc.want)

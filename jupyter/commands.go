@@ -11,8 +11,10 @@ import (
 	"github.com/arepl/arepl/lang/types"
 )
 
-// command is one `:command` of a cell. The set is the REPL's, plus a few
-// that only make sense in a notebook (:clear, :input, :echo).
+// command is one `:command` of a cell. The table starts with the REPL's
+// commands (cmd/arepl), in the REPL's order and with its abbreviation
+// rule, so a line means the same in both; the rest only make sense in a
+// notebook.
 type command struct {
 	name string
 	args string // argument synopsis for :help
@@ -27,44 +29,35 @@ func init() {
 	commands = []command{
 		{"help", "[COMMAND]", "show this help, or one command's, in the pager", (*evaluator).cmdHelp},
 		{"type", "EXPR", "show the type of EXPR without evaluating it", (*evaluator).cmdType},
-		{"doc", "NAME", "show the type and description of a name", (*evaluator).cmdDoc},
-		{"names", "", "list the names declared in this session", (*evaluator).cmdNames},
 		{"load", "FILE", "replace the session's declarations with those of FILE", (*evaluator).cmdLoad},
 		{"reload", "", "load the last loaded file again", (*evaluator).cmdReload},
-		{"print", "EXPR", "print the whole value of EXPR (no elision), one row per line", (*evaluator).cmdPrint},
 		{"time", "[on|off]", "show a timing table under every result", (*evaluator).cmdTime},
+		{"set", "print-limit N", "elide arrays with more than N elements (0: never)", (*evaluator).cmdSet},
 		{"backend", "[auto|cpu|gpu]", "show or choose the backend", (*evaluator).cmdBackend},
 		{"fusion", "[on|off]", "show or switch the fusion passes", (*evaluator).cmdFusion},
-		{"set", "print-limit N", "elide arrays with more than N elements (0: never)", (*evaluator).cmdSet},
+		{"quit", "", "end the session (jupyter console exits; notebooks use their Kernel menu)", (*evaluator).cmdQuit},
+		{"plan", "EXPR", "evaluate EXPR and show its fusion plan: SOACs before and after, bytes moved", (*evaluator).cmdPlan},
+		{"doc", "NAME", "show the type and description of a name", (*evaluator).cmdDoc},
+		{"names", "", "list the names declared in this session", (*evaluator).cmdNames},
+		{"print", "EXPR", "print the whole value of EXPR (no elision), one row per line", (*evaluator).cmdPrint},
 		{"input", "NAME [: TYPE]", "read a value (Futhark syntax) from the user and bind it to NAME", (*evaluator).cmdInput},
 		{"echo", "[--stderr] TEXT", "print TEXT to the cell's output", (*evaluator).cmdEcho},
 		{"clear", "", "clear the cell's output so far", (*evaluator).cmdClear},
 	}
 }
 
-// lookupCommand finds a command by name or by a unique prefix.
+// lookupCommand finds the command that name abbreviates: the first in
+// table order that it is a prefix of, as in the REPL (:t is :type, :ti
+// :time).
 func lookupCommand(name string) (*command, error) {
-	var found []*command
-	for i := range commands {
-		c := &commands[i]
-		if c.name == name {
-			return c, nil
-		}
-		if strings.HasPrefix(c.name, name) {
-			found = append(found, c)
+	if name != "" {
+		for i := range commands {
+			if strings.HasPrefix(commands[i].name, name) {
+				return &commands[i], nil
+			}
 		}
 	}
-	switch len(found) {
-	case 0:
-		return nil, fmt.Errorf("unknown command :%s (:help lists them)", name)
-	case 1:
-		return found[0], nil
-	}
-	names := make([]string, len(found))
-	for i, c := range found {
-		names[i] = ":" + c.name
-	}
-	return nil, fmt.Errorf("ambiguous command :%s (%s)", name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("unknown command :%s (:help lists them)", name)
 }
 
 // command runs one `:command` line.
@@ -101,7 +94,7 @@ func (e *evaluator) cmdHelp(_ context.Context, arg string, out output) error {
 		}
 		fmt.Fprintf(&b, "  %-26s %s\n", syn, c.help)
 	}
-	b.WriteString("\nCommands may be shortened to a unique prefix (:t for :type is ambiguous, :ty is not).\n")
+	b.WriteString("\nA command may be shortened to a prefix; the first match in this list wins (:t is :type).\n")
 	out.page(bundle{"text/plain": b.String()})
 	return nil
 }
@@ -332,10 +325,13 @@ func (e *evaluator) cmdBackend(_ context.Context, arg string, out output) error 
 func (e *evaluator) cmdSet(_ context.Context, arg string, out output) error {
 	key, val, _ := strings.Cut(arg, " ")
 	switch key {
+	case "":
+		out.stream("stdout", fmt.Sprintf("print-limit %d\n", e.printLimit))
+		return nil
 	case "print-limit":
 		n, err := strconv.Atoi(strings.TrimSpace(val))
-		if err != nil {
-			return commandError(fmt.Sprintf(":set print-limit wants a number, not %q", strings.TrimSpace(val)))
+		if err != nil || n < 0 {
+			return commandError(fmt.Sprintf(":set print-limit wants a number of elements >= 0, not %q", strings.TrimSpace(val)))
 		}
 		e.printLimit = n
 		out.stream("stdout", fmt.Sprintf("print-limit %d\n", n))
@@ -382,5 +378,45 @@ func (e *evaluator) cmdEcho(_ context.Context, arg string, out output) error {
 
 func (e *evaluator) cmdClear(_ context.Context, _ string, out output) error {
 	out.clear(false)
+	return nil
+}
+
+// cmdQuit asks the client to end the session, with the "ask_exit" payload
+// that jupyter console obeys (it exits and shuts the kernel down).
+// Notebook front ends ignore it: a notebook's kernel is stopped from its
+// menu.
+func (e *evaluator) cmdQuit(_ context.Context, _ string, out output) error {
+	out.askExit()
+	return nil
+}
+
+// cmdPlan evaluates EXPR with fusion on and shows its plan as an SVG
+// graph, with the text plan as the fallback for clients without SVG.
+func (e *evaluator) cmdPlan(ctx context.Context, arg string, out output) error {
+	if arg == "" {
+		return commandError(":plan needs an expression")
+	}
+	if !e.s.Fusion() {
+		e.s.SetFusion(true)
+		defer e.s.SetFusion(false)
+	}
+	res, err := e.s.Eval(ctx, ":plan", arg)
+	if err != nil {
+		return err
+	}
+	if res.Plan == nil {
+		return commandError(":plan needs an expression, not a declaration")
+	}
+	svg := res.Plan.SVG()
+	// The SVG goes in twice: as image/svg+xml, and inline in text/html,
+	// which front ends and nbconvert rank first. nbconvert 6 (Debian 12)
+	// passes image/svg+xml through an HTML sanitizer that strips every SVG
+	// element, so without the HTML copy an exported notebook shows an
+	// empty box.
+	out.display(bundle{
+		"text/plain":    res.Plan.Text(),
+		"text/html":     `<div class="arepl-plan">` + svg + `</div>`,
+		"image/svg+xml": svg,
+	})
 	return nil
 }

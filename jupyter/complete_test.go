@@ -68,7 +68,10 @@ func TestLookupCommand(t *testing.T) {
 	}{
 		{"help", "help", true},
 		{"ty", "type", true},
-		{"t", "", false},
+		{"t", "type", true},
+		{"ti", "time", true},
+		{"p", "plan", true},
+		{"", "", false},
 		{"nope", "", false},
 	} {
 		c, err := lookupCommand(tc.name)

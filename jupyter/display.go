@@ -25,9 +25,9 @@ func timingBundle(t eval.Timings) bundle {
 		bw, bs := "", ""
 		if bytes > 0 {
 			bs = formatBytes(bytes)
-			if d > 0 {
-				bw = fmt.Sprintf("%.2f", float64(bytes)/d.Seconds()/1e9)
-			}
+		}
+		if g, ok := bandwidth(bytes, d); ok {
+			bw = fmt.Sprintf("%.2f", g)
 		}
 		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>",
 			html.EscapeString(name), formatDuration(d), bs, bw)
@@ -56,14 +56,27 @@ func timingBundle(t eval.Timings) bundle {
 	text := eval.FormatTimings(t)
 	for _, k := range t.Kernels {
 		text += fmt.Sprintf("\n  %s: %s", k.Name, formatDuration(k.Time))
-		if k.Bytes > 0 && k.Time > 0 {
-			text += fmt.Sprintf(", %s, %.2f GB/s", formatBytes(k.Bytes), float64(k.Bytes)/k.Time.Seconds()/1e9)
+		if k.Bytes > 0 {
+			text += ", " + formatBytes(k.Bytes)
+		}
+		if g, ok := bandwidth(k.Bytes, k.Time); ok {
+			text += fmt.Sprintf(", %.2f GB/s", g)
 		}
 	}
 	for _, n := range t.Notes {
 		text += "\nnote: " + n
 	}
 	return bundle{"text/plain": text, "text/html": b.String()}
+}
+
+// bandwidth is bytes/d in GB/s. It is only meaningful for a kernel that
+// moves at least a mebibyte: below that, launch and scheduling costs
+// dominate and the figure says nothing about memory.
+func bandwidth(bytes int64, d time.Duration) (float64, bool) {
+	if bytes < 1<<20 || d <= 0 {
+		return 0, false
+	}
+	return float64(bytes) / d.Seconds() / 1e9, true
 }
 
 // formatDuration prints d with three significant digits.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/arepl/arepl/eval"
@@ -28,6 +29,8 @@ type output interface {
 	clear(wait bool)
 	// page shows text in the pager (a "page" payload of the reply).
 	page(b bundle)
+	// askExit asks the client to end the session (an "ask_exit" payload).
+	askExit()
 	// input asks the user for a line (input_request on stdin).
 	input(ctx context.Context, prompt string, password bool) (string, error)
 }
@@ -74,8 +77,6 @@ func newEvaluator(s session) *evaluator {
 	return &evaluator{s: s, printLimit: eval.DefaultPrintLimit}
 }
 
-func (e *evaluator) close() {}
-
 // run evaluates the items of a cell in order and stops at the first
 // error, which it returns as a *cellError. name is used in positions
 // ("In[3]"); positions are relative to the cell.
@@ -105,6 +106,19 @@ func (e *evaluator) run(ctx context.Context, name, cell string, out output) erro
 		}
 	}
 	return nil
+}
+
+// runSafely is run with a panic in the pipeline turned into an internal
+// error of the cell, so the kernel and its session survive a bug.
+func (e *evaluator) runSafely(ctx context.Context, name, cell string, out output) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			logf("internal error: %v\n%s", p, debug.Stack())
+			msg := fmt.Sprint(p)
+			err = &cellError{ename: "InternalError", evalue: msg, traceback: []string{"InternalError: " + msg}}
+		}
+	}()
+	return e.run(ctx, name, cell, out)
 }
 
 // eval runs one declaration group or expression. The value of the cell's

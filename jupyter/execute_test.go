@@ -301,9 +301,34 @@ func TestPagerAndClear(t *testing.T) {
 		t.Errorf("payload %v", p)
 	}
 	c.outputs(id)
+	id = c.send(c.shell, "execute_request", executeContent(":quit"))
+	r = contentOf(t, c.wait(c.shellR, id))
+	if p := fmt.Sprint(r["payload"]); p != "[map[keepkernel:false source:ask_exit]]" {
+		t.Errorf(":quit payload %s", p)
+	}
+	c.outputs(id)
 	id = c.send(c.shell, "execute_request", executeContent(":echo a\n:clear\n:echo --stderr b"))
 	c.wait(c.shellR, id)
 	if got := fmt.Sprint(msgTypes(c.outputs(id))); got != "[status execute_input stream clear_output stream status]" {
 		t.Errorf("iopub %s", got)
+	}
+}
+
+// TestTimingsAndEarlierValues checks that :time on puts a timing table
+// under each value, and that a value before the cell's last expression is
+// shown as display data while the last is the execute_result.
+func TestTimingsAndEarlierValues(t *testing.T) {
+	c, _ := startKernelWith(t, newFake())
+	id := c.send(c.shell, "execute_request", executeContent(":time on\n1\n2\n:time off"))
+	c.wait(c.shellR, id)
+	out := c.outputs(id)
+	if got := fmt.Sprint(msgTypes(out)); got != "[status execute_input stream display_data display_data execute_result display_data stream status]" {
+		t.Fatalf("iopub %s", got)
+	}
+	first := contentOf(t, out[3])["data"].(map[string]any)
+	timing := contentOf(t, out[4])["data"].(map[string]any)
+	if first["text/plain"] != "1" || !strings.Contains(fmt.Sprint(timing["text/html"]), `class="arepl-timings"`) ||
+		!strings.HasPrefix(fmt.Sprint(timing["text/plain"]), "time: ") {
+		t.Errorf("value %v, timing %v", first, timing)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 )
 
@@ -53,7 +54,16 @@ func (k *kernel) handle(c *channel, m *Message) {
 	}
 }
 
+// dispatch runs the request's handler. A panic in a handler (a bug in the
+// pipeline, say) becomes an error reply: the kernel and its session
+// survive it.
 func (k *kernel) dispatch(c *channel, m *Message) {
+	defer func() {
+		if p := recover(); p != nil {
+			logf("%s: internal error in %s: %v\n%s", c.name, m.Header.MsgType, p, debug.Stack())
+			k.badRequest(c, m, fmt.Errorf("internal error: %v", p))
+		}
+	}()
 	t := m.Header.MsgType
 	entry, ok := handlers[t]
 	switch {
@@ -153,7 +163,7 @@ func (k *kernel) execute(c *channel, m *Message) {
 	k.running = cancel
 	k.runMu.Unlock()
 	out := &cellOutput{k: k, req: m, count: count, silent: r.Silent, allowStdin: orTrue(r.AllowStdin)}
-	err := k.ev.run(ctx, name, r.Code, out)
+	err := k.ev.runSafely(ctx, name, r.Code, out)
 	k.runMu.Lock()
 	k.running = nil
 	k.runMu.Unlock()
@@ -212,6 +222,7 @@ type cellOutput struct {
 	silent     bool
 	allowStdin bool
 	pages      []bundle
+	exit       bool
 	resultText string
 }
 
@@ -239,10 +250,15 @@ func (o *cellOutput) clear(wait bool) {
 
 func (o *cellOutput) page(b bundle) { o.pages = append(o.pages, b) }
 
+func (o *cellOutput) askExit() { o.exit = true }
+
 func (o *cellOutput) payload() []any {
 	out := []any{}
 	for _, b := range o.pages {
 		out = append(out, map[string]any{"source": "page", "data": b, "start": 0})
+	}
+	if o.exit {
+		out = append(out, map[string]any{"source": "ask_exit", "keepkernel": false})
 	}
 	return out
 }

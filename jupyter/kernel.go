@@ -16,11 +16,11 @@ import (
 	"github.com/go-zeromq/zmq4"
 )
 
-// logf reports what the kernel drops or fails to send. Jupyter clients show
-// a kernel's stderr in their own log (the notebook server's console).
-func logf(format string, args ...any) {
-	log.Printf("arepl kernel: "+format, args...)
-}
+// logger reports what the kernel drops or fails to send. Jupyter clients
+// show a kernel's stderr in their own log (the notebook server's console).
+var logger = log.New(os.Stderr, "arepl kernel: ", log.LstdFlags)
+
+func logf(format string, args ...any) { logger.Printf(format, args...) }
 
 // Kernel runs a kernel for the connection file named by -f until a
 // shutdown_request arrives, the process is terminated or its parent (the
@@ -201,7 +201,6 @@ func (k *kernel) close() {
 	for _, s := range []zmq4.Socket{k.shell.sock, k.control.sock, k.stdin.sock, k.iopub.sock, k.hb} {
 		s.Close()
 	}
-	k.ev.close()
 }
 
 // interrupt cancels the evaluation in progress, if any.

@@ -1,10 +1,14 @@
 package jupyter
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -229,6 +233,9 @@ func TestKernelInfoOnShellAndControl(t *testing.T) {
 // TestBadMessagesDropped sends unsigned, badly signed and malformed
 // messages, then checks that the kernel still answers.
 func TestBadMessagesDropped(t *testing.T) {
+	var log lockedBuffer
+	logger.SetOutput(&log)
+	defer logger.SetOutput(os.Stderr)
 	c, _ := startKernel(t)
 	good, _ := newMessage("client-session", "kernel_info_request", nil, map[string]any{})
 	frames, _ := encode(c.signer, good)
@@ -265,6 +272,13 @@ func TestBadMessagesDropped(t *testing.T) {
 		json.Unmarshal(m.Content, &st)
 		if st.Status != "invalid" {
 			t.Errorf("is_complete of an unbalanced ) = %s", st.Status)
+		}
+		for _, want := range []string{"shell: jupyter: dropped message: bad signature",
+			"control: jupyter: dropped message: missing signature", "replayed signature",
+			"no <IDS|MSG> delimiter", "0 frames after the delimiter"} {
+			if !strings.Contains(log.String(), want) {
+				t.Errorf("log lacks %q:\n%s", want, log.String())
+			}
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("kernel stopped answering after bad messages")
@@ -305,4 +319,22 @@ func TestShutdownOnControl(t *testing.T) {
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("shutdown took %v", d)
 	}
+}
+
+// lockedBuffer is a log destination shared by the kernel's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -1,0 +1,113 @@
+"""Executes notebooks with `jupyter nbconvert --execute` on the arepl
+kernel and checks their outputs against the outputs saved in them.
+
+    check_notebooks.py [--update] NOTEBOOK...
+
+Every code cell must run without error (unless tagged raises-exception),
+and each saved output must come back: same output type, same text/plain
+(timing lines, which start with "time:", only need to be there again), and
+an HTML table or SVG again where one was saved. --update executes the
+notebooks and writes the new outputs into them instead, like -update for
+golden files.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+KERNEL = os.environ.get("AREPL_KERNEL", "arepl")
+VOLATILE = re.compile(r"^time: ")
+
+
+def execute(path, out):
+    subprocess.run(
+        ["/usr/bin/jupyter", "nbconvert", "--to", "notebook", "--execute",
+         "--ExecutePreprocessor.kernel_name=" + KERNEL,
+         "--ExecutePreprocessor.timeout=120",
+         "--ExecutePreprocessor.iopub_timeout=4",
+         "--ExecutePreprocessor.raise_on_iopub_timeout=True",
+         "--output", out, path],
+        check=True)
+
+
+def text(o):
+    if o["output_type"] == "stream":
+        return "".join(o["text"])
+    if o["output_type"] == "error":
+        return o["ename"] + ": " + o["evalue"]
+    return "".join(o.get("data", {}).get("text/plain", ""))
+
+
+def html(o):
+    return "".join(o.get("data", {}).get("text/html", ""))
+
+
+def svg(o):
+    return "".join(o.get("data", {}).get("image/svg+xml", ""))
+
+
+def compare(name, saved, got):
+    problems = []
+    cells = [c for c in saved["cells"] if c["cell_type"] == "code"]
+    new = [c for c in got["cells"] if c["cell_type"] == "code"]
+    if len(cells) != len(new):
+        return ["%s: %d code cells, executed %d" % (name, len(cells), len(new))]
+    for i, (a, b) in enumerate(zip(cells, new)):
+        where = "%s: code cell %d (%s)" % (name, i + 1, "".join(a["source"]).split("\n")[0])
+        allowed = "raises-exception" in a.get("metadata", {}).get("tags", [])
+        if not allowed and any(o["output_type"] == "error" for o in b["outputs"]):
+            problems.append("%s: error %s" % (where, [text(o) for o in b["outputs"] if o["output_type"] == "error"]))
+        if len(a["outputs"]) != len(b["outputs"]):
+            problems.append("%s: %d outputs, saved %d: %s" % (where, len(b["outputs"]), len(a["outputs"]),
+                                                              [text(o)[:80] for o in b["outputs"]]))
+            continue
+        for oa, ob in zip(a["outputs"], b["outputs"]):
+            if oa["output_type"] != ob["output_type"]:
+                problems.append("%s: output %s, saved %s" % (where, ob["output_type"], oa["output_type"]))
+                continue
+            ta, tb = text(oa), text(ob)
+            if VOLATILE.match(ta):
+                if not VOLATILE.match(tb):
+                    problems.append("%s: want a timing, got %r" % (where, tb[:200]))
+            elif ta != tb:
+                problems.append("%s: got\n%s\nsaved\n%s" % (where, tb, ta))
+            for kind, f in (("HTML", html), ("SVG", svg)):
+                if f(oa) and not f(ob):
+                    problems.append("%s: no %s output" % (where, kind))
+    return problems
+
+
+def main(args):
+    update = "--update" in args
+    paths = [a for a in args if a != "--update"]
+    problems = []
+    for path in paths:
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "out.ipynb")
+            execute(path, out)
+            with open(out) as f:
+                got = json.load(f)
+        if update:
+            with open(path) as f:
+                saved = json.load(f)
+            # Keep the notebook's own kernelspec, not the test's.
+            got["metadata"]["kernelspec"] = saved["metadata"]["kernelspec"]
+            with open(path, "w") as f:
+                json.dump(got, f, indent=1, ensure_ascii=False)
+                f.write("\n")
+            print("updated", path)
+            continue
+        with open(path) as f:
+            saved = json.load(f)
+        p = compare(path, saved, got)
+        problems += p
+        print("%s: %s" % (path, "ok" if not p else "%d problems" % len(p)))
+    for p in problems:
+        print(p, file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
