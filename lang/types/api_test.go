@@ -1,6 +1,7 @@
 package types_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -193,4 +194,27 @@ def h (xs: *[]i32) = let xs[0] = 1 in xs`)
 	if old == nil || old != param || upd == nil || upd == old || upd.Name != "xs" {
 		t.Errorf("update: reads %+v (param %+v), binds %+v", old, param, upd)
 	}
+}
+
+// Types are DAGs: `let b = (a, a)` doubles the size of a type's tree, so
+// every walk over types must visit shared parts once. Sixty doublings
+// (a tree of 2^60 leaves) finish only if they do.
+func TestSharedTypesStayLinear(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("let x0 = (1, 1) in ")
+	const n = 60
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "let x%d = (x%d, x%d) in ", i, i-1, i-1)
+	}
+	fmt.Fprintf(&b, "let y = if true then x%d else x%d in (y == x%d, loop z = y for i < 2 do z)", n-1, n-1, n-1)
+	src := source.NewFile("e", b.String())
+	x, err := syntax.ParseExpr(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, info, err := types.NewEnv().CheckExpr(src, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInfo(t, x, info)
 }

@@ -178,7 +178,7 @@ func (c *checker) finish(result Type) {
 		}
 	}
 	if result != nil && IsFunction(c.s.shallow(result)) {
-		c.generalize(result, new(int))
+		c.generalize(result, new(int), map[Type]bool{})
 	}
 	for _, u := range c.unflattens {
 		c.unflattenSizes(u)
@@ -233,7 +233,10 @@ func (c *checker) finish(result Type) {
 }
 
 // generalize binds the unsolved variables of t to type parameters a, b, ...
-func (c *checker) generalize(t Type, next *int) {
+func (c *checker) generalize(t Type, next *int, seen map[Type]bool) {
+	if visited(seen, t) {
+		return
+	}
 	switch t := c.s.shallow(t).(type) {
 	case *tyVar:
 		name := string(rune('a' + *next%26))
@@ -243,14 +246,14 @@ func (c *checker) generalize(t Type, next *int) {
 		*next++
 		t.ref = &tyParam{name: name}
 	case *Array:
-		c.generalize(t.Elem, next)
+		c.generalize(t.Elem, next, seen)
 	case *Tuple:
 		for _, e := range t.Elems {
-			c.generalize(e, next)
+			c.generalize(e, next, seen)
 		}
 	case *Arrow:
-		c.generalize(t.Param, next)
-		c.generalize(t.Ret, next)
+		c.generalize(t.Param, next, seen)
+		c.generalize(t.Ret, next, seen)
 	}
 }
 
@@ -360,15 +363,21 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 	return obj
 }
 
-func containsArrow(t Type) bool {
+// containsArrow reports whether a resolved type contains a function type.
+func containsArrow(t Type) bool { return containsArrow1(t, map[Type]bool{}) }
+
+func containsArrow1(t Type, seen map[Type]bool) bool {
+	if visited(seen, t) {
+		return false
+	}
 	switch t := t.(type) {
 	case *Arrow:
 		return true
 	case *Array:
-		return containsArrow(t.Elem)
+		return containsArrow1(t.Elem, seen)
 	case *Tuple:
 		for _, e := range t.Elems {
-			if containsArrow(e) {
+			if containsArrow1(e, seen) {
 				return true
 			}
 		}

@@ -246,8 +246,18 @@ func visit(t *testing.T, n any, info *types.Info) {
 }
 
 // resolved reports whether a type contains only the exported type forms,
-// so no inference variable or error type leaked.
-func resolved(t types.Type) bool {
+// so no inference variable or error type leaked. Types are DAGs; each
+// shared part is checked once.
+func resolved(t types.Type) bool { return resolved1(t, map[types.Type]bool{}) }
+
+func resolved1(t types.Type, seen map[types.Type]bool) bool {
+	switch t.(type) {
+	case *types.Array, *types.Tuple, *types.Arrow:
+		if seen[t] {
+			return true
+		}
+		seen[t] = true
+	}
 	switch t := t.(type) {
 	case types.Prim:
 		return true
@@ -255,16 +265,16 @@ func resolved(t types.Type) bool {
 		if _, nested := t.Elem.(*types.Array); nested || len(t.Dims) == 0 {
 			return false
 		}
-		return resolved(t.Elem)
+		return resolved1(t.Elem, seen)
 	case *types.Tuple:
 		for _, e := range t.Elems {
-			if !resolved(e) {
+			if !resolved1(e, seen) {
 				return false
 			}
 		}
 		return true
 	case *types.Arrow:
-		return resolved(t.Param) && resolved(t.Ret)
+		return resolved1(t.Param, seen) && resolved1(t.Ret, seen)
 	}
 	return false
 }

@@ -225,12 +225,18 @@ func (s *solver) shallow(t Type) Type {
 // instantiated from (`[n]i32 -> i32`); any other becomes unknown (`[]`).
 func (s *solver) zonk(t Type) Type {
 	names := map[string]string{}
-	used := map[string]bool{}
-	s.paramDims(t, false, names, used)
-	return s.zonk1(t, names)
+	s.paramDims(t, false, names, map[string]bool{}, map[memoKey]bool{})
+	return s.zonk1(t, names, map[Type]Type{})
 }
 
-func (s *solver) paramDims(t Type, inParam bool, names map[string]string, used map[string]bool) {
+func (s *solver) paramDims(t Type, inParam bool, names map[string]string, used map[string]bool, seen map[memoKey]bool) {
+	if memoizable(t) {
+		k := memoKey{t, inParam}
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+	}
 	switch t := s.shallow(t).(type) {
 	case *Array:
 		for _, d := range t.Dims {
@@ -249,18 +255,29 @@ func (s *solver) paramDims(t Type, inParam bool, names map[string]string, used m
 			used[name] = true
 			names[d.Name] = name
 		}
-		s.paramDims(t.Elem, inParam, names, used)
+		s.paramDims(t.Elem, inParam, names, used, seen)
 	case *Tuple:
 		for _, e := range t.Elems {
-			s.paramDims(e, inParam, names, used)
+			s.paramDims(e, inParam, names, used, seen)
 		}
 	case *Arrow:
-		s.paramDims(t.Param, true, names, used)
-		s.paramDims(t.Ret, inParam, names, used)
+		s.paramDims(t.Param, true, names, used, seen)
+		s.paramDims(t.Ret, inParam, names, used, seen)
 	}
 }
 
-func (s *solver) zonk1(t Type, names map[string]string) Type {
+func (s *solver) zonk1(t Type, names map[string]string, memo map[Type]Type) Type {
+	if r, ok := memo[t]; ok {
+		return r
+	}
+	r := s.zonk2(t, names, memo)
+	if memoizable(t) {
+		memo[t] = r
+	}
+	return r
+}
+
+func (s *solver) zonk2(t Type, names map[string]string, memo map[Type]Type) Type {
 	switch t := s.shallow(t).(type) {
 	case Prim, *tyParam, errType:
 		return t
@@ -279,15 +296,15 @@ func (s *solver) zonk1(t Type, names map[string]string) Type {
 			}
 			dims[i] = d
 		}
-		return arrayOf(s.zonk1(t.Elem, names), dims)
+		return arrayOf(s.zonk1(t.Elem, names, memo), dims)
 	case *Tuple:
 		elems := make([]Type, len(t.Elems))
 		for i, e := range t.Elems {
-			elems[i] = s.zonk1(e, names)
+			elems[i] = s.zonk1(e, names, memo)
 		}
 		return &Tuple{Elems: elems}
 	case *Arrow:
-		return &Arrow{Param: s.zonk1(t.Param, names), Ret: s.zonk1(t.Ret, names)}
+		return &Arrow{Param: s.zonk1(t.Param, names, memo), Ret: s.zonk1(t.Ret, names, memo)}
 	case nil:
 		return errT
 	default:
@@ -295,43 +312,83 @@ func (s *solver) zonk1(t Type, names map[string]string) Type {
 	}
 }
 
-// unsolved returns an unsolved variable in t, or nil.
-func (s *solver) unsolved(t Type) *tyVar {
+// unsolved returns an unsolved variable in t, or nil. Like every walk
+// here it visits a shared sub-type once: types are DAGs, and
+// `let b = (a, a)` doubles a type's tree size at each step.
+func (s *solver) unsolved(t Type) *tyVar { return s.unsolved1(t, map[Type]bool{}) }
+
+func (s *solver) unsolved1(t Type, seen map[Type]bool) *tyVar {
+	if visited(seen, t) {
+		return nil
+	}
 	switch t := s.shallow(t).(type) {
 	case *tyVar:
 		return t
 	case *Array:
-		return s.unsolved(t.Elem)
+		return s.unsolved1(t.Elem, seen)
 	case *Tuple:
 		for _, e := range t.Elems {
-			if v := s.unsolved(e); v != nil {
+			if v := s.unsolved1(e, seen); v != nil {
 				return v
 			}
 		}
 	case *Arrow:
-		if v := s.unsolved(t.Param); v != nil {
+		if v := s.unsolved1(t.Param, seen); v != nil {
 			return v
 		}
-		return s.unsolved(t.Ret)
+		return s.unsolved1(t.Ret, seen)
 	}
 	return nil
 }
 
 // hasError reports whether t contains the error type.
-func (s *solver) hasError(t Type) bool {
+func (s *solver) hasError(t Type) bool { return s.hasError1(t, map[Type]bool{}) }
+
+func (s *solver) hasError1(t Type, seen map[Type]bool) bool {
+	if visited(seen, t) {
+		return false
+	}
 	switch t := s.shallow(t).(type) {
 	case errType:
 		return true
 	case *Array:
-		return s.hasError(t.Elem)
+		return s.hasError1(t.Elem, seen)
 	case *Tuple:
 		for _, e := range t.Elems {
-			if s.hasError(e) {
+			if s.hasError1(e, seen) {
 				return true
 			}
 		}
 	case *Arrow:
-		return s.hasError(t.Param) || s.hasError(t.Ret)
+		return s.hasError1(t.Param, seen) || s.hasError1(t.Ret, seen)
+	}
+	return false
+}
+
+// visited reports whether the compound type t was seen before, and marks
+// it seen.
+func visited(seen map[Type]bool, t Type) bool {
+	switch t.(type) {
+	case *Array, *Tuple, *Arrow, *tyVar:
+		if seen[t] {
+			return true
+		}
+		seen[t] = true
+	}
+	return false
+}
+
+// memoKey is the cache key of the type-building walks: a compound type
+// and, for paramDims, whether it is in a parameter.
+type memoKey struct {
+	t    Type
+	flag bool
+}
+
+func memoizable(t Type) bool {
+	switch t.(type) {
+	case *Array, *Tuple, *Arrow, *tyVar:
+		return true
 	}
 	return false
 }
@@ -347,7 +404,22 @@ type mismatch struct {
 // constant sizes are a mismatch when strict is set; named sizes and unknown
 // sizes agree with anything (lowering checks sizes at run time).
 func (s *solver) unify(a, b Type, strict bool) *mismatch {
+	return s.unify1(a, b, strict, map[[2]Type]bool{})
+}
+
+// unify1 remembers the pairs of compound types it has unified, so that
+// shared sub-types are unified once.
+func (s *solver) unify1(a, b Type, strict bool, done map[[2]Type]bool) *mismatch {
+	if memoizable(a) && memoizable(b) {
+		if done[[2]Type{a, b}] {
+			return nil
+		}
+		done[[2]Type{a, b}] = true
+	}
 	a, b = s.shallow(a), s.shallow(b)
+	if memoizable(a) && a == b {
+		return nil // one shared type is equal to itself
+	}
 	_, aerr := a.(errType)
 	_, berr := b.(errType)
 	if aerr || berr {
@@ -378,7 +450,7 @@ func (s *solver) unify(a, b Type, strict bool) *mismatch {
 			break
 		}
 		for i := range a.Elems {
-			if m := s.unify(a.Elems[i], bt.Elems[i], strict); m != nil {
+			if m := s.unify1(a.Elems[i], bt.Elems[i], strict, done); m != nil {
 				return m
 			}
 		}
@@ -388,10 +460,10 @@ func (s *solver) unify(a, b Type, strict bool) *mismatch {
 		if !ok {
 			break
 		}
-		if m := s.unify(a.Param, bt.Param, strict); m != nil {
+		if m := s.unify1(a.Param, bt.Param, strict, done); m != nil {
 			return m
 		}
-		return s.unify(a.Ret, bt.Ret, strict)
+		return s.unify1(a.Ret, bt.Ret, strict, done)
 	case *Array:
 		bt, ok := b.(*Array)
 		if !ok {
@@ -400,7 +472,7 @@ func (s *solver) unify(a, b Type, strict bool) *mismatch {
 		if m := s.unifyDim(a.Dims[0], bt.Dims[0], strict); m != nil {
 			return m
 		}
-		return s.unify(rowOf(a), rowOf(bt), strict)
+		return s.unify1(rowOf(a), rowOf(bt), strict, done)
 	case *tyParam:
 		if bp, ok := b.(*tyParam); ok && bp.name == a.name {
 			return nil
@@ -465,38 +537,48 @@ func (s *solver) bind(v *tyVar, t Type) *mismatch {
 	return nil
 }
 
-func (s *solver) occurs(v *tyVar, t Type) bool {
+func (s *solver) occurs(v *tyVar, t Type) bool { return s.occurs1(v, t, map[Type]bool{}) }
+
+func (s *solver) occurs1(v *tyVar, t Type, seen map[Type]bool) bool {
+	if visited(seen, t) {
+		return false
+	}
 	switch t := s.shallow(t).(type) {
 	case *tyVar:
 		return t == v
 	case *Array:
-		return s.occurs(v, t.Elem)
+		return s.occurs1(v, t.Elem, seen)
 	case *Tuple:
 		for _, e := range t.Elems {
-			if s.occurs(v, e) {
+			if s.occurs1(v, e, seen) {
 				return true
 			}
 		}
 	case *Arrow:
-		return s.occurs(v, t.Param) || s.occurs(v, t.Ret)
+		return s.occurs1(v, t.Param, seen) || s.occurs1(v, t.Ret, seen)
 	}
 	return false
 }
 
 // forbidFun reports whether t contains no function type, and marks its
 // unsolved variables so that they never become one.
-func (s *solver) forbidFun(t Type) bool {
+func (s *solver) forbidFun(t Type) bool { return s.forbidFun1(t, map[Type]bool{}) }
+
+func (s *solver) forbidFun1(t Type, seen map[Type]bool) bool {
+	if visited(seen, t) {
+		return true
+	}
 	switch t := s.shallow(t).(type) {
 	case *Arrow:
 		return false
 	case *tyVar:
 		t.noFun = true
 	case *Array:
-		return s.forbidFun(t.Elem)
+		return s.forbidFun1(t.Elem, seen)
 	case *Tuple:
 		ok := true
 		for _, e := range t.Elems {
-			ok = s.forbidFun(e) && ok
+			ok = s.forbidFun1(e, seen) && ok
 		}
 		return ok
 	}
@@ -519,32 +601,48 @@ func (s *solver) constrain(t Type, set primSet) bool {
 
 // eraseDims replaces every dimension of t by a fresh dimension variable;
 // loop parameters use it because their sizes may change between iterations.
-func (s *solver) eraseDims(t Type) Type {
-	switch t := s.shallow(t).(type) {
+func (s *solver) eraseDims(t Type) Type { return s.eraseDims1(t, map[Type]Type{}) }
+
+func (s *solver) eraseDims1(t Type, memo map[Type]Type) Type {
+	if r, ok := memo[t]; ok {
+		return r
+	}
+	var r Type
+	switch u := s.shallow(t).(type) {
 	case *Array:
-		dims := make([]Dim, len(t.Dims))
+		dims := make([]Dim, len(u.Dims))
 		for i := range dims {
 			dims[i] = s.freshDim()
 		}
-		return arrayOf(s.eraseDims(t.Elem), dims)
+		r = arrayOf(s.eraseDims1(u.Elem, memo), dims)
 	case *Tuple:
-		elems := make([]Type, len(t.Elems))
-		for i, e := range t.Elems {
-			elems[i] = s.eraseDims(e)
+		elems := make([]Type, len(u.Elems))
+		for i, e := range u.Elems {
+			elems[i] = s.eraseDims1(e, memo)
 		}
-		return &Tuple{Elems: elems}
+		r = &Tuple{Elems: elems}
 	case *Arrow:
-		return &Arrow{Param: s.eraseDims(t.Param), Ret: s.eraseDims(t.Ret)}
+		r = &Arrow{Param: s.eraseDims1(u.Param, memo), Ret: s.eraseDims1(u.Ret, memo)}
 	default:
-		return t
+		r = u
 	}
+	if memoizable(t) {
+		memo[t] = r
+	}
+	return r
 }
 
 // join is the type of a value that is either a or b, which have been
 // unified: where their sizes differ the size is unknown, as for
 // `if c then iota 3 else iota 4`.
 func (s *solver) join(a, b Type) Type {
+	if a == b {
+		return a // the same (shared) type: nothing differs
+	}
 	a, b = s.shallow(a), s.shallow(b)
+	if a == b {
+		return a
+	}
 	switch at := a.(type) {
 	case *Array:
 		bt, ok := b.(*Array)
@@ -579,6 +677,21 @@ func (s *solver) join(a, b Type) Type {
 // when names is nil) a fresh dimension variable, consistently: the
 // instantiation of a function's size parameters at a use.
 func (s *solver) renameDims(t Type, names map[string]bool, sub map[string]Dim) Type {
+	return s.renameDims1(t, names, sub, map[Type]Type{})
+}
+
+func (s *solver) renameDims1(t Type, names map[string]bool, sub map[string]Dim, memo map[Type]Type) Type {
+	if r, ok := memo[t]; ok {
+		return r
+	}
+	r := s.renameDims2(t, names, sub, memo)
+	if memoizable(t) {
+		memo[t] = r
+	}
+	return r
+}
+
+func (s *solver) renameDims2(t Type, names map[string]bool, sub map[string]Dim, memo map[Type]Type) Type {
 	switch t := s.shallow(t).(type) {
 	case *Array:
 		dims := make([]Dim, len(t.Dims))
@@ -594,15 +707,15 @@ func (s *solver) renameDims(t Type, names map[string]bool, sub map[string]Dim) T
 			}
 			dims[i] = d
 		}
-		return arrayOf(s.renameDims(t.Elem, names, sub), dims)
+		return arrayOf(s.renameDims1(t.Elem, names, sub, memo), dims)
 	case *Tuple:
 		elems := make([]Type, len(t.Elems))
 		for i, e := range t.Elems {
-			elems[i] = s.renameDims(e, names, sub)
+			elems[i] = s.renameDims1(e, names, sub, memo)
 		}
 		return &Tuple{Elems: elems}
 	case *Arrow:
-		return &Arrow{Param: s.renameDims(t.Param, names, sub), Ret: s.renameDims(t.Ret, names, sub)}
+		return &Arrow{Param: s.renameDims1(t.Param, names, sub, memo), Ret: s.renameDims1(t.Ret, names, sub, memo)}
 	default:
 		return t
 	}
