@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"math"
 	"strconv"
 	"strings"
@@ -364,5 +365,28 @@ func TestFormatTimings(t *testing.T) {
 		Kernels: []KernelTiming{{Name: "k", Time: 1000}}}
 	if got, want := FormatTimings(tm), "time: 41ms on gpu (compile 40ms (cached)), 1 kernels"; got != want {
 		t.Errorf("FormatTimings = %q, want %q", got, want)
+	}
+}
+
+// fakeDevice is a device array whose data is already at hand.
+type fakeDevice struct{ data any }
+
+func (d fakeDevice) ToHost(context.Context) (any, error) { return d.data, nil }
+func (d fakeDevice) Bytes() int64                        { return 0 }
+func (d fakeDevice) Free()                               {}
+
+// TestFormatDeviceValue checks that values left on a device are fetched
+// before printing.
+func TestFormatDeviceValue(t *testing.T) {
+	v := Value{Elem: core.I32, Shape: []int64{2}, Dev: fakeDevice{[]int32{7, 8}}}
+	ty := parseType(t, "[]i32")
+	if got, err := Format(ty, []Value{v}, 10); err != nil || got != "[7, 8]" {
+		t.Errorf("Format = %q, %v; want [7, 8]", got, err)
+	}
+	if got, err := FormatRun(ty, []Value{v}); err != nil || got != "[7i32, 8i32]" {
+		t.Errorf("FormatRun = %q, %v; want [7i32, 8i32]", got, err)
+	}
+	if got := FormatHTML(ty, []Value{v}, 10); !strings.Contains(got, "<td>8</td>") {
+		t.Errorf("FormatHTML = %q, want a cell with 8", got)
 	}
 }

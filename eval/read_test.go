@@ -158,3 +158,33 @@ func TestReadErrorDetail(t *testing.T) {
 		t.Errorf("Detail =\n%s\nwant\n%s", got, want)
 	}
 }
+
+// FuzzReadValues checks that no input makes the reader panic, and that
+// whatever it reads prints in value syntax that reads back the same.
+func FuzzReadValues(f *testing.F) {
+	for _, s := range []string{
+		"6i32", "-3", "[1i32, 2i32]", "[[1,2],[3,4]]", "empty([2][0]f64)", "true f32.nan -f64.inf",
+		"0xFFu8 1_000 0b101", "0x1p4f32 2.5e-3", "[1, 2.0", "-- c\n[1,\n2]", "empty([0]i32",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		vss, err := ReadValues(src, nil)
+		if err != nil {
+			return
+		}
+		for _, vs := range vss {
+			text, err := FormatValue(vs[0])
+			if err != nil {
+				t.Fatalf("FormatValue of %q: %v", src, err)
+			}
+			back, err := ReadValues(text, nil)
+			if err != nil {
+				t.Fatalf("%q printed as %q, which does not read back: %v", src, text, err)
+			}
+			if len(back) != 1 || !sameValue(vs[0], back[0][0]) {
+				t.Fatalf("%q printed as %q, which reads back differently", src, text)
+			}
+		}
+	})
+}
