@@ -315,7 +315,7 @@ func (c *checker) unflattenSizes(u unflattenUse) {
 			return
 		case d.Name != "":
 			o := c.lookup(u.sc, d.Name)
-			if o == nil || !isI64(c.s.shallow(c.useTypeNoInst(o))) {
+			if o == nil || !isI64(c.s.shallow(c.declaredType(o))) {
 				c.errorf(pos(u.call), "unflatten: size %s is not an i64 in scope", d.Name)
 				return
 			}
@@ -925,7 +925,7 @@ func (c *checker) builtinSizes(v *syntax.Var, o *Object, args []syntax.Expr) {
 			d = Dim{Name: "", Const: int64(a.Value)}
 		case *syntax.Var:
 			ao := c.info.Uses[a]
-			if a.Qual != "" || ao == nil || !isI64(c.s.shallow(c.useTypeNoInst(ao))) {
+			if a.Qual != "" || ao == nil || !isI64(c.s.shallow(c.declaredType(ao))) {
 				continue
 			}
 			d = Dim{Name: a.Name}
@@ -936,7 +936,8 @@ func (c *checker) builtinSizes(v *syntax.Var, o *Object, args []syntax.Expr) {
 	}
 }
 
-func (c *checker) useTypeNoInst(o *Object) Type {
+// declaredType is the type an object was declared with, uninstantiated.
+func (c *checker) declaredType(o *Object) Type {
 	if o.Type == nil {
 		return errT
 	}

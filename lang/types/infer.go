@@ -341,30 +341,6 @@ func (s *solver) unsolved1(t Type, seen map[Type]bool) *tyVar {
 	return nil
 }
 
-// hasError reports whether t contains the error type.
-func (s *solver) hasError(t Type) bool { return s.hasError1(t, map[Type]bool{}) }
-
-func (s *solver) hasError1(t Type, seen map[Type]bool) bool {
-	if visited(seen, t) {
-		return false
-	}
-	switch t := s.shallow(t).(type) {
-	case errType:
-		return true
-	case *Array:
-		return s.hasError1(t.Elem, seen)
-	case *Tuple:
-		for _, e := range t.Elems {
-			if s.hasError1(e, seen) {
-				return true
-			}
-		}
-	case *Arrow:
-		return s.hasError1(t.Param, seen) || s.hasError1(t.Ret, seen)
-	}
-	return false
-}
-
 // visited reports whether the compound type t was seen before, and marks
 // it seen.
 func visited(seen map[Type]bool, t Type) bool {
