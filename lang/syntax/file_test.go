@@ -215,3 +215,32 @@ func TestConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestAllSpans checks, for every test program and case, that each node's
+// span lies inside its parent's.
+func TestAllSpans(t *testing.T) {
+	files, _ := filepath.Glob("testdata/files/*.fut")
+	for _, path := range files {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := ParseFile(source.NewFile(path, string(b)))
+		checkResult(t, string(b), f, err)
+	}
+	cases, _ := filepath.Glob("testdata/*.txt")
+	for _, path := range cases {
+		cs, _ := readCases(t, path)
+		for _, c := range cs {
+			in, err := ParseInput(source.NewFile("c", c.input))
+			if err != nil {
+				checkResult(t, c.input, nil, err)
+				continue
+			}
+			checkResult(t, c.input, in.Expr, nil)
+			for _, d := range in.Decls {
+				checkResult(t, c.input, d, nil)
+			}
+		}
+	}
+}

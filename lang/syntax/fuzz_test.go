@@ -96,8 +96,147 @@ func checkResult(t *testing.T, src string, n Node, err error) {
 		return
 	}
 	_ = Dump(n)
+	checkSpans(t, src, lines, n, source.Span{})
+}
+
+// checkSpans checks that every node has a span inside the input and inside
+// its parent's span.
+func checkSpans(t *testing.T, src string, lines int, n Node, parent source.Span) {
+	t.Helper()
 	sp := n.Span()
 	if !sp.Start.IsValid() || sp.End.Before(sp.Start) || sp.End.Line > lines {
 		t.Errorf("%q: bad span %v-%v for %s", src, sp.Start, sp.End, Dump(n))
+		return
 	}
+	if parent.Start.IsValid() && (sp.Start.Before(parent.Start) || parent.End.Before(sp.End)) {
+		t.Errorf("%q: span %v-%v of %s is outside its parent's %v-%v", src, sp.Start, sp.End, Dump(n), parent.Start, parent.End)
+		return
+	}
+	for _, c := range children(t, n) {
+		checkSpans(t, src, lines, c, sp)
+	}
+}
+
+// children lists the sub-nodes of n that are present.
+func children(t *testing.T, n Node) []Node {
+	var out []Node
+	add := func(ns ...Node) {
+		for _, c := range ns {
+			if !isNil(c) {
+				out = append(out, c)
+			}
+		}
+	}
+	switch n := n.(type) {
+	case *File:
+		for _, d := range n.Decls {
+			add(d)
+		}
+	case *ValDecl:
+		for i := range n.SizeParams {
+			add(&n.SizeParams[i])
+		}
+		for _, p := range n.Params {
+			add(p)
+		}
+		add(n.Ret, n.Body)
+	case *SizeParam, *IntLit, *FloatLit, *BoolLit, *Var, *OpSection, *ProjectSection,
+		*IdPat, *WildPat, *PrimTypeExpr, *DimExpr:
+	case *TupleExpr:
+		for _, e := range n.Elems {
+			add(e)
+		}
+	case *ArrayLit:
+		for _, e := range n.Elems {
+			add(e)
+		}
+	case *ParenExpr:
+		add(n.X)
+	case *Project:
+		add(n.X)
+	case *Index:
+		add(n.X)
+		for _, d := range n.Indices {
+			add(d)
+		}
+	case *DimFix:
+		add(n.I)
+	case *DimSlice:
+		add(n.Start, n.End, n.Stride)
+	case *Apply:
+		add(n.Fn)
+		for _, a := range n.Args {
+			add(a)
+		}
+	case *BinOp:
+		add(n.Lhs, n.Rhs)
+	case *Negate:
+		add(n.X)
+	case *Not:
+		add(n.X)
+	case *LeftSection:
+		add(n.X)
+	case *RightSection:
+		add(n.X)
+	case *Ascribe:
+		add(n.X, n.Type)
+	case *If:
+		add(n.Cond, n.Then, n.Else)
+	case *LetIn:
+		add(n.Pat, n.Val, n.Body)
+	case *LetFun:
+		for i := range n.SizeParams {
+			add(&n.SizeParams[i])
+		}
+		for _, p := range n.Params {
+			add(p)
+		}
+		add(n.Ret, n.FnBody, n.Body)
+	case *LetWith:
+		for _, d := range n.Indices {
+			add(d)
+		}
+		add(n.Val, n.Body)
+	case *Update:
+		add(n.X)
+		for _, d := range n.Indices {
+			add(d)
+		}
+		add(n.Val)
+	case *Lambda:
+		for _, p := range n.Params {
+			add(p)
+		}
+		add(n.Ret, n.Body)
+	case *Loop:
+		add(n.Pat, n.Init, n.Form, n.Body)
+	case *ForLoop:
+		add(n.Bound)
+	case *ForInLoop:
+		add(n.Pat, n.Arr)
+	case *WhileLoop:
+		add(n.Cond)
+	case *TuplePat:
+		for _, p := range n.Elems {
+			add(p)
+		}
+	case *AscribedPat:
+		add(n.Pat, n.Type)
+	case *ArrayTypeExpr:
+		if n.Dim != nil {
+			add(n.Dim)
+		}
+		add(n.Elem)
+	case *TupleTypeExpr:
+		for _, e := range n.Elems {
+			add(e)
+		}
+	case *UniqueTypeExpr:
+		add(n.Elem)
+	case *FuncTypeExpr:
+		add(n.Param, n.Ret)
+	default:
+		t.Errorf("children: unknown node %T", n)
+	}
+	return out
 }
