@@ -363,20 +363,25 @@ func (l *lowerer) isRecursive(d *syntax.ValDecl, info *types.Info) (bool, error)
 func (l *lowerer) callRecursive(f *fnVal, args []value, pos source.Pos) (value, error) {
 	// Function arguments are not values of the IR: the Fun is specialised
 	// to them (one Fun per distinct set of function arguments; a recursive
-	// call that passes its own function parameter on reuses the Fun).
+	// call that passes its own function parameter on reuses the Fun). What
+	// they capture is passed as extra arguments, after the first-order ones.
 	var fnArgs []*fnVal
-	var atoms []core.Atom
+	var caps [][]capture
+	var atoms, captured []core.Atom
 	for _, a := range args {
 		if a.fn != nil {
-			if !l.closedFn(a.fn, map[*fnVal]bool{}) {
-				return value{}, source.Errorf(pos, "the recursive function %s cannot take a function argument that captures local values", f.name)
-			}
+			cs := l.captures(a.fn)
 			fnArgs = append(fnArgs, a.fn)
+			caps = append(caps, cs)
+			for _, c := range cs {
+				captured = append(captured, c.v.atoms...)
+			}
 			continue
 		}
 		atoms = append(atoms, a.atoms...)
 	}
-	fun, err := l.recursiveFun(f, args, fnArgs)
+	atoms = append(atoms, captured...)
+	fun, err := l.recursiveFun(f, args, fnArgs, caps)
 	if err != nil {
 		return value{}, err
 	}
@@ -410,63 +415,136 @@ func specKey(d *syntax.ValDecl, fns []*fnVal) funKey {
 	return funKey{decl: d, fns: b.String()}
 }
 
-// closedFn reports whether a function value can be moved into another
-// function's body: everything it captures is a constant or itself closed,
-// and it uses no session values (which a Fun receives only for its own
-// body).
-func (l *lowerer) closedFn(f *fnVal, seen map[*fnVal]bool) bool {
-	if seen[f] {
-		return true
-	}
-	seen[f] = true
-	for _, v := range f.bound {
-		if !l.closedValue(v, seen) {
-			return false
-		}
-	}
-	if f.kind != fnClosure {
-		return true
-	}
-	closed := true
-	walkExpr(f.body, func(e syntax.Expr) {
-		v, ok := e.(*syntax.Var)
-		if !ok || !closed {
-			return
-		}
-		o := f.info.Uses[v]
-		if o == nil {
-			return
-		}
-		switch o.Kind {
-		case types.Value:
-			closed = false
-		case types.Local, types.LocalFun, types.SizeVar:
-			p, ok := f.sc.lookupObj(o)
-			if !ok && o.Kind == types.SizeVar {
-				p, ok = f.sc.lookupName(o.Name)
-			}
-			if ok && !l.closedValue(*p, seen) {
-				closed = false
-			}
-		}
-	})
-	return closed
+// capture is a first-order value a function value carries from where it
+// was made: an argument of a partial application (bound[index]) or a
+// variable of a closure's scope (obj, name).
+type capture struct {
+	owner *fnVal
+	index int // into owner.bound, or -1
+	obj   *types.Object
+	name  string
+	v     value
 }
 
-func (l *lowerer) closedValue(v value, seen map[*fnVal]bool) bool {
-	if v.fn != nil {
-		return l.closedFn(v.fn, seen)
-	}
-	for _, a := range v.atoms {
-		if _, ok := a.(core.Const); !ok {
-			return false
+// captures lists, in a deterministic order, the non-constant first-order
+// values a function value carries, through the function values it
+// carries in turn. A function moved into a Fun's body takes them as
+// parameters (rebuild).
+func (l *lowerer) captures(f *fnVal) []capture {
+	var out []capture
+	seen := map[*fnVal]bool{}
+	var visit func(f *fnVal)
+	visitValue := func(c capture) {
+		switch {
+		case c.v.fn != nil:
+			visit(c.v.fn)
+		case c.v.pending:
+		default:
+			for _, a := range c.v.atoms {
+				if _, ok := a.(core.Const); !ok {
+					out = append(out, c)
+					return
+				}
+			}
 		}
 	}
-	return !v.pending
+	visit = func(f *fnVal) {
+		if seen[f] {
+			return
+		}
+		seen[f] = true
+		for i, v := range f.bound {
+			visitValue(capture{owner: f, index: i, v: v})
+		}
+		if f.kind != fnClosure {
+			return
+		}
+		used := map[*types.Object]bool{}
+		walkExpr(f.body, func(e syntax.Expr) {
+			x, ok := e.(*syntax.Var)
+			if !ok {
+				return
+			}
+			o := f.info.Uses[x]
+			if o == nil || used[o] {
+				return
+			}
+			used[o] = true
+			switch o.Kind {
+			case types.Value:
+				if p, ok := f.sc.lookupObj(o); ok {
+					visitValue(capture{owner: f, index: -1, obj: o, name: o.Name, v: *p})
+					return
+				}
+				// A session value: the caller's main parameter (or Fun
+				// parameter), passed on like a local.
+				if v, err := l.sessionValue(x.Pos(), o); err == nil {
+					visitValue(capture{owner: f, index: -1, obj: o, name: o.Name, v: v})
+				}
+			case types.Local, types.LocalFun, types.SizeVar:
+				p, ok := f.sc.lookupObj(o)
+				if !ok && o.Kind == types.SizeVar {
+					p, ok = f.sc.lookupName(o.Name)
+				}
+				if ok {
+					visitValue(capture{owner: f, index: -1, obj: o, name: o.Name, v: *p})
+				}
+			}
+		})
+	}
+	visit(f)
+	return out
+}
+
+// rebuild copies a function value with its captures replaced by the given
+// values (in the order captures lists them), sharing copies where the
+// original shares function values, so that captures of the copy list the
+// same captures in the same order.
+func rebuild(f *fnVal, caps []capture, vals []value) *fnVal {
+	copies := map[*fnVal]*fnVal{}
+	var cp func(f *fnVal) *fnVal
+	cp = func(f *fnVal) *fnVal {
+		if g, ok := copies[f]; ok {
+			return g
+		}
+		g := *f
+		copies[f] = &g
+		g.bound = append([]value(nil), f.bound...)
+		for i, b := range g.bound {
+			if b.fn != nil {
+				g.bound[i] = value{t: b.t, fn: cp(b.fn)}
+			}
+		}
+		if f.kind == fnClosure {
+			g.sc = newScope(f.sc)
+			// Function values the closure uses from its scope are rebuilt
+			// too, since they may carry captures of their own.
+			walkExpr(f.body, func(e syntax.Expr) {
+				if x, ok := e.(*syntax.Var); ok {
+					if o := f.info.Uses[x]; o != nil && (o.Kind == types.Local || o.Kind == types.LocalFun) {
+						if p, ok := f.sc.lookupObj(o); ok && p.fn != nil {
+							g.sc.bind(o, o.Name, value{t: p.t, fn: cp(p.fn)})
+						}
+					}
+				}
+			})
+		}
+		return &g
+	}
+	root := cp(f)
+	for i, c := range caps {
+		g := copies[c.owner]
+		if c.index >= 0 {
+			g.bound[c.index] = vals[i]
+		} else {
+			g.sc.bind(c.obj, c.name, vals[i])
+		}
+	}
+	return root
 }
 
 // recursiveFun compiles a recursive global to a Fun (once per program).
-func (l *lowerer) recursiveFun(f *fnVal, args []value, fnArgs []*fnVal) (*core.Fun, error) {
+func (l *lowerer) recursiveFun(f *fnVal, args []value, fnArgs []*fnVal, fnCaps [][]capture) (*core.Fun, error) {
 	d := f.decl
 	key := specKey(d, fnArgs)
 	if fun, ok := l.funs[key]; ok {
@@ -498,11 +576,7 @@ func (l *lowerer) recursiveFun(f *fnVal, args []value, fnArgs []*fnVal) (*core.F
 	b, err := l.body(func() ([]core.Atom, error) {
 		for i, p := range d.Params {
 			if args[i].fn != nil {
-				// A function parameter is bound to the function itself.
-				if err := l.bindPat(c, p, args[i], p.Span().Start); err != nil {
-					return nil, err
-				}
-				continue
+				continue // bound below, after the first-order parameters
 			}
 			pt := info.PatTypes[p]
 			if pt == nil {
@@ -521,6 +595,34 @@ func (l *lowerer) recursiveFun(f *fnVal, args []value, fnArgs []*fnVal) (*core.F
 			if err := l.bindPat(c, p, value{t: normalize(pt), atoms: atoms}, p.Span().Start); err != nil {
 				return nil, err
 			}
+		}
+		// A function parameter is bound to (a copy of) the function
+		// itself, whose captures become parameters; the copy is registered
+		// under the same Fun so recursive calls passing it on reuse it.
+		var rebuilt []*fnVal
+		for i, p := range d.Params {
+			if args[i].fn == nil {
+				continue
+			}
+			caps := fnCaps[len(rebuilt)]
+			vals := make([]value, len(caps))
+			for k, cp := range caps {
+				atoms := make([]core.Atom, len(cp.v.atoms))
+				for j, a := range cp.v.atoms {
+					v := l.fresh(cp.name, a.AtomType())
+					fun.Params = append(fun.Params, v)
+					atoms[j] = v
+				}
+				vals[k] = value{t: cp.v.t, atoms: atoms}
+			}
+			g := rebuild(args[i].fn, caps, vals)
+			rebuilt = append(rebuilt, g)
+			if err := l.bindPat(c, p, value{t: args[i].t, fn: g}, p.Span().Start); err != nil {
+				return nil, err
+			}
+		}
+		if len(rebuilt) > 0 {
+			l.funs[specKey(d, rebuilt)] = fun
 		}
 		for _, obj := range extras {
 			ts := Flatten(obj.Type)

@@ -245,6 +245,11 @@ func (l *lowerer) variable(c ctx, x *syntax.Var) (value, error) {
 		}
 		return *v, nil
 	case types.Value:
+		// A function moved into a recursive Fun carries the session values
+		// it uses in its scope (rebuild); elsewhere they are parameters.
+		if v, ok := c.sc.lookupObj(obj); ok {
+			return *v, nil
+		}
 		return l.sessionValue(pos, obj)
 	case types.Global:
 		return l.global(pos, obj)
