@@ -235,15 +235,16 @@ type frame struct {
 	sel    []int32 // selFrame: lane i is the parent's lane sel[i]
 	lane   int     // laneFrame: the parent's lane
 	pool   *pool   // chunk-local scalar columns (nil: allocate fresh)
+	wk     *worker // the worker running this lambda (nil outside SOAC lambdas)
 	depth  int     // function-call depth
 	soac   int     // SOAC nesting depth (timings record only the outermost)
 }
 
 func (f *frame) child(kind frameKind, n int) *frame {
 	c := &frame{m: f.m, n: n, vars: make(map[string]col, 8), parent: f, kind: kind,
-		depth: f.depth, soac: f.soac, pool: f.pool}
+		depth: f.depth, soac: f.soac, pool: f.pool, wk: f.wk}
 	if kind == laneFrame {
-		c.pool = nil
+		c.pool, c.wk = nil, nil
 	}
 	return c
 }
@@ -269,9 +270,7 @@ func (f *frame) lookup(v *core.Var) col {
 	switch f.kind {
 	case lambdaFrame:
 		if scalar {
-			d := f.alloc(v.Type.Elem, f.n)
-			fillAny(d, pc.data, 0)
-			c = col{data: d}
+			c = col{data: f.uniform(v.Name, v.Type.Elem, pc.data)}
 		} else {
 			c = col{arrs: pc.arrs[:1], uni: true}
 		}
@@ -308,11 +307,32 @@ func (f *frame) atom(a core.Atom) col {
 	case *core.Var:
 		return f.lookup(a)
 	case core.Const:
+		if f.wk != nil && f.n <= f.wk.pool.size {
+			return col{data: sliceAny(f.wk.constant(a), 0, f.n)}
+		}
 		d := f.alloc(a.T, f.n)
 		fillAny(d, eval.Scalar(a).Data, 0)
 		return col{data: d}
 	}
 	panic(fmt.Sprintf("unknown atom %T", a))
+}
+
+// uniform broadcasts a value of the SOAC's enclosing frame to every lane;
+// the broadcast column is made once per worker and SOAC, since the
+// enclosing frame does not change while the SOAC runs.
+func (f *frame) uniform(name string, t core.PrimType, one any) any {
+	if f.wk == nil || f.n > f.wk.pool.size {
+		d := f.alloc(t, f.n)
+		fillAny(d, one, 0)
+		return d
+	}
+	d, ok := f.wk.unis[name]
+	if !ok {
+		d = eval.MakeSlice(t, f.wk.pool.size)
+		fillAny(d, one, 0)
+		f.wk.unis[name] = d
+	}
+	return sliceAny(d, 0, f.n)
 }
 
 // laneValue is the value of lane i of a column of type t.
@@ -375,13 +395,23 @@ func (f *frame) stmt(s *core.Stmt) error {
 		f.bind(s.Pat, []col{f.atom(e.A)})
 		return nil
 	case *core.BinOpExp:
+		x, y := e.X, e.Y
+		if _, ok := x.(core.Const); ok && core.BinOps[e.Op].Commutative {
+			x, y = y, x
+		}
+		if c, ok := y.(core.Const); ok && f.n > 1 && binVSTab[e.Op][e.T] != nil {
+			d := f.alloc(core.BinOpResult(e.Op, e.T), f.n)
+			binVSTab[e.Op][e.T](d, f.atom(x).data, f.constOne(c))
+			f.bind(s.Pat, []col{{data: d}})
+			return nil
+		}
 		k := binTab[e.Op][e.T]
 		if k == nil {
 			return f.errAt(s, "internal error: no operator %v on %v", e.Op, e.T)
 		}
-		x, y := f.atom(e.X), f.atom(e.Y)
+		xc, yc := f.atom(e.X), f.atom(e.Y)
 		d := f.alloc(core.BinOpResult(e.Op, e.T), f.n)
-		if r := k(d, x.data, y.data); r != kOK {
+		if r := k(d, xc.data, yc.data); r != kOK {
 			return f.errAt(s, "%s", r.msg())
 		}
 		f.bind(s.Pat, []col{{data: d}})
@@ -614,4 +644,12 @@ func toInt64(d any, i int) int64 {
 // errIs reports whether err is a cancellation.
 func errIsCancel(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// constOne is a one-element slice holding c.
+func (f *frame) constOne(c core.Const) any {
+	if f.wk != nil {
+		return f.wk.constant(c)
+	}
+	return eval.Scalar(c).Data
 }

@@ -844,3 +844,118 @@ func init() {
 	unTab[core.Not][b] = u1(kNot)
 	convTab[b][b] = u1(kCopy[bool])
 }
+
+// ---------------------------------------------------------------------------
+// Vector-scalar kernels: the operators that most often have a constant
+// right operand (`x * 2 + 1`, `x < 0`) read it once instead of from a
+// broadcast column.
+
+// binVSK computes dst[i] = x[i] op c[0].
+type binVSK func(dst, x, c any) kerr
+
+var binVSTab [len(core.BinOps)][11]binVSK
+
+func vs[T, R any](k func(d []R, x []T, c T) kerr) binVSK {
+	return func(d, x, c any) kerr { return k(d.([]R), x.([]T), c.([]T)[0]) }
+}
+
+func kAddVS[T number](d, x []T, c T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = x[i] + c
+	}
+	return kOK
+}
+
+func kSubVS[T number](d, x []T, c T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = x[i] - c
+	}
+	return kOK
+}
+
+func kMulVS[T number](d, x []T, c T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = x[i] * c
+	}
+	return kOK
+}
+
+func kLtVS[T number](d []bool, x []T, c T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = x[i] < c
+	}
+	return kOK
+}
+
+func kLeVS[T number](d []bool, x []T, c T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = x[i] <= c
+	}
+	return kOK
+}
+
+func kGtVS[T number](d []bool, x []T, c T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = x[i] > c
+	}
+	return kOK
+}
+
+func kGeVS[T number](d []bool, x []T, c T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = x[i] >= c
+	}
+	return kOK
+}
+
+func kEqVS[T number](d []bool, x []T, c T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = x[i] == c
+	}
+	return kOK
+}
+
+func kAndVS[T integer](d, x []T, c T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = x[i] & c
+	}
+	return kOK
+}
+
+func vsOps[T number](t core.PrimType) {
+	binVSTab[core.Add][t] = vs(kAddVS[T])
+	binVSTab[core.Sub][t] = vs(kSubVS[T])
+	binVSTab[core.Mul][t] = vs(kMulVS[T])
+	binVSTab[core.Lt][t] = vs(kLtVS[T])
+	binVSTab[core.Le][t] = vs(kLeVS[T])
+	binVSTab[core.Gt][t] = vs(kGtVS[T])
+	binVSTab[core.Ge][t] = vs(kGeVS[T])
+	binVSTab[core.Eq][t] = vs(kEqVS[T])
+}
+
+func vsIntOps[T integer](t core.PrimType) {
+	vsOps[T](t)
+	binVSTab[core.And][t] = vs(kAndVS[T])
+}
+
+func init() {
+	vsIntOps[int8](core.I8)
+	vsIntOps[int16](core.I16)
+	vsIntOps[int32](core.I32)
+	vsIntOps[int64](core.I64)
+	vsIntOps[uint8](core.U8)
+	vsIntOps[uint16](core.U16)
+	vsIntOps[uint32](core.U32)
+	vsIntOps[uint64](core.U64)
+	vsOps[float32](core.F32)
+	vsOps[float64](core.F64)
+}

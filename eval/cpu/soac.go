@@ -13,18 +13,31 @@ import (
 // pool. parent is the frame executing the SOAC: the lambdas' free
 // variables are the same in every lane.
 type worker struct {
-	f    *frame
-	pool *pool
+	f      *frame
+	pool   *pool
+	consts map[core.Const]any // constant columns of pool.size elements
+	unis   map[string]any     // broadcast free scalars, by variable name
 }
 
 func (f *frame) newWorker() *worker {
-	return &worker{f: f, pool: newPool(f.m.opts.Chunk)}
+	return &worker{f: f, pool: newPool(f.m.opts.Chunk), consts: map[core.Const]any{}, unis: map[string]any{}}
+}
+
+// constant is a column of pool.size copies of c, made once per worker.
+func (w *worker) constant(c core.Const) any {
+	d, ok := w.consts[c]
+	if !ok {
+		d = eval.MakeSlice(c.T, w.pool.size)
+		fillAny(d, eval.Scalar(c).Data, 0)
+		w.consts[c] = d
+	}
+	return d
 }
 
 // apply runs a lambda over n lanes of argument columns.
 func (w *worker) apply(l *core.Lambda, args []col, n int) ([]col, error) {
 	lf := &frame{m: w.f.m, n: n, vars: make(map[string]col, len(l.Params)+len(l.Body.Stmts)),
-		parent: w.f, kind: lambdaFrame, pool: w.pool, depth: w.f.depth, soac: w.f.soac + 1}
+		parent: w.f, kind: lambdaFrame, pool: w.pool, wk: w, depth: w.f.depth, soac: w.f.soac + 1}
 	for i, p := range l.Params {
 		lf.vars[p.Name] = args[i]
 	}
@@ -260,12 +273,15 @@ func (w *worker) pairScan(op *opInfo, xs []col, n int) ([]col, error) {
 
 // scanChunk scans n lanes starting from carry (fresh, one lane); it
 // returns the scanned columns and the new carry (fresh).
-func (w *worker) scanChunk(op *opInfo, carry, xs []col, n int) ([]col, []col, error) {
+func (w *worker) scanChunk(op *opInfo, carry, xs []col, n int, dst any) ([]col, []col, error) {
 	if n == 0 {
 		return xs, carry, nil
 	}
 	if op.builtin {
-		d := w.pool.get(op.bt, n)
+		d := dst
+		if d == nil {
+			d = w.pool.get(op.bt, n)
+		}
 		c := eval.MakeSlice(op.bt, 1)
 		setLane(c, 0, carry[0].data, 0)
 		scanTab[op.bop][op.bt](d, sliceAny(xs[0].data, 0, n), c)
@@ -380,7 +396,7 @@ func (w *worker) runLambdaOn(l *core.Lambda, idx *core.Var, inputs []eval.Value,
 		return w.apply(l, args, n)
 	}
 	lf := &frame{m: w.f.m, n: n, vars: make(map[string]col, len(l.Params)+len(l.Body.Stmts)+1),
-		parent: w.f, kind: lambdaFrame, pool: w.pool, depth: w.f.depth, soac: w.f.soac + 1}
+		parent: w.f, kind: lambdaFrame, pool: w.pool, wk: w, depth: w.f.depth, soac: w.f.soac + 1}
 	for i, p := range l.Params {
 		lf.vars[p.Name] = args[i]
 	}
@@ -596,6 +612,7 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	err := f.parallel(nb, func(b int, wk *worker) error {
 		parts[b] = make([][]col, len(reds))
 		carry := append([][]col(nil), carries[b]...)
+		direct := make([]bool, len(outs))
 		return f.chunks(wk, bs[b][0], bs[b][1], func(lo int64, n int) error {
 			cols, err := wk.runLambdaOn(e.Map, e.Index, ins, lo, n)
 			if err != nil {
@@ -604,8 +621,15 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 			var scanned []col
 			off := 0
 			for k, op := range scans {
+				// A builtin scan without a post-map writes straight into
+				// its result array.
+				var dst any
+				if op.builtin && e.Post == nil {
+					dst = sliceAny(outs[off].v.Data, int(lo), int(lo)+n)
+					direct[off] = true
+				}
 				var out []col
-				out, carry[k], err = wk.scanChunk(op, carry[k], cols[off:off+len(op.ne)], n)
+				out, carry[k], err = wk.scanChunk(op, carry[k], cols[off:off+len(op.ne)], n, dst)
 				if err != nil {
 					return err
 				}
@@ -626,6 +650,9 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 				}
 			}
 			for i, o := range outs {
+				if direct[i] {
+					continue
+				}
 				if err := o.write(f, s, lo, res[i], n); err != nil {
 					return err
 				}
@@ -1069,6 +1096,14 @@ func (f *frame) filter(s *core.Stmt, e *core.Filter) ([]eval.Value, error) {
 	w, ins, err := f.soacInputs(s, e.W, e.Arrs)
 	if err != nil {
 		return nil, err
+	}
+	if e.Map != nil {
+		// A map fused into the filter: its per-element values are what the
+		// predicate sees and what the filter keeps.
+		ins, err = f.runScrema(s, &core.Screma{W: e.W, Arrs: e.Arrs, Index: e.Index, Map: e.Map}, w, ins, f.m.opts.Workers)
+		if err != nil {
+			return nil, err
+		}
 	}
 	flags := make([]bool, w)
 	bs := f.blocks(w, f.m.opts.Workers)
