@@ -186,21 +186,33 @@ func (r *repl) loopTerminal() error {
 		case err != nil:
 			return err
 		}
-		// A blank line ends an unfinished input too: the person gets the
-		// parser's error rather than an endless continuation prompt.
-		if strings.TrimSpace(line) == "" && len(buf) == 0 {
+		src, done := addLine(&buf, line)
+		if !done {
 			continue
 		}
-		buf = append(buf, line)
-		src := strings.Join(buf, "\n")
-		if strings.TrimSpace(line) != "" && !strings.HasPrefix(strings.TrimSpace(src), ":") && eval.IsIncomplete(src) {
-			continue
-		}
-		buf = nil
 		saveHistory(rl, src)
 		r.input(src)
 	}
 	return nil
+}
+
+// addLine adds a line to the unfinished input buf and reports whether the
+// input is complete, returning it (and emptying buf) if so. Blank lines
+// before an input are skipped; a blank line inside one ends it, so a
+// person gets the parser's error rather than an endless continuation
+// prompt. `:commands` are always one line.
+func addLine(buf *[]string, line string) (string, bool) {
+	blank := strings.TrimSpace(line) == ""
+	if blank && len(*buf) == 0 {
+		return "", false
+	}
+	*buf = append(*buf, line)
+	src := strings.Join(*buf, "\n")
+	if !blank && !strings.HasPrefix(strings.TrimSpace(src), ":") && eval.IsIncomplete(src) {
+		return "", false
+	}
+	*buf = nil
+	return src, true
 }
 
 // saveHistory records a whole input, so that Up recalls a multi-line
@@ -230,17 +242,9 @@ func (r *repl) loopPlain(in io.Reader) error {
 	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
 	var buf []string
 	for !r.quit && sc.Scan() {
-		line := sc.Text()
-		if strings.TrimSpace(line) == "" && len(buf) == 0 {
-			continue
+		if src, done := addLine(&buf, sc.Text()); done {
+			r.input(src)
 		}
-		buf = append(buf, line)
-		src := strings.Join(buf, "\n")
-		if strings.TrimSpace(line) != "" && !strings.HasPrefix(strings.TrimSpace(src), ":") && eval.IsIncomplete(src) {
-			continue
-		}
-		buf = nil
-		r.input(src)
 	}
 	if err := sc.Err(); err != nil {
 		return err
