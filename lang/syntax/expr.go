@@ -14,33 +14,34 @@ import (
 // The table follows the precedence declarations of Futhark's parser
 // (src/Language/Futhark/Parser/Parser.y), loosest first:
 //
-//	level  assoc  operators
-//	  -    left   e with [i] = v   (the value extends over every operator)
-//	  1    left   |>
-//	  2    right  <|
-//	  3    left   ||
-//	  4    left   &&
-//	  5    left   == != < <= > >=
-//	  6    left   & ^ |
-//	  7    left   << >>
-//	  8    left   + -
-//	  9    left   * / % // %%
-//	 10    left   **
+//	level  assoc   operators
+//	  -    left    e with [i] = v   (the value extends over every operator)
+//	  1    left    |>
+//	  2    right   <|
+//	  3    left    ||
+//	  4    left    &&
+//	  5    left    == != < <= > >=
+//	  6    left    & ^ |
+//	  7    left    << >>
+//	  8    left    + -
+//	  9    left    * / % // %%
+//	 10    left    **
+//	  -    prefix  - and !          (tighter than any infix operator: -x % y is (-x) % y)
+//	  -    left    juxtaposition    (f a b; f x ** 2 is (f x) ** 2)
+//	  -    postfix a[i] and x.0     (tighter than juxtaposition: f a[i] is f (a[i]))
 //
 // An operator that is not in the table binds like the longest table entry
 // it starts with (`++` like `+`, `>>=` like `>>`), as in Futhark; the
 // checker decides whether it exists.
-//   - prefix - and !          (bind tighter than any infix operator)
-//   - left   juxtaposition    (f a b)
-//   - postfix a[i] and x.0    (tighter than juxtaposition: f a[i] is f (a[i]))
 //
 // Type ascription `e : t` is looser than all of these and is not allowed
 // inside an index, where `:` makes a slice.
 //
-// Note: the table in Futhark's language reference lists |> and <| just
-// below `**`, as if `xs |> map f |> g` grouped around `*`; Futhark's parser,
-// which is what programs are checked against, puts |> lowest and <| next,
-// and so does this table.
+// The table in Futhark's language reference agrees with its parser except
+// for |> and <|, which it lists just below `**`; Futhark's parser, which
+// decides what programs mean, puts |> lowest and <| next (so
+// `xs |> map f |> reduce (+) 0` pipes whole applications), and so does
+// this table.
 //
 // The bodies of if, let, loop and lambdas extend as far right as possible,
 // so `x + if c then a else b + 1` adds x to the whole conditional.

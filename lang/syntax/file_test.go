@@ -244,3 +244,9 @@ func TestAllSpans(t *testing.T) {
 		}
 	}
 }
+
+func TestNilFile(t *testing.T) {
+	if _, err := ParseFile(nil); err == nil || !strings.Contains(err.Error(), "internal error") {
+		t.Errorf("ParseFile(nil) = %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package syntax
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -209,18 +210,10 @@ func (s *sliceLexer) Next() (lexer.Token, error) {
 // without the comment markers (Futhark's rule; later `--` lines, such as a
 // test block, belong to the doc).
 func docAbove(comments []comment, line int) string {
-	// Find the comment on line-1, then walk up over consecutive lines.
-	j := -1
-	for i := len(comments) - 1; i >= 0; i-- {
-		if comments[i].line == line-1 && comments[i].ownsLine {
-			j = i
-			break
-		}
-		if comments[i].line < line-1 {
-			break
-		}
-	}
-	if j < 0 {
+	// Find the whole-line comment on line-1 (comments are in line order),
+	// then walk up over consecutive lines.
+	j := sort.Search(len(comments), func(i int) bool { return comments[i].line >= line-1 })
+	if j == len(comments) || comments[j].line != line-1 || !comments[j].ownsLine {
 		return ""
 	}
 	start := -1

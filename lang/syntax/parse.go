@@ -42,13 +42,13 @@ type Input struct {
 }
 
 // ParseFile parses a whole .fut file. The error is a source.ErrorList; after
-// an error in one declaration the parser resumes at the next line that starts
-// with def, entry or let, so one call reports one error per broken
+// an error in one declaration the parser resumes at the next def or entry,
+// or let at the start of a line, so one call reports one error per broken
 // declaration.
 func ParseFile(f *source.File) (file *File, err error) {
+	defer recoverTo(&err, f)
 	p := getParser(f)
 	defer putParser(p)
-	defer p.recover(&err)
 	if p.lexErr != nil {
 		return nil, p.lexErr
 	}
@@ -61,9 +61,9 @@ func ParseFile(f *source.File) (file *File, err error) {
 
 // ParseExpr parses exactly one expression.
 func ParseExpr(f *source.File) (e Expr, err error) {
+	defer recoverTo(&err, f)
 	p := getParser(f)
 	defer putParser(p)
-	defer p.recover(&err)
 	if p.lexErr != nil {
 		return nil, p.lexErr
 	}
@@ -79,9 +79,9 @@ func ParseExpr(f *source.File) (e Expr, err error) {
 // expression. Input of only whitespace and comments gives an empty,
 // non-nil Decls.
 func ParseInput(f *source.File) (in *Input, err error) {
+	defer recoverTo(&err, f)
 	p := getParser(f)
 	defer putParser(p)
-	defer p.recover(&err)
 	if p.lexErr != nil {
 		return nil, p.lexErr
 	}
@@ -223,11 +223,16 @@ func putParser(p *parser) {
 	parserPool.Put(p)
 }
 
-// recover turns a panic (a bug here or in participle) into an error, so
-// that bad input never crashes a REPL.
-func (p *parser) recover(err *error) {
+// recoverTo turns a panic (a bug here or in participle) into an error, so
+// that bad input never crashes a REPL. (The parser goes back to the pool;
+// getParser resets all per-parse state.)
+func recoverTo(err *error, f *source.File) {
 	if r := recover(); r != nil {
-		*err = source.ErrorList{source.Errorf(source.Pos{File: p.file.Name}, "internal error in the parser: %v", r)}
+		name := ""
+		if f != nil {
+			name = f.Name
+		}
+		*err = source.ErrorList{source.Errorf(source.Pos{File: name}, "internal error in the parser: %v", r)}
 	}
 }
 
