@@ -558,6 +558,13 @@ func (l *lowerer) recursiveFun(f *fnVal, args []value, fnArgs []*fnVal, fnCaps [
 	if _, ok := rt.(*types.Arrow); ok {
 		return nil, source.Errorf(d.Pos(), "the recursive function %s cannot return a function", d.Name)
 	}
+	// Compiling a Fun's body may compile others; a function argument that
+	// is different at every recursive call would need infinitely many.
+	if l.funNesting >= maxFunNesting {
+		return nil, source.Errorf(d.Pos(), "the recursive function %s is given a different function argument at every call; it cannot be specialised", d.Name)
+	}
+	l.funNesting++
+	defer func() { l.funNesting-- }()
 	l.tag++
 	fun := &core.Fun{Name: fmt.Sprintf("%s_%d", sanitize(d.Name), l.tag), Ret: Flatten(rt), Pos: d.Pos()}
 	l.funs[key] = fun

@@ -57,6 +57,10 @@ const MainName = "main"
 // detection could exceed; it turns a would-be stack overflow into an error.
 const maxInlineDepth = 200
 
+// maxFunNesting bounds recursive Funs compiled while compiling another,
+// which only specialisation on ever-new function arguments can exceed.
+const maxFunNesting = 64
+
 // Expr lowers a checked expression to a program whose function "main"
 // computes it. Free names that are session values (Object.Kind ==
 // types.Value) become main's parameters: params lists them in order of
@@ -158,8 +162,9 @@ type lowerer struct {
 	// constant used twice is computed once where both uses can see it.
 	consts map[*syntax.ValDecl]value
 
-	fun       *funCtx
-	funExtras map[*syntax.ValDecl][]*types.Object
+	fun        *funCtx
+	funNesting int // recursive Funs being compiled, one inside another
+	funExtras  map[*syntax.ValDecl][]*types.Object
 }
 
 type sizeKey struct {
