@@ -20,11 +20,19 @@
 //     application site. A SOAC's function argument becomes a core Lambda by
 //     applying the function value to fresh parameter variables. Recursive
 //     top-level functions cannot be inlined; they become core Funs called
-//     with ApplyExp, which requires their parameters to be first-order.
+//     with ApplyExp, specialised to their function arguments (one Fun per
+//     distinct function argument, whose captured values and session values
+//     become extra parameters), so every Fun is first-order.
 //
 //   - Sizes. Size parameters (`[n]`) and sizes in parameter types are bound
 //     to SizeExp of the argument they come from; where two arguments claim
 //     the same size, an AssertExp checks it at run time.
+//
+// Two per-scope caches keep the output small without a separate pass: the
+// size of an array is computed once (and SOAC, iota and replicate results
+// are known to have their width as size, so fusion sees equal widths as
+// one atom), and a global constant is computed once where all its uses can
+// see it.
 //
 // The environment is keyed by *types.Object (the checker shares one Object
 // between a binding and its uses); names are kept beside the objects for
