@@ -89,7 +89,9 @@ var unsupportedKeywords = map[string]bool{
 // function arrows, prefix not.
 var notBinOps = map[string]bool{"=": true, "->": true, "!": true}
 
-// enter guards recursion depth.
+// enter guards recursion depth. Every path of the mutual recursion of
+// expressions passes through unary, except the right operand of an
+// operator; those two places count.
 func (p *parser) enter(lex *lexer.PeekingLexer) error {
 	p.depth++
 	if p.depth > maxDepth {
@@ -149,10 +151,6 @@ const opChars = "+-*/%=!><|&^"
 // (directly inside parentheses), an operator followed by ")" ends the
 // expression so that the caller can build a left section `(e op)`.
 func (p *parser) exp2(lex *lexer.PeekingLexer, minPrec int, section bool) (Expr, error) {
-	if err := p.enter(lex); err != nil {
-		return nil, err
-	}
-	defer p.leave()
 	startTok := lex.Peek()
 	start := startTok.Pos.Offset
 	lhs, err := p.unary(lex)
@@ -194,7 +192,12 @@ func (p *parser) exp2(lex *lexer.PeekingLexer, minPrec int, section bool) (Expr,
 		if info.right {
 			next = info.prec
 		}
+		// A right-associative chain recurses here, not through unary.
+		if err := p.enter(lex); err != nil {
+			return nil, err
+		}
 		rhs, err := p.exp2(lex, next, section)
+		p.leave()
 		if err != nil {
 			return nil, err
 		}
@@ -323,10 +326,6 @@ func (p *parser) apply(lex *lexer.PeekingLexer) (Expr, error) {
 // atom parses a primary expression and its postfix indexing and
 // projections.
 func (p *parser) atom(lex *lexer.PeekingLexer) (Expr, error) {
-	if err := p.enter(lex); err != nil {
-		return nil, err
-	}
-	defer p.leave()
 	start := lex.Peek().Pos.Offset
 	e, err := p.primary(lex)
 	if err != nil {

@@ -175,9 +175,15 @@ func TestDeepNesting(t *testing.T) {
 }
 
 func TestNestingWithinLimit(t *testing.T) {
-	src := strings.Repeat("(", 50) + "1" + strings.Repeat(")", 50)
-	if _, err := ParseExpr(source.NewFile("n", src)); err != nil {
-		t.Errorf("50 levels: %v", err)
+	for _, src := range []string{
+		strings.Repeat("(", 900) + "1" + strings.Repeat(")", 900),
+		strings.Repeat("let x = 1\n", 900) + "in x",
+		strings.Repeat("- ", 900) + "1",
+		strings.Repeat("1 <| ", 400) + "1",
+	} {
+		if _, err := ParseExpr(source.NewFile("n", src)); err != nil {
+			t.Errorf("%.20s: %v", src, err)
+		}
 	}
 }
 

@@ -143,7 +143,7 @@ const eofPrefix = "unexpected end of input"
 
 // maxDepth bounds the nesting of expressions so that hostile input gets an
 // error instead of exhausting the stack.
-const maxDepth = 500
+const maxDepth = 1000
 
 // parser is the state of one parse. Building participle's parsers costs
 // far more than a short REPL input, so parsers are pooled and reused.
