@@ -2,15 +2,19 @@ package syntax
 
 import "github.com/alecthomas/participle/v2/lexer"
 
-// The participle grammar. Declarations, patterns, types and the keyword
-// forms of expressions (if, let, loop, lambda) are structs with grammar
-// tags. Expr fields are parsed by parser.parseExpr (registered with
-// participle.ParseTypeWith), which does precedence climbing over the
-// operator table in expr.go and calls back into these productions when it
-// meets a keyword. Each struct carries Tokens so that convert.go can give
-// every AST node its span; nothing here leaves the package.
+// The participle grammar. Declarations and the keyword forms of
+// expressions (if, let, loop, lambda) are structs with grammar tags. The
+// fields holding expressions, patterns, types, parameters, size parameters
+// and let bodies are parsed by hand-written functions registered with
+// participle.ParseTypeWith (expr.go, pattern.go): expressions by precedence
+// climbing over the operator table in expr.go, which calls back into these
+// productions when it meets a keyword. Each struct carries Tokens so that
+// convert.go can give every AST node its span; nothing here leaves the
+// package.
 //
-//	file      = decl*
+// A declaration list is parsed one gDecl at a time (parser.decls), so that
+// an error in one declaration does not hide the others.
+//
 //	decl      = ("def" | "let" | "entry") name size* innerPat* [":" type] "=" exp
 //	size      = "[" name "]"
 //	pat       = innerPat [":" type]
@@ -22,10 +26,6 @@ import "github.com/alecthomas/participle/v2/lexer"
 //	letBody   = "in" exp | &"let" exp
 //	loop      = "loop" pat ["=" exp] ("for" pat ("<" exp | "in" exp) | "while" exp) "do" exp
 //	lambda    = "\" innerPat+ [":" typeTerm] "->" exp
-
-type gFile struct {
-	Decls []*gDecl `parser:"@@*"`
-}
 
 type gDecl struct {
 	Tokens []lexer.Token

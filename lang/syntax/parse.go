@@ -150,7 +150,7 @@ const maxDepth = 1000
 type parser struct {
 	lx *futLexer
 
-	fileP   *participle.Parser[gDecl]
+	declP   *participle.Parser[gDecl]
 	ifP     *participle.Parser[gIf]
 	letP    *participle.Parser[gLet]
 	loopP   *participle.Parser[gLoop]
@@ -183,7 +183,7 @@ func newParser() *parser {
 		participle.ParseTypeWith(p.parseSizeField),
 		participle.ParseTypeWith(p.parseLetBody),
 	}
-	p.fileP = participle.MustBuild[gDecl](opts...)
+	p.declP = participle.MustBuild[gDecl](opts...)
 	p.ifP = participle.MustBuild[gIf](opts...)
 	p.letP = participle.MustBuild[gLet](opts...)
 	p.loopP = participle.MustBuild[gLoop](opts...)
@@ -258,7 +258,7 @@ func (p *parser) decls(recoverErrs bool) ([]Decl, source.ErrorList) {
 		cp := lex.MakeCheckpoint()
 		if t.Type == p.lx.tKeyword && (t.Value == "def" || t.Value == "let" || t.Value == "entry") {
 			var g *gDecl
-			g, err = p.fileP.ParseFromLexer(lex, participle.AllowTrailing(true))
+			g, err = p.declP.ParseFromLexer(lex, participle.AllowTrailing(true))
 			if err == nil {
 				var d Decl
 				d, err = p.convDecl(g)
