@@ -47,6 +47,9 @@ type Session struct {
 	env    *types.Env
 	values map[string][]Value
 	loaded string // last file given to Load
+	// files holds the text of every input and loaded file by name, so a
+	// run-time error can quote its source line like a static one.
+	files map[string]*source.File
 
 	gpu    Backend
 	gpuErr error
@@ -89,7 +92,7 @@ func NewSession(opts Options) *Session {
 	if opts.Backend == "" {
 		opts.Backend = "auto"
 	}
-	return &Session{opts: opts, env: types.NewEnv(), values: map[string][]Value{}}
+	return &Session{opts: opts, env: types.NewEnv(), values: map[string][]Value{}, files: map[string]*source.File{}}
 }
 
 // Eval evaluates one input: one or more declarations (`def`, `let x = e` at
@@ -101,6 +104,7 @@ func (s *Session) Eval(ctx context.Context, name, src string) (*Result, error) {
 	defer s.mu.Unlock()
 	start := time.Now()
 	file := source.NewFile(name, src)
+	s.files[name] = file
 	in, err := syntax.ParseInput(file)
 	if err != nil {
 		return nil, err
@@ -163,10 +167,25 @@ func (s *Session) evalExpr(ctx context.Context, file *source.File, env *types.En
 	t.Backend = backend.Name()
 	vals, err := runGuarded(ctx, backend, prog, args, t)
 	if err != nil {
-		return nil, err
+		return nil, s.quote(err)
 	}
 	res.Type, res.Values = typ, vals
 	return res, nil
+}
+
+// quote fills in the source line of a run-time error, which backends
+// report with a position only.
+func (s *Session) quote(err error) error {
+	e, ok := err.(*source.Error)
+	if !ok || e.Line != "" {
+		return err
+	}
+	if f, ok := s.files[e.Pos.File]; ok {
+		q := *e
+		q.Line = f.Line(e.Pos.Line)
+		return &q
+	}
+	return err
 }
 
 // runGuarded runs main of prog and turns a panic in a backend into an
@@ -267,6 +286,7 @@ func (s *Session) Load(ctx context.Context, path string) ([]string, error) {
 		return nil, err
 	}
 	file := source.NewFile(path, string(text))
+	s.files[path] = file
 	f, err := syntax.ParseFile(file)
 	if err != nil {
 		return nil, err
@@ -452,18 +472,23 @@ type Compiled struct {
 
 // Compile parses, checks, lowers and fuses an expression without running it.
 func (s *Session) Compile(name, src string) (*Compiled, error) {
+	s.mu.Lock()
+	env := s.env
+	s.mu.Unlock()
+	return s.compileIn(env, name, src)
+}
+
+func (s *Session) compileIn(env *types.Env, name, src string) (*Compiled, error) {
 	file := source.NewFile(name, src)
 	x, err := syntax.ParseExpr(file)
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	typ, info, err := s.env.CheckExpr(file, x)
+	typ, info, err := env.CheckExpr(file, x)
 	if err != nil {
 		return nil, err
 	}
-	prog, _, err := lower.Expr(s.env, x, info)
+	prog, _, err := lower.Expr(env, x, info)
 	if err != nil {
 		return nil, err
 	}
@@ -486,4 +511,23 @@ func (s *Session) CUDA(c *Compiled) (string, error) {
 		return "", errors.New("this build has no GPU code generator")
 	}
 	return s.opts.CUDA(c.Program)
+}
+
+// CompileCall compiles an application of the entry point or function fn to
+// arguments of its parameter types, without values (`arepl plan`).
+func (s *Session) CompileCall(fn string) (*Compiled, error) {
+	params, _, err := s.ParamTypes(fn)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	env := s.env
+	call := []string{fn}
+	for i, p := range params {
+		name := fmt.Sprintf("arepl_arg%d_", i)
+		env = env.BindValue(name, p)
+		call = append(call, name)
+	}
+	s.mu.Unlock()
+	return s.compileIn(env, "<plan "+fn+">", strings.Join(call, " "))
 }

@@ -9,11 +9,23 @@ package backends
 import (
 	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/eval/cpu"
+	"github.com/arepl/arepl/eval/gpu"
 )
 
 // NewSession returns a session whose CPU and GPU backends are wired in.
-// opts.Backend and opts.Fusion are kept; CPU and GPU are filled in.
+// opts.Backend and opts.Fusion are kept; CPU, GPU and CUDA are filled in.
+// The GPU backend runs what it cannot do on the GPU through the CPU
+// interpreter.
 func NewSession(opts eval.Options) *eval.Session {
-	opts.CPU = cpu.New(cpu.Options{})
+	c := cpu.New(cpu.Options{})
+	opts.CPU = c
+	opts.GPU = func() (eval.Backend, error) {
+		g, err := gpu.New(gpu.Options{Fallback: c})
+		if err != nil {
+			return nil, err
+		}
+		return g, nil
+	}
+	opts.CUDA = gpu.Kernel
 	return eval.NewSession(opts)
 }
