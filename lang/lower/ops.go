@@ -138,7 +138,7 @@ func (l *lowerer) binop(pos source.Pos, op string, a, b value) (value, error) {
 	if a.fn != nil || b.fn != nil {
 		return value{}, source.Errorf(pos, "operator %s cannot be applied to functions", op)
 	}
-	if (op == "==" || op == "!=") && (len(a.atoms) != 1 || len(b.atoms) != 1) {
+	if (op == "==" || op == "!=") && (len(a.atoms) != 1 || len(b.atoms) != 1 || a.atoms[0].AtomType().Rank > 0) {
 		return l.tupleEq(pos, op, a, b)
 	}
 	x, err := scalarOf(pos, a)
@@ -172,10 +172,20 @@ func (l *lowerer) tupleEq(pos source.Pos, op string, a, b value) (value, error) 
 	var acc core.Atom = core.BoolConst(true)
 	for i := range a.atoms {
 		x, y := a.atoms[i], b.atoms[i]
+		var e core.Atom
 		if x.AtomType().Rank != 0 {
-			return value{}, source.Errorf(pos, "comparing arrays with %s is not supported", op)
+			xv, okx := x.(*core.Var)
+			yv, oky := y.(*core.Var)
+			if !okx || !oky {
+				return value{}, source.Errorf(pos, "internal error: comparing a non-variable array")
+			}
+			var err error
+			if e, err = l.arrayEq(pos, xv, yv); err != nil {
+				return value{}, err
+			}
+		} else {
+			e = l.emit1(pos, "eq", core.Scalar(core.Bool), &core.BinOpExp{Op: core.Eq, T: x.AtomType().Elem, X: x, Y: y})
 		}
-		e := l.emit1(pos, "eq", core.Scalar(core.Bool), &core.BinOpExp{Op: core.Eq, T: x.AtomType().Elem, X: x, Y: y})
 		if i == 0 {
 			acc = e
 		} else {
@@ -186,6 +196,59 @@ func (l *lowerer) tupleEq(pos source.Pos, op string, a, b value) (value, error) 
 		acc = l.emit1(pos, "ne", core.Scalar(core.Bool), &core.UnOpExp{Op: core.Not, T: core.Bool, X: acc})
 	}
 	return primValue(acc), nil
+}
+
+// arrayEq is Futhark's == on arrays: equal shapes and equal elements. The
+// elements are compared (as flat arrays, by a map-reduce) only when the
+// shapes agree, so arrays of different sizes are unequal, not an error.
+func (l *lowerer) arrayEq(pos source.Pos, x, y *core.Var) (core.Atom, error) {
+	shx, err := l.shape(pos, x)
+	if err != nil {
+		return nil, err
+	}
+	shy, err := l.shape(pos, y)
+	if err != nil {
+		return nil, err
+	}
+	bool1 := core.Scalar(core.Bool)
+	var same core.Atom = core.BoolConst(true)
+	for d := range shx {
+		e := l.emit1(pos, "eq", bool1, &core.BinOpExp{Op: core.Eq, T: core.I64, X: shx[d], Y: shy[d]})
+		if d == 0 {
+			same = e
+		} else {
+			same = l.emit1(pos, "eq", bool1, &core.BinOpExp{Op: core.LogAnd, T: core.Bool, X: same, Y: e})
+		}
+	}
+	elems, err := l.body(func() ([]core.Atom, error) {
+		total, fx, fy := shx[0], x, y
+		if x.Type.Rank > 1 {
+			for _, n := range shx[1:] {
+				total = l.emit1(pos, "n", core.Scalar(core.I64), &core.BinOpExp{Op: core.Mul, T: core.I64, X: total, Y: n})
+			}
+			flat := core.ArrayOf(x.Type.Elem, 1)
+			fx = l.emit1(pos, "flat", flat, &core.ReshapeExp{Arr: x, Shape: []core.Atom{total}})
+			fy = l.emit1(pos, "flat", flat, &core.ReshapeExp{Arr: y, Shape: []core.Atom{total}})
+		}
+		a, b := l.fresh("x", core.Scalar(x.Type.Elem)), l.fresh("y", core.Scalar(x.Type.Elem))
+		r := l.fresh("eq", bool1)
+		eq := &core.Lambda{
+			Params: []*core.Var{a, b},
+			Body: &core.Body{
+				Stmts:  []*core.Stmt{{Pat: []*core.Var{r}, Exp: &core.BinOpExp{Op: core.Eq, T: x.Type.Elem, X: a, Y: b}, Pos: pos}},
+				Result: []core.Atom{r},
+			},
+			Ret: []core.Type{bool1},
+		}
+		all := l.emit1(pos, "eq", bool1, &core.Screma{W: total, Arrs: []*core.Var{fx, fy}, Map: eq,
+			Reds: []*core.RedOp{{Lambda: l.scalarOperator(pos, core.LogAnd, core.Bool), Neutral: []core.Atom{core.BoolConst(true)}, Comm: true}}})
+		return []core.Atom{all}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return l.emit1(pos, "eq", bool1, &core.IfExp{Cond: same, Then: elems,
+		Else: &core.Body{Result: []core.Atom{core.BoolConst(false)}}, Ret: []core.Type{bool1}}), nil
 }
 
 // unsignedOf is the unsigned type of the same width.

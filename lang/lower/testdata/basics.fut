@@ -21,3 +21,6 @@ def k : i32 = 40 + 2
 -- lower: i32.highest - i32.lowest
 -- value: x = 5i32
 -- lower: x * x
+-- value: m = [[1i32, 2], [3, 4]]
+-- value: v = filter (>0) [1i32, 2, 3]
+-- lower: m == m && [1, 2] != v && (1, [true]) == (1, [true])
