@@ -17,7 +17,8 @@ import (
 //   - a "[" written directly after a name, a literal, ")" or "]" becomes an
 //     IndexOpen token, so `a[i]` indexes while `f a [i]` passes an array
 //     literal (Futhark's INDEXING token, same rule);
-//   - identifiers that are reserved words become Keyword tokens;
+//   - names become Ident, QualIdent (i32.max), QualOp (i32.+) or, for
+//     reserved words, Keyword tokens;
 //   - whitespace and comments are dropped; comments are kept aside so that
 //     `-- |` doc comments can be attached to the declaration below them.
 //
@@ -25,10 +26,19 @@ import (
 // here the Proj rule `\.[0-9]+` comes first at a dot, and the float rules all
 // start with a digit, which gives the same tokens.
 
-// Rule order matters: the first rule that matches at a position wins.
+// Participle's lexer tries the rules in order and takes the first that
+// matches, so rules that cannot start with the same character may come in
+// any order; the most frequent come first, which is what makes the lexer
+// fast. Comment must precede Op (both start with "-"), Float must precede
+// Int. Names, qualified names (i32.max) and qualified operators (i32.+) are
+// one rule, told apart in tokenize.
 var baseRules = []lexer.SimpleRule{
-	{Name: "Comment", Pattern: `--[^\n]*`},
 	{Name: "Whitespace", Pattern: `[ \t\r\n\f\v]+`},
+	{Name: "Name", Pattern: `[a-zA-Z][a-zA-Z0-9_']*(?:\.[a-zA-Z][a-zA-Z0-9_']*)*(?:\.[-+*/%=!><|&^][-+*/%=!><|&^.]*)?` +
+		`|_[a-zA-Z0-9][a-zA-Z0-9_']*`},
+	{Name: "Punct", Pattern: `[()\[\],:\\_]`},
+	{Name: "Comment", Pattern: `--[^\n]*`},
+	{Name: "Op", Pattern: `[-+*/%=!><|&^][-+*/%=!><|&^.]*`},
 	// Hexadecimal floats (0x1.8p1), decimals with a suffix (2.5f32, 3f64),
 	// decimals with a fraction, decimals with an exponent.
 	{Name: "Float", Pattern: `0[xX][0-9a-fA-F][0-9a-fA-F_]*\.[0-9a-fA-F][0-9a-fA-F_]*[pP][+-]?[0-9_]+(?:f16|f32|f64)?` +
@@ -37,11 +47,6 @@ var baseRules = []lexer.SimpleRule{
 		`|[0-9][0-9_]*[eE][+-]?[0-9]+`},
 	{Name: "Int", Pattern: `(?:0[xX][0-9a-fA-F][0-9a-fA-F_]*|0[bB][01][01_]*|[0-9][0-9_]*)(?:[iu](?:8|16|32|64))?`},
 	{Name: "Proj", Pattern: `\.[0-9]+`},
-	{Name: "QualOp", Pattern: `(?:[a-zA-Z][a-zA-Z0-9_']*\.)+[-+*/%=!><|&^][-+*/%=!><|&^.]*`},
-	{Name: "QualIdent", Pattern: `(?:[a-zA-Z][a-zA-Z0-9_']*\.)+[a-zA-Z][a-zA-Z0-9_']*`},
-	{Name: "Ident", Pattern: `[a-zA-Z][a-zA-Z0-9_']*|_[a-zA-Z0-9][a-zA-Z0-9_']*`},
-	{Name: "Op", Pattern: `[-+*/%=!><|&^][-+*/%=!><|&^.]*`},
-	{Name: "Punct", Pattern: `[()\[\],:\\_]`},
 }
 
 // keywords are the reserved words of Futhark. Those outside the subset are
@@ -55,14 +60,15 @@ var keywords = map[string]bool{
 	"type": true, "module": true, "assert": true, "match": true, "case": true,
 }
 
-// futLexer is the participle lexer.Definition: the base rules plus the two
+// futLexer is the participle lexer.Definition: the base rules plus the
 // token types that the post-pass introduces.
 type futLexer struct {
 	base    *lexer.StatefulDefinition
 	symbols map[string]lexer.TokenType
 	// Token types, looked up once.
-	tComment, tWhitespace, tFloat, tInt, tProj, tQualOp, tQualIdent, tIdent, tOp, tPunct lexer.TokenType
-	tIndexOpen, tKeyword                                                                 lexer.TokenType
+	tComment, tWhitespace, tFloat, tInt, tProj, tName, tOp, tPunct lexer.TokenType
+	// Introduced by tokenize.
+	tIdent, tQualIdent, tQualOp, tIndexOpen, tKeyword lexer.TokenType
 }
 
 func newFutLexer() *futLexer {
@@ -75,13 +81,14 @@ func newFutLexer() *futLexer {
 			lowest = t
 		}
 	}
-	syms["IndexOpen"] = lowest - 1
-	syms["Keyword"] = lowest - 2
+	for i, name := range []string{"Ident", "QualIdent", "QualOp", "IndexOpen", "Keyword"} {
+		syms[name] = lowest - 1 - lexer.TokenType(i)
+	}
 	return &futLexer{
 		base: base, symbols: syms,
 		tComment: syms["Comment"], tWhitespace: syms["Whitespace"], tFloat: syms["Float"],
-		tInt: syms["Int"], tProj: syms["Proj"], tQualOp: syms["QualOp"],
-		tQualIdent: syms["QualIdent"], tIdent: syms["Ident"], tOp: syms["Op"], tPunct: syms["Punct"],
+		tInt: syms["Int"], tProj: syms["Proj"], tName: syms["Name"], tOp: syms["Op"], tPunct: syms["Punct"],
+		tIdent: syms["Ident"], tQualIdent: syms["QualIdent"], tQualOp: syms["QualOp"],
 		tIndexOpen: syms["IndexOpen"], tKeyword: syms["Keyword"],
 	}
 }
@@ -149,9 +156,16 @@ func (d *futLexer) tokenize(filename, text string) ([]lexer.Token, []comment, er
 			if t.Value == "[" && t.Pos.Offset > 0 && indexable(text[t.Pos.Offset-1]) {
 				t.Type = d.tIndexOpen
 			}
-		case d.tIdent:
-			if keywords[t.Value] {
+		case d.tName:
+			switch {
+			case strings.ContainsAny(t.Value, opChars):
+				t.Type = d.tQualOp
+			case strings.Contains(t.Value, "."):
+				t.Type = d.tQualIdent
+			case keywords[t.Value]:
 				t.Type = d.tKeyword
+			default:
+				t.Type = d.tIdent
 			}
 		}
 		lastLine = t.Pos.Line
