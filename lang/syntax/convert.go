@@ -6,9 +6,10 @@ import (
 )
 
 // Conversion from participle's grammar structs to the AST. It runs as soon
-// as participle returns a struct; the few checks that the grammar cannot
-// express (type names, sizes) are made here and reported at the offending
-// token.
+// as participle returns a struct. The grammar accepts a little more than
+// the language where that keeps it free of backtracking (any binding after
+// `let name`, any pattern after `for`); the checks made here reject the
+// rest, at the offending token.
 
 var declKinds = map[string]DefKind{"def": KindDef, "let": KindLet, "entry": KindEntry}
 
