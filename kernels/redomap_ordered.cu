@@ -28,7 +28,7 @@ extern "C" __global__ void __launch_bounds__({{.Block}})
       const int ar_k = ar_j * 32 + ar_lane;
       const i64 ar_i = ar_base + ar_k;
       if (ar_i < ar_n) {
-{{.StoreIn "ar_i" "ar_wbase + ar_pad(ar_k)" 8}}
+{{.StoreIn "ar_i" (printf "ar_wbase + %s(ar_k)" .Pad) 8}}
       }
     }
     __syncwarp();
@@ -37,7 +37,7 @@ extern "C" __global__ void __launch_bounds__({{.Block}})
     for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
       const i64 ar_i = ar_base + ar_lane * {{.Seq}} + ar_j;
       if (ar_i < ar_n) {
-{{.LoadIn (printf "ar_wbase + ar_pad(ar_lane * %d + ar_j)" .Seq) 8}}
+{{.LoadIn (printf "ar_wbase + %s(ar_lane * %d + ar_j)" .Pad .Seq) 8}}
 {{.Apply "ar_i" "ar_i" "" "ar_v" 8}}
       }
     }
@@ -49,16 +49,16 @@ extern "C" __global__ void __launch_bounds__({{.Block}})
       const i64 ar_i = ar_base + ar_k;
       if (ar_i < ar_n) {
 {{.Load "ar_i" "ar_i" "" 8}}
-{{.ApplyTo "ar_i" "ar_i" "" "ar_tile" "ar_wbase + ar_pad(ar_k)" 8}}
+{{.ApplyTo "ar_i" "ar_i" "" "ar_tile" (printf "ar_wbase + %s(ar_k)" .Pad) 8}}
       } else {
-{{.StoreNeutral "ar_tile" "ar_wbase + ar_pad(ar_k)" 8}}
+{{.StoreNeutral "ar_tile" (printf "ar_wbase + %s(ar_k)" .Pad) 8}}
       }
     }
     __syncwarp();
 {{.Decl "ar_v" 4}}
 #pragma unroll
     for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
-{{.FoldFrom "ar_v" "ar_tile" (printf "ar_wbase + ar_pad(ar_lane * %d + ar_j)" .Seq) 6}}
+{{.FoldFrom "ar_v" "ar_tile" (printf "ar_wbase + %s(ar_lane * %d + ar_j)" .Pad .Seq) 6}}
     }
     __syncwarp();
 {{- end}}

@@ -3,6 +3,9 @@ package gpu
 import (
 	"context"
 	"flag"
+	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,7 +13,10 @@ import (
 	. "github.com/arepl/arepl/lang/core"
 )
 
-var benchLog2N = flag.Int("gpubench.log2n", 28, "log2 of the element count of the GPU benchmarks")
+var (
+	benchLog2N = flag.Int("gpubench.log2n", 28, "log2 of the element count of the GPU benchmarks")
+	benchSeqs  = flag.String("gpubench.seq", "", "comma-separated sequentiality degrees to sweep the ordered redomap (MSSP) over")
+)
 
 // genProg makes n pseudo-random elements on the device by a map over the
 // index (no host data, no transfer): i32 in [-32768, 32767], or those
@@ -95,6 +101,32 @@ func BenchmarkGPU(b *testing.B) {
 			b.ReportMetric(kt.Seconds()*1e3/float64(b.N), "kernel-ms")
 			b.ReportMetric(float64(bytes)/kt.Seconds()/1e9, "GB/s")
 			b.ReportMetric(float64(n)*float64(b.N)/kt.Seconds()/1e9, "Gelem/s")
+		})
+	}
+	for _, f := range strings.Split(*benchSeqs, ",") {
+		seq, err := strconv.Atoi(f)
+		if err != nil {
+			continue
+		}
+		b.Run(fmt.Sprintf("mssp_i32_seq%d", seq), func(b *testing.B) {
+			be.lim.Seq = seq
+			defer func() { be.lim.Seq = 0 }()
+			prog := byName["mssp"].build()
+			if _, err := be.Run(ctx, prog, "main", []eval.Value{xi}, &eval.Timings{}); err != nil {
+				b.Fatal(err)
+			}
+			var kt time.Duration
+			for i := 0; i < b.N; i++ {
+				var tm eval.Timings
+				if _, err := be.Run(ctx, prog, "main", []eval.Value{xi}, &tm); err != nil {
+					b.Fatal(err)
+				}
+				for _, k := range tm.Kernels {
+					kt += k.Time
+				}
+			}
+			b.ReportMetric(kt.Seconds()*1e3/float64(b.N), "kernel-ms")
+			b.ReportMetric(float64(4*n)*float64(b.N)/kt.Seconds()/1e9, "GB/s")
 		})
 	}
 	b.Run("copy_d2d_i32", func(b *testing.B) {

@@ -119,6 +119,17 @@ func (k *kernel) Tile() int { return 32 * k.Seq }
 // TileStride is the shared-memory slots of one warp's tile (padded).
 func (k *kernel) TileStride() int { return k.Tile() + k.Tile()/32 + 1 }
 
+// Pad is the shared-memory index function of ordered tiles: lanes read
+// with stride Seq, which is conflict-free as it is when Seq is odd (coprime
+// with the 32 banks) and needs ar_pad's skew when it is even. (Measured:
+// padding an odd stride of 31 made every lane hit one bank.)
+func (k *kernel) Pad() string {
+	if k.Seq%2 == 1 {
+		return ""
+	}
+	return "ar_pad"
+}
+
 // Warps is the number of warps in a block.
 func (k *kernel) Warps() int { return k.Block / 32 }
 

@@ -151,13 +151,13 @@ func TestSeqDegree(t *testing.T) {
 		{[]PrimType{U8}, 31},
 	}
 	for _, c := range cases {
-		if got := seqDegree(c.ts, 256, lim); got != c.want {
+		if got := seqDegree(c.ts, sizeOf(c.ts), 256, lim); got != c.want {
 			t.Errorf("seqDegree(%v) = %d, want %d", c.ts, got, c.want)
 		}
 	}
 	// With the default 48 KiB of static shared memory, a tile must fit.
 	for _, c := range cases {
-		m := seqDegree(c.ts, 256, DefaultLimits)
+		m := seqDegree(c.ts, sizeOf(c.ts), 256, DefaultLimits)
 		sum := 0
 		for _, t := range c.ts {
 			sum += t.Size()
@@ -166,6 +166,14 @@ func TestSeqDegree(t *testing.T) {
 			t.Errorf("seqDegree(%v) = %d does not fit in shared memory", c.ts, m)
 		}
 	}
+}
+
+func sizeOf(ts []PrimType) int {
+	n := 0
+	for _, t := range ts {
+		n += t.Size()
+	}
+	return n
 }
 
 func TestFreeVars(t *testing.T) {

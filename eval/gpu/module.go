@@ -203,7 +203,17 @@ func (g *generator) kernel(s *core.Stmt, op *core.Screma, outer []core.Atom, gro
 	default:
 		k.Kind = kRedOrdered
 		k.Name = fmt.Sprintf("k%d_redomap_ordered", g.n)
-		k.Seq = seqDegree(k.Red, k.Block, g.lim)
+		// What a lane holds per element is what the tile holds: the map's
+		// results, or, when the kernel transposes its inputs, the inputs.
+		held := k.Red
+		if k.TransposeIn() && len(k.In) > 0 {
+			held = k.In
+		}
+		tile := 0
+		for _, t := range held {
+			tile += t.Size()
+		}
+		k.Seq = seqDegree(held, tile, k.Block, g.lim)
 	}
 
 	// The environment: free variables of the lambdas and the neutral

@@ -11,6 +11,9 @@ type Limits struct {
 	SharedPerBlock     int // static shared memory a kernel may use
 	SharedOptin        int // opt-in dynamic shared memory per block
 	RegsPerBlock       int
+	// Seq, when positive, replaces the formula's sequentiality degree (for
+	// measuring; the tile is still capped to fit in shared memory).
+	Seq int
 }
 
 // DefaultLimits are the sm_90 values (H100 and H200 agree on all but SMs).
@@ -28,9 +31,10 @@ var DefaultLimits = Limits{SMs: 132, MaxThreadsPerBlock: 1024, SharedPerBlock: 4
 //	m = max(1, min(mem, reg))
 //
 // The result is then capped so that the block's warp tiles of 32×m
-// elements fit in the static shared memory of one block, with ar_pad's
-// padding.
-func seqDegree(ts []core.PrimType, block int, lim Limits) int {
+// elements of tileBytes (the accumulator's or, when the kernel transposes
+// its inputs, the inputs' bytes) fit in the static shared memory of one
+// block, with ar_pad's padding.
+func seqDegree(ts []core.PrimType, tileBytes, block int, lim Limits) int {
 	if len(ts) == 0 {
 		return 1
 	}
@@ -45,9 +49,18 @@ func seqDegree(ts []core.PrimType, block int, lim Limits) int {
 	mem := max(kmem, sum) / largest
 	reg := (kreg - 1 - words) / (2 * words)
 	m := max(1, min(mem, reg))
-	// Reserve room for the block reduction's 32 slots per component.
-	budget := lim.SharedPerBlock - 32*sum - 64
-	for m > 1 && (block/32)*(32*m+m+1)*sum > budget {
+	if lim.Seq > 0 {
+		m = lim.Seq
+	}
+	return capSeq(m, tileBytes, sum, block, lim)
+}
+
+// capSeq lowers m until the block's warp tiles of 32×m elements of
+// tileBytes each fit in static shared memory beside the two block
+// reductions' (the block's and the last block's) 32 slots of accBytes.
+func capSeq(m, tileBytes, accBytes, block int, lim Limits) int {
+	budget := lim.SharedPerBlock - 2*32*accBytes - 64
+	for m > 1 && (block/32)*(32*m+m+1)*tileBytes > budget {
 		m--
 	}
 	return m

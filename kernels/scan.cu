@@ -1,0 +1,32 @@
+{{/* Single-pass scanomap (decoupled look-back, Merrill & Garland) and the
+     regular segmented scan. A block takes a tile of {{.Tile}} elements whose
+     number comes from an atomic ticket, so every tile's predecessors have
+     started before it waits on them. The tile is loaded striped (coalesced)
+     with the map fused in and map-outs written at once, transposed through
+     shared memory so that each thread scans {{.Seq}} consecutive elements in
+     registers; the threads' aggregates are scanned per warp and per block;
+     warp 0 publishes the block's aggregate, looks back over windows of 32
+     predecessors (backing off while one is not ready) and publishes the
+     inclusive prefix; then every element gets its prefix, goes back through
+     shared memory and is written striped, through the post-map if any.
+     {{- if .Seg}} Segments start where the index is a multiple of ar_w: the
+     accumulator carries a "segment started" flag, the operator restarts at a
+     flag, and the look-back stops at the first predecessor whose value has
+     one.{{end}} */ -}}
+extern "C" __global__ void __launch_bounds__({{.Block}})
+{{.Name}}({{.Params}}) {
+{{.SharedDecl}}
+  __shared__ unsigned int ar_tile_s;
+  if (threadIdx.x == 0) ar_tile_s = atomicAdd(ar_ticket, 1u);
+  __syncthreads();
+  const i64 ar_tile = ar_tile_s;
+  const i64 ar_base = ar_tile * {{.Tile}};
+{{.LoadPhase}}
+  __syncthreads();
+{{.ThreadScan}}
+{{.BlockScan}}
+{{.LookBack}}
+{{.Finish}}
+  __syncthreads();
+{{.StorePhase}}
+}
