@@ -523,11 +523,35 @@ func (s *Session) CompileCall(fn string) (*Compiled, error) {
 	s.mu.Lock()
 	env := s.env
 	call := []string{fn}
+	var decl *syntax.ValDecl
+	if obj, ok := env.Lookup(fn); ok {
+		decl = obj.Decl
+	}
 	for i, p := range params {
+		// Name the arguments as the parameters, so plans name the arrays
+		// the way the program does.
 		name := fmt.Sprintf("arepl_arg%d_", i)
+		if decl != nil && i < len(decl.Params) {
+			if n := patName(decl.Params[i]); n != "" && n != fn {
+				if _, taken := env.Lookup(n); !taken {
+					name = n
+				}
+			}
+		}
 		env = env.BindValue(name, p)
 		call = append(call, name)
 	}
 	s.mu.Unlock()
 	return s.compileIn(env, "<plan "+fn+">", strings.Join(call, " "))
+}
+
+// patName is the name a parameter pattern binds, if it binds one.
+func patName(p syntax.Pat) string {
+	switch p := p.(type) {
+	case *syntax.IdPat:
+		return p.Name
+	case *syntax.AscribedPat:
+		return patName(p.Pat)
+	}
+	return ""
 }

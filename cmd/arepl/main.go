@@ -5,6 +5,7 @@
 //	arepl run FILE [-e ENTRY]   run an entry point on values read from stdin
 //	arepl test PATH...          run Futhark test blocks
 //	arepl bench FILE [-e ENTRY] time an entry point on given or random inputs
+//	arepl plan FILE [-e ENTRY]  show the fusion plan or generated CUDA
 //	arepl jupyter install|kernel
 //
 // Every subcommand is a thin layer over eval.Session, the same object the
@@ -61,6 +62,7 @@ func init() {
 		{"run", "run an entry point on arguments read from stdin", runRun},
 		{"test", "run the Futhark test blocks of .fut files and folders", runTest},
 		{"bench", "time an entry point on inputs from stdin or random ones", runBench},
+		{"plan", "show the fusion plan (or the generated CUDA) of an entry point", runPlan},
 		{"jupyter", "install the Jupyter kernel spec, or run the kernel", runJupyter},
 		{"help", "show this help", func([]string) error { usage(os.Stdout); return nil }},
 	}
@@ -118,6 +120,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "  arepl run FILE [-e ENTRY] [--backend B] [--no-fusion]   < inputs")
 	fmt.Fprintln(w, "  arepl test PATH... [--backend B] [--no-fusion] [--timeout D]")
 	fmt.Fprintln(w, "  arepl bench FILE [-e ENTRY] [--runs N] [--warmup N] [--size N] [--seed N] [--json] [--backend B] [--no-fusion]")
+	fmt.Fprintln(w, "  arepl plan FILE [-e ENTRY] [--json|--svg|--cuda] [--no-fusion]")
 	fmt.Fprintln(w, "  arepl jupyter install|kernel [ARGS]")
 	fmt.Fprintln(w, "  arepl --version")
 	fmt.Fprintln(w, "\nCommands:")
