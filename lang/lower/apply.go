@@ -670,7 +670,9 @@ func hasArrow(t types.Type) bool {
 	return false
 }
 
-// walkExpr calls f on x and every expression inside it.
+// walkExpr calls f on x and every expression inside it. Its switch names
+// every expression type of the closed AST; it serves analyses (recursion,
+// captures) that have nothing to report for a node without sub-expressions.
 func walkExpr(x syntax.Expr, f func(syntax.Expr)) {
 	if x == nil {
 		return
@@ -692,6 +694,9 @@ func walkExpr(x syntax.Expr, f func(syntax.Expr)) {
 		}
 	}
 	switch x := x.(type) {
+	case *syntax.IntLit, *syntax.FloatLit, *syntax.BoolLit, *syntax.Var,
+		*syntax.OpSection, *syntax.ProjectSection:
+		// Leaves.
 	case *syntax.TupleExpr:
 		w(x.Elems...)
 	case *syntax.ParenExpr:
