@@ -21,41 +21,45 @@ func FuzzInterp(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
 	f.Add([]byte{200, 17, 0, 3, 99, 1, 250, 4, 8, 15, 16, 23, 42, 7, 7, 7, 1, 2, 3})
 	f.Add([]byte{64, 3, 2, 1, 0, 255, 128, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 2, 2, 2, 2})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		g := &gen{data: data}
-		p, args := g.program()
-		if err := core.Verify(p); err != nil {
-			t.Fatalf("generator made an ill-typed program: %v\n%s", err, core.Print(p))
+	f.Fuzz(fuzzOne)
+}
+
+// fuzzOne checks one generated program.
+
+func fuzzOne(t *testing.T, data []byte) {
+	g := &gen{data: data}
+	p, args := g.program()
+	if err := core.Verify(p); err != nil {
+		t.Fatalf("generator made an ill-typed program: %v\n%s", err, core.Print(p))
+	}
+	var first []eval.Value
+	var firstErr error
+	for i, o := range fuzzOptions {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		res, err := New(o).Run(ctx, p, "main", args, nil)
+		cancel()
+		if errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("options %+v: no result within 20s\n%s", o, core.Print(p))
 		}
-		var first []eval.Value
-		var firstErr error
-		for i, o := range fuzzOptions {
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			res, err := New(o).Run(ctx, p, "main", args, nil)
-			cancel()
-			if errors.Is(err, context.DeadlineExceeded) {
-				t.Fatalf("options %+v: no result within 20s\n%s", o, core.Print(p))
-			}
-			if err != nil {
-				var se *source.Error
-				if !errors.As(err, &se) {
-					t.Fatalf("options %+v: non-positioned error %v\n%s", o, err, core.Print(p))
-				}
-			}
-			if i == 0 {
-				first, firstErr = res, err
-				continue
-			}
-			if (err == nil) != (firstErr == nil) {
-				t.Fatalf("options %+v: error %v, but %+v gave %v\n%s", o, err, fuzzOptions[0], firstErr, core.Print(p))
-			}
-			if err == nil {
-				if d := diffValues(first, res, 0); d != "" {
-					t.Fatalf("options %+v disagree with %+v: %s\n%s", o, fuzzOptions[0], d, core.Print(p))
-				}
+		if err != nil {
+			var se *source.Error
+			if !errors.As(err, &se) {
+				t.Fatalf("options %+v: non-positioned error %v\n%s", o, err, core.Print(p))
 			}
 		}
-	})
+		if i == 0 {
+			first, firstErr = res, err
+			continue
+		}
+		if (err == nil) != (firstErr == nil) {
+			t.Fatalf("options %+v: error %v, but %+v gave %v\n%s", o, err, fuzzOptions[0], firstErr, core.Print(p))
+		}
+		if err == nil {
+			if d := diffValues(first, res, 0); d != "" {
+				t.Fatalf("options %+v disagree with %+v: %s\n%s", o, fuzzOptions[0], d, core.Print(p))
+			}
+		}
+	}
 }
 
 var fuzzOptions = []Options{
@@ -123,7 +127,22 @@ func (g *gen) program() (*core.Program, []eval.Value) {
 		}
 		return append(results, cur[0])
 	})
-	return &core.Program{Funs: []*core.Fun{fn}}, []eval.Value{xs, ys}
+	return &core.Program{Funs: []*core.Fun{fn, g.recFun()}}, []eval.Value{xs, ys}
+}
+
+// recFun is rec(x, k) = if k <= 0 then x else rec(x*3+1, k-1), called from
+// generated lambdas with k in 0..7.
+func (g *gen) recFun() *core.Fun {
+	st := core.Scalar(g.t)
+	x, k := g.b.Fresh("x", st), g.b.Fresh("k", st)
+	return g.b.Fun("rec", false, []*core.Var{x, k}, func(fb *core.Builder) []core.Atom {
+		c := fb.BinOp(core.Le, k, core.IntConst(g.t, 0))
+		tb, eb := fb.Nested(), fb.Nested()
+		x2 := eb.BinOp(core.Add, eb.BinOp(core.Mul, x, core.IntConst(g.t, 3)), core.IntConst(g.t, 1))
+		k2 := eb.BinOp(core.Sub, k, core.IntConst(g.t, 1))
+		r := eb.Bind("r", &core.ApplyExp{Fun: "rec", Args: []core.Atom{x2, k2}, Ret: []core.Type{st}})[0]
+		return []core.Atom{fb.Bind("if", &core.IfExp{Cond: c, Then: tb.Body(x), Else: eb.Body(r), Ret: []core.Type{st}})[0]}
+	})
 }
 
 func fillFromInt(d any, i int, v int64) {
@@ -256,9 +275,32 @@ func (g *gen) expr(b *core.Builder, ps []*core.Var, idx, tab *core.Var, depth in
 	if depth == 0 {
 		return leaf()
 	}
-	switch g.pick(7) {
+	switch g.pick(10) {
 	case 0:
 		return leaf()
+	case 7: // for loop with a per-lane bound in 0..7
+		n := b.BinOp(core.And, g.expr(b, ps, idx, tab, depth-1), core.IntConst(g.t, 7))
+		init := g.expr(b, ps, idx, tab, depth-1)
+		bb := b.Nested()
+		acc, i := bb.Fresh("acc", core.Scalar(g.t)), bb.Fresh("i", core.Scalar(g.t))
+		nx := bb.BinOp(core.Add, bb.BinOp(core.Mul, acc, core.IntConst(g.t, 3)), i)
+		return b.Bind("loop", &core.LoopExp{Params: []*core.Var{acc}, Init: []core.Atom{init},
+			Form: core.ForLoop{I: i, Bound: n}, Body: bb.Body(nx)})[0]
+	case 8: // while loop halving toward zero
+		init := g.expr(b, ps, idx, tab, depth-1)
+		c0 := b.BinOp(core.Ne, init, core.IntConst(g.t, 0))
+		bb := b.Nested()
+		x, c, steps := bb.Fresh("x", core.Scalar(g.t)), bb.Fresh("c", core.Scalar(core.Bool)), bb.Fresh("n", core.Scalar(g.t))
+		x2 := bb.BinOp(core.Quot, x, core.IntConst(g.t, 2))
+		c2 := bb.BinOp(core.Ne, x2, core.IntConst(g.t, 0))
+		s2 := bb.BinOp(core.Add, steps, core.IntConst(g.t, 1))
+		r := b.Bind("while", &core.LoopExp{Params: []*core.Var{x, c, steps}, Init: []core.Atom{init, c0, core.IntConst(g.t, 0)},
+			Form: core.WhileLoop{Cond: c}, Body: bb.Body(x2, c2, s2)})
+		return r[2]
+	case 9: // recursive call
+		k := b.BinOp(core.And, g.expr(b, ps, idx, tab, depth-1), core.IntConst(g.t, 7))
+		x := g.expr(b, ps, idx, tab, depth-1)
+		return b.Bind("call", &core.ApplyExp{Fun: "rec", Args: []core.Atom{x, k}, Ret: []core.Type{core.Scalar(g.t)}})[0]
 	case 1, 2: // binary operator
 		ops := []core.BinOp{core.Add, core.Sub, core.Mul, core.Div, core.Mod, core.Quot, core.Rem,
 			core.Min, core.Max, core.And, core.Or, core.Xor, core.Shl, core.Shr, core.Pow}

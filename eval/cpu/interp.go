@@ -322,7 +322,9 @@ func (f *frame) atom(a core.Atom) col {
 // enclosing frame does not change while the SOAC runs.
 func (f *frame) uniform(name string, t core.PrimType, one any) any {
 	if f.wk == nil || f.n > f.wk.pool.size {
-		d := f.alloc(t, f.n)
+		// Not from the pool: the column is cached in the frame, which a
+		// loop's per-iteration release must not invalidate.
+		d := eval.MakeSlice(t, f.n)
 		fillAny(d, one, 0)
 		return d
 	}
@@ -443,6 +445,14 @@ func (f *frame) stmt(s *core.Stmt) error {
 	case *core.IndexExp:
 		if f.n > 1 && f.gatherable(e) {
 			return f.gather(s, e)
+		}
+	case *core.LoopExp:
+		if f.n > 1 && f.pool != nil {
+			return f.vecLoop(s, e)
+		}
+	case *core.ApplyExp:
+		if f.n > 1 && f.depth < maxVecDepth {
+			return f.vecApply(s, e)
 		}
 	}
 	if f.n == 1 {

@@ -70,3 +70,22 @@ func capAny(d any) int {
 	}
 	return 0
 }
+
+// poolMark is a point in a pool's allocations, for releasing the columns
+// of one loop iteration while keeping those made before it.
+type poolMark [11]int
+
+func (p *pool) mark() (m poolMark) {
+	for t := range p.used {
+		m[t] = len(p.used[t])
+	}
+	return m
+}
+
+// releaseTo makes the columns handed out since m reusable.
+func (p *pool) releaseTo(m poolMark) {
+	for t := range p.used {
+		p.free[t] = append(p.free[t], p.used[t][m[t]:]...)
+		p.used[t] = p.used[t][:m[t]]
+	}
+}

@@ -739,7 +739,7 @@ func (f *frame) presize(s *core.Stmt, e *core.Screma, w int64, ins []eval.Value,
 // lambda on one row of zeros with the inputs' row shapes, within a short
 // time limit and ignoring errors (the result is then all-zero dimensions).
 func (f *frame) presizeEmpty(s *core.Stmt, e *core.Screma, ins []eval.Value, outs []*outArr) {
-	ctx, cancel := context.WithTimeout(f.m.ctx, 100*time.Millisecond)
+	ctx, cancel := context.WithTimeout(f.m.ctx, time.Second)
 	defer cancel()
 	m := &machine{ctx: ctx, done: ctx.Done(), prog: f.m.prog, opts: f.m.opts, timings: &eval.Timings{}}
 	g := *f
