@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/lang/source"
 	"github.com/arepl/arepl/lang/types"
 )
 
@@ -60,14 +61,38 @@ func lookupCommand(name string) (*command, error) {
 	return nil, fmt.Errorf("unknown command :%s (:help lists them)", name)
 }
 
-// command runs one `:command` line.
-func (e *evaluator) command(ctx context.Context, line string, out output) error {
-	name, arg, _ := strings.Cut(strings.TrimPrefix(line, ":"), " ")
-	c, err := lookupCommand(name)
+// argSource names the text of a command's argument in positions; the
+// evaluator moves such positions to the command's place in the cell.
+const argSource = "<:arg>"
+
+// command runs one `:command` line. Errors in the argument (an expression
+// for :type, :print or :plan) point into the cell: name, the cell line,
+// and the column within the whole command line.
+func (e *evaluator) command(ctx context.Context, name string, it item, out output) error {
+	cmd, rest, _ := strings.Cut(strings.TrimPrefix(it.text, ":"), " ")
+	c, err := lookupCommand(cmd)
 	if err != nil {
 		return commandError(err.Error())
 	}
-	return c.run(e, ctx, strings.TrimSpace(arg), out)
+	arg := strings.TrimSpace(rest)
+	err = c.run(e, ctx, arg, out)
+	if err == nil {
+		return nil
+	}
+	off := len(it.text) - len(strings.TrimLeft(rest, " \t"))
+	return mapErrors(err, func(x *source.Error) *source.Error {
+		if x.Pos.File != argSource {
+			return x
+		}
+		y := *x
+		y.Pos.File = name
+		if y.Pos.IsValid() {
+			y.Pos.Line += it.line - 1
+			y.Pos.Col += off
+			y.Line = it.text
+		}
+		return &y
+	})
 }
 
 func commandError(msg string) error {
@@ -103,7 +128,7 @@ func (e *evaluator) cmdType(_ context.Context, arg string, out output) error {
 	if arg == "" {
 		return commandError(":type needs an expression")
 	}
-	t, err := e.s.TypeOf(":type", arg)
+	t, err := e.s.TypeOf(argSource, arg)
 	if err != nil {
 		return err
 	}
@@ -187,7 +212,7 @@ func (e *evaluator) cmdPrint(ctx context.Context, arg string, out output) error 
 	if arg == "" {
 		return commandError(":print needs an expression")
 	}
-	res, err := e.s.Eval(ctx, ":print", arg)
+	res, err := e.s.Eval(ctx, argSource, arg)
 	if err != nil {
 		return err
 	}
@@ -400,7 +425,7 @@ func (e *evaluator) cmdPlan(ctx context.Context, arg string, out output) error {
 		e.s.SetFusion(true)
 		defer e.s.SetFusion(false)
 	}
-	res, err := e.s.Eval(ctx, ":plan", arg)
+	res, err := e.s.Eval(ctx, argSource, arg)
 	if err != nil {
 		return err
 	}

@@ -95,14 +95,14 @@ func (e *evaluator) run(ctx context.Context, name, cell string, out output) erro
 		var err error
 		switch it.kind {
 		case commandItem:
-			err = e.command(ctx, it.text, out)
+			err = e.command(ctx, name, it, out)
 		case declItem, exprItem:
 			err = e.eval(ctx, name, it, i == last, out)
 		default:
 			err = fmt.Errorf("internal error: cell item of kind %d", it.kind)
 		}
 		if err != nil {
-			return toCellError(err, it.line-1)
+			return toCellError(err)
 		}
 	}
 	return nil
@@ -163,7 +163,7 @@ func interrupted() error {
 
 // toCellError turns any error of a cell into a *cellError. Positioned
 // errors keep their position; the traceback quotes the source line.
-func toCellError(err error, lineOffset int) *cellError {
+func toCellError(err error) *cellError {
 	var ce *cellError
 	if errors.As(err, &ce) {
 		return ce
@@ -184,29 +184,36 @@ func toCellError(err error, lineOffset int) *cellError {
 
 // shiftError moves the positions of err down by n lines: an item that
 // starts on cell line n+1 was evaluated as its own text, so its line 1 is
-// the cell's line n+1. Errors are copied, never changed in place.
+// the cell's line n+1.
 func shiftError(err error, n int) error {
 	if n == 0 {
 		return err
 	}
-	shift := func(e *source.Error) *source.Error {
+	return mapErrors(err, func(e *source.Error) *source.Error {
 		c := *e
 		if c.Pos.IsValid() {
 			c.Pos.Line += n
 		}
 		return &c
-	}
+	})
+}
+
+// mapErrors applies f to each positioned error in err (a *source.Error or
+// a source.ErrorList) and returns the result; f returns copies, so errors
+// the session may keep are never changed in place. Other errors are
+// returned as they are.
+func mapErrors(err error, f func(*source.Error) *source.Error) error {
 	var list source.ErrorList
 	var one *source.Error
 	switch {
 	case errors.As(err, &list):
 		out := make(source.ErrorList, len(list))
 		for i, e := range list {
-			out[i] = shift(e)
+			out[i] = f(e)
 		}
 		return out
 	case errors.As(err, &one):
-		return shift(one)
+		return f(one)
 	}
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,7 +20,8 @@ import (
 // protocol can be tested on its own. It understands integer literals (i32
 // values), `def NAME = N`, `rows N` (an [N][1]i64 array), `sleep` (blocks
 // until cancelled), `slowbad` (fails after 200 ms); anything else is a
-// positioned compile error at 1:1.
+// positioned compile error at 1:1. `panic` panics, as a pipeline bug
+// would.
 type fakeSession struct {
 	defs    map[string]int
 	fusion  bool
@@ -40,6 +42,8 @@ func (f *fakeSession) Eval(ctx context.Context, name, src string) (*eval.Result,
 	case src == "sleep":
 		<-ctx.Done()
 		return nil, ctx.Err()
+	case src == "panic":
+		panic("boom")
 	case src == "slowbad":
 		time.Sleep(200 * time.Millisecond)
 		return nil, bad()
@@ -330,5 +334,38 @@ func TestTimingsAndEarlierValues(t *testing.T) {
 	if first["text/plain"] != "1" || !strings.Contains(fmt.Sprint(timing["text/html"]), `class="arepl-timings"`) ||
 		!strings.HasPrefix(fmt.Sprint(timing["text/plain"]), "time: ") {
 		t.Errorf("value %v, timing %v", first, timing)
+	}
+}
+
+// TestCommandErrorsPointIntoCell checks that an error in a command's
+// argument names the cell, its line, and the column in the command line.
+func TestCommandErrorsPointIntoCell(t *testing.T) {
+	c, _ := startKernelWith(t, newFake())
+	id := c.send(c.shell, "execute_request", executeContent(":echo x\n:type   bad"))
+	r := contentOf(t, c.wait(c.shellR, id))
+	tb := fmt.Sprint(r["traceback"])
+	if !strings.Contains(tb, "In[1]:2:9: cannot evaluate") || !strings.Contains(tb, ":type   bad") {
+		t.Errorf("traceback %s", tb)
+	}
+}
+
+// TestPanicIsAnInternalError checks that a panic in the pipeline becomes
+// an error reply and the kernel keeps serving.
+func TestPanicIsAnInternalError(t *testing.T) {
+	var log lockedBuffer
+	logger.SetOutput(&log)
+	defer logger.SetOutput(os.Stderr)
+	c, _ := startKernelWith(t, newFake())
+	id := c.send(c.shell, "execute_request", executeContent("panic"))
+	if r := contentOf(t, c.wait(c.shellR, id)); r["status"] != "error" || r["ename"] != "InternalError" || r["evalue"] != "boom" {
+		t.Errorf("reply %v", r)
+	}
+	c.outputs(id)
+	id = c.send(c.shell, "execute_request", executeContent("3"))
+	if r := contentOf(t, c.wait(c.shellR, id)); r["status"] != "ok" {
+		t.Errorf("after a panic: %v", r)
+	}
+	if !strings.Contains(log.String(), "internal error: boom") {
+		t.Errorf("the panic was not logged: %s", log.String())
 	}
 }

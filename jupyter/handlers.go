@@ -176,7 +176,7 @@ func (k *kernel) execute(c *channel, m *Message) {
 	if err != nil {
 		var ce *cellError
 		if !errors.As(err, &ce) {
-			ce = toCellError(err, 0)
+			ce = toCellError(err)
 		}
 		k.iopub.publish(m, "error", map[string]any{"ename": ce.ename, "evalue": ce.evalue, "traceback": ce.traceback})
 		k.sendReply(c, m, "execute_reply", map[string]any{
@@ -203,7 +203,7 @@ func (k *kernel) userExpressions(exprs map[string]string) map[string]any {
 		r, err := k.ev.s.Eval(k.ctx, "user_expressions", src)
 		switch {
 		case err != nil:
-			ce := toCellError(err, 0)
+			ce := toCellError(err)
 			res[name] = map[string]any{"status": "error", "ename": ce.ename, "evalue": ce.evalue, "traceback": ce.traceback}
 		case r.Type == nil:
 			res[name] = map[string]any{"status": "ok", "data": map[string]any{"text/plain": ""}, "metadata": map[string]any{}}
