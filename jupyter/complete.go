@@ -1,6 +1,9 @@
 package jupyter
 
 import (
+	"cmp"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -51,6 +54,10 @@ type completion struct {
 // code, and the byte offset where that token starts.
 func (e *evaluator) complete(code string, cur int) (start int, cands []completion) {
 	cur = min(max(cur, 0), len(code))
+	lineStart := strings.LastIndexByte(code[:cur], '\n') + 1
+	if s, cs, ok := completeLoad(code[lineStart:cur]); ok {
+		return lineStart + s, cs
+	}
 	start = cur
 	for start > 0 && isNameByte(code[start-1]) {
 		start--
@@ -83,6 +90,39 @@ func (e *evaluator) complete(code string, cur int) (start int, cands []completio
 	}
 	sort.Slice(cands, func(i, j int) bool { return cands[i].text < cands[j].text })
 	return start, cands
+}
+
+// completeLoad completes the file name argument of a :load line (line
+// is the text of the line before the cursor): directories and .fut files.
+// start is where the file name begins in line.
+func completeLoad(line string) (start int, cands []completion, ok bool) {
+	cmd, arg, found := strings.Cut(line, " ")
+	if !found || !strings.HasPrefix(cmd, ":") {
+		return 0, nil, false
+	}
+	if c, err := lookupCommand(cmd[1:]); err != nil || c.name != "load" {
+		return 0, nil, false
+	}
+	trimmed := strings.TrimLeft(arg, " ")
+	start = len(line) - len(trimmed)
+	dir, base := filepath.Split(trimmed)
+	entries, err := os.ReadDir(cmp.Or(dir, "."))
+	if err != nil {
+		return start, nil, true
+	}
+	for _, en := range entries {
+		n := en.Name()
+		if !strings.HasPrefix(n, base) || strings.HasPrefix(n, ".") && !strings.HasPrefix(base, ".") {
+			continue
+		}
+		switch {
+		case en.IsDir():
+			cands = append(cands, completion{text: dir + n + "/", kind: "path"})
+		case strings.HasSuffix(n, ".fut"):
+			cands = append(cands, completion{text: dir + n, kind: "path"})
+		}
+	}
+	return start, cands, true
 }
 
 func nameKind(k eval.NameKind) string {

@@ -1,6 +1,11 @@
 package jupyter
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
 
 func TestCursorConversion(t *testing.T) {
 	// ⍴ is three bytes, 𝔸 four (two UTF-16 units): code points differ from
@@ -78,5 +83,30 @@ func TestLookupCommand(t *testing.T) {
 		if (err == nil) != tc.ok || err == nil && c.name != tc.want {
 			t.Errorf("lookupCommand(%q) = %v, %v; want %q ok=%v", tc.name, c, err, tc.want, tc.ok)
 		}
+	}
+}
+
+func TestCompleteLoad(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"a.fut", "ab.fut", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "asub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	line := ":load " + dir + "/a"
+	start, cands, ok := completeLoad(line)
+	var got []string
+	for _, c := range cands {
+		got = append(got, c.text)
+	}
+	want := []string{dir + "/a.fut", dir + "/ab.fut", dir + "/asub/"}
+	if !ok || start != len(":load ") || !reflect.DeepEqual(got, want) {
+		t.Errorf("completeLoad(%q) = %d, %q, %v; want %d, %q", line, start, got, ok, len(":load "), want)
+	}
+	if _, _, ok := completeLoad(":type a"); ok {
+		t.Error(":type completes file names")
 	}
 }
