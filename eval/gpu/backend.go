@@ -260,6 +260,14 @@ func (r *run) body(b *core.Body, env map[string]eval.Value, depth int) ([]eval.V
 			i++
 			continue
 		}
+		// Scans, segmented scans and filters: single-pass kernels (scan*.go).
+		if ok, err := r.scanStmt(s, env); ok || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			i++
+			continue
+		}
 		if ok, err := r.trivial(s, env); ok || err != nil {
 			if err != nil {
 				return nil, err
@@ -275,7 +283,7 @@ func (r *run) body(b *core.Body, env map[string]eval.Value, depth int) ([]eval.V
 			continue
 		}
 		j := i + 1
-		for j < len(b.Stmts) && r.l.mod.kernels[b.Stmts[j]] == nil && !r.hasGPU(b.Stmts[j], 0) && !isTrivial(b.Stmts[j]) {
+		for j < len(b.Stmts) && r.l.mod.kernels[b.Stmts[j]] == nil && !r.scannable(b.Stmts[j]) && !r.hasGPU(b.Stmts[j], 0) && !isTrivial(b.Stmts[j]) {
 			j++
 		}
 		if err := r.fallback(b.Stmts[i:j], env); err != nil {
@@ -351,7 +359,7 @@ func (r *run) hasGPU(s *core.Stmt, depth int) bool {
 	found := false
 	for _, b := range bodies {
 		for _, t := range b.Stmts {
-			if r.l.mod.kernels[t] != nil || r.hasGPU(t, depth+1) {
+			if r.l.mod.kernels[t] != nil || r.scannable(t) || r.hasGPU(t, depth+1) {
 				found = true
 			}
 		}

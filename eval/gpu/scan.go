@@ -1,0 +1,988 @@
+package gpu
+
+// Single-pass scans on the GPU: the scanomap of a Screma with scans, the
+// regular segmented scan of a Segmented with scans, and filter/partition by
+// compaction. They share one kernel skeleton (kernels/scan.cu and
+// kernels/filter.cu): a tile per block in atomic-ticket order, a striped
+// load through the fused map, a transposition through shared memory, a
+// sequential scan per thread, warp and block scans, and the decoupled
+// look-back of one warp over windows of 32 predecessors. The parts that
+// depend on the program are rendered here, in Go, as the methods the
+// templates call.
+//
+// Scan statements get a module of their own (prelude, scan helpers, the
+// program's device functions the lambdas call, one kernel), generated when
+// the statement first runs and cached like every other module, so this file
+// needs nothing from the generator of the map and reduction kernels but
+// its code emitter.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"text/template"
+
+	"github.com/arepl/arepl/kernels"
+	"github.com/arepl/arepl/lang/core"
+)
+
+// scanMode is the kind of single-pass kernel.
+type scanMode int
+
+const (
+	scanPlain  scanMode = iota // scanomap: map, scans, map-outs, post-map
+	scanSeg                    // regular segmented scan: segments of ar_w elements
+	scanFilter                 // filter or partition: compaction on an i64 count
+)
+
+var scanModeName = [...]string{scanPlain: "scanomap", scanSeg: "segmented scan", scanFilter: "filter"}
+
+var scanTemplateFile = [...]string{scanPlain: "scan.cu", scanSeg: "scan.cu", scanFilter: "filter.cu"}
+
+// scanParamKind says what the host passes for one parameter of a scan
+// kernel; the C declarations and the launch's arguments are both made from
+// the same []scanParam.
+type scanParamKind int
+
+const (
+	spN      scanParamKind = iota // i64 elements
+	spW                           // i64 segment width (0 unless segmented)
+	spEnv                         // a free variable or its dimension (kparam)
+	spIn                          // input array k
+	spOut                         // map-out k, written during the load
+	spRes                         // result array k
+	spFlags                       // u32 look-back status per tile
+	spAgg                         // tile aggregates of accumulator component k
+	spPre                         // tile inclusive prefixes of component k
+	spTicket                      // u32 tile ticket
+	spCount                       // i64 kept count (filter)
+)
+
+type scanParam struct {
+	kind scanParamKind
+	k    int
+	t    core.PrimType
+	env  kparam
+}
+
+func (p scanParam) decl() string {
+	switch p.kind {
+	case spN:
+		return "const i64 ar_n"
+	case spW:
+		return "const i64 ar_w"
+	case spEnv:
+		return p.env.decl()
+	case spIn:
+		return fmt.Sprintf("const %s *__restrict__ ar_in%d", ctype(p.t), p.k)
+	case spOut:
+		return fmt.Sprintf("%s *__restrict__ ar_out%d", ctype(p.t), p.k)
+	case spRes:
+		return fmt.Sprintf("%s *__restrict__ ar_res%d", ctype(p.t), p.k)
+	case spFlags:
+		return "unsigned int *__restrict__ ar_flags"
+	case spAgg:
+		return fmt.Sprintf("%s *__restrict__ ar_agg%d", ctype(p.t), p.k)
+	case spPre:
+		return fmt.Sprintf("%s *__restrict__ ar_pre%d", ctype(p.t), p.k)
+	case spTicket:
+		return "unsigned int *__restrict__ ar_ticket"
+	case spCount:
+		return "i64 *__restrict__ ar_count"
+	}
+	return "/* bad parameter */"
+}
+
+// scanKernel is one generated single-pass kernel and what the host needs
+// to launch it.
+type scanKernel struct {
+	Name  string
+	Mode  scanMode
+	Stmt  *core.Stmt
+	Outer []core.Atom // scanSeg: the outer dimensions
+	W     core.Atom   // elements (per segment for scanSeg)
+	Arrs  []*core.Var
+	Block int
+	Seq   int
+
+	In      []core.PrimType // element types of the inputs
+	Scan    []core.PrimType // scanned components kept in shared memory
+	Acc     []core.PrimType // accumulator: Scan, then the segment flag (scanSeg)
+	Neutral []string        // C neutral elements of Acc
+	Out     []core.PrimType // map-outs written during the load
+	Held    []core.PrimType // values kept in shared memory for the store: map-outs the post-map reads, filter values
+	Res     []core.PrimType // result arrays
+	Part    bool            // scanFilter: partition (rejected values after the kept ones in Res)
+	Env     []*core.Var
+	params  []scanParam
+
+	hasMap  bool   // the map lambda exists (filter without a map has none)
+	hasPost bool   // a post-map computes the results
+	envArgs string // the env as arguments of device functions
+	fnMap   string
+	fnComb  string
+	fnPost  string
+	fnPred  string
+	checks  bool
+	src     string // device functions and the kernel
+}
+
+// Params is the kernel's C parameter list.
+func (k *scanKernel) Params() string {
+	ds := make([]string, len(k.params))
+	for i, p := range k.params {
+		ds[i] = p.decl()
+	}
+	return strings.Join(ds, ", ")
+}
+
+// Tile is the number of elements of one block's tile.
+func (k *scanKernel) Tile() int { return k.Block * k.Seq }
+
+// Seg reports whether segments restart the scan.
+func (k *scanKernel) Seg() bool { return k.Mode == scanSeg }
+
+// tileSlots is the shared-memory slots of one tile, padded by ar_pad.
+func tileSlots(tile int) int { return tile + tile/32 + 1 }
+
+// sharedBytes is the static shared memory of a kernel with m elements per
+// thread: one padded tile per scanned and held component, and the block
+// scan's per-warp values, block aggregate and prefix.
+func sharedBytes(scan, held, acc []core.PrimType, block, m int) int {
+	n := 0
+	for _, t := range scan {
+		n += tileSlots(block*m) * t.Size()
+	}
+	for _, t := range held {
+		n += tileSlots(block*m) * t.Size()
+	}
+	for _, t := range acc {
+		n += (2*32 + 2) * t.Size()
+	}
+	return n + 16
+}
+
+// scanSeq is the sequentiality degree: the formula of seqDegree (thesis
+// §5.3 with Futhark's 2·Σw) on the accumulator's types, lowered until the
+// tiles fit in a block's static shared memory.
+func scanSeq(k *scanKernel, lim Limits) int {
+	m := seqDegree(k.Acc, 0, k.Block, Limits{SMs: lim.SMs, MaxThreadsPerBlock: lim.MaxThreadsPerBlock,
+		SharedPerBlock: 1 << 30, SharedOptin: lim.SharedOptin, RegsPerBlock: lim.RegsPerBlock, Seq: lim.Seq})
+	for m > 1 && sharedBytes(k.Scan, k.Held, k.Acc, k.Block, m) > lim.SharedPerBlock {
+		m--
+	}
+	return m
+}
+
+// scanGen renders the scan kernel of one statement.
+type scanGen struct {
+	prog  *core.Program
+	lim   Limits
+	sites []errSite
+	funs  map[string]bool
+}
+
+// scanStmtKernel returns the single-pass kernel of s, or an *unsupported
+// error saying why s is not one, or another error for a malformed
+// statement.
+func (g *scanGen) kernel(s *core.Stmt) (*scanKernel, error) {
+	switch e := s.Exp.(type) {
+	case *core.Screma:
+		return g.screma(s, e, nil)
+	case *core.Segmented:
+		if e.Op == nil {
+			return nil, fmt.Errorf("internal error: segmented statement without an operation")
+		}
+		if len(e.Outer) == 0 {
+			return nil, fmt.Errorf("internal error: segmented statement without outer dimensions")
+		}
+		return g.screma(s, e.Op, e.Outer)
+	case *core.Filter:
+		return g.filter(s, e)
+	}
+	return nil, unsup("%s is not a scan", expName(s.Exp))
+}
+
+func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*scanKernel, error) {
+	if len(op.Scans) == 0 {
+		return nil, unsup("%s has no scan", op.Kind())
+	}
+	if len(op.Reds) > 0 {
+		return nil, unsup("a scan fused with a reduction is not generated yet")
+	}
+	k := &scanKernel{Mode: scanPlain, Stmt: s, Outer: outer, W: op.W, Arrs: op.Arrs, Block: 256, hasMap: true}
+	if outer != nil {
+		k.Mode = scanSeg
+	}
+	for _, a := range op.Arrs {
+		if a.Type.Rank != 1+len(outer) {
+			return nil, unsup("%s over rows of %s (nested parallelism is not generated yet)", op.Kind(), a.Name)
+		}
+		k.In = append(k.In, a.Type.Elem)
+	}
+	for _, sc := range op.Scans {
+		if len(sc.Lambda.Params) != 2*len(sc.Neutral) {
+			return nil, fmt.Errorf("internal error: scan operator with %d parameters for %d components", len(sc.Lambda.Params), len(sc.Neutral))
+		}
+		for _, ne := range sc.Neutral {
+			t := ne.AtomType()
+			if t.IsArray() {
+				return nil, unsup("a scan of arrays (vectorised operator) is not generated yet")
+			}
+			k.Scan = append(k.Scan, t.Elem)
+			c, err := atom(ne)
+			if err != nil {
+				return nil, err
+			}
+			k.Neutral = append(k.Neutral, c)
+		}
+	}
+	k.Acc = append([]core.PrimType(nil), k.Scan...)
+	if k.Mode == scanSeg {
+		k.Acc = append(k.Acc, core.Bool)
+		k.Neutral = append(k.Neutral, "false")
+	}
+	if len(op.Map.Ret) < len(k.Scan) {
+		return nil, fmt.Errorf("internal error: map returns %d values for %d scanned components", len(op.Map.Ret), len(k.Scan))
+	}
+	var outs []core.PrimType
+	for _, t := range op.Map.Ret[len(k.Scan):] {
+		if t.IsArray() {
+			return nil, unsup("a map producing arrays is not generated yet")
+		}
+		outs = append(outs, t.Elem)
+	}
+	if op.Post != nil {
+		k.hasPost = true
+		k.Held = outs
+		for _, t := range op.Post.Ret {
+			if t.IsArray() {
+				return nil, unsup("a post-map producing arrays is not generated yet")
+			}
+			k.Res = append(k.Res, t.Elem)
+		}
+	} else {
+		k.Out = outs
+		k.Res = k.Scan
+	}
+	fs := newFreeSet()
+	var idx []*core.Var
+	if op.Index != nil {
+		idx = []*core.Var{op.Index}
+	}
+	fs.lambda(op.Map, idx, map[string]bool{})
+	for _, sc := range op.Scans {
+		fs.lambda(sc.Lambda, nil, map[string]bool{})
+		fs.stmts(nil, sc.Neutral, map[string]bool{})
+	}
+	if op.Post != nil {
+		fs.lambda(op.Post, nil, map[string]bool{})
+	}
+	if fs.err != nil {
+		return nil, fs.err
+	}
+	k.Env = fs.order
+	k.Seq = scanSeq(k, g.lim)
+	k.Name = "k_" + strings.ReplaceAll(scanModeName[k.Mode], " ", "_")
+	g.params(k)
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n// %s: %s at %v\n", k.Name, scanModeName[k.Mode], s.Pos)
+	if err := g.mapFun(&b, k, op.Map, op.Index); err != nil {
+		return nil, err
+	}
+	if err := g.combFun(&b, k, op.Scans); err != nil {
+		return nil, err
+	}
+	if op.Post != nil {
+		k.fnPost = k.Name + "_post"
+		if err := g.lambdaFun(&b, k, k.fnPost, op.Post, false); err != nil {
+			return nil, err
+		}
+	}
+	return g.finish(&b, k)
+}
+
+func (g *scanGen) filter(s *core.Stmt, f *core.Filter) (*scanKernel, error) {
+	k := &scanKernel{Mode: scanFilter, Stmt: s, W: f.W, Arrs: f.Arrs, Block: 256, Part: f.Partition, hasMap: f.Map != nil}
+	for _, a := range f.Arrs {
+		if a.Type.Rank != 1 {
+			return nil, unsup("filter over rows of %s (nested parallelism is not generated yet)", a.Name)
+		}
+		k.In = append(k.In, a.Type.Elem)
+	}
+	vals := k.In
+	if f.Map != nil {
+		vals = nil
+		for _, t := range f.Map.Ret {
+			if t.IsArray() {
+				return nil, unsup("a map producing arrays is not generated yet")
+			}
+			vals = append(vals, t.Elem)
+		}
+	}
+	if len(f.Pred.Params) != len(vals) || len(f.Pred.Ret) != 1 || f.Pred.Ret[0] != core.Scalar(core.Bool) {
+		return nil, fmt.Errorf("internal error: filter predicate of %d parameters and results %v for %d values", len(f.Pred.Params), f.Pred.Ret, len(vals))
+	}
+	k.Scan = []core.PrimType{core.I64}
+	k.Acc = k.Scan
+	k.Neutral = []string{"((i64)0LL)"}
+	k.Held = vals
+	k.Res = append([]core.PrimType(nil), vals...)
+	if f.Partition {
+		k.Res = append(k.Res, vals...)
+	}
+	fs := newFreeSet()
+	if f.Map != nil {
+		var idx []*core.Var
+		if f.Index != nil {
+			idx = []*core.Var{f.Index}
+		}
+		fs.lambda(f.Map, idx, map[string]bool{})
+	}
+	fs.lambda(f.Pred, nil, map[string]bool{})
+	if fs.err != nil {
+		return nil, fs.err
+	}
+	k.Env = fs.order
+	k.Seq = scanSeq(k, g.lim)
+	k.Name = "k_filter"
+	if f.Partition {
+		k.Name = "k_partition"
+	}
+	g.params(k)
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n// %s: %s at %v\n", k.Name, expName(f), s.Pos)
+	if f.Map != nil {
+		if err := g.mapFun(&b, k, f.Map, f.Index); err != nil {
+			return nil, err
+		}
+	}
+	k.fnPred = k.Name + "_pred"
+	if err := g.lambdaFun(&b, k, k.fnPred, f.Pred, false); err != nil {
+		return nil, err
+	}
+	k.fnComb = k.Name + "_comb"
+	fmt.Fprintf(&b, "static __device__ __forceinline__ void %s(%s) {\n  *ar_r0 = a0 + b0;\n}\n", k.fnComb,
+		strings.Join(append(envDecls(k), "i64 a0", "i64 b0", "i64 *ar_r0"), ", "))
+	return g.finish(&b, k)
+}
+
+// finish instantiates the kernel's template after its device functions.
+func (g *scanGen) finish(b *strings.Builder, k *scanKernel) (*scanKernel, error) {
+	var out bytes.Buffer
+	if err := scanTemplates.ExecuteTemplate(&out, scanTemplateFile[k.Mode], k); err != nil {
+		return nil, fmt.Errorf("internal error: kernel template %s: %v", scanTemplateFile[k.Mode], err)
+	}
+	b.Write(out.Bytes())
+	k.src = b.String()
+	return k, nil
+}
+
+// params lays out the kernel's parameters; see scanParamKind.
+func (g *scanGen) params(k *scanKernel) {
+	ps := []scanParam{{kind: spN}, {kind: spW}}
+	env := []kparam{{kind: pErr}}
+	for _, v := range k.Env {
+		if v.Type.IsArray() {
+			env = append(env, kparam{kind: pArray, v: v, t: v.Type.Elem})
+			for d := 0; d < v.Type.Rank; d++ {
+				env = append(env, kparam{kind: pDim, v: v, k: d})
+			}
+			continue
+		}
+		env = append(env, kparam{kind: pScalar, v: v, t: v.Type.Elem})
+	}
+	var args []string
+	for _, p := range env {
+		ps = append(ps, scanParam{kind: spEnv, env: p})
+		switch p.kind {
+		case pErr:
+			args = append(args, "ar_err")
+		case pDim:
+			args = append(args, fmt.Sprintf("%s_d%d", cname(p.v.Name), p.k))
+		default:
+			args = append(args, cname(p.v.Name))
+		}
+	}
+	k.envArgs = strings.Join(args, ", ")
+	for j, t := range k.In {
+		ps = append(ps, scanParam{kind: spIn, k: j, t: t})
+	}
+	for j, t := range k.Out {
+		ps = append(ps, scanParam{kind: spOut, k: j, t: t})
+	}
+	for j, t := range k.Res {
+		ps = append(ps, scanParam{kind: spRes, k: j, t: t})
+	}
+	ps = append(ps, scanParam{kind: spFlags})
+	for j, t := range k.Acc {
+		ps = append(ps, scanParam{kind: spAgg, k: j, t: t})
+	}
+	for j, t := range k.Acc {
+		ps = append(ps, scanParam{kind: spPre, k: j, t: t})
+	}
+	ps = append(ps, scanParam{kind: spTicket})
+	if k.Mode == scanFilter {
+		ps = append(ps, scanParam{kind: spCount})
+	}
+	k.params = ps
+}
+
+// envDecls is the env as parameters of a device function.
+func envDecls(k *scanKernel) []string {
+	var ds []string
+	for _, p := range k.params {
+		if p.kind == spEnv {
+			ds = append(ds, p.decl())
+		}
+	}
+	return ds
+}
+
+// mapFun renders the map lambda as NAME_map(env, index, elements...,
+// results*...).
+func (g *scanGen) mapFun(b *strings.Builder, k *scanKernel, m *core.Lambda, index *core.Var) error {
+	k.fnMap = k.Name + "_map"
+	e := &emitter{indent: 1, sites: &g.sites, funs: g.funs, prog: g.prog}
+	ps := append(envDecls(k), "const i64 ar_index")
+	for _, p := range m.Params {
+		if p.Type.IsArray() {
+			return unsup("map over rows of arrays is not generated yet")
+		}
+		ps = append(ps, ctype(p.Type.Elem)+" "+cname(p.Name))
+	}
+	var dst []string
+	for j, t := range m.Ret {
+		ps = append(ps, fmt.Sprintf("%s *ar_r%d", ctype(t.Elem), j))
+		dst = append(dst, fmt.Sprintf("*ar_r%d", j))
+	}
+	if index != nil {
+		e.line("const i64 %s = ar_index;", cname(index.Name))
+	}
+	if err := e.body(m.Body, dst); err != nil {
+		return err
+	}
+	k.checks = k.checks || e.calls || len(g.sites) > 0
+	fmt.Fprintf(b, "static __device__ __forceinline__ void %s(%s) {\n%s}\n", k.fnMap, strings.Join(ps, ", "), e.b.String())
+	return nil
+}
+
+// lambdaFun renders a lambda of scalars as NAME(env, params..., results*...).
+func (g *scanGen) lambdaFun(b *strings.Builder, k *scanKernel, name string, l *core.Lambda, _ bool) error {
+	e := &emitter{indent: 1, sites: &g.sites, funs: g.funs, prog: g.prog}
+	ps := envDecls(k)
+	for _, p := range l.Params {
+		if p.Type.IsArray() {
+			return unsup("a lambda taking arrays is not generated yet")
+		}
+		ps = append(ps, ctype(p.Type.Elem)+" "+cname(p.Name))
+	}
+	var dst []string
+	for j, t := range l.Ret {
+		if t.IsArray() {
+			return unsup("a lambda returning arrays is not generated yet")
+		}
+		ps = append(ps, fmt.Sprintf("%s *ar_r%d", ctype(t.Elem), j))
+		dst = append(dst, fmt.Sprintf("*ar_r%d", j))
+	}
+	if err := e.body(l.Body, dst); err != nil {
+		return err
+	}
+	k.checks = k.checks || e.calls || len(g.sites) > 0
+	fmt.Fprintf(b, "static __device__ __forceinline__ void %s(%s) {\n%s}\n", name, strings.Join(ps, ", "), e.b.String())
+	return nil
+}
+
+// combFun renders the combined operator of all scans (horizontal fusion:
+// each scan combines its own components) as NAME_op, and for a segmented
+// scan NAME_comb, the operator lifted to (value, flag) pairs: a flag on the
+// right restarts the scan, and the result has a flag when either has.
+func (g *scanGen) combFun(b *strings.Builder, k *scanKernel, scans []*core.ScanOp) error {
+	e := &emitter{indent: 1, sites: &g.sites, funs: g.funs, prog: g.prog}
+	var accs, elems, dst []string
+	off := 0
+	for _, sc := range scans {
+		n := len(sc.Neutral)
+		for j, p := range sc.Lambda.Params {
+			d := ctype(p.Type.Elem) + " " + cname(p.Name)
+			if j < n {
+				accs = append(accs, d)
+			} else {
+				elems = append(elems, d)
+			}
+		}
+		for j := 0; j < n; j++ {
+			dst = append(dst, fmt.Sprintf("*ar_r%d", off+j))
+		}
+		if err := e.body(sc.Lambda.Body, dst[off:off+n]); err != nil {
+			return err
+		}
+		off += n
+	}
+	k.checks = k.checks || e.calls || len(g.sites) > 0
+	ps := append(envDecls(k), accs...)
+	ps = append(ps, elems...)
+	for j, t := range k.Scan {
+		ps = append(ps, fmt.Sprintf("%s *ar_r%d", ctype(t), j))
+	}
+	op := k.Name + "_op"
+	fmt.Fprintf(b, "static __device__ __forceinline__ void %s(%s) {\n%s}\n", op, strings.Join(ps, ", "), e.b.String())
+	if k.Mode != scanSeg {
+		k.fnComb = op
+		return nil
+	}
+	k.fnComb = k.Name + "_comb"
+	var as, bs, rs, args []string
+	for j, t := range k.Acc {
+		as = append(as, fmt.Sprintf("%s a%d", ctype(t), j))
+		bs = append(bs, fmt.Sprintf("%s b%d", ctype(t), j))
+		rs = append(rs, fmt.Sprintf("%s *ar_r%d", ctype(t), j))
+	}
+	args = append(args, k.envArgs)
+	for j := range k.Scan {
+		args = append(args, fmt.Sprintf("a%d", j))
+	}
+	for j := range k.Scan {
+		args = append(args, fmt.Sprintf("b%d", j))
+	}
+	for j := range k.Scan {
+		args = append(args, fmt.Sprintf("ar_r%d", j))
+	}
+	f := len(k.Scan)
+	fmt.Fprintf(b, "static __device__ __forceinline__ void %s(%s) {\n", k.fnComb, strings.Join(append(append(append(envDecls(k), as...), bs...), rs...), ", "))
+	fmt.Fprintf(b, "  if (b%d) {\n", f)
+	for j := range k.Scan {
+		fmt.Fprintf(b, "    *ar_r%d = b%d;\n", j, j)
+	}
+	fmt.Fprintf(b, "  } else {\n    %s(%s);\n  }\n  *ar_r%d = a%d || b%d;\n}\n", op, strings.Join(args, ", "), f, f, f)
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// Code the templates call. Accumulators are C variables name_0, name_1, ...
+// (one per component of Acc).
+
+func (k *scanKernel) comps(name string, ts []core.PrimType) []string {
+	out := make([]string, len(ts))
+	for j := range ts {
+		out[j] = fmt.Sprintf("%s_%d", name, j)
+	}
+	return out
+}
+
+// comb renders dst = a ⊕ b (dst may be a or b: arguments are by value).
+func (k *scanKernel) comb(b *strings.Builder, dst, a, x string, indent int) {
+	args := []string{k.envArgs}
+	args = append(args, k.comps(a, k.Acc)...)
+	args = append(args, k.comps(x, k.Acc)...)
+	for _, d := range k.comps(dst, k.Acc) {
+		args = append(args, "&"+d)
+	}
+	fmt.Fprintf(b, "%s%s(%s);\n", ind(indent), k.fnComb, strings.Join(args, ", "))
+}
+
+func (k *scanKernel) decl(b *strings.Builder, name string, indent int) {
+	for j, t := range k.Acc {
+		fmt.Fprintf(b, "%s%s %s_%d = %s;\n", ind(indent), ctype(t), name, j, k.Neutral[j])
+	}
+}
+
+func (k *scanKernel) declUninit(b *strings.Builder, name string, indent int) {
+	for j, t := range k.Acc {
+		fmt.Fprintf(b, "%s%s %s_%d;\n", ind(indent), ctype(t), name, j)
+	}
+}
+
+func (k *scanKernel) neutral(b *strings.Builder, name string, indent int) {
+	for j := range k.Acc {
+		fmt.Fprintf(b, "%s%s_%d = %s;\n", ind(indent), name, j, k.Neutral[j])
+	}
+}
+
+// SharedDecl declares the padded tiles (ar_sh_j for scanned components,
+// ar_sx_j for held values) and the block scan's shared values.
+func (k *scanKernel) SharedDecl() string {
+	var b strings.Builder
+	slots := tileSlots(k.Tile())
+	for j, t := range k.Scan {
+		fmt.Fprintf(&b, "  __shared__ %s ar_sh_%d[%d];\n", ctype(t), j, slots)
+	}
+	for j, t := range k.Held {
+		fmt.Fprintf(&b, "  __shared__ %s ar_sx_%d[%d];\n", ctype(t), j, slots)
+	}
+	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "  __shared__ %s ar_wt_%d[32], ar_wx_%d[32], ar_bagg_%d, ar_bpre_%d;\n", ctype(t), j, j, j, j)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// LoadPhase loads the tile striped: inputs, the map (map-outs written
+// now, or kept for the post-map), the scanned values into ar_sh; the
+// filter's values into ar_sx and 1 or 0 into ar_sh.
+func (k *scanKernel) LoadPhase() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+	fmt.Fprintf(&b, "    const int ar_k = ar_j * %d + threadIdx.x;\n    const i64 ar_i = ar_base + ar_k;\n", k.Block)
+	b.WriteString("    if (ar_i < ar_n) {\n")
+	var xs []string
+	for j, t := range k.In {
+		fmt.Fprintf(&b, "      const %s ar_x_%d = ar_in%d[ar_i];\n", ctype(t), j, j)
+		xs = append(xs, fmt.Sprintf("ar_x_%d", j))
+	}
+	vals := xs
+	if k.hasMap {
+		index := "ar_i"
+		if k.Mode == scanSeg {
+			index = "ar_i % ar_w"
+		}
+		args := []string{k.envArgs, index}
+		args = append(args, xs...)
+		var ys []string
+		nres := len(k.Scan) + len(k.Out) + len(k.Held)
+		if k.Mode == scanFilter {
+			nres = len(k.Held)
+		}
+		rts := append(append(append([]core.PrimType(nil), k.Scan...), k.Out...), k.Held...)
+		if k.Mode == scanFilter {
+			rts = k.Held
+		}
+		for j := 0; j < nres; j++ {
+			y := fmt.Sprintf("ar_y_%d", j)
+			fmt.Fprintf(&b, "      %s %s;\n", ctype(rts[j]), y)
+			ys = append(ys, y)
+			args = append(args, "&"+y)
+		}
+		fmt.Fprintf(&b, "      %s(%s);\n", k.fnMap, strings.Join(args, ", "))
+		vals = ys
+	}
+	switch k.Mode {
+	case scanFilter:
+		fmt.Fprintf(&b, "      bool ar_keep;\n      %s(%s, %s, &ar_keep);\n", k.fnPred, k.envArgs, strings.Join(vals, ", "))
+		b.WriteString("      ar_sh_0[ar_pad(ar_k)] = ar_keep ? (i64)1 : (i64)0;\n")
+		for j := range k.Held {
+			fmt.Fprintf(&b, "      ar_sx_%d[ar_pad(ar_k)] = %s;\n", j, vals[j])
+		}
+	default:
+		for j := range k.Scan {
+			fmt.Fprintf(&b, "      ar_sh_%d[ar_pad(ar_k)] = %s;\n", j, vals[j])
+		}
+		for j := range k.Out {
+			fmt.Fprintf(&b, "      ar_out%d[ar_i] = %s;\n", j, vals[len(k.Scan)+j])
+		}
+		for j := range k.Held {
+			fmt.Fprintf(&b, "      ar_sx_%d[ar_pad(ar_k)] = %s;\n", j, vals[len(k.Scan)+j])
+		}
+	}
+	b.WriteString("    } else {\n")
+	for j := range k.Scan {
+		fmt.Fprintf(&b, "      ar_sh_%d[ar_pad(ar_k)] = %s;\n", j, k.Neutral[j])
+	}
+	b.WriteString("    }\n  }")
+	return b.String()
+}
+
+// ThreadScan scans the thread's Seq consecutive elements from shared
+// memory into registers ar_v_j[]; ar_acc ends as the thread's aggregate.
+// A segmented scan flags the elements whose index is a multiple of ar_w,
+// tracking the index modulo ar_w by increments (one division per thread).
+func (k *scanKernel) ThreadScan() string {
+	var b strings.Builder
+	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "  %s ar_v_%d[%d];\n", ctype(t), j, k.Seq)
+	}
+	k.decl(&b, "ar_acc", 2)
+	if k.Seg() {
+		fmt.Fprintf(&b, "  i64 ar_r = (ar_base + (i64)threadIdx.x * %d) %% ar_w;\n", k.Seq)
+	}
+	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+	fmt.Fprintf(&b, "    const int ar_k = threadIdx.x * %d + ar_j;\n", k.Seq)
+	for j, t := range k.Scan {
+		fmt.Fprintf(&b, "    const %s ar_e_%d = ar_sh_%d[ar_pad(ar_k)];\n", ctype(t), j, j)
+	}
+	if k.Seg() {
+		f := len(k.Scan)
+		fmt.Fprintf(&b, "    const bool ar_e_%d = ar_r == 0;\n    ar_r = ar_r + 1 == ar_w ? 0 : ar_r + 1;\n", f)
+	}
+	k.comb(&b, "ar_acc", "ar_acc", "ar_e", 4)
+	for j := range k.Acc {
+		fmt.Fprintf(&b, "    ar_v_%d[ar_j] = ar_acc_%d;\n", j, j)
+	}
+	b.WriteString("  }")
+	return b.String()
+}
+
+// warpScan renders an inclusive scan of name across the warp (lane
+// order).
+func (k *scanKernel) warpScan(b *strings.Builder, name string, indent int) {
+	in := ind(indent)
+	fmt.Fprintf(b, "%sfor (int ar_o = 1; ar_o < 32; ar_o <<= 1) {\n", in)
+	for j, t := range k.Acc {
+		fmt.Fprintf(b, "%s  const %s ar_u_%d = ar_shfl_up(%s_%d, ar_o);\n", in, ctype(t), j, name, j)
+	}
+	fmt.Fprintf(b, "%s  if (ar_lane >= ar_o) {\n", in)
+	k.comb(b, name, "ar_u", name, indent+4)
+	fmt.Fprintf(b, "%s  }\n%s}\n", in, in)
+}
+
+// BlockScan turns the threads' aggregates into each thread's exclusive
+// prefix within the block (ar_ex) and the block's aggregate (ar_bagg).
+func (k *scanKernel) BlockScan() string {
+	var b strings.Builder
+	b.WriteString("  const int ar_lane = threadIdx.x & 31, ar_warp = threadIdx.x >> 5;\n")
+	k.warpScan(&b, "ar_acc", 2)
+	b.WriteString("  if (ar_lane == 31) {\n")
+	for j := range k.Acc {
+		fmt.Fprintf(&b, "    ar_wt_%d[ar_warp] = ar_acc_%d;\n", j, j)
+	}
+	b.WriteString("  }\n")
+	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "  %s ar_ex_%d = ar_shfl_up(ar_acc_%d, 1);\n", ctype(t), j, j)
+	}
+	b.WriteString("  if (ar_lane == 0) {\n")
+	k.neutral(&b, "ar_ex", 4)
+	b.WriteString("  }\n  __syncthreads();\n  if (ar_warp == 0) {\n")
+	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "    %s ar_t_%d = ar_lane < %d ? ar_wt_%d[ar_lane] : %s;\n", ctype(t), j, k.Block/32, j, k.Neutral[j])
+	}
+	k.warpScan(&b, "ar_t", 4)
+	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "    %s ar_te_%d = ar_shfl_up(ar_t_%d, 1);\n", ctype(t), j, j)
+	}
+	b.WriteString("    if (ar_lane == 0) {\n")
+	k.neutral(&b, "ar_te", 6)
+	fmt.Fprintf(&b, "    }\n    if (ar_lane < %d) {\n", k.Block/32)
+	for j := range k.Acc {
+		fmt.Fprintf(&b, "      ar_wx_%d[ar_lane] = ar_te_%d;\n", j, j)
+	}
+	fmt.Fprintf(&b, "    }\n    if (ar_lane == %d) {\n", k.Block/32-1)
+	for j := range k.Acc {
+		fmt.Fprintf(&b, "      ar_bagg_%d = ar_t_%d;\n", j, j)
+	}
+	b.WriteString("    }\n  }\n  __syncthreads();\n  {\n")
+	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "    const %s ar_w_%d = ar_wx_%d[ar_warp];\n", ctype(t), j, j)
+	}
+	k.comb(&b, "ar_ex", "ar_w", "ar_ex", 4)
+	b.WriteString("  }")
+	return b.String()
+}
+
+// LookBack is warp 0's part: publish the block's aggregate (or, for tile
+// 0, its prefix), then fold the predecessors' values in windows of 32,
+// nearest in lane 0, until a window holds an inclusive prefix (or, in a
+// segmented scan, a value with a segment start); publish the inclusive
+// prefix and leave the exclusive one in ar_bpre for the block.
+func (k *scanKernel) LookBack() string {
+	var b strings.Builder
+	b.WriteString("  if (ar_warp == 0) {\n")
+	k.decl(&b, "ar_P", 4)
+	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "    const %s ar_g_%d = ar_bagg_%d;\n", ctype(t), j, j)
+	}
+	b.WriteString("    if (ar_tile == 0) {\n      if (ar_lane == 0) {\n")
+	for j := range k.Acc {
+		fmt.Fprintf(&b, "        ar_pre%d[0] = ar_g_%d;\n", j, j)
+	}
+	b.WriteString("        ar_publish(ar_flags, 0, AR_PREFIX);\n      }\n    } else {\n      if (ar_lane == 0) {\n")
+	for j := range k.Acc {
+		fmt.Fprintf(&b, "        ar_agg%d[ar_tile] = ar_g_%d;\n", j, j)
+	}
+	b.WriteString("        ar_publish(ar_flags, ar_tile, AR_AGGREGATE);\n      }\n")
+	b.WriteString("      i64 ar_look = ar_tile - 1;\n      unsigned int ar_ns = 32;\n      for (;;) {\n")
+	b.WriteString("        const i64 ar_p = ar_look - ar_lane;\n")
+	b.WriteString("        const unsigned int ar_st = ar_p >= 0 ? ((volatile unsigned int *)ar_flags)[ar_p] : AR_PREFIX;\n")
+	b.WriteString("        if (__any_sync(0xffffffffu, ar_st == AR_INVALID)) {\n          __nanosleep(ar_ns);\n          ar_ns = min(ar_ns * 2, 1024u);\n          continue;\n        }\n")
+	b.WriteString("        __threadfence();\n")
+	k.decl(&b, "ar_q", 8)
+	b.WriteString("        if (ar_p >= 0) {\n          if (ar_st == AR_PREFIX) {\n")
+	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "            ar_q_%d = ((volatile %s *)ar_pre%d)[ar_p];\n", j, ctype(t), j)
+	}
+	b.WriteString("          } else {\n")
+	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "            ar_q_%d = ((volatile %s *)ar_agg%d)[ar_p];\n", j, ctype(t), j)
+	}
+	b.WriteString("          }\n        }\n")
+	stop := "ar_st == AR_PREFIX"
+	if k.Seg() {
+		stop += fmt.Sprintf(" || ar_q_%d", len(k.Scan))
+	}
+	fmt.Fprintf(&b, "        const unsigned int ar_done = __ballot_sync(0xffffffffu, %s);\n", stop)
+	b.WriteString("        const int ar_stop = ar_done ? __ffs(ar_done) - 1 : 31;\n        if (ar_lane > ar_stop) {\n")
+	k.neutral(&b, "ar_q", 10)
+	b.WriteString("        }\n")
+	b.WriteString("        // Fold the window into lane 0, farther (higher) lanes on the left.\n")
+	b.WriteString("        for (int ar_o = 1; ar_o < 32; ar_o <<= 1) {\n")
+	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "          const %s ar_u_%d = ar_shfl_down(ar_q_%d, ar_o);\n", ctype(t), j, j)
+	}
+	b.WriteString("          if ((ar_lane & (2 * ar_o - 1)) == 0) {\n")
+	k.comb(&b, "ar_q", "ar_u", "ar_q", 12)
+	b.WriteString("          }\n        }\n")
+	for j := range k.Acc {
+		fmt.Fprintf(&b, "        ar_q_%d = ar_shfl_idx(ar_q_%d, 0);\n", j, j)
+	}
+	k.comb(&b, "ar_P", "ar_q", "ar_P", 8)
+	b.WriteString("        if (ar_done) break;\n        ar_look -= 32;\n      }\n      if (ar_lane == 0) {\n")
+	k.declUninit(&b, "ar_I", 8)
+	k.comb(&b, "ar_I", "ar_P", "ar_g", 8)
+	for j := range k.Acc {
+		fmt.Fprintf(&b, "        ar_pre%d[ar_tile] = ar_I_%d;\n", j, j)
+	}
+	b.WriteString("        ar_publish(ar_flags, ar_tile, AR_PREFIX);\n      }\n    }\n    if (ar_lane == 0) {\n")
+	for j := range k.Acc {
+		fmt.Fprintf(&b, "      ar_bpre_%d = ar_P_%d;\n", j, j)
+	}
+	b.WriteString("    }\n  }\n  __syncthreads();")
+	return b.String()
+}
+
+// Finish gives every element its prefix and puts it back in shared memory
+// at the thread's own slots: the scanned values, or for a filter the
+// element's destination (kept: count-1; rejected: -(index-count)-1).
+func (k *scanKernel) Finish() string {
+	var b strings.Builder
+	b.WriteString("  {\n")
+	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "    const %s ar_bp_%d = ar_bpre_%d;\n", ctype(t), j, j)
+	}
+	k.comb(&b, "ar_ex", "ar_bp", "ar_ex", 4)
+	b.WriteString("  }\n")
+	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+	fmt.Fprintf(&b, "    const int ar_k = threadIdx.x * %d + ar_j;\n", k.Seq)
+	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "    const %s ar_c_%d = ar_v_%d[ar_j];\n", ctype(t), j, j)
+	}
+	k.declUninit(&b, "ar_z", 4)
+	k.comb(&b, "ar_z", "ar_ex", "ar_c", 4)
+	if k.Mode == scanFilter {
+		b.WriteString("    const i64 ar_i = ar_base + ar_k;\n")
+		b.WriteString("    const bool ar_kept = ar_v_0[ar_j] != (ar_j > 0 ? ar_v_0[ar_j > 0 ? ar_j - 1 : 0] : (i64)0);\n")
+		b.WriteString("    ar_sh_0[ar_pad(ar_k)] = ar_kept ? ar_z_0 - 1 : ar_z_0 - ar_i - 1;\n")
+		b.WriteString("    if (ar_i == ar_n - 1) *ar_count = ar_z_0;\n")
+	} else {
+		for j := range k.Scan {
+			fmt.Fprintf(&b, "    ar_sh_%d[ar_pad(ar_k)] = ar_z_%d;\n", j, j)
+		}
+	}
+	b.WriteString("  }")
+	return b.String()
+}
+
+// StorePhase writes the tile striped: the scanned values or the post-map's
+// results; a filter scatters its values to their destinations.
+func (k *scanKernel) StorePhase() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+	fmt.Fprintf(&b, "    const int ar_k = ar_j * %d + threadIdx.x;\n    const i64 ar_i = ar_base + ar_k;\n", k.Block)
+	b.WriteString("    if (ar_i < ar_n) {\n")
+	switch {
+	case k.Mode == scanFilter:
+		b.WriteString("      const i64 ar_d = ar_sh_0[ar_pad(ar_k)];\n      if (ar_d >= 0) {\n")
+		for j := range k.Held {
+			fmt.Fprintf(&b, "        ar_res%d[ar_d] = ar_sx_%d[ar_pad(ar_k)];\n", j, j)
+		}
+		b.WriteString("      }")
+		if k.Part {
+			b.WriteString(" else {\n")
+			for j := range k.Held {
+				fmt.Fprintf(&b, "        ar_res%d[-ar_d - 1] = ar_sx_%d[ar_pad(ar_k)];\n", len(k.Held)+j, j)
+			}
+			b.WriteString("      }")
+		}
+		b.WriteString("\n")
+	case k.hasPost:
+		args := []string{k.envArgs}
+		for j := range k.Scan {
+			args = append(args, fmt.Sprintf("ar_sh_%d[ar_pad(ar_k)]", j))
+		}
+		for j := range k.Held {
+			args = append(args, fmt.Sprintf("ar_sx_%d[ar_pad(ar_k)]", j))
+		}
+		for j, t := range k.Res {
+			fmt.Fprintf(&b, "      %s ar_o_%d;\n", ctype(t), j)
+			args = append(args, fmt.Sprintf("&ar_o_%d", j))
+		}
+		fmt.Fprintf(&b, "      %s(%s);\n", k.fnPost, strings.Join(args, ", "))
+		for j := range k.Res {
+			fmt.Fprintf(&b, "      ar_res%d[ar_i] = ar_o_%d;\n", j, j)
+		}
+	default:
+		for j := range k.Res {
+			fmt.Fprintf(&b, "      ar_res%d[ar_i] = ar_sh_%d[ar_pad(ar_k)];\n", j, j)
+		}
+	}
+	b.WriteString("    }\n  }")
+	return b.String()
+}
+
+var scanTemplates = func() *template.Template {
+	t := template.New("scan")
+	for _, f := range []string{"scan.cu", "filter.cu"} {
+		src, err := kernels.FS.ReadFile(f)
+		if err != nil {
+			panic("gpu: embedded template missing: " + f)
+		}
+		template.Must(t.New(f).Parse(string(src)))
+	}
+	return t
+}()
+
+var scanPrelude = func() string {
+	b, err := kernels.FS.ReadFile("scan_prelude.cu")
+	if err != nil {
+		panic("gpu: embedded scan_prelude.cu missing")
+	}
+	return string(b)
+}()
+
+// scanModule is the CUDA module of one scan statement.
+type scanModule struct {
+	k     *scanKernel
+	body  string // device functions of the program, then the kernel
+	sites []errSite
+}
+
+func (m *scanModule) source() string { return prelude + "\n" + scanPrelude + "\n" + m.body }
+
+// genScan renders the module of statement s, or returns an *unsupported
+// error when s is no single-pass scan the GPU runs.
+func genScan(prog *core.Program, s *core.Stmt, lim Limits) (*scanModule, error) {
+	g := &scanGen{prog: prog, lim: lim, funs: map[string]bool{}}
+	k, err := g.kernel(s)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	if len(g.funs) > 0 {
+		gg := &generator{prog: prog, lim: lim, funs: g.funs, sites: g.sites}
+		if err := gg.deviceFuns(&b); err != nil {
+			return nil, err
+		}
+		g.sites = gg.sites
+		k.checks = true
+	}
+	b.WriteString(k.src)
+	return &scanModule{k: k, body: b.String(), sites: g.sites}, nil
+}
+
+// ScanKernel returns the CUDA generated for the single-pass scan statement
+// s of prog (prelude and scan helpers left out), sized for DefaultLimits;
+// it needs no GPU. A statement that is no scan the GPU runs gives an error
+// saying why.
+func ScanKernel(prog *core.Program, s *core.Stmt) (string, error) {
+	m, err := genScan(prog, s, DefaultLimits)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("// arepl scan module; prelude: kernels/prelude.cu, kernels/scan_prelude.cu\n// tile %d = %d threads x %d\n%s",
+		m.k.Tile(), m.k.Block, m.k.Seq, m.body), nil
+}
+
+// isUnsupported reports whether err says a statement cannot run on the GPU
+// (rather than that something is wrong).
+func isUnsupported(err error) bool {
+	var u *unsupported
+	return errors.As(err, &u)
+}

@@ -1,0 +1,369 @@
+package gpu
+
+import (
+	"fmt"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/eval/gpu/cuda"
+	"github.com/arepl/arepl/lang/core"
+	"github.com/arepl/arepl/lang/source"
+)
+
+// scanPlans remembers, per statement, its generated scan module or that it
+// has none, so that the backend's dispatch (which asks several times per
+// statement and per loop iteration) renders each statement once. Programs
+// of a long REPL session keep adding statements: the table is dropped when
+// it grows past scanPlanLimit.
+var scanPlans = struct {
+	sync.Mutex
+	m map[scanPlanKey]*scanModule
+}{m: map[scanPlanKey]*scanModule{}}
+
+type scanPlanKey struct {
+	s   *core.Stmt
+	lim Limits
+}
+
+const scanPlanLimit = 4096
+
+// scanPlan returns the scan module of s, nil when s is no scan the GPU
+// runs (the reason is in why).
+func (b *Backend) scanPlan(prog *core.Program, s *core.Stmt) (m *scanModule, why string, err error) {
+	switch s.Exp.(type) {
+	case *core.Screma, *core.Segmented, *core.Filter:
+	default:
+		return nil, "", nil
+	}
+	key := scanPlanKey{s, b.lim}
+	scanPlans.Lock()
+	m, ok := scanPlans.m[key]
+	scanPlans.Unlock()
+	if ok {
+		return m, "", nil
+	}
+	m, err = genScan(prog, s, b.lim)
+	if err != nil {
+		if !isUnsupported(err) {
+			return nil, "", err
+		}
+		why, m, err = err.Error(), nil, nil
+	}
+	scanPlans.Lock()
+	if len(scanPlans.m) >= scanPlanLimit {
+		scanPlans.m = map[scanPlanKey]*scanModule{}
+	}
+	scanPlans.m[key] = m
+	scanPlans.Unlock()
+	return m, why, nil
+}
+
+// scannable reports whether s runs as a single-pass scan kernel. The
+// backend's dispatch calls it to keep s out of runs of fallback statements
+// and to follow control statements that contain one.
+func (r *run) scannable(s *core.Stmt) bool {
+	if r.l.mod.kernels[s] != nil {
+		return false
+	}
+	m, _, err := r.b.scanPlan(r.prog, s)
+	return m != nil && err == nil
+}
+
+// scanStmt runs s as a single-pass scan kernel if it is one: ok reports
+// whether it was.
+func (r *run) scanStmt(s *core.Stmt, env map[string]eval.Value) (ok bool, err error) {
+	if r.l.mod.kernels[s] != nil {
+		return false, nil
+	}
+	m, _, err := r.b.scanPlan(r.prog, s)
+	if err != nil || m == nil {
+		return err != nil, err
+	}
+	return true, r.launchScan(s, m, env)
+}
+
+// loadScan compiles (or finds in the cache) and loads a scan module.
+func (r *run) loadScan(m *scanModule) (*cuda.Function, error) {
+	start := time.Now()
+	defer func() { r.t.Compile += time.Since(start) }()
+	b := r.b
+	p := b.g.Props()
+	src := m.source()
+	key := cacheKey(src, p.Arch(), fmt.Sprint(p.NVRTCVersion))
+	b.mu.Lock()
+	l := b.mods[key]
+	b.mu.Unlock()
+	if l == nil {
+		cubin, hit := cacheLoad(b.opts.CacheDir, key)
+		if !hit {
+			var err error
+			cubin, err = b.g.Compile(src, "arepl_scan.cu")
+			if err != nil {
+				return nil, fmt.Errorf("gpu: compiling the generated CUDA: %w", err)
+			}
+			cacheStore(b.opts.CacheDir, key, cubin)
+		}
+		r.t.CacheHit = r.t.CacheHit || hit
+		cm, err := b.g.LoadModule(cubin)
+		if err != nil {
+			return nil, err
+		}
+		f, err := cm.Function(m.k.Name)
+		if err != nil {
+			return nil, err
+		}
+		l = &loaded{cmod: cm, funcs: map[string]*cuda.Function{m.k.Name: f}}
+		b.mu.Lock()
+		b.mods[key] = l
+		b.mu.Unlock()
+	}
+	return l.funcs[m.k.Name], nil
+}
+
+// launchScan evaluates the sizes, brings the inputs to the device, makes
+// the outputs and the look-back state (statuses zeroed, so every launch
+// starts clean), launches one block per tile and binds the results.
+func (r *run) launchScan(s *core.Stmt, m *scanModule, env map[string]eval.Value) error {
+	k := m.k
+	f, err := r.loadScan(m)
+	if err != nil {
+		return err
+	}
+	size := func(a core.Atom) (int64, error) {
+		v, err := r.host(a, env)
+		if err != nil {
+			return 0, err
+		}
+		return scalarInt(v)
+	}
+	w, err := size(k.W)
+	if err != nil {
+		return err
+	}
+	segs := int64(1)
+	var outer []int64
+	for _, a := range k.Outer {
+		d, err := size(a)
+		if err != nil {
+			return err
+		}
+		outer = append(outer, d)
+		segs *= d
+	}
+	n := w * segs
+	tiles := ceilDiv(n, int64(k.Tile()))
+	if tiles > 1<<31-1 {
+		return fmt.Errorf("gpu: %s of %d elements needs more than 2^31 tiles", expName(s.Exp), n)
+	}
+
+	var scratch []*devArray
+	defer func() {
+		for _, d := range scratch {
+			d.Free()
+		}
+	}()
+	alloc := func(t core.PrimType, count int64, temp bool) (*devArray, error) {
+		d, err := newDevArray(r.b.g, t, count)
+		if err != nil {
+			return nil, err
+		}
+		if temp {
+			scratch = append(scratch, d)
+		} else {
+			r.temps = append(r.temps, d)
+		}
+		return d, nil
+	}
+	var outs, res []*devArray
+	for _, t := range k.Out {
+		d, err := alloc(t, n, false)
+		if err != nil {
+			return err
+		}
+		outs = append(outs, d)
+	}
+	for _, t := range k.Res {
+		d, err := alloc(t, n, false)
+		if err != nil {
+			return err
+		}
+		res = append(res, d)
+	}
+	flags, err := alloc(core.U32, tiles+1, true) // the last word is the ticket
+	if err != nil {
+		return err
+	}
+	if err := r.b.g.Memset(flags.ptr(), 0, flags.bytes); err != nil {
+		return err
+	}
+	var aggs, pres []*devArray
+	for _, t := range k.Acc {
+		a, err := alloc(t, tiles, true)
+		if err != nil {
+			return err
+		}
+		p, err := alloc(t, tiles, true)
+		if err != nil {
+			return err
+		}
+		aggs, pres = append(aggs, a), append(pres, p)
+	}
+	count, err := alloc(core.I64, 1, true)
+	if err != nil {
+		return err
+	}
+
+	var args []any
+	var traffic int64
+	for _, p := range k.params {
+		switch p.kind {
+		case spN:
+			args = append(args, n)
+		case spW:
+			args = append(args, w)
+		case spEnv:
+			a, err := r.envArg(p.env, env)
+			if err != nil {
+				return err
+			}
+			args = append(args, a)
+		case spIn:
+			d, v, err := r.device(k.Arrs[p.k], env)
+			if err != nil {
+				return err
+			}
+			if v.Len() != n {
+				return fmt.Errorf("internal error: %s has %d elements, the %s %d", k.Arrs[p.k].Name, v.Len(), expName(s.Exp), n)
+			}
+			traffic += d.bytes
+			args = append(args, d.ptr())
+		case spOut:
+			traffic += outs[p.k].bytes
+			args = append(args, outs[p.k].ptr())
+		case spRes:
+			traffic += res[p.k].bytes
+			args = append(args, res[p.k].ptr())
+		case spFlags:
+			args = append(args, flags.ptr())
+		case spAgg:
+			args = append(args, aggs[p.k].ptr())
+		case spPre:
+			args = append(args, pres[p.k].ptr())
+		case spTicket:
+			args = append(args, flags.ptr()+cuda.Ptr(4*tiles))
+		case spCount:
+			args = append(args, count.ptr())
+		default:
+			return fmt.Errorf("internal error: scan parameter kind %d", p.kind)
+		}
+	}
+	kept := int64(0)
+	if n > 0 {
+		d, err := f.Launch(cuda.Dim3{X: uint32(tiles)}, cuda.Dim3{X: uint32(k.Block)}, 0, args...)
+		if err != nil {
+			return err
+		}
+		r.t.Run += d
+		r.t.Kernels = append(r.t.Kernels, eval.KernelTiming{Name: k.Name, Time: d, Bytes: traffic})
+		if k.checks {
+			if err := r.checkScanError(m); err != nil {
+				return err
+			}
+		}
+		if k.Mode == scanFilter {
+			start := time.Now()
+			err := r.b.g.DtoH(unsafe.Pointer(&kept), count.ptr(), 8)
+			r.t.Transfer += time.Since(start)
+			if err != nil {
+				return err
+			}
+		}
+	}
+
+	var vals []eval.Value
+	switch k.Mode {
+	case scanFilter:
+		nv := len(k.Res)
+		if k.Part {
+			nv /= 2
+		}
+		for j, d := range res {
+			c := kept
+			if j >= nv {
+				c = n - kept
+			}
+			// The array keeps its allocation of n elements; only the
+			// first c are the result.
+			d.n, d.bytes = c, c*int64(k.Res[j].Size())
+			vals = append(vals, eval.Value{Elem: k.Res[j], Shape: []int64{c}, Dev: d})
+		}
+	default:
+		shape := append(append([]int64(nil), outer...), w)
+		for j, d := range res {
+			vals = append(vals, eval.Value{Elem: k.Res[j], Shape: append([]int64(nil), shape...), Dev: d})
+		}
+		for j, d := range outs {
+			vals = append(vals, eval.Value{Elem: k.Out[j], Shape: append([]int64(nil), shape...), Dev: d})
+		}
+	}
+	if len(vals) != len(s.Pat) {
+		return fmt.Errorf("internal error: %s gives %d values for %d variables", expName(s.Exp), len(vals), len(s.Pat))
+	}
+	for i, v := range s.Pat {
+		env[v.Name] = vals[i]
+	}
+	return nil
+}
+
+// envArg is the launch argument of one free variable (or a dimension of
+// one) of the lambdas.
+func (r *run) envArg(p kparam, env map[string]eval.Value) (any, error) {
+	switch p.kind {
+	case pErr:
+		return r.b.errFlag, nil
+	case pScalar:
+		v, err := r.host(p.v, env)
+		if err != nil {
+			return nil, err
+		}
+		return scalarArg(v)
+	case pArray:
+		d, _, err := r.device(p.v, env)
+		if err != nil {
+			return nil, err
+		}
+		return d.ptr(), nil
+	case pDim:
+		v, err := r.value(p.v, env)
+		if err != nil {
+			return nil, err
+		}
+		if p.k >= len(v.Shape) {
+			return nil, fmt.Errorf("internal error: %s has rank %d", p.v.Name, len(v.Shape))
+		}
+		return v.Shape[p.k], nil
+	}
+	return nil, fmt.Errorf("internal error: environment parameter kind %d", p.kind)
+}
+
+// checkScanError reads the device error flag after a scan kernel; its
+// codes index the scan module's own table of checks.
+func (r *run) checkScanError(m *scanModule) error {
+	var code int32
+	start := time.Now()
+	err := r.b.g.DtoH(unsafe.Pointer(&code), r.b.errFlag, 4)
+	r.t.Transfer += time.Since(start)
+	if err != nil || code == 0 {
+		return err
+	}
+	if err := r.b.g.Memset(r.b.errFlag, 0, 4); err != nil {
+		return err
+	}
+	if code < 0 || int(code) > len(m.sites) {
+		return fmt.Errorf("internal error: gpu: unknown check %d failed", code)
+	}
+	site := m.sites[code-1]
+	return source.Errorf(site.Pos, "%s", site.Msg)
+}

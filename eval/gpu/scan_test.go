@@ -1,0 +1,322 @@
+package gpu
+
+import (
+	"context"
+	"flag"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/eval/cpu"
+	. "github.com/arepl/arepl/lang/core"
+)
+
+var scanLarge = flag.Int("gpu.scanlarge", 1<<24, "largest size TestScanDevice runs (2^31+5 checks 64-bit offsets)")
+
+// A scanProg is a program whose first statement of kind scan, segmented
+// scan or filter is what the test is about; inputs come from in(n), where n
+// is the number of elements (rows of seg elements for segmented programs).
+type scanProg struct {
+	name  string
+	build func() *Program
+	in    func(n int, seg int) []eval.Value
+	seg   bool // segmented: runs at every segment length of scanSegLens
+}
+
+var scanSegLens = []int{1, 2, 3, 31, 32, 33, 1000}
+
+func i32v(n int, lo, hi int32) eval.Value { return arr(i32s(n, lo, hi)) }
+
+func i32Param(name string) *Var { return &Var{Name: name, Type: ArrayOf(I32, 1)} }
+
+// linOp is the composition of linear functions (a,b) ⊕ (c,d) = (c*a, c*b+d)
+// on t: associative, not commutative.
+func linOp(b *Builder, t PrimType) *Lambda {
+	s := Scalar(t)
+	return b.Lambda([]Type{s, s, s, s}, func(lb *Builder, p []*Var) []Atom {
+		return []Atom{lb.BinOp(Mul, p[2], p[0]), lb.BinOp(Add, lb.BinOp(Mul, p[2], p[1]), p[3])}
+	})
+}
+
+// msspScanOp is the maximum-segment-sum operator of buildMSSP.
+func msspScanOp(b *Builder) *Lambda {
+	t := Scalar(I32)
+	return b.Lambda([]Type{t, t, t, t, t, t, t, t}, func(lb *Builder, p []*Var) []Atom {
+		mss := lb.BinOp(Max, p[0], lb.BinOp(Max, p[4], lb.BinOp(Add, p[2], p[5])))
+		mis := lb.BinOp(Max, p[1], lb.BinOp(Add, p[3], p[5]))
+		mcs := lb.BinOp(Max, p[6], lb.BinOp(Add, p[2], p[7]))
+		ts := lb.BinOp(Add, p[3], p[7])
+		return []Atom{mss, mis, mcs, ts}
+	})
+}
+
+func one(in func(n int) eval.Value) func(int, int) []eval.Value {
+	return func(n, _ int) []eval.Value { return []eval.Value{in(n)} }
+}
+
+func scanProgs() []scanProg {
+	z32 := IntConst(I32, 0)
+	return []scanProg{
+		{name: "scan_i32", in: one(func(n int) eval.Value { return i32v(n, -1000, 1000) }), build: func() *Program {
+			xs := i32Param("xs_1")
+			return fun([]*Var{xs}, func(b *Builder) []Atom {
+				return []Atom{b.Scan(b.Size(xs, 0), []*Var{xs}, b.BinOpLambda(Add, I32), []Atom{z32})[0]}
+			})
+		}},
+		{name: "scan_u8_max", in: one(func(n int) eval.Value {
+			xs := make([]uint8, n)
+			for i := range xs {
+				xs[i] = uint8(hash(i))
+			}
+			return arr(xs)
+		}), build: func() *Program {
+			xs := &Var{Name: "xs_1", Type: ArrayOf(U8, 1)}
+			return fun([]*Var{xs}, func(b *Builder) []Atom {
+				return []Atom{b.Scan(b.Size(xs, 0), []*Var{xs}, b.BinOpLambda(Max, U8), []Atom{IntConst(U8, 0)})[0]}
+			})
+		}},
+		{name: "scan_f64", in: one(func(n int) eval.Value {
+			xs := make([]float64, n)
+			for i := range xs {
+				xs[i] = float64(int(hash(i)%64)) / 4 // exact sums
+			}
+			return arr(xs)
+		}), build: func() *Program {
+			xs := &Var{Name: "xs_1", Type: ArrayOf(F64, 1)}
+			return fun([]*Var{xs}, func(b *Builder) []Atom {
+				return []Atom{b.Scan(b.Size(xs, 0), []*Var{xs}, b.BinOpLambda(Add, F64), []Atom{FloatConst(F64, 0)})[0]}
+			})
+		}},
+		{name: "scanomap_index_mapout", in: one(func(n int) eval.Value { return i32v(n, -50, 50) }), build: func() *Program {
+			// ys, zs = scanomap: ys = scan (+) 0 (map (\x i -> x*x + i32 i)), zs = x+1 (a map-out)
+			xs := i32Param("xs_1")
+			return fun([]*Var{xs}, func(b *Builder) []Atom {
+				idx := b.Fresh("i", Scalar(I64))
+				f := b.Lambda([]Type{Scalar(I32)}, func(lb *Builder, p []*Var) []Atom {
+					return []Atom{lb.BinOp(Add, lb.BinOp(Mul, p[0], p[0]), lb.Conv(I32, idx)), lb.BinOp(Add, p[0], IntConst(I32, 1))}
+				})
+				r := b.Bind("s", &Screma{W: b.Size(xs, 0), Arrs: []*Var{xs}, Index: idx, Map: f,
+					Scans: []*ScanOp{{Lambda: b.BinOpLambda(Add, I32), Neutral: []Atom{z32}}}})
+				return []Atom{r[0], r[1]}
+			})
+		}},
+		{name: "mssp_scan", in: one(func(n int) eval.Value { return i32v(n, -10, 10) }), build: func() *Program {
+			xs := i32Param("xs_1")
+			return fun([]*Var{xs}, func(b *Builder) []Atom {
+				f := b.Lambda([]Type{Scalar(I32)}, func(lb *Builder, p []*Var) []Atom {
+					m := lb.BinOp(Max, p[0], z32)
+					return []Atom{m, m, m, p[0]}
+				})
+				r := b.Bind("s", &Screma{W: b.Size(xs, 0), Arrs: []*Var{xs}, Map: f,
+					Scans: []*ScanOp{{Lambda: msspScanOp(b), Neutral: []Atom{z32, z32, z32, z32}}}})
+				return []Atom{r[0], r[1], r[2], r[3]}
+			})
+		}},
+		{name: "linfun_two_scans_post", in: one(func(n int) eval.Value { return i32v(n, -3, 3) }), build: func() *Program {
+			// Two scans in one kernel (linear-function composition on i64
+			// and a running max), a map-out, and a post-map reading all.
+			xs := i32Param("xs_1")
+			return fun([]*Var{xs}, func(b *Builder) []Atom {
+				f := b.Lambda([]Type{Scalar(I32)}, func(lb *Builder, p []*Var) []Atom {
+					x := lb.Conv(I64, p[0])
+					return []Atom{lb.BinOp(Add, x, IntConst(I64, 2)), x, p[0], lb.BinOp(Mul, p[0], IntConst(I32, 3))}
+				})
+				post := b.Lambda([]Type{Scalar(I64), Scalar(I64), Scalar(I32), Scalar(I32)}, func(lb *Builder, p []*Var) []Atom {
+					return []Atom{lb.BinOp(Add, p[0], p[1]), lb.BinOp(Sub, p[2], p[3])}
+				})
+				r := b.Bind("s", &Screma{W: b.Size(xs, 0), Arrs: []*Var{xs}, Map: f, Post: post,
+					Scans: []*ScanOp{
+						{Lambda: linOp(b, I64), Neutral: []Atom{IntConst(I64, 1), IntConst(I64, 0)}},
+						{Lambda: b.BinOpLambda(Max, I32), Neutral: []Atom{IntConst(I32, math.MinInt32)}},
+					}})
+				return []Atom{r[0], r[1]}
+			})
+		}},
+		{name: "segscan_i32", seg: true, in: segI32, build: func() *Program {
+			xss := &Var{Name: "xss_1", Type: ArrayOf(I32, 2)}
+			return fun([]*Var{xss}, func(b *Builder) []Atom {
+				op := &Screma{W: b.Size(xss, 1), Arrs: []*Var{xss}, Map: b.IdentityLambda([]Type{Scalar(I32)}),
+					Scans: []*ScanOp{{Lambda: b.BinOpLambda(Add, I32), Neutral: []Atom{z32}}}}
+				return []Atom{b.Bind("s", &Segmented{Outer: []Atom{b.Size(xss, 0)}, Op: op})[0]}
+			})
+		}},
+		{name: "segscan_linfun", seg: true, in: segI32, build: func() *Program {
+			xss := &Var{Name: "xss_1", Type: ArrayOf(I32, 2)}
+			return fun([]*Var{xss}, func(b *Builder) []Atom {
+				f := b.Lambda([]Type{Scalar(I32)}, func(lb *Builder, p []*Var) []Atom {
+					return []Atom{lb.BinOp(Sub, p[0], IntConst(I32, 1)), p[0]}
+				})
+				op := &Screma{W: b.Size(xss, 1), Arrs: []*Var{xss}, Map: f,
+					Scans: []*ScanOp{{Lambda: linOp(b, I32), Neutral: []Atom{IntConst(I32, 1), z32}}}}
+				r := b.Bind("s", &Segmented{Outer: []Atom{b.Size(xss, 0)}, Op: op})
+				return []Atom{r[0], r[1]}
+			})
+		}},
+		{name: "filter_map", in: one(func(n int) eval.Value { return i32v(n, -1000, 1000) }), build: func() *Program {
+			// filter (\y -> y % 3 == 0) (map (\x i -> x + i32 i) xs), keeping about a third.
+			xs := i32Param("xs_1")
+			return fun([]*Var{xs}, func(b *Builder) []Atom {
+				idx := b.Fresh("i", Scalar(I64))
+				f := b.Lambda([]Type{Scalar(I32)}, func(lb *Builder, p []*Var) []Atom {
+					return []Atom{lb.BinOp(Add, p[0], lb.Conv(I32, idx))}
+				})
+				pred := b.Lambda([]Type{Scalar(I32)}, func(lb *Builder, p []*Var) []Atom {
+					return []Atom{lb.BinOp(Eq, lb.BinOp(Mod, p[0], IntConst(I32, 3)), z32)}
+				})
+				return []Atom{b.Bind("f", &Filter{W: b.Size(xs, 0), Arrs: []*Var{xs}, Index: idx, Map: f, Pred: pred})[0]}
+			})
+		}},
+		{name: "partition_pairs", in: func(n, _ int) []eval.Value {
+			return []eval.Value{i32v(n, -1000, 1000), arr(i32s(n+3, 0, 9)[3:])}
+		}, build: func() *Program {
+			// partition (\(x, y) -> x < 0) (zip xs ys): 50% kept.
+			xs, ys := i32Param("xs_1"), i32Param("ys_2")
+			return fun([]*Var{xs, ys}, func(b *Builder) []Atom {
+				pred := b.Lambda([]Type{Scalar(I32), Scalar(I32)}, func(lb *Builder, p []*Var) []Atom {
+					return []Atom{lb.BinOp(Lt, p[0], z32)}
+				})
+				r := b.Bind("f", &Filter{W: b.Size(xs, 0), Arrs: []*Var{xs, ys}, Pred: pred, Partition: true})
+				return []Atom{r[0], r[1], r[2], r[3]}
+			})
+		}},
+	}
+}
+
+// segI32 is n rows of seg elements.
+func segI32(n, seg int) []eval.Value {
+	xs := i32s(n*seg, -5, 5)
+	return []eval.Value{{Elem: I32, Shape: []int64{int64(n), int64(seg)}, Data: xs}}
+}
+
+// scanStmtOf is the program's scan statement.
+func scanStmtOf(t *testing.T, p *Program) *Stmt {
+	t.Helper()
+	for _, s := range p.Fun("main").Body.Stmts {
+		switch s.Exp.(type) {
+		case *Screma, *Segmented, *Filter:
+			return s
+		}
+	}
+	t.Fatal("no scan statement")
+	return nil
+}
+
+// TestScanGolden renders every scan program's kernel; it needs no GPU.
+func TestScanGolden(t *testing.T) {
+	for _, p := range scanProgs() {
+		t.Run(p.name, func(t *testing.T) {
+			prog := p.build()
+			src, err := ScanKernel(prog, scanStmtOf(t, prog))
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "scan_"+p.name, src)
+		})
+	}
+}
+
+// TestScanUnsupported checks that statements the scan kernels do not cover
+// say why instead of generating wrong code.
+func TestScanUnsupported(t *testing.T) {
+	xs := i32Param("xs_1")
+	prog := fun([]*Var{xs}, func(b *Builder) []Atom {
+		w := b.Size(xs, 0)
+		return []Atom{b.Bind("s", &Screma{W: w, Arrs: []*Var{xs}, Map: b.Lambda([]Type{Scalar(I32)}, func(_ *Builder, p []*Var) []Atom { return []Atom{p[0], p[0]} }),
+			Scans: []*ScanOp{{Lambda: b.BinOpLambda(Add, I32), Neutral: []Atom{IntConst(I32, 0)}}},
+			Reds:  []*RedOp{{Lambda: b.BinOpLambda(Add, I32), Neutral: []Atom{IntConst(I32, 0)}, Comm: true}}})[0]}
+	})
+	_, err := genScan(prog, scanStmtOf(t, prog), DefaultLimits)
+	if !isUnsupported(err) || !strings.Contains(err.Error(), "reduction") {
+		t.Fatalf("scan fused with a reduction: got %v, want an unsupported error", err)
+	}
+}
+
+// TestScanSeq checks the sequentiality degrees the formula gives for the
+// test programs' accumulators and that every tile fits in shared memory.
+func TestScanSeq(t *testing.T) {
+	want := map[string]int{"scan_i32": 31, "scan_u8_max": 31, "scan_f64": 15, "mssp_scan": 7, "segscan_i32": 15}
+	for _, p := range scanProgs() {
+		prog := p.build()
+		m, err := genScan(prog, scanStmtOf(t, prog), DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := m.k
+		if w, ok := want[p.name]; ok && k.Seq != w {
+			t.Errorf("%s: %d elements per thread, want %d", p.name, k.Seq, w)
+		}
+		if sb := sharedBytes(k.Scan, k.Held, k.Acc, k.Block, k.Seq); sb > DefaultLimits.SharedPerBlock || k.Seq < 1 {
+			t.Errorf("%s: %d per thread needs %d bytes of shared memory", p.name, k.Seq, sb)
+		}
+	}
+}
+
+// TestScanDevice runs every scan program on the GPU and on the CPU
+// interpreter at sizes 0, 1, a tile ±1, several tiles and large, and
+// segmented ones at every segment length of scanSegLens; without a GPU it
+// checks the error instead (newTestBackend).
+func TestScanDevice(t *testing.T) {
+	b := newTestBackend(t)
+	if b == nil {
+		return
+	}
+	ref := cpu.New(cpu.Options{})
+	ctx := context.Background()
+	for _, p := range scanProgs() {
+		t.Run(p.name, func(t *testing.T) {
+			prog := p.build()
+			m, err := genScan(prog, scanStmtOf(t, prog), b.lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tile := m.k.Tile()
+			type run struct{ n, seg int }
+			var runs []run
+			if p.seg {
+				for _, s := range scanSegLens {
+					for _, elems := range []int{tile - 1, 5*tile + 3, 1 << 22} {
+						runs = append(runs, run{max(1, elems/s), s})
+					}
+				}
+				runs = append(runs, run{0, 7}, run{5, 0}, run{1, 1 << 20}, run{3, 1<<22 + 1})
+			} else {
+				for _, n := range []int{0, 1, 2, tile - 1, tile, tile + 1, 33*tile + 17, 1<<20 + 3, *scanLarge} {
+					runs = append(runs, run{n, 0})
+				}
+			}
+			for _, rn := range runs {
+				if rn.n*max(rn.seg, 1) > *maxN {
+					continue
+				}
+				in := p.in(rn.n, rn.seg)
+				var tm eval.Timings
+				got, err := b.Run(ctx, prog, "main", in, &tm)
+				if err != nil {
+					t.Fatalf("n=%d seg=%d: %v", rn.n, rn.seg, err)
+				}
+				if rn.n*rn.seg > 0 || (!p.seg && rn.n > 0) {
+					ran := false
+					for _, kt := range tm.Kernels {
+						ran = ran || kt.Name == m.k.Name
+					}
+					if !ran {
+						t.Fatalf("n=%d seg=%d: the scan kernel did not run (notes %v)", rn.n, rn.seg, tm.Notes)
+					}
+				}
+				want, err := ref.Run(ctx, prog, "main", in, &eval.Timings{})
+				if err != nil {
+					t.Fatalf("CPU reference: %v", err)
+				}
+				if err := same(ctx, got, want); err != nil {
+					t.Fatalf("n=%d seg=%d: %v", rn.n, rn.seg, err)
+				}
+				for _, v := range got {
+					if v.Dev != nil {
+						v.Dev.Free()
+					}
+				}
+			}
+		})
+	}
+}
