@@ -226,6 +226,11 @@ func (l *lowerer) variable(c ctx, x *syntax.Var) (value, error) {
 	if obj == nil {
 		return value{}, source.Errorf(pos, "internal error: unresolved name %s", qualName(x))
 	}
+	return l.object(c, pos, obj, c.info.Types[x])
+}
+
+// object is the value of what a name denotes; t is the type of the use.
+func (l *lowerer) object(c ctx, pos source.Pos, obj *types.Object, t types.Type) (value, error) {
 	switch obj.Kind {
 	case types.Local, types.LocalFun:
 		if v, ok := c.sc.lookupObj(obj); ok {
@@ -254,9 +259,9 @@ func (l *lowerer) variable(c ctx, x *syntax.Var) (value, error) {
 	case types.Global:
 		return l.global(pos, obj)
 	case types.Builtin:
-		return value{fn: &fnVal{kind: fnBuiltin, name: obj.Name, typ: c.info.Types[x], sc: c.sc, pos: pos}}, nil
+		return value{fn: &fnVal{kind: fnBuiltin, name: obj.Name, typ: t, sc: c.sc, pos: pos}}, nil
 	case types.ModuleFun:
-		return l.moduleValue(pos, obj.Name, c.info.Types[x])
+		return l.moduleValue(pos, obj.Name, t)
 	}
 	return value{}, source.Errorf(pos, "internal error: unknown object kind %d for %s", obj.Kind, obj.Name)
 }
@@ -511,14 +516,18 @@ func (l *lowerer) update(c ctx, pos source.Pos, arr value, idx []syntax.DimIndex
 func (l *lowerer) letWith(c ctx, x *syntax.LetWith) (value, error) {
 	pos := x.Pos()
 	var old *value
-	ok := false
 	if obj := c.info.Updates[x]; obj != nil {
-		old, ok = c.sc.lookupObj(obj)
-	}
-	if !ok {
-		old, ok = c.sc.lookupName(x.Name)
-	}
-	if !ok {
+		v, err := l.object(c, pos, obj, obj.Type)
+		if err != nil {
+			return value{}, err
+		}
+		old = &v
+		if p, ok := c.sc.lookupObj(obj); ok {
+			old = p
+		}
+	} else if p, ok := c.sc.lookupName(x.Name); ok {
+		old = p
+	} else {
 		return value{}, source.Errorf(pos, "internal error: %s is not bound", x.Name)
 	}
 	nv, err := l.update(c, pos, *old, x.Indices, x.Val)
