@@ -302,8 +302,16 @@ func (w *worker) scanChunk(op *opInfo, carry, xs []col, n int, dst any) ([]col, 
 // n is 1) and returns the error of the lowest failing block, so the error
 // reported does not depend on scheduling.
 func (f *frame) parallel(n int, fn func(b int, w *worker) error) error {
+	return f.parallelReuse(n, nil, fn)
+}
+
+// parallelReuse is parallel running a single block on reuse when set.
+func (f *frame) parallelReuse(n int, reuse *worker, fn func(b int, w *worker) error) error {
 	if n == 1 {
-		return fn(0, f.newWorker())
+		if reuse == nil {
+			reuse = f.newWorker()
+		}
+		return fn(0, reuse)
 	}
 	errs := make([]error, n)
 	var wg sync.WaitGroup
@@ -518,7 +526,7 @@ func (f *frame) screma(s *core.Stmt, e *core.Screma) ([]eval.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := f.runScrema(s, e, w, ins, f.m.opts.Workers)
+	res, err := f.runScrema(s, e, w, ins, f.m.opts.Workers, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -526,7 +534,10 @@ func (f *frame) screma(s *core.Stmt, e *core.Screma) ([]eval.Value, error) {
 	return res, nil
 }
 
-func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Value, workers int) ([]eval.Value, error) {
+// runScrema runs a Screma over inputs of w rows with up to workers
+// goroutines; reuse, when set, is the worker to use when one suffices (the
+// segments of a segmented operation share one per goroutine).
+func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Value, workers int, reuse *worker) ([]eval.Value, error) {
 	ns, nr := e.NumScanned(), e.NumReduced()
 	mapRet := e.Map.Ret
 	if len(mapRet) < ns+nr {
@@ -563,7 +574,7 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	// Phase 1 (several blocks with scans): the total of every block.
 	totals := make([][][]col, nb)
 	if len(scans) > 0 && nb > 1 {
-		err := f.parallel(nb, func(b int, wk *worker) error {
+		err := f.parallelReuse(nb, reuse, func(b int, wk *worker) error {
 			totals[b] = make([][]col, len(scans))
 			return f.chunks(wk, bs[b][0], bs[b][1], func(lo int64, n int) error {
 				cols, err := wk.runLambdaOn(e.Map, e.Index, ins, lo, n)
@@ -587,7 +598,10 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	}
 	// Phase 2: the carry into every block (an exclusive scan of the totals,
 	// starting from the neutral element).
-	seq := f.newWorker()
+	seq := reuse
+	if seq == nil {
+		seq = f.newWorker()
+	}
 	carries := make([][][]col, nb)
 	for b := range carries {
 		carries[b] = make([][]col, len(scans))
@@ -609,7 +623,7 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	// Phase 3: one pass over every chunk feeding scans (with carry-in),
 	// reductions, map-outs and the post-map.
 	parts := make([][][]col, nb)
-	err := f.parallel(nb, func(b int, wk *worker) error {
+	err := f.parallelReuse(nb, reuse, func(b int, wk *worker) error {
 		parts[b] = make([][]col, len(reds))
 		carry := append([][]col(nil), carries[b]...)
 		direct := make([]bool, len(outs))
@@ -802,7 +816,7 @@ func (f *frame) segmented(s *core.Stmt, e *core.Segmented) ([]eval.Value, error)
 		workers = 1
 	}
 	nb := int(min(int64(workers), max(segs, 1)))
-	err := f.parallel(nb, func(b int, _ *worker) error {
+	err := f.parallel(nb, func(b int, wk *worker) error {
 		lo, hi := segs*int64(b)/int64(nb), segs*int64(b+1)/int64(nb)
 		for g := lo; g < hi; g++ {
 			if err := f.m.cancelled(); err != nil {
@@ -812,7 +826,7 @@ func (f *frame) segmented(s *core.Stmt, e *core.Segmented) ([]eval.Value, error)
 			for i, in := range ins {
 				segIns[i] = row(in, g)
 			}
-			r, err := f.runScrema(s, op, w, segIns, 1)
+			r, err := f.runScrema(s, op, w, segIns, 1, wk)
 			if err != nil {
 				return err
 			}
@@ -1100,7 +1114,7 @@ func (f *frame) filter(s *core.Stmt, e *core.Filter) ([]eval.Value, error) {
 	if e.Map != nil {
 		// A map fused into the filter: its per-element values are what the
 		// predicate sees and what the filter keeps.
-		ins, err = f.runScrema(s, &core.Screma{W: e.W, Arrs: e.Arrs, Index: e.Index, Map: e.Map}, w, ins, f.m.opts.Workers)
+		ins, err = f.runScrema(s, &core.Screma{W: e.W, Arrs: e.Arrs, Index: e.Index, Map: e.Map}, w, ins, f.m.opts.Workers, nil)
 		if err != nil {
 			return nil, err
 		}
