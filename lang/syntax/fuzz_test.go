@@ -29,6 +29,13 @@ func FuzzParse(f *testing.F) {
 		}
 		f.Add(string(b))
 	}
+	cases, _ := filepath.Glob("testdata/*.txt")
+	for _, path := range cases {
+		cs, _ := readCases(f, path)
+		for _, c := range cs {
+			f.Add(c.input)
+		}
+	}
 	for _, s := range []string{
 		"def f [n] (xs: [n]i32) : [n]i32 = map (\\x -> x + 1) xs",
 		"let a[i] = v in a with [j] = 2",

@@ -27,7 +27,7 @@ type parseCase struct {
 	want  string // the whole expectation line
 }
 
-func readCases(t *testing.T, path string) (cases []parseCase, lines []string) {
+func readCases(t testing.TB, path string) (cases []parseCase, lines []string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
