@@ -11,7 +11,8 @@ import (
 
 // timingBundle renders what one input cost: the REPL's one-line summary as
 // text, and a table of stages and kernels (time, bytes moved, bandwidth)
-// as HTML.
+// as HTML. Stages that took no time are left out; the compile stage stays
+// when its module came from the cache, since that is worth knowing.
 func timingBundle(t eval.Timings) bundle {
 	var b strings.Builder
 	b.WriteString(`<table class="arepl-timings"><caption>`)
@@ -20,8 +21,11 @@ func timingBundle(t eval.Timings) bundle {
 		caption += " on " + t.Backend
 	}
 	b.WriteString(html.EscapeString(caption))
-	b.WriteString("</caption><thead><tr><th>stage</th><th>time</th><th>bytes</th><th>GB/s</th></tr></thead><tbody>")
+	b.WriteString(`</caption><thead><tr><th style="text-align:left">stage</th><th>time</th><th>bytes</th><th>GB/s</th></tr></thead><tbody>`)
 	row := func(name string, d time.Duration, bytes int64) {
+		if d <= 0 && bytes <= 0 && !strings.Contains(name, "cache hit") {
+			return
+		}
 		bw, bs := "", ""
 		if bytes > 0 {
 			bs = formatBytes(bytes)
@@ -29,7 +33,7 @@ func timingBundle(t eval.Timings) bundle {
 		if g, ok := bandwidth(bytes, d); ok {
 			bw = fmt.Sprintf("%.2f", g)
 		}
-		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>",
+		fmt.Fprintf(&b, `<tr><td style="text-align:left">%s</td><td>%s</td><td>%s</td><td>%s</td></tr>`,
 			html.EscapeString(name), formatDuration(d), bs, bw)
 	}
 	row("parse and check", t.Parse, 0)
@@ -46,9 +50,9 @@ func timingBundle(t eval.Timings) bundle {
 	row("transfers", t.Transfer, 0)
 	row("run", t.Run, 0)
 	for _, k := range t.Kernels {
-		row("  kernel "+k.Name, k.Time, k.Bytes)
+		row("kernel "+k.Name, k.Time, k.Bytes)
 	}
-	fmt.Fprintf(&b, "<tr><th>total</th><th>%s</th><th></th><th></th></tr>", formatDuration(t.Total))
+	fmt.Fprintf(&b, `<tr><th style="text-align:left">total</th><th>%s</th><th></th><th></th></tr>`, formatDuration(t.Total))
 	b.WriteString("</tbody></table>")
 	for _, n := range t.Notes {
 		b.WriteString("<p>" + html.EscapeString(n) + "</p>")

@@ -1,0 +1,38 @@
+package jupyter
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arepl/arepl/eval"
+)
+
+func TestTimingBundle(t *testing.T) {
+	b := timingBundle(eval.Timings{
+		Parse: 50 * time.Microsecond, Compile: 3 * time.Millisecond, CacheHit: true,
+		Run: 2 * time.Millisecond, Total: 6 * time.Millisecond, Backend: "gpu",
+		Kernels: []eval.KernelTiming{
+			{Name: "redomap", Time: time.Millisecond, Bytes: 8 << 20},
+			{Name: "tiny", Time: time.Millisecond, Bytes: 8},
+		},
+		Notes: []string{"scan ran on the CPU"},
+	})
+	html := b["text/html"].(string)
+	for _, want := range []string{"timings on gpu", "parse and check", "compile (cache hit)", "kernel redomap",
+		"8.0 MiB", "8.39", "scan ran on the CPU", "6 ms"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("HTML lacks %q:\n%s", want, html)
+		}
+	}
+	for _, absent := range []string{"transfers", "lower", "0.00"} {
+		if strings.Contains(html, absent) {
+			t.Errorf("HTML has %q, a stage that took no time or a meaningless bandwidth:\n%s", absent, html)
+		}
+	}
+	text := b["text/plain"].(string)
+	if !strings.HasPrefix(text, "time: ") || !strings.Contains(text, "redomap: 1 ms, 8.0 MiB, 8.39 GB/s") ||
+		!strings.Contains(text, "tiny: 1 ms, 8 B\n") {
+		t.Errorf("text:\n%s", text)
+	}
+}
