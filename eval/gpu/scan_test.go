@@ -320,3 +320,50 @@ func TestScanDevice(t *testing.T) {
 		})
 	}
 }
+
+var scanHuge = flag.Int64("gpu.scanhuge", 0, "when positive, TestScanHuge scans this many u8 elements (2^31+5 checks 64-bit offsets)")
+
+// TestScanHuge runs the u8 max-scan over more elements than an i32 can
+// count and compares with a Go loop (the interpreter and the generic
+// comparison would take minutes there). It runs only when asked to.
+func TestScanHuge(t *testing.T) {
+	if *scanHuge <= 0 {
+		t.Log("gpu.scanhuge not set: nothing to run")
+		return
+	}
+	b := newTestBackend(t)
+	if b == nil {
+		return
+	}
+	n := *scanHuge
+	xs := make([]uint8, n)
+	for i := range xs {
+		// Rising slowly, so that the maximum changes all along.
+		xs[i] = uint8(hash(i)%8) + uint8(int64(i)*200/n)
+	}
+	var prog *Program
+	for _, p := range scanProgs() {
+		if p.name == "scan_u8_max" {
+			prog = p.build()
+		}
+	}
+	got, err := b.Run(context.Background(), prog, "main", []eval.Value{arr(xs)}, &eval.Timings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := got[0].Host(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ys := h.Data.([]uint8)
+	if int64(len(ys)) != n {
+		t.Fatalf("%d results for %d elements", len(ys), n)
+	}
+	var m uint8
+	for i, x := range xs {
+		m = max(m, x)
+		if ys[i] != m {
+			t.Fatalf("element %d: %d, want %d", i, ys[i], m)
+		}
+	}
+}

@@ -1,0 +1,170 @@
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arepl/arepl/eval"
+	. "github.com/arepl/arepl/lang/core"
+)
+
+// BenchmarkScan times the single-pass scans at 2^gpubench.log2n elements
+// by CUDA events around each kernel and reports kernel milliseconds, GB/s
+// (bytes read plus written) and the ratio to a device-to-device copy of
+// the same bytes measured in the same run. gpubench.seq, when set, also
+// sweeps the elements per thread of the i32, i64 and MSSP scans.
+// bench/gpu/scan.sh runs it beside PyTorch.
+func BenchmarkScan(b *testing.B) {
+	be, err := New(Options{})
+	if err != nil {
+		b.Fatalf("GPU benchmarks need a GPU: %v", err)
+	}
+	ctx := context.Background()
+	n := int64(1) << *benchLog2N
+	nv := eval.Scalar(IntConst(I64, n))
+	gen, err := be.Run(ctx, genProg(I32), "main", []eval.Value{nv}, &eval.Timings{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	xi := gen[0]
+	conv := func(t PrimType) eval.Value {
+		xs := i32Param("xs_1")
+		p := fun([]*Var{xs}, func(bb *Builder) []Atom {
+			f := bb.Lambda([]Type{Scalar(I32)}, func(lb *Builder, ps []*Var) []Atom { return []Atom{lb.Conv(t, ps[0])} })
+			return []Atom{bb.Map(bb.Size(xs, 0), []*Var{xs}, f)[0]}
+		})
+		vs, err := be.Run(ctx, p, "main", []eval.Value{xi}, &eval.Timings{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return vs[0]
+	}
+	xl, xd := conv(I64), conv(F64)
+
+	// The copy every figure is compared with: 4n bytes read and written.
+	copyMS := func(bytes int64) float64 {
+		src := xd.Dev.(*devArray)
+		dst, err := newDevArray(be.g, U8, bytes)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer dst.Free()
+		const reps = 20
+		_ = be.g.DtoD(dst.ptr(), src.ptr(), bytes)
+		_ = be.g.Synchronize()
+		start := time.Now()
+		for i := 0; i < reps; i++ {
+			if err := be.g.DtoD(dst.ptr(), src.ptr(), bytes); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := be.g.Synchronize(); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(start).Seconds() * 1e3 / reps
+	}
+
+	progs := map[string]*Program{}
+	for _, p := range scanProgs() {
+		progs[p.name] = p.build()
+	}
+	i64Scan := func() *Program {
+		xs := &Var{Name: "xs_1", Type: ArrayOf(I64, 1)}
+		return fun([]*Var{xs}, func(bb *Builder) []Atom {
+			return []Atom{bb.Scan(bb.Size(xs, 0), []*Var{xs}, bb.BinOpLambda(Add, I64), []Atom{IntConst(I64, 0)})[0]}
+		})
+	}
+	mapScan := func() *Program {
+		// scan (+) 0 (map (\x -> x*x % 7 + x) xs)
+		xs := i32Param("xs_1")
+		return fun([]*Var{xs}, func(bb *Builder) []Atom {
+			f := bb.Lambda([]Type{Scalar(I32)}, func(lb *Builder, p []*Var) []Atom {
+				return []Atom{lb.BinOp(Add, lb.BinOp(Mod, lb.BinOp(Mul, p[0], p[0]), IntConst(I32, 7)), p[0])}
+			})
+			return []Atom{bb.Bind("s", &Screma{W: bb.Size(xs, 0), Arrs: []*Var{xs}, Map: f,
+				Scans: []*ScanOp{{Lambda: bb.BinOpLambda(Add, I32), Neutral: []Atom{IntConst(I32, 0)}}}})[0]}
+		})
+	}
+	filter := func() *Program {
+		xs := i32Param("xs_1")
+		return fun([]*Var{xs}, func(bb *Builder) []Atom {
+			pred := bb.Lambda([]Type{Scalar(I32)}, func(lb *Builder, p []*Var) []Atom {
+				return []Atom{lb.BinOp(Lt, p[0], IntConst(I32, 0))}
+			})
+			return []Atom{bb.Bind("f", &Filter{W: bb.Size(xs, 0), Arrs: []*Var{xs}, Pred: pred})[0]}
+		})
+	}
+	type bcase struct {
+		name string
+		prog *Program
+		args []eval.Value
+	}
+	cases := []bcase{
+		{"scan_i32", progs["scan_i32"], []eval.Value{xi}},
+		{"scan_i64", i64Scan(), []eval.Value{xl}},
+		{"scan_f64", progs["scan_f64"], []eval.Value{xd}},
+		{"mssp_scan_i32", progs["mssp_scan"], []eval.Value{xi}},
+		{"scanomap_i32", mapScan(), []eval.Value{xi}},
+		{"filter_50pct_i32", filter(), []eval.Value{xi}},
+	}
+	for _, l := range []int64{1, 2, 3, 4, 31, 32, 33, 1000, 1 << 20, 1 << 24} {
+		rows := n / l
+		v := eval.Value{Elem: I32, Shape: []int64{rows, l}, Dev: xi.Dev}
+		cases = append(cases, bcase{fmt.Sprintf("segscan_i32_len%d", l), progs["segscan_i32"], []eval.Value{v}})
+	}
+	measure := func(b *testing.B, c bcase) {
+		if _, err := be.Run(ctx, c.prog, "main", c.args, &eval.Timings{}); err != nil {
+			b.Fatal(err)
+		}
+		var kt time.Duration
+		var bytes int64
+		for i := 0; i < b.N; i++ {
+			var tm eval.Timings
+			res, err := be.Run(ctx, c.prog, "main", c.args, &tm)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, k := range tm.Kernels {
+				kt += k.Time
+				bytes += k.Bytes
+			}
+			for _, v := range res {
+				if v.Dev != nil {
+					v.Dev.Free()
+				}
+			}
+		}
+		ms := kt.Seconds() * 1e3 / float64(b.N)
+		per := bytes / int64(b.N)
+		b.ReportMetric(ms, "kernel-ms")
+		b.ReportMetric(float64(per)/ms/1e6, "GB/s")
+		// A copy moving the same bytes reads and writes half of them each.
+		b.ReportMetric(copyMS(per/2)/ms, "x-copy")
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) { measure(b, c) })
+	}
+	for _, f := range strings.Split(*benchSeqs, ",") {
+		seq, err := strconv.Atoi(f)
+		if err != nil {
+			continue
+		}
+		for _, c := range cases[:4] {
+			b.Run(fmt.Sprintf("%s_seq%d", c.name, seq), func(b *testing.B) {
+				be.lim.Seq = seq
+				defer func() { be.lim.Seq = 0 }()
+				measure(b, c)
+			})
+		}
+	}
+	b.Run("copy_d2d_i32", func(b *testing.B) {
+		ms := copyMS(4 * n)
+		b.ReportMetric(ms, "kernel-ms")
+		b.ReportMetric(float64(8*n)/ms/1e6, "GB/s")
+		b.ReportMetric(1, "x-copy")
+	})
+}
