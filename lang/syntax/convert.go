@@ -57,7 +57,11 @@ func (p *parser) convLet(g *gLet) (Expr, error) {
 			return nil, participle.Errorf(n.Tokens[0].Pos, "an in-place update `let %s[...] = v` takes no parameters or type", name)
 		}
 		return &LetWith{At: at, Name: name, Indices: n.Indices.get().List, Val: g.Val, Body: g.Body.get()}, nil
-	case len(n.Sizes) > 0 || len(n.Params) > 0:
+	case len(n.Params) == 0 && len(n.Sizes) > 0:
+		// Futhark's local functions need a parameter; this is almost
+		// always an in-place update written with a space.
+		return nil, participle.Errorf(n.Tokens[1].Pos, "a local function needs a parameter; an in-place update is written with no space before the bracket: `let %s[i] = v`", name)
+	case len(n.Params) > 0:
 		sizes, params := p.convSignature(n.Sizes, n.Params)
 		return &LetFun{At: at, Name: name, NamePos: p.tokSpan(n.Name.Tokens).Start,
 			SizeParams: sizes, Params: params, Ret: n.Type, FnBody: g.Val, Body: g.Body.get()}, nil

@@ -107,9 +107,10 @@ func ParseInput(f *source.File) (in *Input, err error) {
 		if eerr == nil {
 			return &Input{Expr: e}, nil
 		}
-		// Both readings failed: report the one that got further, which
-		// is the one the user meant.
-		if eerr[0].Pos.Before(derrs[0].Pos) {
+		// Both readings failed. A declaration that stopped at "in" was
+		// an expression; otherwise report the reading that got further,
+		// which is the one the user meant.
+		if eerr[0].Pos.Before(derrs[0].Pos) && !strings.HasPrefix(derrs[0].Msg, `unexpected "in"`) {
 			return nil, derrs
 		}
 		return nil, eerr
