@@ -154,7 +154,7 @@ func (l *lowerer) inline(f *fnVal, args []value, pos source.Pos) (value, error) 
 }
 
 // bindPat binds a pattern to a value in c's scope, binding the sizes its
-// type annotations name.
+// type annotations name; size checks report pos (the call or binding site).
 func (l *lowerer) bindPat(c ctx, p syntax.Pat, v value, pos source.Pos) error {
 	switch p := p.(type) {
 	case *syntax.IdPat:
@@ -192,7 +192,7 @@ func (l *lowerer) bindPat(c ctx, p syntax.Pat, v value, pos source.Pos) error {
 		return nil
 	case *syntax.AscribedPat:
 		if v.fn == nil {
-			if err := l.bindSizes(c, p.Type, v.atoms, 0, p.Pos()); err != nil {
+			if err := l.bindSizes(c, p.Type, v.atoms, 0, pos); err != nil {
 				return err
 			}
 		}
