@@ -20,7 +20,7 @@ func (f *frame) eval1(s *core.Stmt) ([]eval.Value, error) {
 		v, err := f.index(s, f.value(e.Arr), e.Idx)
 		return []eval.Value{v}, err
 	case *core.UpdateExp:
-		v, err := f.update(s, e)
+		v, err := f.update(s, e, false)
 		return []eval.Value{v}, err
 	case *core.SizeExp:
 		arr := f.value(e.Arr)
@@ -303,6 +303,13 @@ func (f *frame) index(s *core.Stmt, arr eval.Value, idx []core.DimIndex) (eval.V
 	if allFix {
 		off := int64(0)
 		r.walk(arr.Shape, func(src, _ int64) { off = src })
+		if len(r.shape) == 0 {
+			// A scalar is copied, so that an in-place update of the array
+			// (see inplace.go) cannot change it.
+			d := eval.MakeSlice(arr.Elem, 1)
+			setLane(d, 0, arr.Data, int(off))
+			return eval.Value{Elem: arr.Elem, Data: d}, nil
+		}
 		return eval.Value{Elem: arr.Elem, Shape: r.shape, Data: sliceAny(arr.Data, int(off), int(off+r.inner))}, nil
 	}
 	out, err := f.newArray(s, arr.Elem, r.shape...)
@@ -315,7 +322,9 @@ func (f *frame) index(s *core.Stmt, arr eval.Value, idx []core.DimIndex) (eval.V
 	return out, nil
 }
 
-func (f *frame) update(s *core.Stmt, e *core.UpdateExp) (eval.Value, error) {
+// update is `a with [idx] = v`; inPlace writes into a's array, which the
+// caller has proved nothing else refers to.
+func (f *frame) update(s *core.Stmt, e *core.UpdateExp, inPlace bool) (eval.Value, error) {
 	arr := f.value(e.Arr)
 	r, err := f.region(s, arr, e.Idx)
 	if err != nil {
@@ -325,7 +334,10 @@ func (f *frame) update(s *core.Stmt, e *core.UpdateExp) (eval.Value, error) {
 	if !sameShape(val.Shape, r.shape) {
 		return eval.Value{}, f.errAt(s, "size mismatch: cannot write a value of shape %s to a slice of shape %s", shapeString(val.Shape), shapeString(r.shape))
 	}
-	out := copyValue(arr)
+	out := arr
+	if !inPlace {
+		out = copyValue(arr)
+	}
 	r.walk(arr.Shape, func(src, dst int64) {
 		copyAt(out.Data, int(src), sliceAny(val.Data, int(dst), int(dst+r.inner)))
 	})
@@ -472,6 +484,33 @@ func (f *frame) loop(s *core.Stmt, e *core.LoopExp) ([]eval.Value, error) {
 		cur[i] = f.atom(a)
 	}
 	f.bind(e.Params, cur)
+	plan := inPlacePlan(e)
+	owned := make([]bool, len(e.Params))
+	body := func() ([]col, error) {
+		if plan == nil {
+			return f.body(e.Body)
+		}
+		for _, st := range e.Body.Stmts {
+			pi, ok := plan[st]
+			if !ok {
+				if err := f.stmt(st); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			v, err := f.update(st, st.Exp.(*core.UpdateExp), owned[pi])
+			if err != nil {
+				return nil, err
+			}
+			f.vars[st.Pat[0].Name] = valueCol(v)
+			owned[pi] = true
+		}
+		res := make([]col, len(e.Body.Result))
+		for i, a := range e.Body.Result {
+			res[i] = f.atom(a)
+		}
+		return res, nil
+	}
 	if fl := core.ForOf(e.Form); fl != nil {
 		bt := fl.Bound.AtomType().Elem
 		n := f.scalarInt(fl.Bound)
@@ -484,7 +523,7 @@ func (f *frame) loop(s *core.Stmt, e *core.LoopExp) ([]eval.Value, error) {
 			}
 			iv := eval.Scalar(core.IntConst(bt, i))
 			f.vars[fl.I.Name] = col{data: iv.Data}
-			res, err := f.body(e.Body)
+			res, err := body()
 			if err != nil {
 				return nil, err
 			}
@@ -495,7 +534,7 @@ func (f *frame) loop(s *core.Stmt, e *core.LoopExp) ([]eval.Value, error) {
 			if err := f.m.cancelled(); err != nil {
 				return nil, err
 			}
-			res, err := f.body(e.Body)
+			res, err := body()
 			if err != nil {
 				return nil, err
 			}

@@ -270,3 +270,56 @@ func TestBadArguments(t *testing.T) {
 		t.Error("unknown function accepted")
 	}
 }
+
+// TestInPlaceLoop checks the in-place update of loop parameters: a
+// prefix sum written as a sequential loop, which must leave the argument
+// unchanged and must not let an earlier read see a later write.
+func TestInPlaceLoop(t *testing.T) {
+	p := program(t, []core.Type{aI64}, func(b *core.Builder, ps []*core.Var) []core.Atom {
+		n := b.Size(ps[0], 0)
+		bb := b.Nested()
+		xs, first, i := bb.Fresh("xs", aI64), bb.Fresh("first", tI64), bb.Fresh("i", tI64)
+		j := bb.BinOp(core.Add, i, c64(1))
+		prev := bb.Let("prev", &core.IndexExp{Arr: xs, Idx: []core.DimIndex{core.Fix(i)}})
+		cur := bb.Let("cur", &core.IndexExp{Arr: xs, Idx: []core.DimIndex{core.Fix(j)}})
+		sum := bb.BinOp(core.Add, prev, cur)
+		xs2 := bb.Let("xs2", &core.UpdateExp{Arr: xs, Idx: []core.DimIndex{core.Fix(j)}, Val: sum})
+		f2 := bb.BinOp(core.Add, first, cur) // reads the element before it was overwritten
+		m := b.BinOp(core.Sub, n, c64(1))
+		r := b.Bind("l", &core.LoopExp{Params: []*core.Var{xs, first}, Init: []core.Atom{ps[0], c64(0)},
+			Form: core.ForLoop{I: i, Bound: m}, Body: bb.Body(xs2, f2)})
+		return []core.Atom{r[0], r[1], ps[0]}
+	})
+	res := mustRun(t, p, arr[int64](core.I64, 1, 2, 3, 4, 5))
+	want := []eval.Value{arr[int64](core.I64, 1, 3, 6, 10, 15), scalar[int64](core.I64, 14), arr[int64](core.I64, 1, 2, 3, 4, 5)}
+	if d := diffValues(res, want, 0); d != "" {
+		t.Fatal(d)
+	}
+	loop := p.Funs[0].Body.Stmts[len(p.Funs[0].Body.Stmts)-1].Exp.(*core.LoopExp)
+	if plan := inPlacePlan(loop); len(plan) != 1 {
+		t.Fatalf("the update was not recognised as in-place: %v", plan)
+	}
+}
+
+// TestInPlaceRefused checks that an update whose array is still used
+// afterwards is not done in place.
+func TestInPlaceRefused(t *testing.T) {
+	p := program(t, []core.Type{aI64}, func(b *core.Builder, ps []*core.Var) []core.Atom {
+		bb := b.Nested()
+		xs, keep, i := bb.Fresh("xs", aI64), bb.Fresh("keep", aI64), bb.Fresh("i", tI64)
+		xs2 := bb.Let("xs2", &core.UpdateExp{Arr: xs, Idx: []core.DimIndex{core.Fix(i)}, Val: c64(0)})
+		k2 := bb.Let("k2", &core.CopyExp{Arr: xs})
+		r := b.Bind("l", &core.LoopExp{Params: []*core.Var{xs, keep}, Init: []core.Atom{ps[0], ps[0]},
+			Form: core.ForLoop{I: i, Bound: c64(3)}, Body: bb.Body(xs2, k2)})
+		return []core.Atom{r[0], r[1]}
+	})
+	loop := p.Funs[0].Body.Stmts[0].Exp.(*core.LoopExp)
+	if plan := inPlacePlan(loop); len(plan) != 0 {
+		t.Fatalf("an update of a still-used array was planned in place: %v", plan)
+	}
+	res := mustRun(t, p, arr[int64](core.I64, 7, 8, 9))
+	want := []eval.Value{arr[int64](core.I64, 0, 0, 0), arr[int64](core.I64, 0, 0, 9)}
+	if d := diffValues(res, want, 0); d != "" {
+		t.Fatal(d)
+	}
+}
