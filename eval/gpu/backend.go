@@ -84,10 +84,10 @@ func New(opts Options) (*Backend, error) {
 		b.opts.CacheDir = cacheDir()
 	}
 	for _, dst := range []*cuda.Ptr{&b.counter, &b.errFlag} {
-		if *dst, err = g.Alloc(4); err != nil {
+		if *dst, err = g.Alloc(errBytes); err != nil {
 			return nil, err
 		}
-		if err := g.Memset(*dst, 0, 4); err != nil {
+		if err := g.Memset(*dst, 0, errBytes); err != nil {
 			return nil, err
 		}
 	}
@@ -608,17 +608,20 @@ func isSOAC(e core.Exp) bool {
 // checkError reads the device error flag after a kernel and turns a failed
 // check into a positioned error.
 func (r *run) checkError() error {
-	var code int32
+	// Word 0 holds the failed check's code (an int in its low half); an
+	// index check adds its indices and shape in the words after it.
+	var buf [1 + 2*maxDetail]int64
 	start := time.Now()
-	err := r.b.g.DtoH(unsafe.Pointer(&code), r.b.errFlag, 4)
+	err := r.b.g.DtoH(unsafe.Pointer(&buf[0]), r.b.errFlag, int64(8*len(buf)))
 	r.t.Transfer += time.Since(start)
 	if err != nil {
 		return err
 	}
+	code := int32(uint32(buf[0]))
 	if code == 0 {
 		return nil
 	}
-	if err := r.b.g.Memset(r.b.errFlag, 0, 4); err != nil {
+	if err := r.b.g.Memset(r.b.errFlag, 0, errBytes); err != nil {
 		return err
 	}
 	sites := r.l.mod.sites
@@ -626,5 +629,19 @@ func (r *run) checkError() error {
 		return fmt.Errorf("internal error: gpu: unknown check %d failed", code)
 	}
 	s := sites[code-1]
+	if s.Rank > 0 {
+		var idx, shape strings.Builder
+		for i := 0; i < s.Rank && i < maxDetail; i++ {
+			if i > 0 {
+				idx.WriteString(", ")
+			}
+			fmt.Fprintf(&idx, "%d", buf[1+i])
+			fmt.Fprintf(&shape, "[%d]", buf[1+maxDetail+i])
+		}
+		return source.Errorf(s.Pos, "index %s out of bounds for array of shape %s", idx.String(), shape.String())
+	}
 	return source.Errorf(s.Pos, "%s", s.Msg)
 }
+
+// errBytes is the size of the error flag and its detail words.
+const errBytes = 8 * (1 + 2*maxDetail)

@@ -99,7 +99,14 @@ func atom(a core.Atom) (string, error) {
 type errSite struct {
 	Pos source.Pos
 	Msg string
+	// Rank > 0 marks an index check: the failing thread also stores its
+	// indices and the array's shape (up to maxDetail of each) after the
+	// flag, and the message names them as the CPU interpreter does.
+	Rank int
 }
+
+// maxDetail is how many indices and dimensions an index check reports.
+const maxDetail = 4
 
 // emitter renders scalar core code as C statements. Arrays it may read are
 // the free arrays of the kernel (passed as pointer and dimensions); every
@@ -121,7 +128,7 @@ func (e *emitter) line(format string, args ...any) {
 }
 
 func (e *emitter) site(pos source.Pos, msg string) int {
-	*e.sites = append(*e.sites, errSite{pos, msg})
+	*e.sites = append(*e.sites, errSite{Pos: pos, Msg: msg})
 	return len(*e.sites)
 }
 
@@ -417,9 +424,16 @@ func (e *emitter) index(s *core.Stmt, x *core.IndexExp) error {
 		flat = fmt.Sprintf("(%s) * %s_d%d + %s", flat, arr, i, ixs[i])
 	}
 	ok := e.fresh("ok")
-	code := e.site(s.Pos, "index out of bounds")
+	*e.sites = append(*e.sites, errSite{Pos: s.Pos, Msg: "index out of bounds", Rank: r})
+	code := len(*e.sites)
 	e.line("bool %s = %s;", ok, strings.Join(conds, " && "))
-	e.line("if (!%s) ar_fail(ar_err, %d);", ok, code)
+	// The first failing thread records its indices and the shape beside
+	// the flag: i64 slots 1..maxDetail and maxDetail+1..2*maxDetail.
+	e.line("if (!%s && atomicCAS(ar_err, 0, %d) == 0) {", ok, code)
+	for i := 0; i < r && i < maxDetail; i++ {
+		e.line("  ((i64 *)ar_err)[%d] = %s; ((i64 *)ar_err)[%d] = %s_d%d;", 1+i, ixs[i], 1+maxDetail+i, arr, i)
+	}
+	e.line("}")
 	e.line("%s = %s ? %s[%s] : (%s)0;", cname(s.Pat[0].Name), ok, arr, flat, ctype(x.Arr.Type.Elem))
 	return nil
 }

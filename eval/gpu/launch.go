@@ -7,6 +7,7 @@ import (
 	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/eval/gpu/cuda"
 	"github.com/arepl/arepl/lang/core"
+	"github.com/arepl/arepl/lang/source"
 )
 
 // launch runs the kernel of statement s: it evaluates the width, brings
@@ -41,6 +42,9 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 	if k.Kind == kSegRed {
 		k = pickGroup(ks, w)
 	}
+	if w < 0 || segs < 0 || segs > 0 && w > maxAlloc/segs {
+		return source.Errorf(s.Pos, "cannot allocate an array of %d x %d elements", segs, w)
+	}
 	n := w * segs // elements
 	f := r.l.funcs[k.Name]
 	occ := r.l.occ[k.Name]
@@ -67,11 +71,18 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 
 	// Outputs.
 	alloc := func(t core.PrimType, count int64) (*devArray, error) {
-		d, err := newDevArray(r.b.g, t, count)
-		if err == nil {
-			r.temps = append(r.temps, d)
+		if count < 0 || count > maxAlloc/int64(t.Size()) {
+			return nil, source.Errorf(s.Pos, "cannot allocate %d elements of %d bytes", count, t.Size())
 		}
-		return d, err
+		d, err := newDevArray(r.b.g, t, count)
+		if err != nil {
+			if cuda.Sticky(err) {
+				return nil, err
+			}
+			return nil, source.Errorf(s.Pos, "cannot allocate %d bytes on the GPU: %v", count*int64(t.Size()), err)
+		}
+		r.temps = append(r.temps, d)
+		return d, nil
 	}
 	var outs, parts, results []*devArray
 	for _, t := range k.Out {
@@ -230,5 +241,9 @@ func pickGroup(ks []*kernel, w int64) *kernel {
 	}
 	return ks[len(ks)-1]
 }
+
+// maxAlloc bounds the bytes of one device array, so that sizes near the
+// int64 limit are a positioned error instead of an overflowed allocation.
+const maxAlloc = int64(1) << 48
 
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
