@@ -115,10 +115,21 @@ func TestGoldenPlans(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no test programs: %v", err)
 	}
+	// The examples are the seeds' benchmark programs (the redomap paper's
+	// mini-benchmarks, MSSP, the scanomap paper's programs, ...): their
+	// plans are kept beside the others.
+	examples, err := filepath.Glob("../examples/*.fut")
+	if err != nil || len(examples) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	files = append(files, examples...)
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			got := planOf(t, path)
 			golden := strings.TrimSuffix(path, ".fut") + ".golden"
+			if strings.HasPrefix(path, "../examples/") {
+				golden = "testdata/plans/examples/" + strings.TrimSuffix(filepath.Base(path), ".fut") + ".golden"
+			}
 			if *update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
