@@ -145,8 +145,11 @@ func (b *Backend) load(prog *core.Program, t *eval.Timings) (*loaded, error) {
 	b.mu.Unlock()
 	if l != nil {
 		t.CacheHit = true
-		l.mod = m // same source, so the same kernels; keep this program's statements
-		return l, nil
+		// Same source, so the same kernels; the copy carries this program's
+		// statements (the module's maps are keyed by them).
+		lc := *l
+		lc.mod = m
+		return &lc, nil
 	}
 	if len(m.kernels) == 0 {
 		return &loaded{mod: m}, nil
