@@ -394,7 +394,7 @@ func (f *frame) arrayLit(s *core.Stmt, e *core.ArrayLitExp) (eval.Value, error) 
 
 func (f *frame) iota(s *core.Stmt, e *core.IotaExp) (eval.Value, error) {
 	n := f.scalarInt(e.N)
-	if e.N.AtomType().Elem.IsUnsigned() && n < 0 || n < 0 {
+	if n < 0 {
 		return eval.Value{}, f.errAt(s, "negative iota size %d", n)
 	}
 	out, err := f.newArray(s, e.T, n)

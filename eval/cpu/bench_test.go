@@ -13,6 +13,8 @@ import (
 
 const benchN = 10_000_000
 
+var benchChunk = DefaultChunk
+
 func benchInput() eval.Value {
 	d := make([]int32, benchN)
 	for i := range d {
@@ -46,7 +48,7 @@ func benchProgram(b *testing.B, scan bool) *core.Program {
 func runBench(b *testing.B, workers int, scan bool) {
 	p := benchProgram(b, scan)
 	in := benchInput()
-	be := New(Options{Workers: workers})
+	be := New(Options{Workers: workers, Chunk: benchChunk})
 	b.SetBytes(benchN * 4)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -74,4 +76,16 @@ func BenchmarkHandLoop(b *testing.B) {
 			b.Log(s)
 		}
 	}
+}
+
+func BenchmarkRedomap1Chunk16k(b *testing.B) {
+	benchChunk = 16384
+	defer func() { benchChunk = DefaultChunk }()
+	runBench(b, 1, false)
+}
+
+func BenchmarkRedomap1Chunk1k(b *testing.B) {
+	benchChunk = 1024
+	defer func() { benchChunk = DefaultChunk }()
+	runBench(b, 1, false)
 }

@@ -32,7 +32,6 @@ package cpu
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -649,11 +648,6 @@ func toInt64(d any, i int) int64 {
 		return int64(d[i])
 	}
 	panic(fmt.Sprintf("toInt64 of %T", d))
-}
-
-// errIs reports whether err is a cancellation.
-func errIsCancel(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // constOne is a one-element slice holding c.

@@ -315,3 +315,23 @@ func TestMultiScan(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestScatterRows checks scatter into a matrix (rows as values) with
+// out-of-range indices ignored.
+func TestScatterRows(t *testing.T) {
+	m := core.ArrayOf(core.I64, 2)
+	p := program(t, []core.Type{m, aI64, m}, func(b *core.Builder, ps []*core.Var) []core.Atom {
+		w := b.Size(ps[1], 0)
+		lam := b.Lambda([]core.Type{tI64, aI64}, func(lb *core.Builder, x []*core.Var) []core.Atom {
+			return []core.Atom{x[0], x[1]}
+		})
+		return []core.Atom{b.Bind("s", &core.Scatter{W: w, Arrs: ps[1:], Map: lam, Dests: ps[:1]})[0]}
+	})
+	dest := eval.Value{Elem: core.I64, Shape: []int64{3, 2}, Data: []int64{0, 0, 0, 0, 0, 0}}
+	vals := eval.Value{Elem: core.I64, Shape: []int64{3, 2}, Data: []int64{1, 2, 3, 4, 5, 6}}
+	res := mustRun(t, p, dest, arr[int64](core.I64, 2, -1, 0), vals)
+	want := eval.Value{Elem: core.I64, Shape: []int64{3, 2}, Data: []int64{5, 6, 0, 0, 1, 2}}
+	if d := diffValues(res, []eval.Value{want}, 0); d != "" {
+		t.Fatal(d)
+	}
+}
