@@ -893,6 +893,13 @@ func (f *frame) hist(s *core.Stmt, e *core.Hist) ([]eval.Value, error) {
 		}
 	}
 	bs := f.blocks(w, f.m.opts.Workers)
+	// Sub-histograms pay for themselves only when there are many more
+	// elements than buckets; otherwise one block updates the destination.
+	for _, d := range dests {
+		if len(d) > 0 && d[0].Len()*8 > w && len(bs) > 1 {
+			bs = [][2]int64{{0, w}}
+		}
+	}
 	nb := len(bs)
 	// One sub-histogram per block, initialised with the neutral element,
 	// merged into the destinations in block order afterwards; a single
