@@ -374,7 +374,7 @@ func (g *scanGen) finish(b *strings.Builder, k *scanKernel) (*scanKernel, error)
 	if err := scanTemplates.ExecuteTemplate(&out, scanTemplateFile[k.Mode], k); err != nil {
 		return nil, fmt.Errorf("internal error: kernel template %s: %v", scanTemplateFile[k.Mode], err)
 	}
-	b.Write(out.Bytes())
+	b.WriteString(strings.ReplaceAll(out.String(), "AR_PADK", k.padK()))
 	k.src = b.String()
 	return k, nil
 }
@@ -659,54 +659,53 @@ func (k *scanKernel) LoadPhase() string {
 	switch k.Mode {
 	case scanFilter:
 		fmt.Fprintf(&b, "      bool ar_keep;\n      %s(%s, %s, &ar_keep);\n", k.fnPred, k.envArgs, strings.Join(vals, ", "))
-		b.WriteString("      ar_sh_0[ar_pad(ar_k)] = ar_keep ? (i64)1 : (i64)0;\n")
+		b.WriteString("      ar_sh_0[AR_PADK] = ar_keep ? (i64)1 : (i64)0;\n")
 		for j := range k.Held {
-			fmt.Fprintf(&b, "      ar_sx_%d[ar_pad(ar_k)] = %s;\n", j, vals[j])
+			fmt.Fprintf(&b, "      ar_sx_%d[AR_PADK] = %s;\n", j, vals[j])
 		}
 	default:
 		for j := range k.Scan {
-			fmt.Fprintf(&b, "      ar_sh_%d[ar_pad(ar_k)] = %s;\n", j, vals[j])
+			fmt.Fprintf(&b, "      ar_sh_%d[AR_PADK] = %s;\n", j, vals[j])
 		}
 		for j := range k.Out {
 			fmt.Fprintf(&b, "      ar_out%d[ar_i] = %s;\n", j, vals[len(k.Scan)+j])
 		}
 		for j := range k.Held {
-			fmt.Fprintf(&b, "      ar_sx_%d[ar_pad(ar_k)] = %s;\n", j, vals[len(k.Scan)+j])
+			fmt.Fprintf(&b, "      ar_sx_%d[AR_PADK] = %s;\n", j, vals[len(k.Scan)+j])
 		}
 	}
 	b.WriteString("    } else {\n")
 	for j := range k.Scan {
-		fmt.Fprintf(&b, "      ar_sh_%d[ar_pad(ar_k)] = %s;\n", j, k.Neutral[j])
+		fmt.Fprintf(&b, "      ar_sh_%d[AR_PADK] = %s;\n", j, k.Neutral[j])
 	}
 	b.WriteString("    }\n  }")
 	return b.String()
 }
 
-// ThreadScan scans the thread's Seq consecutive elements from shared
-// memory into registers ar_v_j[]; ar_acc ends as the thread's aggregate.
-// A segmented scan flags the elements whose index is a multiple of ar_w,
-// tracking the index modulo ar_w by increments (one division per thread).
+// ThreadScan scans the thread's Seq consecutive elements in shared
+// memory, in place (the thread's own slots: no other thread reads them
+// until the next barrier), so no per-element registers limit occupancy;
+// ar_acc ends as the thread's aggregate. A segmented scan flags the
+// elements whose index is a multiple of ar_w, tracking the index modulo
+// ar_w by increments (one division per thread).
 func (k *scanKernel) ThreadScan() string {
 	var b strings.Builder
-	for j, t := range k.Acc {
-		fmt.Fprintf(&b, "  %s ar_v_%d[%d];\n", ctype(t), j, k.Seq)
-	}
 	k.decl(&b, "ar_acc", 2)
 	if k.Seg() {
-		fmt.Fprintf(&b, "  i64 ar_r = (ar_base + (i64)threadIdx.x * %d) %% ar_w;\n", k.Seq)
+		fmt.Fprintf(&b, "  const i64 ar_rs = (ar_base + (i64)threadIdx.x * %d) %% ar_w;\n  i64 ar_r = ar_rs;\n", k.Seq)
 	}
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = threadIdx.x * %d + ar_j;\n", k.Seq)
 	for j, t := range k.Scan {
-		fmt.Fprintf(&b, "    const %s ar_e_%d = ar_sh_%d[ar_pad(ar_k)];\n", ctype(t), j, j)
+		fmt.Fprintf(&b, "    const %s ar_e_%d = ar_sh_%d[AR_PADK];\n", ctype(t), j, j)
 	}
 	if k.Seg() {
 		f := len(k.Scan)
 		fmt.Fprintf(&b, "    const bool ar_e_%d = ar_r == 0;\n    ar_r = ar_r + 1 == ar_w ? 0 : ar_r + 1;\n", f)
 	}
 	k.comb(&b, "ar_acc", "ar_acc", "ar_e", 4)
-	for j := range k.Acc {
-		fmt.Fprintf(&b, "    ar_v_%d[ar_j] = ar_acc_%d;\n", j, j)
+	for j := range k.Scan {
+		fmt.Fprintf(&b, "    ar_sh_%d[AR_PADK] = ar_acc_%d;\n", j, j)
 	}
 	b.WriteString("  }")
 	return b.String()
@@ -789,10 +788,10 @@ func (k *scanKernel) LookBack() string {
 		fmt.Fprintf(&b, "        ar_agg%d[ar_tile] = ar_g_%d;\n", j, j)
 	}
 	b.WriteString("        ar_publish(ar_flags, ar_tile, AR_AGGREGATE);\n      }\n")
-	b.WriteString("      i64 ar_look = ar_tile - 1;\n      unsigned int ar_ns = 32;\n      for (;;) {\n")
+	b.WriteString("      i64 ar_look = ar_tile - 1;\n      unsigned int ar_ns = 16;\n      for (;;) {\n")
 	b.WriteString("        const i64 ar_p = ar_look - ar_lane;\n")
 	b.WriteString("        const unsigned int ar_st = ar_p >= 0 ? ((volatile unsigned int *)ar_flags)[ar_p] : AR_PREFIX;\n")
-	b.WriteString("        if (__any_sync(0xffffffffu, ar_st == AR_INVALID)) {\n          __nanosleep(ar_ns);\n          ar_ns = min(ar_ns * 2, 1024u);\n          continue;\n        }\n")
+	b.WriteString("        if (__any_sync(0xffffffffu, ar_st == AR_INVALID)) {\n          __nanosleep(ar_ns);\n          ar_ns = min(ar_ns * 2, 256u);\n          continue;\n        }\n")
 	b.WriteString("        __threadfence();\n")
 	k.decl(&b, "ar_q", 8)
 	b.WriteString("        if (ar_p >= 0) {\n          if (ar_st == AR_PREFIX) {\n")
@@ -838,9 +837,12 @@ func (k *scanKernel) LookBack() string {
 	return b.String()
 }
 
-// Finish gives every element its prefix and puts it back in shared memory
-// at the thread's own slots: the scanned values, or for a filter the
-// element's destination (kept: count-1; rejected: -(index-count)-1).
+// Finish gives every element its prefix: the block's exclusive prefix and
+// the thread's, combined with the thread-local inclusive value left in
+// shared memory by ThreadScan (a segmented scan recomputes its flags from
+// the index), and puts it back at the same slot: the scanned values, or for
+// a filter the element's destination (kept: count-1; rejected:
+// -(index-count)-1).
 func (k *scanKernel) Finish() string {
 	var b strings.Builder
 	b.WriteString("  {\n")
@@ -849,25 +851,47 @@ func (k *scanKernel) Finish() string {
 	}
 	k.comb(&b, "ar_ex", "ar_bp", "ar_ex", 4)
 	b.WriteString("  }\n")
+	if k.Seg() {
+		b.WriteString("  ar_r = ar_rs;\n  bool ar_f = false;\n")
+	}
+	if k.Mode == scanFilter {
+		b.WriteString("  i64 ar_prev = 0;\n")
+	}
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = threadIdx.x * %d + ar_j;\n", k.Seq)
-	for j, t := range k.Acc {
-		fmt.Fprintf(&b, "    const %s ar_c_%d = ar_v_%d[ar_j];\n", ctype(t), j, j)
+	for j, t := range k.Scan {
+		fmt.Fprintf(&b, "    const %s ar_c_%d = ar_sh_%d[AR_PADK];\n", ctype(t), j, j)
+	}
+	if k.Seg() {
+		f := len(k.Scan)
+		b.WriteString("    ar_f = ar_f || ar_r == 0;\n    ar_r = ar_r + 1 == ar_w ? 0 : ar_r + 1;\n")
+		fmt.Fprintf(&b, "    const bool ar_c_%d = ar_f;\n", f)
 	}
 	k.declUninit(&b, "ar_z", 4)
 	k.comb(&b, "ar_z", "ar_ex", "ar_c", 4)
 	if k.Mode == scanFilter {
 		b.WriteString("    const i64 ar_i = ar_base + ar_k;\n")
-		b.WriteString("    const bool ar_kept = ar_v_0[ar_j] != (ar_j > 0 ? ar_v_0[ar_j > 0 ? ar_j - 1 : 0] : (i64)0);\n")
-		b.WriteString("    ar_sh_0[ar_pad(ar_k)] = ar_kept ? ar_z_0 - 1 : ar_z_0 - ar_i - 1;\n")
+		b.WriteString("    const bool ar_kept = ar_c_0 != ar_prev;\n    ar_prev = ar_c_0;\n")
+		b.WriteString("    ar_sh_0[AR_PADK] = ar_kept ? ar_z_0 - 1 : ar_z_0 - ar_i - 1;\n")
 		b.WriteString("    if (ar_i == ar_n - 1) *ar_count = ar_z_0;\n")
 	} else {
 		for j := range k.Scan {
-			fmt.Fprintf(&b, "    ar_sh_%d[ar_pad(ar_k)] = ar_z_%d;\n", j, j)
+			fmt.Fprintf(&b, "    ar_sh_%d[AR_PADK] = ar_z_%d;\n", j, j)
 		}
 	}
 	b.WriteString("  }")
 	return b.String()
+}
+
+// padK is the shared-memory slot of element ar_k of a tile. Threads read
+// their own elements at stride Seq: conflict-free as it is when Seq is odd
+// (coprime with the 32 banks; ar_pad's skew would then make conflicts), and
+// skewed by ar_pad when it is even.
+func (k *scanKernel) padK() string {
+	if k.Seq%2 == 1 {
+		return "ar_k"
+	}
+	return "ar_pad(ar_k)"
 }
 
 // StorePhase writes the tile striped: the scanned values or the post-map's
@@ -879,15 +903,15 @@ func (k *scanKernel) StorePhase() string {
 	b.WriteString("    if (ar_i < ar_n) {\n")
 	switch {
 	case k.Mode == scanFilter:
-		b.WriteString("      const i64 ar_d = ar_sh_0[ar_pad(ar_k)];\n      if (ar_d >= 0) {\n")
+		b.WriteString("      const i64 ar_d = ar_sh_0[AR_PADK];\n      if (ar_d >= 0) {\n")
 		for j := range k.Held {
-			fmt.Fprintf(&b, "        ar_res%d[ar_d] = ar_sx_%d[ar_pad(ar_k)];\n", j, j)
+			fmt.Fprintf(&b, "        ar_res%d[ar_d] = ar_sx_%d[AR_PADK];\n", j, j)
 		}
 		b.WriteString("      }")
 		if k.Part {
 			b.WriteString(" else {\n")
 			for j := range k.Held {
-				fmt.Fprintf(&b, "        ar_res%d[-ar_d - 1] = ar_sx_%d[ar_pad(ar_k)];\n", len(k.Held)+j, j)
+				fmt.Fprintf(&b, "        ar_res%d[-ar_d - 1] = ar_sx_%d[AR_PADK];\n", len(k.Held)+j, j)
 			}
 			b.WriteString("      }")
 		}
@@ -895,10 +919,10 @@ func (k *scanKernel) StorePhase() string {
 	case k.hasPost:
 		args := []string{k.envArgs}
 		for j := range k.Scan {
-			args = append(args, fmt.Sprintf("ar_sh_%d[ar_pad(ar_k)]", j))
+			args = append(args, fmt.Sprintf("ar_sh_%d[AR_PADK]", j))
 		}
 		for j := range k.Held {
-			args = append(args, fmt.Sprintf("ar_sx_%d[ar_pad(ar_k)]", j))
+			args = append(args, fmt.Sprintf("ar_sx_%d[AR_PADK]", j))
 		}
 		for j, t := range k.Res {
 			fmt.Fprintf(&b, "      %s ar_o_%d;\n", ctype(t), j)
@@ -910,7 +934,7 @@ func (k *scanKernel) StorePhase() string {
 		}
 	default:
 		for j := range k.Res {
-			fmt.Fprintf(&b, "      ar_res%d[ar_i] = ar_sh_%d[ar_pad(ar_k)];\n", j, j)
+			fmt.Fprintf(&b, "      ar_res%d[ar_i] = ar_sh_%d[AR_PADK];\n", j, j)
 		}
 	}
 	b.WriteString("    }\n  }")
