@@ -155,3 +155,21 @@ func TestHeaderVersionAndIDs(t *testing.T) {
 		t.Errorf("date %q is not ISO 8601 with microseconds and Z", h.Date)
 	}
 }
+
+// FuzzDecode feeds arbitrary frames to decode: it may reject them, but it
+// must never panic, and what it accepts must encode again.
+func FuzzDecode(f *testing.F) {
+	s, _ := newSigner("", "")
+	f.Add([]byte("id"), []byte("<IDS|MSG>"), []byte(""), frames4[0], []byte("{}"), []byte("{}"), []byte("{}"))
+	f.Add([]byte("<IDS|MSG>"), []byte("sig"), []byte("{"), []byte("null"), []byte("[]"), []byte(`{"a":1}`), []byte("x"))
+	f.Add([]byte(""), []byte(""), []byte(""), []byte(""), []byte(""), []byte(""), []byte(""))
+	f.Fuzz(func(t *testing.T, a, b, c, d, e, g, h []byte) {
+		m, err := decode(s, [][]byte{a, b, c, d, e, g, h})
+		if err != nil {
+			return
+		}
+		if _, err := encode(s, m); err != nil {
+			t.Errorf("accepted message does not encode: %v", err)
+		}
+	})
+}
