@@ -369,3 +369,20 @@ func TestPanicIsAnInternalError(t *testing.T) {
 		t.Errorf("the panic was not logged: %s", log.String())
 	}
 }
+
+func TestUserExpressions(t *testing.T) {
+	c, _ := startKernelWith(t, newFake())
+	req := executeContent("def a = 5")
+	req["user_expressions"] = map[string]any{"ok": "a", "bad": "nope", "decl": "def b = 1"}
+	id := c.send(c.shell, "execute_request", req)
+	r := contentOf(t, c.wait(c.shellR, id))
+	ue := r["user_expressions"].(map[string]any)
+	if got := fmt.Sprint(ue["ok"]); got != "map[data:map[text/plain:5] metadata:map[] status:ok]" {
+		t.Errorf("ok: %s", got)
+	}
+	for _, k := range []string{"bad", "decl"} {
+		if st := ue[k].(map[string]any)["status"]; st != "error" {
+			t.Errorf("%s: status %v", k, st)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+
+	"github.com/arepl/arepl/eval"
 )
 
 // implementationVersion is the kernel's version in kernel_info_reply.
@@ -196,20 +198,26 @@ func (k *kernel) execute(c *channel, m *Message) {
 }
 
 // userExpressions evaluates the user_expressions of an execute request,
-// each on its own; an error is reported per expression.
+// each on its own; an error is reported per expression. Each must be an
+// expression: it is type-checked first, so a declaration cannot slip in
+// and change the session.
 func (k *kernel) userExpressions(exprs map[string]string) map[string]any {
 	res := map[string]any{}
 	for name, src := range exprs {
-		r, err := k.ev.s.Eval(k.ctx, "user_expressions", src)
-		switch {
-		case err != nil:
+		var r *eval.Result
+		_, err := k.ev.s.TypeOf("user_expressions", src)
+		if err == nil {
+			r, err = k.ev.s.Eval(k.ctx, "user_expressions", src)
+		}
+		if err == nil && r.Type == nil {
+			err = errors.New("not an expression")
+		}
+		if err != nil {
 			ce := toCellError(err)
 			res[name] = map[string]any{"status": "error", "ename": ce.ename, "evalue": ce.evalue, "traceback": ce.traceback}
-		case r.Type == nil:
-			res[name] = map[string]any{"status": "ok", "data": map[string]any{"text/plain": ""}, "metadata": map[string]any{}}
-		default:
-			res[name] = map[string]any{"status": "ok", "data": k.ev.valueBundle(r.Type, r.Values), "metadata": map[string]any{}}
+			continue
 		}
+		res[name] = map[string]any{"status": "ok", "data": k.ev.valueBundle(r.Type, r.Values), "metadata": map[string]any{}}
 	}
 	return res
 }
