@@ -271,6 +271,14 @@ func (r *run) body(b *core.Body, env map[string]eval.Value, depth int) ([]eval.V
 			i++
 			continue
 		}
+		// Histograms, scatter and multiscan (hist*.go, scatter.go, multiscan.go).
+		if ok, err := r.histStmt(s, env); ok || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			i++
+			continue
+		}
 		if ok, err := r.trivial(s, env); ok || err != nil {
 			if err != nil {
 				return nil, err
@@ -286,7 +294,7 @@ func (r *run) body(b *core.Body, env map[string]eval.Value, depth int) ([]eval.V
 			continue
 		}
 		j := i + 1
-		for j < len(b.Stmts) && r.l.mod.kernels[b.Stmts[j]] == nil && !r.scannable(b.Stmts[j]) && !r.hasGPU(b.Stmts[j], 0) && !isTrivial(b.Stmts[j]) {
+		for j < len(b.Stmts) && r.l.mod.kernels[b.Stmts[j]] == nil && !r.scannable(b.Stmts[j]) && !r.histable(b.Stmts[j]) && !r.hasGPU(b.Stmts[j], 0) && !isTrivial(b.Stmts[j]) {
 			j++
 		}
 		if err := r.fallback(b.Stmts[i:j], env); err != nil {
@@ -362,7 +370,7 @@ func (r *run) hasGPU(s *core.Stmt, depth int) bool {
 	found := false
 	for _, b := range bodies {
 		for _, t := range b.Stmts {
-			if r.l.mod.kernels[t] != nil || r.scannable(t) || r.hasGPU(t, depth+1) {
+			if r.l.mod.kernels[t] != nil || r.scannable(t) || r.histable(t) || r.hasGPU(t, depth+1) {
 				found = true
 			}
 		}

@@ -1,0 +1,689 @@
+package gpu
+
+// Histograms (hist, reduce_by_index), scatter and multiscan on the GPU.
+//
+// Each such statement gets a module of its own, generated when it first
+// runs (like the scan kernels): kernels/prelude.cu, kernels/hist_prelude.cu,
+// the program's device functions the lambdas call, and the statement's
+// kernels instantiated from kernels/hist.cu, scatter.cu or multiscan.cu.
+// The lambdas are rendered with the scan generator's helpers (the fused map
+// as NAME_map, operators as NAME_op<k>), so this file only decides the
+// parts that are particular to histograms:
+//
+//   - the update method of every histogram operator, from a table keyed by
+//     the operator and its type (histNative): a native atomic where CUDA
+//     has one (integer add/min/max/and/or/xor, f32/f64 add), else a
+//     compare-and-swap loop over the bits of a single 4- or 8-byte value,
+//     else (tuples, 1- and 2-byte values) a per-bucket spin lock;
+//   - whether the statement has a shared-memory kernel: every operator
+//     must have an atomic or CAS update there; the number of
+//     sub-histograms is chosen at launch from the bucket counts (hist_run.go);
+//   - warp aggregation of equal keys before global updates.
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"text/template"
+
+	"github.com/arepl/arepl/kernels"
+	"github.com/arepl/arepl/lang/core"
+)
+
+// histKind is the statement a histogram-family module implements.
+type histKind int
+
+const (
+	hkHist histKind = iota
+	hkScatter
+	hkMultiScan
+)
+
+var histTemplateFile = [...]string{hkHist: "hist.cu", hkScatter: "scatter.cu", hkMultiScan: "multiscan.cu"}
+
+// updMethod is how one histogram operator updates a bucket.
+type updMethod int
+
+const (
+	updAtomic updMethod = iota // a native atomic instruction
+	updCAS                     // atomicCAS loop over the value's bits
+	updLock                    // per-bucket spin lock (tuples, small types)
+)
+
+var updMethodName = [...]string{updAtomic: "atomic", updCAS: "cas", updLock: "lock"}
+
+// nativeAtomic is one row of histNative: the CUDA atomic and the C type
+// it is called at.
+type nativeAtomic struct {
+	fn string
+	ct string
+}
+
+// histNative is the table of native atomics: operator, then element type.
+// Integer add, and, or, xor wrap the same in the unsigned type, so signed
+// 64-bit values use the unsigned long long overloads.
+var histNative = map[core.BinOp]map[core.PrimType]nativeAtomic{
+	core.Add: {core.I32: {"atomicAdd", "int"}, core.U32: {"atomicAdd", "unsigned int"},
+		core.I64: {"atomicAdd", "unsigned long long"}, core.U64: {"atomicAdd", "unsigned long long"},
+		core.F32: {"atomicAdd", "float"}, core.F64: {"atomicAdd", "double"}},
+	core.Min: {core.I32: {"atomicMin", "int"}, core.U32: {"atomicMin", "unsigned int"},
+		core.I64: {"atomicMin", "long long"}, core.U64: {"atomicMin", "unsigned long long"}},
+	core.Max: {core.I32: {"atomicMax", "int"}, core.U32: {"atomicMax", "unsigned int"},
+		core.I64: {"atomicMax", "long long"}, core.U64: {"atomicMax", "unsigned long long"}},
+	core.And: {core.I32: {"atomicAnd", "int"}, core.U32: {"atomicAnd", "unsigned int"},
+		core.I64: {"atomicAnd", "unsigned long long"}, core.U64: {"atomicAnd", "unsigned long long"}},
+	core.Or: {core.I32: {"atomicOr", "int"}, core.U32: {"atomicOr", "unsigned int"},
+		core.I64: {"atomicOr", "unsigned long long"}, core.U64: {"atomicOr", "unsigned long long"}},
+	core.Xor: {core.I32: {"atomicXor", "int"}, core.U32: {"atomicXor", "unsigned int"},
+		core.I64: {"atomicXor", "unsigned long long"}, core.U64: {"atomicXor", "unsigned long long"}},
+}
+
+// histOpPlan is one histogram operator of a Hist statement.
+type histOpPlan struct {
+	method  updMethod
+	native  nativeAtomic
+	ts      []core.PrimType // component types
+	neutral []string        // C neutral elements
+	fn      string          // device function of the operator
+	idx     int             // the map result holding this op's bucket index
+}
+
+// binOpOf recognises a lambda that is one binary operator applied to its two
+// parameters (in either order, the operator being commutative).
+func binOpOf(l *core.Lambda) (core.BinOp, core.PrimType, bool) {
+	if len(l.Params) != 2 || len(l.Body.Stmts) != 1 || len(l.Body.Result) != 1 {
+		return 0, 0, false
+	}
+	s := l.Body.Stmts[0]
+	e, ok := s.Exp.(*core.BinOpExp)
+	if !ok || len(s.Pat) != 1 {
+		return 0, 0, false
+	}
+	if r, ok := l.Body.Result[0].(*core.Var); !ok || r.Name != s.Pat[0].Name {
+		return 0, 0, false
+	}
+	x, xok := e.X.(*core.Var)
+	y, yok := e.Y.(*core.Var)
+	if !xok || !yok {
+		return 0, 0, false
+	}
+	a, b := l.Params[0].Name, l.Params[1].Name
+	if !(x.Name == a && y.Name == b) && !(x.Name == b && y.Name == a) {
+		return 0, 0, false
+	}
+	return e.Op, e.T, true
+}
+
+// updateMethod picks the update method of an operator over ts.
+func updateMethod(l *core.Lambda, ts []core.PrimType) (updMethod, nativeAtomic) {
+	if len(ts) != 1 {
+		return updLock, nativeAtomic{}
+	}
+	if op, t, ok := binOpOf(l); ok && t == ts[0] {
+		if n, ok := histNative[op][t]; ok {
+			return updAtomic, n
+		}
+	}
+	if sz := ts[0].Size(); (sz == 4 || sz == 8) && ts[0] != core.Bool {
+		return updCAS, nativeAtomic{}
+	}
+	return updLock, nativeAtomic{}
+}
+
+// hParamKind says what the host passes for one kernel parameter.
+type hParamKind int
+
+const (
+	hpN      hParamKind = iota // i64 elements
+	hpEnv                      // a free variable of the lambdas (or its dimension)
+	hpIn                       // input array k
+	hpH                        // i64 length of op k's destination (hist, scatter)
+	hpDst                      // destination of op k, component c
+	hpLock                     // u32 lock per bucket of op k
+	hpM                        // i32 sub-histograms per block (shared kernel)
+	hpK                        // i64 label classes (multiscan)
+	hpChunk                    // i64 elements per chunk (multiscan)
+	hpC                        // i64 chunks (multiscan)
+	hpLabels                   // the labels (multiscan)
+	hpState                    // per label and chunk accumulator component k (multiscan)
+	hpRes                      // result component k (multiscan)
+)
+
+type hParam struct {
+	kind hParamKind
+	k, c int
+	t    core.PrimType
+	env  kparam
+	only bool // hpM: only in the shared kernel
+}
+
+func (p hParam) decl() string {
+	switch p.kind {
+	case hpN:
+		return "const i64 ar_n"
+	case hpEnv:
+		return p.env.decl()
+	case hpIn:
+		return fmt.Sprintf("const %s *__restrict__ ar_in%d", ctype(p.t), p.k)
+	case hpH:
+		return fmt.Sprintf("const i64 ar_h%d", p.k)
+	case hpDst:
+		return fmt.Sprintf("%s *__restrict__ ar_dst%d_%d", ctype(p.t), p.k, p.c)
+	case hpLock:
+		return fmt.Sprintf("unsigned int *__restrict__ ar_lock%d", p.k)
+	case hpM:
+		return "const int ar_m"
+	case hpK:
+		return "const i64 ar_k"
+	case hpChunk:
+		return "const i64 ar_chunk"
+	case hpC:
+		return "const i64 ar_c"
+	case hpLabels:
+		return fmt.Sprintf("const %s *__restrict__ ar_lab", ctype(p.t))
+	case hpState:
+		return fmt.Sprintf("%s *__restrict__ ar_st%d", ctype(p.t), p.k)
+	case hpRes:
+		return fmt.Sprintf("%s *__restrict__ ar_res%d", ctype(p.t), p.k)
+	}
+	return "/* bad parameter */"
+}
+
+// histKernel is the generated module of one hist, scatter or multiscan
+// statement and what the host needs to launch it. Its exported methods are
+// what the templates call.
+type histKernel struct {
+	Name  string
+	Kind  histKind
+	Stmt  *core.Stmt
+	Block int
+	W     core.Atom
+	Arrs  []*core.Var
+	In    []core.PrimType
+	MapTs []core.PrimType // results of the fused map (nil: the inputs are the values)
+
+	ops       []histOpPlan    // hist
+	dests     [][]*core.Var   // hist: per op; scatter: one per destination
+	scanTs    []core.PrimType // multiscan: the scanned components
+	scanNe    []string        // multiscan: their neutral elements
+	scanFn    string          // multiscan: the operator
+	labels    *core.Var       // multiscan
+	labelSite int             // multiscan: the check of a label's range
+	kAtom     core.Atom       // multiscan: the number of classes
+	sk        *scanKernel     // carries the env for the scan generator's lambda helpers
+	params    []hParam
+	envArgs   string
+	fnMap     string
+	checks    bool
+	src       string
+}
+
+// Params is the C parameter list; shared adds the shared kernel's own.
+func (k *histKernel) Params(shared bool) string {
+	var ds []string
+	for _, p := range k.params {
+		if p.only && !shared {
+			continue
+		}
+		ds = append(ds, p.decl())
+	}
+	return strings.Join(ds, ", ")
+}
+
+// SharedOK reports whether the statement has a shared-memory kernel: every
+// operator has a single component with an atomic or CAS update.
+func (k *histKernel) SharedOK() bool {
+	if k.Kind != hkHist {
+		return false
+	}
+	for _, o := range k.ops {
+		if o.method == updLock {
+			return false
+		}
+	}
+	return true
+}
+
+// MapPhase declares the element's values and computes them for a live lane
+// (dead lanes keep zeros, which no update uses).
+func (k *histKernel) MapPhase() string {
+	var b strings.Builder
+	ts := k.values()
+	for j, t := range ts {
+		fmt.Fprintf(&b, "    %s ar_x%d = 0;\n", ctype(t), j)
+	}
+	if k.fnMap == "" {
+		b.WriteString("    if (ar_live) {\n")
+		for j := range k.In {
+			fmt.Fprintf(&b, "      ar_x%d = ar_in%d[ar_i];\n", j, j)
+		}
+		b.WriteString("    }\n")
+		return b.String()
+	}
+	args := []string{k.envArgs, "ar_i"}
+	for j := range k.In {
+		args = append(args, fmt.Sprintf("ar_in%d[ar_i]", j))
+	}
+	for j := range ts {
+		args = append(args, fmt.Sprintf("&ar_x%d", j))
+	}
+	fmt.Fprintf(&b, "    if (ar_live) %s(%s);\n", k.fnMap, strings.Join(args, ", "))
+	return b.String()
+}
+
+// values are the element's value types: the map's results, or the inputs.
+func (k *histKernel) values() []core.PrimType {
+	if k.fnMap == "" {
+		return k.In
+	}
+	return k.MapTs
+}
+
+// opVals are the C variables holding op o's values for this element.
+func (k *histKernel) opVals(o int) []string {
+	op := k.ops[o]
+	vs := make([]string, len(op.ts))
+	for c := range op.ts {
+		vs[c] = fmt.Sprintf("ar_x%d", op.idx+1+c)
+	}
+	return vs
+}
+
+// callOp renders dst = a ⊕ b for op o (the function takes its arguments by
+// value, so dst may alias a or b).
+func (k *histKernel) callOp(fn string, a, b, dst []string) string {
+	args := []string{k.envArgs}
+	args = append(args, a...)
+	args = append(args, b...)
+	for _, d := range dst {
+		args = append(args, "&"+d)
+	}
+	return fmt.Sprintf("%s(%s);", fn, strings.Join(args, ", "))
+}
+
+// update renders the update of op o at bucket places (one lvalue per
+// component) with values vs; locks is the lock word's lvalue (updLock).
+func (k *histKernel) update(b *strings.Builder, o int, places, vs []string, lock string, in string) {
+	op := k.ops[o]
+	switch op.method {
+	case updAtomic:
+		fmt.Fprintf(b, "%s%s((%s *)&%s, (%s)%s);\n", in, op.native.fn, op.native.ct, places[0], op.native.ct, vs[0])
+	case updCAS:
+		t := ctype(op.ts[0])
+		bt := "unsigned int"
+		if op.ts[0].Size() == 8 {
+			bt = "unsigned long long"
+		}
+		fmt.Fprintf(b, "%s{\n", in)
+		fmt.Fprintf(b, "%s  %s *ar_p = (%s *)&%s;\n", in, bt, bt, places[0])
+		fmt.Fprintf(b, "%s  %s ar_old = *ar_p, ar_as;\n", in, bt)
+		fmt.Fprintf(b, "%s  do {\n", in)
+		fmt.Fprintf(b, "%s    ar_as = ar_old;\n", in)
+		fmt.Fprintf(b, "%s    %s ar_r;\n", in, t)
+		fmt.Fprintf(b, "%s    %s\n", in, k.callOp(op.fn, []string{fmt.Sprintf("ar_from_bits<%s>(ar_as)", t)}, vs, []string{"ar_r"}))
+		fmt.Fprintf(b, "%s    ar_old = atomicCAS(ar_p, ar_as, ar_to_bits<%s>(ar_r));\n", in, bt)
+		fmt.Fprintf(b, "%s  } while (ar_old != ar_as);\n", in)
+		fmt.Fprintf(b, "%s}\n", in)
+	case updLock:
+		// The spin loop is safe within a warp on sm_70 and later (each
+		// thread is scheduled independently), and warp aggregation has
+		// already left at most one lane per bucket.
+		fmt.Fprintf(b, "%s{\n%s  bool ar_done = false;\n%s  while (!ar_done) {\n", in, in, in)
+		fmt.Fprintf(b, "%s    if (atomicCAS(&%s, 0u, 1u) == 0u) {\n", in, lock)
+		fmt.Fprintf(b, "%s      __threadfence();\n", in)
+		var cur, res []string
+		for c, t := range op.ts {
+			fmt.Fprintf(b, "%s      %s ar_a%d = *(volatile %s *)&%s;\n", in, ctype(t), c, ctype(t), places[c])
+			fmt.Fprintf(b, "%s      %s ar_r%d;\n", in, ctype(t), c)
+			cur = append(cur, fmt.Sprintf("ar_a%d", c))
+			res = append(res, fmt.Sprintf("ar_r%d", c))
+		}
+		fmt.Fprintf(b, "%s      %s\n", in, k.callOp(op.fn, cur, vs, res))
+		for c, t := range op.ts {
+			fmt.Fprintf(b, "%s      *(volatile %s *)&%s = ar_r%d;\n", in, ctype(t), places[c], c)
+		}
+		fmt.Fprintf(b, "%s      __threadfence();\n%s      atomicExch(&%s, 0u);\n%s      ar_done = true;\n%s    }\n%s  }\n%s}\n",
+			in, in, lock, in, in, in, in)
+	}
+}
+
+// shfl renders a warp shuffle of v (of type t) from lane src.
+func shfl(t core.PrimType, v, src string) string {
+	switch {
+	case t == core.F32:
+		return fmt.Sprintf("__shfl_sync(0xffffffffu, %s, %s)", v, src)
+	case t == core.F64:
+		return fmt.Sprintf("__shfl_sync(0xffffffffu, %s, %s)", v, src)
+	case t.Size() == 8:
+		return fmt.Sprintf("(%s)__shfl_sync(0xffffffffu, (long long)%s, %s)", ctype(t), v, src)
+	}
+	return fmt.Sprintf("(%s)__shfl_sync(0xffffffffu, (int)%s, %s)", ctype(t), v, src)
+}
+
+// GlobalUpdates renders, per op, the range check, warp aggregation of the
+// lanes holding the same bucket, and the update of the leader of each
+// group in global memory.
+func (k *histKernel) GlobalUpdates() string {
+	var b strings.Builder
+	for o, op := range k.ops {
+		vs := k.opVals(o)
+		ix := fmt.Sprintf("ar_x%d", op.idx)
+		fmt.Fprintf(&b, "    {\n      bool ar_ok = ar_live && %s >= 0 && %s < ar_h%d;\n", ix, ix, o)
+		b.WriteString("      const int ar_lane = threadIdx.x & 31;\n")
+		fmt.Fprintf(&b, "      const unsigned ar_peers = __match_any_sync(0xffffffffu, ar_ok ? %s : (i64)(-1 - ar_lane));\n", ix)
+		b.WriteString("      const int ar_rank = __popc(ar_peers & ((1u << ar_lane) - 1u));\n")
+		b.WriteString("      const int ar_cnt = __popc(ar_peers);\n")
+		b.WriteString("      if (__any_sync(0xffffffffu, ar_cnt > 1)) {\n")
+		b.WriteString("        for (int ar_d = 1; ar_d < 32; ar_d <<= 1) {\n")
+		b.WriteString("          const bool ar_take = (ar_rank & (2 * ar_d - 1)) == 0 && ar_rank + ar_d < ar_cnt;\n")
+		b.WriteString("          const int ar_src = ar_take ? ar_nth_bit(ar_peers, ar_rank + ar_d) : ar_lane;\n")
+		var ys []string
+		for c, t := range op.ts {
+			fmt.Fprintf(&b, "          const %s ar_y%d = %s;\n", ctype(t), c, shfl(t, vs[c], "ar_src"))
+			ys = append(ys, fmt.Sprintf("ar_y%d", c))
+		}
+		fmt.Fprintf(&b, "          if (ar_take) %s\n", k.callOp(op.fn, vs, ys, vs))
+		b.WriteString("        }\n      }\n      ar_ok = ar_ok && ar_rank == 0;\n")
+		var places []string
+		for c := range op.ts {
+			places = append(places, fmt.Sprintf("ar_dst%d_%d[%s]", o, c, ix))
+		}
+		b.WriteString("      if (ar_ok) {\n")
+		k.update(&b, o, places, vs, fmt.Sprintf("ar_lock%d[%s]", o, ix), "        ")
+		b.WriteString("      }\n    }\n")
+	}
+	return b.String()
+}
+
+// sharedArr declares op o's sub-histograms: ar_m copies of ar_h<o> buckets
+// after the previous ops' (each array aligned to 8 bytes).
+func (k *histKernel) SharedInit() string {
+	var b strings.Builder
+	b.WriteString("  i64 ar_off = 0;\n")
+	for o, op := range k.ops {
+		t := ctype(op.ts[0])
+		fmt.Fprintf(&b, "  %s *ar_s%d = (%s *)(ar_sh + ar_off);\n", t, o, t)
+		fmt.Fprintf(&b, "  ar_off = ar_align8(ar_off + ar_h%d * ar_m * (i64)sizeof(%s));\n", o, t)
+		fmt.Fprintf(&b, "  for (i64 ar_j = threadIdx.x; ar_j < ar_h%d * ar_m; ar_j += %d) ar_s%d[ar_j] = %s;\n", o, k.Block, o, op.neutral[0])
+	}
+	return b.String()
+}
+
+// SharedUpdates updates the lane's own copy of every op's sub-histogram.
+func (k *histKernel) SharedUpdates() string {
+	var b strings.Builder
+	for o, op := range k.ops {
+		ix := fmt.Sprintf("ar_x%d", op.idx)
+		fmt.Fprintf(&b, "    if (ar_live && %s >= 0 && %s < ar_h%d) {\n", ix, ix, o)
+		k.update(&b, o, []string{fmt.Sprintf("ar_s%d[%s * ar_m + ar_cp]", o, ix)}, k.opVals(o), "", "      ")
+		b.WriteString("    }\n")
+	}
+	return b.String()
+}
+
+// SharedMerge combines each bucket's copies and merges the block's result
+// into global memory.
+func (k *histKernel) SharedMerge() string {
+	var b strings.Builder
+	for o, op := range k.ops {
+		t := ctype(op.ts[0])
+		fmt.Fprintf(&b, "  for (i64 ar_j = threadIdx.x; ar_j < ar_h%d; ar_j += %d) {\n", o, k.Block)
+		fmt.Fprintf(&b, "    %s ar_acc = ar_s%d[ar_j * ar_m];\n", t, o)
+		fmt.Fprintf(&b, "    for (int ar_q = 1; ar_q < ar_m; ar_q++) %s\n",
+			k.callOp(op.fn, []string{"ar_acc"}, []string{fmt.Sprintf("ar_s%d[ar_j * ar_m + ar_q]", o)}, []string{"ar_acc"}))
+		k.update(&b, o, []string{fmt.Sprintf("ar_dst%d_0[ar_j]", o)}, []string{"ar_acc"}, "", "    ")
+		b.WriteString("  }\n")
+	}
+	return b.String()
+}
+
+// histGen renders one statement's module.
+type histGen struct {
+	prog  *core.Program
+	lim   Limits
+	sg    *scanGen
+	block int
+}
+
+// env collects the free variables of the lambdas and lays them out as
+// kernel parameters through the scan generator (so its map and lambda
+// helpers can be used unchanged).
+func (g *histGen) env(k *histKernel, ls []*core.Lambda, index *core.Var, atoms []core.Atom) error {
+	fs := newFreeSet()
+	for j, l := range ls {
+		if l == nil {
+			continue
+		}
+		var idx []*core.Var
+		if j == 0 && index != nil {
+			idx = []*core.Var{index}
+		}
+		fs.lambda(l, idx, map[string]bool{})
+	}
+	fs.stmts(nil, atoms, map[string]bool{})
+	if fs.err != nil {
+		return fs.err
+	}
+	k.sk = &scanKernel{Name: k.Name, Env: fs.order}
+	g.sg.params(k.sk)
+	k.envArgs = k.sk.envArgs
+	for _, p := range k.sk.params {
+		if p.kind == spEnv {
+			k.params = append(k.params, hParam{kind: hpEnv, env: p.env})
+		}
+	}
+	return nil
+}
+
+// inputs records the element types of the input arrays (one dimension
+// each: rows of arrays are not generated).
+func (k *histKernel) inputs(what string) error {
+	for _, a := range k.Arrs {
+		if a.Type.Rank != 1 {
+			return unsup("%s over rows of %s (nested parallelism is not generated yet)", what, a.Name)
+		}
+		k.In = append(k.In, a.Type.Elem)
+	}
+	return nil
+}
+
+// mapFun renders the fused map (if any) through the scan generator.
+func (g *histGen) mapFun(b *strings.Builder, k *histKernel, m *core.Lambda, index *core.Var) error {
+	if m == nil {
+		return nil
+	}
+	for _, t := range m.Ret {
+		if t.IsArray() {
+			return unsup("a map producing arrays is not generated yet")
+		}
+		k.MapTs = append(k.MapTs, t.Elem)
+	}
+	if err := g.sg.mapFun(b, k.sk, m, index); err != nil {
+		return err
+	}
+	k.fnMap = k.sk.fnMap
+	return nil
+}
+
+// opFun renders an operator lambda as a device function.
+func (g *histGen) opFun(b *strings.Builder, k *histKernel, name string, l *core.Lambda) error {
+	return g.sg.lambdaFun(b, k.sk, name, l, false)
+}
+
+func (g *histGen) hist(s *core.Stmt, h *core.Hist) (*histKernel, error) {
+	k := &histKernel{Name: "k_hist", Kind: hkHist, Stmt: s, Block: g.block, W: h.W, Arrs: h.Arrs}
+	if err := k.inputs("hist"); err != nil {
+		return nil, err
+	}
+	if h.Map == nil {
+		return nil, fmt.Errorf("internal error: hist without a map")
+	}
+	ls := []*core.Lambda{h.Map}
+	var nes []core.Atom
+	for _, op := range h.Ops {
+		ls = append(ls, op.Lambda)
+		nes = append(nes, op.Neutral...)
+	}
+	k.params = []hParam{{kind: hpN}}
+	if err := g.env(k, ls, h.Index, nes); err != nil {
+		return nil, err
+	}
+	for j, t := range k.In {
+		k.params = append(k.params, hParam{kind: hpIn, k: j, t: t})
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n// %s: %s at %v\n", k.Name, expName(h), s.Pos)
+	if err := g.mapFun(&b, k, h.Map, h.Index); err != nil {
+		return nil, err
+	}
+	at := 0
+	for o, op := range h.Ops {
+		n := len(op.Neutral)
+		if len(op.Dests) != n || len(op.Lambda.Params) != 2*n {
+			return nil, fmt.Errorf("internal error: histogram operator with %d destinations, %d parameters and %d neutral elements", len(op.Dests), len(op.Lambda.Params), n)
+		}
+		if at+1+n > len(k.MapTs) || k.MapTs[at] != core.I64 {
+			return nil, fmt.Errorf("internal error: hist map results %v do not give operator %d an i64 index and %d values", k.MapTs, o, n)
+		}
+		p := histOpPlan{idx: at, fn: fmt.Sprintf("%s_op%d", k.Name, o)}
+		for c, ne := range op.Neutral {
+			t := ne.AtomType()
+			if t.IsArray() || op.Dests[c].Type.Rank != 1 {
+				return nil, unsup("a histogram of arrays is not generated yet")
+			}
+			if k.MapTs[at+1+c] != t.Elem {
+				return nil, fmt.Errorf("internal error: hist value of type %v for a %v histogram", k.MapTs[at+1+c], t.Elem)
+			}
+			p.ts = append(p.ts, t.Elem)
+			cs, err := atom(ne)
+			if err != nil {
+				return nil, err
+			}
+			p.neutral = append(p.neutral, cs)
+		}
+		p.method, p.native = updateMethod(op.Lambda, p.ts)
+		if err := g.opFun(&b, k, p.fn, op.Lambda); err != nil {
+			return nil, err
+		}
+		k.ops = append(k.ops, p)
+		k.dests = append(k.dests, op.Dests)
+		k.params = append(k.params, hParam{kind: hpH, k: o})
+		for c, t := range p.ts {
+			k.params = append(k.params, hParam{kind: hpDst, k: o, c: c, t: t})
+		}
+		if p.method == updLock {
+			k.params = append(k.params, hParam{kind: hpLock, k: o})
+		}
+		at += 1 + n
+	}
+	if at != len(k.MapTs) {
+		return nil, fmt.Errorf("internal error: hist map gives %d results for %d", len(k.MapTs), at)
+	}
+	k.params = append(k.params, hParam{kind: hpM, only: true})
+	return g.finish(&b, k)
+}
+
+// finish instantiates the statement's template after its device functions.
+func (g *histGen) finish(b *strings.Builder, k *histKernel) (*histKernel, error) {
+	k.checks = k.sk.checks
+	var out bytes.Buffer
+	if err := histTemplates.ExecuteTemplate(&out, histTemplateFile[k.Kind], k); err != nil {
+		return nil, fmt.Errorf("internal error: kernel template %s: %v", histTemplateFile[k.Kind], err)
+	}
+	b.Write(out.Bytes())
+	k.src = b.String()
+	return k, nil
+}
+
+var histTemplates = func() *template.Template {
+	t := template.New("hist")
+	for _, f := range histTemplateFile {
+		src, err := kernels.FS.ReadFile(f)
+		if err != nil {
+			panic("gpu: embedded template missing: " + f)
+		}
+		template.Must(t.New(f).Parse(string(src)))
+	}
+	return t
+}()
+
+var histPrelude = func() string {
+	b, err := kernels.FS.ReadFile("hist_prelude.cu")
+	if err != nil {
+		panic("gpu: embedded hist_prelude.cu missing")
+	}
+	return string(b)
+}()
+
+// histModule is the CUDA module of one hist, scatter or multiscan statement.
+type histModule struct {
+	k     *histKernel
+	body  string
+	sites []errSite
+}
+
+func (m *histModule) source() string { return prelude + "\n" + histPrelude + "\n" + m.body }
+
+// kernelNames are the module's kernels.
+func (m *histModule) kernelNames() []string {
+	switch m.k.Kind {
+	case hkHist:
+		if m.k.SharedOK() {
+			return []string{m.k.Name + "_global", m.k.Name + "_shared"}
+		}
+		return []string{m.k.Name + "_global"}
+	case hkMultiScan:
+		return []string{m.k.Name + "_agg", m.k.Name + "_scan", m.k.Name + "_out"}
+	}
+	return []string{m.k.Name}
+}
+
+// genHist renders the module of s, or returns an *unsupported error when s
+// is no statement these kernels run.
+func genHist(prog *core.Program, s *core.Stmt, lim Limits) (*histModule, error) {
+	g := &histGen{prog: prog, lim: lim, sg: &scanGen{prog: prog, lim: lim, funs: map[string]bool{}}, block: 256}
+	var k *histKernel
+	var err error
+	switch e := s.Exp.(type) {
+	case *core.Hist:
+		k, err = g.hist(s, e)
+	case *core.Scatter:
+		k, err = g.scatter(s, e)
+	case *core.MultiScan:
+		k, err = g.multiscan(s, e)
+	default:
+		return nil, unsup("%s is no histogram, scatter or multiscan", expName(s.Exp))
+	}
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	sites := g.sg.sites
+	if len(g.sg.funs) > 0 {
+		gg := &generator{prog: prog, lim: lim, funs: g.sg.funs, sites: sites}
+		if err := gg.deviceFuns(&b); err != nil {
+			return nil, err
+		}
+		sites = gg.sites
+		k.checks = true
+	}
+	b.WriteString(k.src)
+	return &histModule{k: k, body: b.String(), sites: sites}, nil
+}
+
+// HistKernel returns the CUDA generated for the hist, scatter or multiscan
+// statement s of prog (prelude and helpers left out), with the update
+// method of every operator; it needs no GPU. A statement these kernels do
+// not cover gives an error saying why.
+func HistKernel(prog *core.Program, s *core.Stmt) (string, error) {
+	m, err := genHist(prog, s, DefaultLimits)
+	if err != nil {
+		return "", err
+	}
+	var hdr strings.Builder
+	hdr.WriteString("// arepl histogram-family module; prelude: kernels/prelude.cu, kernels/hist_prelude.cu\n")
+	for o, op := range m.k.ops {
+		fmt.Fprintf(&hdr, "// op %d: %s update of %v\n", o, updMethodName[op.method], op.ts)
+	}
+	return hdr.String() + m.body, nil
+}

@@ -1,0 +1,466 @@
+package gpu
+
+// Running the histogram-family modules of hist.go: plans per statement,
+// compilation and loading, and the launches of hist, scatter and
+// multiscan. The backend's dispatch calls histable and histStmt.
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/eval/gpu/cuda"
+	"github.com/arepl/arepl/lang/core"
+	"github.com/arepl/arepl/lang/source"
+)
+
+// histPlans remembers, per statement, its module or that it has none (as
+// scanPlans does for scans).
+var histPlans = struct {
+	sync.Mutex
+	m map[scanPlanKey]*histModule
+}{m: map[scanPlanKey]*histModule{}}
+
+// histPlan returns the module of s, nil when s is none of hist, scatter,
+// multiscan or is one these kernels do not cover.
+func (b *Backend) histPlan(prog *core.Program, s *core.Stmt) (*histModule, error) {
+	switch s.Exp.(type) {
+	case *core.Hist, *core.Scatter, *core.MultiScan:
+	default:
+		return nil, nil
+	}
+	key := scanPlanKey{s, b.lim}
+	histPlans.Lock()
+	m, ok := histPlans.m[key]
+	histPlans.Unlock()
+	if ok {
+		return m, nil
+	}
+	m, err := genHist(prog, s, b.lim)
+	if err != nil {
+		if !isUnsupported(err) {
+			return nil, err
+		}
+		m = nil
+	}
+	histPlans.Lock()
+	if len(histPlans.m) >= scanPlanLimit {
+		histPlans.m = map[scanPlanKey]*histModule{}
+	}
+	histPlans.m[key] = m
+	histPlans.Unlock()
+	return m, nil
+}
+
+// histable reports whether s runs as a hist, scatter or multiscan kernel.
+func (r *run) histable(s *core.Stmt) bool {
+	m, err := r.b.histPlan(r.prog, s)
+	return m != nil && err == nil
+}
+
+// histStmt runs s on the GPU if it is a hist, scatter or multiscan the
+// kernels cover: ok reports whether it was.
+func (r *run) histStmt(s *core.Stmt, env map[string]eval.Value) (ok bool, err error) {
+	m, err := r.b.histPlan(r.prog, s)
+	if err != nil || m == nil {
+		return err != nil, err
+	}
+	switch m.k.Kind {
+	case hkHist:
+		return true, r.launchHist(m, env)
+	case hkScatter:
+		return true, r.launchScatter(m, env)
+	case hkMultiScan:
+		return true, r.launchMultiScan(m, env)
+	}
+	return true, fmt.Errorf("internal error: histogram module of kind %d", m.k.Kind)
+}
+
+// loadHist compiles (or finds in the cache) and loads m's kernels.
+func (r *run) loadHist(m *histModule) (*loaded, error) {
+	start := time.Now()
+	defer func() { r.t.Compile += time.Since(start) }()
+	b := r.b
+	p := b.g.Props()
+	src := m.source()
+	key := cacheKey(src, p.Arch(), fmt.Sprint(p.NVRTCVersion))
+	b.mu.Lock()
+	l := b.mods[key]
+	b.mu.Unlock()
+	if l != nil {
+		return l, nil
+	}
+	cubin, hit := cacheLoad(b.opts.CacheDir, key)
+	if !hit {
+		var err error
+		cubin, err = b.g.Compile(src, "arepl_hist.cu")
+		if err != nil {
+			return nil, fmt.Errorf("gpu: compiling the generated CUDA: %w", err)
+		}
+		cacheStore(b.opts.CacheDir, key, cubin)
+	}
+	r.t.CacheHit = r.t.CacheHit || hit
+	cm, err := b.g.LoadModule(cubin)
+	if err != nil {
+		return nil, err
+	}
+	l = &loaded{cmod: cm, funcs: map[string]*cuda.Function{}, occ: map[string]int{}}
+	for _, name := range m.kernelNames() {
+		f, err := cm.Function(name)
+		if err != nil {
+			return nil, err
+		}
+		l.funcs[name] = f
+	}
+	b.mu.Lock()
+	b.mods[key] = l
+	b.mu.Unlock()
+	return l, nil
+}
+
+// histSize evaluates an i64 size on the host.
+func (r *run) histSize(a core.Atom, env map[string]eval.Value) (int64, error) {
+	v, err := r.host(a, env)
+	if err != nil {
+		return 0, err
+	}
+	return scalarInt(v)
+}
+
+// copyDest returns a fresh device copy of destination d (the statement's
+// result; d itself may still be used).
+func (r *run) copyDest(d *core.Var, env map[string]eval.Value) (*devArray, eval.Value, error) {
+	src, v, err := r.device(d, env)
+	if err != nil {
+		return nil, v, err
+	}
+	out, err := newDevArray(r.b.g, v.Elem, v.Len())
+	if err != nil {
+		return nil, v, err
+	}
+	r.temps = append(r.temps, out)
+	if out.bytes > 0 {
+		if err := r.b.g.DtoD(out.ptr(), src.ptr(), out.bytes); err != nil {
+			return nil, v, err
+		}
+	}
+	return out, v, nil
+}
+
+// histArgs builds the launch arguments of m's kernels from the values the
+// caller has prepared.
+type histArgs struct {
+	n, k, chunk, c int64
+	m              int32
+	h              []int64
+	dst            [][]*devArray
+	lock           []*devArray
+	state, res     []*devArray
+}
+
+func (r *run) histLaunchArgs(m *histModule, a *histArgs, shared bool, env map[string]eval.Value) ([]any, int64, error) {
+	k := m.k
+	var args []any
+	var traffic int64
+	for _, p := range k.params {
+		if p.only && !shared {
+			continue
+		}
+		switch p.kind {
+		case hpN:
+			args = append(args, a.n)
+		case hpEnv:
+			v, err := r.envArg(p.env, env)
+			if err != nil {
+				return nil, 0, err
+			}
+			args = append(args, v)
+		case hpIn:
+			d, v, err := r.device(k.Arrs[p.k], env)
+			if err != nil {
+				return nil, 0, err
+			}
+			if v.Len() != a.n {
+				return nil, 0, fmt.Errorf("internal error: %s has %d elements, the %s %d", k.Arrs[p.k].Name, v.Len(), expName(k.Stmt.Exp), a.n)
+			}
+			traffic += d.bytes
+			args = append(args, d.ptr())
+		case hpH:
+			args = append(args, a.h[p.k])
+		case hpDst:
+			args = append(args, a.dst[p.k][p.c].ptr())
+		case hpLock:
+			args = append(args, a.lock[p.k].ptr())
+		case hpM:
+			args = append(args, a.m)
+		case hpK:
+			args = append(args, a.k)
+		case hpChunk:
+			args = append(args, a.chunk)
+		case hpC:
+			args = append(args, a.c)
+		case hpLabels:
+			d, v, err := r.device(k.labels, env)
+			if err != nil {
+				return nil, 0, err
+			}
+			if v.Len() != a.n {
+				return nil, 0, fmt.Errorf("gpu: size mismatch: %d labels for %d elements", v.Len(), a.n)
+			}
+			traffic += d.bytes
+			args = append(args, d.ptr())
+		case hpState:
+			args = append(args, a.state[p.k].ptr())
+		case hpRes:
+			traffic += a.res[p.k].bytes
+			args = append(args, a.res[p.k].ptr())
+		default:
+			return nil, 0, fmt.Errorf("internal error: histogram parameter kind %d", p.kind)
+		}
+	}
+	return args, traffic, nil
+}
+
+// histLaunch1 launches one kernel of m, records its time and checks the error
+// flag.
+func (r *run) histLaunch1(m *histModule, l *loaded, name string, grid int64, shared int, args []any, traffic int64) error {
+	f := l.funcs[name]
+	if f == nil {
+		return fmt.Errorf("internal error: kernel %s not loaded", name)
+	}
+	if grid > 1<<31-1 {
+		return fmt.Errorf("gpu: %s needs %d blocks", expName(m.k.Stmt.Exp), grid)
+	}
+	if shared > 48<<10 {
+		if err := f.SetMaxDynamicShared(shared); err != nil {
+			return err
+		}
+	}
+	d, err := f.Launch(cuda.Dim3{X: uint32(grid)}, cuda.Dim3{X: uint32(m.k.Block)}, shared, args...)
+	if err != nil {
+		return err
+	}
+	r.t.Run += d
+	r.t.Kernels = append(r.t.Kernels, eval.KernelTiming{Name: name, Time: d, Bytes: traffic})
+	if m.k.checks {
+		return r.checkScanError(&scanModule{sites: m.sites})
+	}
+	return nil
+}
+
+// histSharedBudget is the shared memory the sub-histograms of one block
+// may take: the opt-in maximum less a margin, so two blocks of small
+// histograms still share an SM.
+func histSharedBudget(lim Limits) int64 { return int64(max(lim.SharedPerBlock, lim.SharedOptin-1024)) }
+
+// histCopies is the number of sub-histograms per block (a power of two up
+// to 32, one per lane at most) whose buckets of perCopy bytes fit in
+// budget, or 0 when not even one does.
+func histCopies(perCopy, budget int64) int32 {
+	for m := int32(32); m >= 1; m /= 2 {
+		if int64(m)*perCopy <= budget {
+			return m
+		}
+	}
+	return 0
+}
+
+// histBytes is the shared memory of m copies of the ops' buckets (every
+// op's array aligned to 8 bytes, as the kernel lays them out).
+func histBytes(k *histKernel, h []int64, m int64) int64 {
+	var n int64
+	for o, op := range k.ops {
+		n = (n + h[o]*m*int64(op.ts[0].Size()) + 7) &^ 7
+	}
+	return n
+}
+
+func (r *run) launchHist(m *histModule, env map[string]eval.Value) error {
+	k := m.k
+	l, err := r.loadHist(m)
+	if err != nil {
+		return err
+	}
+	n, err := r.histSize(k.W, env)
+	if err != nil {
+		return err
+	}
+	a := &histArgs{n: n, h: make([]int64, len(k.ops)), dst: make([][]*devArray, len(k.ops)), lock: make([]*devArray, len(k.ops))}
+	var scratch []*devArray
+	defer func() {
+		for _, d := range scratch {
+			d.Free()
+		}
+	}()
+	var vals []eval.Value
+	for o, op := range k.ops {
+		for c, dv := range k.dests[o] {
+			d, v, err := r.copyDest(dv, env)
+			if err != nil {
+				return err
+			}
+			if c == 0 {
+				a.h[o] = v.Len()
+			} else if v.Len() != a.h[o] {
+				return fmt.Errorf("internal error: histogram destinations of %d and %d buckets", a.h[o], v.Len())
+			}
+			a.dst[o] = append(a.dst[o], d)
+			vals = append(vals, eval.Value{Elem: v.Elem, Shape: []int64{v.Len()}, Dev: d})
+		}
+		if op.method == updLock {
+			lk, err := newDevArray(r.b.g, core.U32, max(1, a.h[o]))
+			if err != nil {
+				return err
+			}
+			scratch = append(scratch, lk)
+			if err := r.b.g.Memset(lk.ptr(), 0, lk.bytes); err != nil {
+				return err
+			}
+			a.lock[o] = lk
+		}
+	}
+	if n > 0 {
+		name, shared := k.Name+"_global", 0
+		if k.SharedOK() {
+			budget := histSharedBudget(r.b.lim)
+			if mm := histCopies(histBytes(k, a.h, 1), budget); mm > 0 {
+				for mm > 1 && histBytes(k, a.h, int64(mm)) > budget {
+					mm /= 2
+				}
+				a.m, name, shared = mm, k.Name+"_shared", int(histBytes(k, a.h, int64(mm)))
+			}
+		}
+		f := l.funcs[name]
+		occ := 1
+		if f != nil {
+			if shared > 48<<10 {
+				if err := f.SetMaxDynamicShared(shared); err != nil {
+					return err
+				}
+			}
+			if o, err := f.Occupancy(k.Block, shared); err == nil && o > 0 {
+				occ = o
+			}
+		}
+		grid := min(ceilDiv(n, int64(k.Block)), int64(r.b.lim.SMs*occ))
+		args, traffic, err := r.histLaunchArgs(m, a, shared > 0, env)
+		if err != nil {
+			return err
+		}
+		if err := r.histLaunch1(m, l, name, grid, shared, args, traffic); err != nil {
+			return err
+		}
+	}
+	return r.histBind(env, k.Stmt, vals)
+}
+
+func (r *run) launchScatter(m *histModule, env map[string]eval.Value) error {
+	k := m.k
+	l, err := r.loadHist(m)
+	if err != nil {
+		return err
+	}
+	n, err := r.histSize(k.W, env)
+	if err != nil {
+		return err
+	}
+	a := &histArgs{n: n}
+	var vals []eval.Value
+	for _, ds := range k.dests {
+		d, v, err := r.copyDest(ds[0], env)
+		if err != nil {
+			return err
+		}
+		a.h = append(a.h, v.Len())
+		a.dst = append(a.dst, []*devArray{d})
+		vals = append(vals, eval.Value{Elem: v.Elem, Shape: []int64{v.Len()}, Dev: d})
+	}
+	if n > 0 {
+		args, traffic, err := r.histLaunchArgs(m, a, false, env)
+		if err != nil {
+			return err
+		}
+		if err := r.histLaunch1(m, l, k.Name, ceilDiv(n, int64(k.Block)), 0, args, traffic); err != nil {
+			return err
+		}
+	}
+	return r.histBind(env, k.Stmt, vals)
+}
+
+func (r *run) launchMultiScan(m *histModule, env map[string]eval.Value) error {
+	k := m.k
+	l, err := r.loadHist(m)
+	if err != nil {
+		return err
+	}
+	n, err := r.histSize(k.W, env)
+	if err != nil {
+		return err
+	}
+	classes, err := r.histSize(k.kAtom, env)
+	if err != nil {
+		return err
+	}
+	if classes < 0 {
+		return source.Errorf(k.Stmt.Pos, "negative number of classes %d", classes)
+	}
+	a := &histArgs{n: n, k: classes}
+	var scratch []*devArray
+	defer func() {
+		for _, d := range scratch {
+			d.Free()
+		}
+	}()
+	var vals []eval.Value
+	for _, t := range k.scanTs {
+		d, err := newDevArray(r.b.g, t, n)
+		if err != nil {
+			return err
+		}
+		r.temps = append(r.temps, d)
+		a.res = append(a.res, d)
+		vals = append(vals, eval.Value{Elem: t, Shape: []int64{n}, Dev: d})
+	}
+	if n > 0 {
+		a.c = multiscanChunks(n, max(classes, 1))
+		a.chunk = ceilDiv(n, a.c)
+		a.c = ceilDiv(n, a.chunk)
+		for _, t := range k.scanTs {
+			st, err := newDevArray(r.b.g, t, max(1, classes*a.c))
+			if err != nil {
+				return err
+			}
+			scratch = append(scratch, st)
+			a.state = append(a.state, st)
+		}
+		args, traffic, err := r.histLaunchArgs(m, a, false, env)
+		if err != nil {
+			return err
+		}
+		blocks := ceilDiv(a.c, int64(k.Block))
+		if err := r.histLaunch1(m, l, k.Name+"_agg", blocks, 0, args, traffic); err != nil {
+			return err
+		}
+		if classes > 0 {
+			if err := r.histLaunch1(m, l, k.Name+"_scan", classes, 0, args, 0); err != nil {
+				return err
+			}
+		}
+		if err := r.histLaunch1(m, l, k.Name+"_out", blocks, 0, args, traffic); err != nil {
+			return err
+		}
+	}
+	return r.histBind(env, k.Stmt, vals)
+}
+
+// histBind binds a statement's results.
+func (r *run) histBind(env map[string]eval.Value, s *core.Stmt, vals []eval.Value) error {
+	if len(vals) != len(s.Pat) {
+		return fmt.Errorf("internal error: %s gives %d values for %d variables", expName(s.Exp), len(vals), len(s.Pat))
+	}
+	for i, v := range s.Pat {
+		env[v.Name] = vals[i]
+	}
+	return nil
+}

@@ -1,0 +1,492 @@
+package gpu
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/eval/cpu"
+	. "github.com/arepl/arepl/lang/core"
+)
+
+var (
+	histLarge = flag.Int("gpu.histlarge", 1<<22, "largest element count TestHistDevice runs")
+	histBench = flag.Int("gpu.histbench", 0, "when positive, TestHistBench times the histogram kernels at this many elements")
+)
+
+// A histProg is a program whose hist, scatter or multiscan statement is
+// what the test is about. in(n, h, equal) gives n elements for h buckets
+// (classes for multiscan), all keys equal when equal is set; keys run a
+// little past both ends of 0..h-1 where the program says so.
+type histProg struct {
+	name  string
+	build func() *Program
+	in    func(n, h int, equal bool) []eval.Value
+	// method is the update method every operator must get ("" for scatter
+	// and multiscan).
+	method string
+}
+
+func i64Param(name string) *Var { return &Var{Name: name, Type: ArrayOf(I64, 1)} }
+
+// keys are n bucket indices in lo..h-1+hi (so out-of-range ones when lo < 0
+// or hi > 0), all equal to h/2 when equal is set.
+func keys(n, h int, equal bool, lo, hi int) []int64 {
+	xs := make([]int64, n)
+	for i := range xs {
+		if equal {
+			xs[i] = int64(h / 2)
+			continue
+		}
+		span := uint32(h - lo + hi)
+		xs[i] = int64(lo) + int64(hash(i)%max(span, 1))
+	}
+	return xs
+}
+
+// small are n values 0..7 (sums of them stay exact in f32 up to 2^21 values).
+func small(n int) []int64 {
+	xs := make([]int64, n)
+	for i := range xs {
+		xs[i] = int64(hash(i*7+3) % 8)
+	}
+	return xs
+}
+
+func convert[T int32 | int64 | uint8 | float32 | float64](xs []int64) []T {
+	out := make([]T, len(xs))
+	for i, x := range xs {
+		out[i] = T(x)
+	}
+	return out
+}
+
+// histOf builds main(ks, vs, dests...) = hist over the pairs of ks and vs
+// with the operators ops, the map turning each (k, v) into (k, v...) for
+// every op through mapFn.
+func histOf(kt, vt PrimType, dests []*Var, ops func(b *Builder) []*HistOp, mapFn func(lb *Builder, k, v *Var) []Atom) *Program {
+	ks := &Var{Name: "ks_1", Type: ArrayOf(kt, 1)}
+	vs := &Var{Name: "vs_2", Type: ArrayOf(vt, 1)}
+	return fun(append([]*Var{ks, vs}, dests...), func(b *Builder) []Atom {
+		w := b.Size(ks, 0)
+		m := b.Lambda([]Type{Scalar(kt), Scalar(vt)}, func(lb *Builder, p []*Var) []Atom { return mapFn(lb, p[0], p[1]) })
+		r := b.Bind("h", &Hist{W: w, Arrs: []*Var{ks, vs}, Map: m, Ops: ops(b)})
+		out := make([]Atom, len(r))
+		for i, v := range r {
+			out[i] = v
+		}
+		return out
+	})
+}
+
+func filled[T int32 | int64 | uint8 | float32 | float64](h int, x T) eval.Value {
+	xs := make([]T, h)
+	for i := range xs {
+		xs[i] = x
+	}
+	return arr(xs)
+}
+
+func histProgs() []histProg {
+	i64 := func(x int64) Atom { return IntConst(I64, x) }
+	return []histProg{
+		{name: "count_i32", method: "atomic",
+			build: func() *Program {
+				d := i32Param("d_3")
+				return histOf(I32, I32, []*Var{d}, func(b *Builder) []*HistOp {
+					return []*HistOp{{Dests: []*Var{d}, Lambda: b.BinOpLambda(Add, I32), Neutral: []Atom{IntConst(I32, 0)}}}
+				}, func(lb *Builder, k, _ *Var) []Atom { return []Atom{lb.Conv(I64, k), IntConst(I32, 1)} })
+			},
+			in: func(n, h int, eq bool) []eval.Value {
+				return []eval.Value{arr(convert[int32](keys(n, h, eq, 0, 0))), arr(make([]int32, n)), filled[int32](h, 0)}
+			}},
+		{name: "sum_f32_out_of_range", method: "atomic",
+			build: func() *Program {
+				d := &Var{Name: "d_3", Type: ArrayOf(F32, 1)}
+				return histOf(I64, F32, []*Var{d}, func(b *Builder) []*HistOp {
+					return []*HistOp{{Dests: []*Var{d}, Lambda: b.BinOpLambda(Add, F32), Neutral: []Atom{FloatConst(F32, 0)}}}
+				}, func(_ *Builder, k, v *Var) []Atom { return []Atom{k, v} })
+			},
+			in: func(n, h int, eq bool) []eval.Value {
+				return []eval.Value{arr(keys(n, h, eq, -3, 3)), arr(convert[float32](small(n))), filled[float32](h, 0.5)}
+			}},
+		{name: "max_f64_cas", method: "cas",
+			build: func() *Program {
+				d := &Var{Name: "d_3", Type: ArrayOf(F64, 1)}
+				return histOf(I64, F64, []*Var{d}, func(b *Builder) []*HistOp {
+					return []*HistOp{{Dests: []*Var{d}, Lambda: b.BinOpLambda(Max, F64), Neutral: []Atom{FloatConst(F64, math.Inf(-1))}}}
+				}, func(lb *Builder, k, v *Var) []Atom {
+					return []Atom{k, lb.BinOp(Mul, v, FloatConst(F64, 1.5))}
+				})
+			},
+			in: func(n, h int, eq bool) []eval.Value {
+				return []eval.Value{arr(keys(n, h, eq, -1, 1)), arr(convert[float64](small(n))), filled[float64](h, 2)}
+			}},
+		{name: "mul_i32_cas", method: "cas",
+			build: func() *Program {
+				d := i32Param("d_3")
+				return histOf(I64, I32, []*Var{d}, func(b *Builder) []*HistOp {
+					return []*HistOp{{Dests: []*Var{d}, Lambda: b.BinOpLambda(Mul, I32), Neutral: []Atom{IntConst(I32, 1)}}}
+				}, func(_ *Builder, k, v *Var) []Atom { return []Atom{k, v} })
+			},
+			in: func(n, h int, eq bool) []eval.Value {
+				return []eval.Value{arr(keys(n, h, eq, 0, 0)), arr(convert[int32](small(n))), filled[int32](h, 3)}
+			}},
+		{name: "min_i64_neutral", method: "atomic",
+			build: func() *Program {
+				d := i64Param("d_3")
+				return histOf(I64, I64, []*Var{d}, func(b *Builder) []*HistOp {
+					return []*HistOp{{Dests: []*Var{d}, Lambda: b.BinOpLambda(Min, I64), Neutral: []Atom{i64(math.MaxInt64)}}}
+				}, func(lb *Builder, k, v *Var) []Atom { return []Atom{k, lb.BinOp(Sub, v, i64(5))} })
+			},
+			in: func(n, h int, eq bool) []eval.Value {
+				return []eval.Value{arr(keys(n, h, eq, -2, 2)), arr(small(n)), filled[int64](h, 1)}
+			}},
+		{name: "add_u8_lock", method: "lock",
+			build: func() *Program {
+				d := &Var{Name: "d_3", Type: ArrayOf(U8, 1)}
+				return histOf(I64, U8, []*Var{d}, func(b *Builder) []*HistOp {
+					return []*HistOp{{Dests: []*Var{d}, Lambda: b.BinOpLambda(Add, U8), Neutral: []Atom{IntConst(U8, 0)}}}
+				}, func(_ *Builder, k, v *Var) []Atom { return []Atom{k, v} })
+			},
+			in: func(n, h int, eq bool) []eval.Value {
+				return []eval.Value{arr(keys(n, h, eq, 0, 0)), arr(convert[uint8](small(n))), filled[uint8](h, 0)}
+			}},
+		{name: "tuple_sum_max_lock", method: "lock",
+			// (sum, max) over (i32, i64) pairs with neutral (0, -1):
+			// a tuple, so per-bucket locks.
+			build: func() *Program {
+				d0, d1 := i32Param("d_3"), i64Param("d_4")
+				return histOf(I64, I32, []*Var{d0, d1}, func(b *Builder) []*HistOp {
+					op := b.Lambda([]Type{Scalar(I32), Scalar(I64), Scalar(I32), Scalar(I64)}, func(lb *Builder, p []*Var) []Atom {
+						return []Atom{lb.BinOp(Add, p[0], p[2]), lb.BinOp(Max, p[1], p[3])}
+					})
+					return []*HistOp{{Dests: []*Var{d0, d1}, Lambda: op, Neutral: []Atom{IntConst(I32, 0), i64(-1)}}}
+				}, func(lb *Builder, k, v *Var) []Atom { return []Atom{k, v, lb.Conv(I64, lb.BinOp(Mul, v, v))} })
+			},
+			in: func(n, h int, eq bool) []eval.Value {
+				return []eval.Value{arr(keys(n, h, eq, -1, 1)), arr(convert[int32](small(n))), filled[int32](h, 0), filled[int64](h, -1)}
+			}},
+		{name: "two_ops", method: "atomic",
+			// count and xor into the same buckets, two histograms of one statement
+			build: func() *Program {
+				d0, d1 := i64Param("d_3"), &Var{Name: "d_4", Type: ArrayOf(U32, 1)}
+				return histOf(I64, I64, []*Var{d0, d1}, func(b *Builder) []*HistOp {
+					return []*HistOp{
+						{Dests: []*Var{d0}, Lambda: b.BinOpLambda(Add, I64), Neutral: []Atom{i64(0)}},
+						{Dests: []*Var{d1}, Lambda: b.BinOpLambda(Xor, U32), Neutral: []Atom{IntConst(U32, 0)}},
+					}
+				}, func(lb *Builder, k, v *Var) []Atom { return []Atom{k, i64(1), k, lb.Conv(U32, v)} })
+			},
+			in: func(n, h int, eq bool) []eval.Value {
+				return []eval.Value{arr(keys(n, h, eq, 0, 1)), arr(small(n)), filled[int64](h, 0), arr(make([]uint32, h))}
+			}},
+		{name: "scatter_two",
+			build: func() *Program {
+				ks, vs := i64Param("ks_1"), i32Param("vs_2")
+				d0, d1 := i32Param("d_3"), &Var{Name: "d_4", Type: ArrayOf(F32, 1)}
+				return fun([]*Var{ks, vs, d0, d1}, func(b *Builder) []Atom {
+					w := b.Size(ks, 0)
+					idx := b.Fresh("i", Scalar(I64))
+					m := b.Lambda([]Type{Scalar(I64), Scalar(I32)}, func(lb *Builder, p []*Var) []Atom {
+						return []Atom{p[0], p[1], lb.BinOp(Sub, idx, IntConst(I64, 2)), lb.Conv(F32, p[1])}
+					})
+					r := b.Bind("s", &Scatter{W: w, Arrs: []*Var{ks, vs}, Index: idx, Map: m, Dests: []*Var{d0, d1}})
+					return []Atom{r[0], r[1]}
+				})
+			},
+			// distinct in-range indices (a permutation prefix), so the
+			// result does not depend on which write wins
+			in: func(n, h int, _ bool) []eval.Value {
+				ks := make([]int64, n)
+				for i := range ks {
+					ks[i] = int64(i) - 1
+					if i%5 == 4 {
+						ks[i] = int64(h + i)
+					}
+				}
+				return []eval.Value{arr(ks), arr(convert[int32](small(n))), filled[int32](max(h, n), -1), filled[float32](n/2, 9)}
+			}},
+		{name: "multiscan_add_i64",
+			build: func() *Program {
+				ls, vs := i64Param("ls_1"), i64Param("vs_2")
+				k := &Var{Name: "k_3", Type: Scalar(I64)}
+				return fun([]*Var{ls, vs, k}, func(b *Builder) []Atom {
+					w := b.Size(ls, 0)
+					r := b.Bind("m", &MultiScan{W: w, K: k, Labels: ls, Arrs: []*Var{vs},
+						Op: &ScanOp{Lambda: b.BinOpLambda(Add, I64), Neutral: []Atom{i64(0)}}})
+					return []Atom{r[0]}
+				})
+			},
+			in: func(n, h int, eq bool) []eval.Value {
+				return []eval.Value{arr(keys(n, h, eq, 0, 0)), arr(small(n)), scalar([]int64{int64(h)})}
+			}},
+		{name: "multiscan_linfun_i32",
+			// composition of linear functions: associative, not commutative
+			build: func() *Program {
+				ls, as, bs := &Var{Name: "ls_1", Type: ArrayOf(I32, 1)}, i32Param("as_2"), i32Param("bs_3")
+				k := &Var{Name: "k_4", Type: Scalar(I64)}
+				return fun([]*Var{ls, as, bs, k}, func(b *Builder) []Atom {
+					w := b.Size(ls, 0)
+					r := b.Bind("m", &MultiScan{W: w, K: k, Labels: ls, Arrs: []*Var{as, bs},
+						Op: &ScanOp{Lambda: linOp(b, I32), Neutral: []Atom{IntConst(I32, 1), IntConst(I32, 0)}}})
+					return []Atom{r[0], r[1]}
+				})
+			},
+			in: func(n, h int, eq bool) []eval.Value {
+				return []eval.Value{arr(convert[int32](keys(n, h, eq, 0, 0))), arr(convert[int32](small(n))),
+					arr(i32s(n, -100, 100)), scalar([]int64{int64(h)})}
+			}},
+	}
+}
+
+func histStmtOf(t *testing.T, p *Program) *Stmt {
+	t.Helper()
+	for _, s := range p.Fun("main").Body.Stmts {
+		switch s.Exp.(type) {
+		case *Hist, *Scatter, *MultiScan:
+			return s
+		}
+	}
+	t.Fatal("no hist, scatter or multiscan statement")
+	return nil
+}
+
+// TestHistGolden renders every program's module; it needs no GPU.
+func TestHistGolden(t *testing.T) {
+	for _, p := range histProgs() {
+		t.Run(p.name, func(t *testing.T) {
+			prog := p.build()
+			src, err := HistKernel(prog, histStmtOf(t, prog))
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "hist_"+p.name, src)
+			m, err := genHist(prog, histStmtOf(t, prog), DefaultLimits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for o, op := range m.k.ops {
+				if updMethodName[op.method] != p.method {
+					t.Errorf("op %d: %s update, want %s", o, updMethodName[op.method], p.method)
+				}
+			}
+		})
+	}
+}
+
+// TestUpdateMethod checks the operator table: which operators and types
+// get native atomics, CAS loops and locks.
+func TestUpdateMethod(t *testing.T) {
+	b := NewBuilder()
+	cases := []struct {
+		op   BinOp
+		ts   []PrimType
+		want updMethod
+	}{
+		{Add, []PrimType{I32}, updAtomic}, {Add, []PrimType{U64}, updAtomic}, {Add, []PrimType{F32}, updAtomic},
+		{Add, []PrimType{F64}, updAtomic}, {Min, []PrimType{I64}, updAtomic}, {Max, []PrimType{U32}, updAtomic},
+		{Xor, []PrimType{I64}, updAtomic}, {Or, []PrimType{U32}, updAtomic}, {And, []PrimType{I32}, updAtomic},
+		{Min, []PrimType{F32}, updCAS}, {Mul, []PrimType{I64}, updCAS}, {Sub, []PrimType{F64}, updCAS},
+		{Add, []PrimType{I16}, updLock}, {Add, []PrimType{U8}, updLock}, {And, []PrimType{Bool}, updLock},
+		{Add, []PrimType{I32, I32}, updLock},
+	}
+	for _, c := range cases {
+		l := b.BinOpLambda(c.op, c.ts[0])
+		if got, _ := updateMethod(l, c.ts); got != c.want {
+			t.Errorf("%v on %v: %s, want %s", c.op, c.ts, updMethodName[got], updMethodName[c.want])
+		}
+	}
+	// x + x is no native add of the two parameters.
+	l := b.Lambda([]Type{Scalar(I32), Scalar(I32)}, func(lb *Builder, p []*Var) []Atom { return []Atom{lb.BinOp(Add, p[0], p[0])} })
+	if got, _ := updateMethod(l, []PrimType{I32}); got != updCAS {
+		t.Errorf("x+x: %s, want cas", updMethodName[got])
+	}
+}
+
+// TestHistCopies checks the number of sub-histograms chosen from the
+// shared-memory budget.
+func TestHistCopies(t *testing.T) {
+	budget := histSharedBudget(DefaultLimits)
+	for _, c := range []struct {
+		h    int64
+		want int32
+	}{{1, 32}, {16, 32}, {256, 32}, {1024, 32}, {4096, 8}, {32768, 1}, {65536, 0}} {
+		if got := histCopies(c.h*4, budget); got != c.want {
+			t.Errorf("%d i32 buckets: %d copies, want %d", c.h, got, c.want)
+		}
+	}
+}
+
+// TestMultiscanChunks checks the chunking of the multiscan state.
+func TestMultiscanChunks(t *testing.T) {
+	for _, c := range []struct{ n, k, want int64 }{{1, 1, 1}, {100, 3, 12}, {1 << 26, 16, 1 << 16}, {1 << 26, 1 << 20, 128}, {1 << 26, 1 << 30, 1}} {
+		if got := multiscanChunks(c.n, c.k); got != c.want {
+			t.Errorf("n=%d k=%d: %d chunks, want %d", c.n, c.k, got, c.want)
+		}
+	}
+}
+
+// TestHistUnsupported checks that a statement the kernels do not cover
+// says why (it then runs on the CPU).
+func TestHistUnsupported(t *testing.T) {
+	ks := i64Param("ks_1")
+	d := &Var{Name: "d_2", Type: ArrayOf(I64, 2)}
+	vs := &Var{Name: "vs_3", Type: ArrayOf(I64, 2)}
+	prog := fun([]*Var{ks, vs, d}, func(b *Builder) []Atom {
+		w := b.Size(ks, 0)
+		m := b.Lambda([]Type{Scalar(I64), ArrayOf(I64, 1)}, func(_ *Builder, p []*Var) []Atom { return []Atom{p[0], p[1]} })
+		return []Atom{b.Bind("s", &Scatter{W: w, Arrs: []*Var{ks, vs}, Map: m, Dests: []*Var{d}})[0]}
+	})
+	_, err := genHist(prog, histStmtOf(t, prog), DefaultLimits)
+	if !isUnsupported(err) {
+		t.Fatalf("scatter of rows: got %v, want an unsupported error", err)
+	}
+}
+
+// histBuckets are the bucket counts every program runs at on the GPU.
+var histBuckets = []int{1, 16, 256, 4096, 65536, 1 << 20}
+
+// TestHistDevice runs every program on the GPU at every size, bucket count
+// and key distribution and compares with the CPU interpreter; it also
+// checks that the GPU kernel (not the fallback) ran.
+func TestHistDevice(t *testing.T) {
+	b := newTestBackend(t)
+	if b == nil {
+		return
+	}
+	ref := cpu.New(cpu.Options{})
+	ctx := context.Background()
+	for _, p := range histProgs() {
+		t.Run(p.name, func(t *testing.T) {
+			prog := p.build()
+			m, err := genHist(prog, histStmtOf(t, prog), b.lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range histBuckets {
+				for _, n := range []int{0, 1, 1000, 1<<20 + 3, *histLarge} {
+					if n > *maxN || (h == 1<<20 && n > 1<<20+3) {
+						continue
+					}
+					for _, eq := range []bool{false, true} {
+						in := p.in(n, h, eq)
+						var tm eval.Timings
+						got, err := b.Run(ctx, prog, "main", in, &tm)
+						if err != nil {
+							t.Fatalf("n=%d h=%d equal=%v: %v", n, h, eq, err)
+						}
+						if n > 0 {
+							ran := false
+							for _, kt := range tm.Kernels {
+								ran = ran || strings.HasPrefix(kt.Name, m.k.Name)
+							}
+							if !ran {
+								t.Fatalf("n=%d h=%d: the kernel did not run (notes %v)", n, h, tm.Notes)
+							}
+						}
+						want, err := ref.Run(ctx, prog, "main", in, &eval.Timings{})
+						if err != nil {
+							t.Fatalf("CPU reference: %v", err)
+						}
+						if err := same(ctx, got, want); err != nil {
+							t.Fatalf("n=%d h=%d equal=%v: %v", n, h, eq, err)
+						}
+						for _, v := range got {
+							if v.Dev != nil {
+								v.Dev.Free()
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestMultiscanLabelError checks that a label out of range fails at the
+// statement's position, as on the CPU.
+func TestMultiscanLabelError(t *testing.T) {
+	b := newTestBackend(t)
+	if b == nil {
+		return
+	}
+	var prog *Program
+	for _, p := range histProgs() {
+		if p.name == "multiscan_add_i64" {
+			prog = p.build()
+		}
+	}
+	in := []eval.Value{arr([]int64{0, 3, 1}), arr([]int64{1, 2, 3}), scalar([]int64{3})}
+	_, err := b.Run(context.Background(), prog, "main", in, &eval.Timings{})
+	if err == nil || !strings.Contains(err.Error(), "test.fut:1:1") {
+		t.Fatalf("got %v, want an error at test.fut:1:1", err)
+	}
+}
+
+// TestHistBench times the histogram kernels at -gpu.histbench elements
+// (kernel time only: uploads count as transfers, and compilation is cached
+// after the first repetition, which is not counted) and prints one line per
+// workload in the format bench/gpu/hist_peers.py reads.
+func TestHistBench(t *testing.T) {
+	if *histBench <= 0 {
+		t.Log("gpu.histbench not set: nothing to time")
+		return
+	}
+	b := newTestBackend(t)
+	if b == nil {
+		return
+	}
+	n := *histBench
+	ctx := context.Background()
+	progs := map[string]histProg{}
+	for _, p := range histProgs() {
+		progs[p.name] = p
+	}
+	type work struct {
+		prog string
+		h    int
+		eq   bool
+	}
+	var ws []work
+	for _, h := range []int{16, 256, 65536, 1 << 20} {
+		for _, eq := range []bool{false, true} {
+			ws = append(ws, work{"count_i32", h, eq}, work{"sum_f32_out_of_range", h, eq})
+		}
+	}
+	ws = append(ws, work{"tuple_sum_max_lock", 256, false}, work{"max_f64_cas", 256, false}, work{"multiscan_add_i64", 16, false})
+	for _, w := range ws {
+		p := progs[w.prog]
+		prog := p.build()
+		in := p.in(n, w.h, w.eq)
+		var best time.Duration
+		for rep := 0; rep < 6; rep++ {
+			var tm eval.Timings
+			got, err := b.Run(ctx, prog, "main", in, &tm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var d time.Duration
+			for _, kt := range tm.Kernels {
+				if strings.HasPrefix(kt.Name, "k_") {
+					d += kt.Time
+				}
+			}
+			if rep > 0 && (best == 0 || d < best) {
+				best = d
+			}
+			for _, v := range got {
+				if v.Dev != nil {
+					v.Dev.Free()
+				}
+			}
+		}
+		fmt.Printf("HISTBENCH %s h=%d equal=%v n=%d ms=%.4f gelems=%.1f\n", w.prog, w.h, w.eq, n,
+			float64(best.Microseconds())/1000, float64(n)/best.Seconds()/1e9)
+	}
+}

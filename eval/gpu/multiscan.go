@@ -1,0 +1,172 @@
+package gpu
+
+// multiscan on the GPU (arepl's extension, multireduce thesis §1.2): the
+// inclusive scan of an associative operator within each label class. The
+// first algorithm is the simple chunked one of kernels/multiscan.cu: ar_c
+// chunks of consecutive elements, each walked sequentially by one thread
+// keeping one accumulator per label in global state (label-major); a block
+// per label scans that label's chunk aggregates; a second walk writes the
+// results. Order is kept everywhere, so the operator need not commute. The
+// state is k·ar_c accumulators, so the chunk count shrinks as k grows
+// (multiscanChunks).
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/arepl/arepl/lang/core"
+)
+
+func (g *histGen) multiscan(s *core.Stmt, ms *core.MultiScan) (*histKernel, error) {
+	k := &histKernel{Name: "k_multiscan", Kind: hkMultiScan, Stmt: s, Block: g.block, W: ms.W, Arrs: ms.Arrs,
+		labels: ms.Labels, kAtom: ms.K}
+	if err := k.inputs("multiscan"); err != nil {
+		return nil, err
+	}
+	if ms.Labels.Type.Rank != 1 || !ms.Labels.Type.Elem.IsInt() {
+		return nil, fmt.Errorf("internal error: multiscan labels of type %v", ms.Labels.Type)
+	}
+	if ms.Op == nil || len(ms.Op.Lambda.Params) != 2*len(ms.Op.Neutral) || len(ms.Op.Neutral) != len(ms.Arrs) {
+		return nil, fmt.Errorf("internal error: multiscan operator does not match its %d arrays", len(ms.Arrs))
+	}
+	k.params = []hParam{{kind: hpN}, {kind: hpK}, {kind: hpChunk}, {kind: hpC}}
+	if err := g.env(k, []*core.Lambda{nil, ms.Op.Lambda}, nil, ms.Op.Neutral); err != nil {
+		return nil, err
+	}
+	k.params = append(k.params, hParam{kind: hpLabels, t: ms.Labels.Type.Elem})
+	for j, t := range k.In {
+		k.params = append(k.params, hParam{kind: hpIn, k: j, t: t})
+	}
+	for j, ne := range ms.Op.Neutral {
+		t := ne.AtomType()
+		if t.IsArray() {
+			return nil, unsup("a multiscan of arrays is not generated yet")
+		}
+		if t.Elem != k.In[j] {
+			return nil, fmt.Errorf("internal error: multiscan of %v values with a %v neutral element", k.In[j], t.Elem)
+		}
+		c, err := atom(ne)
+		if err != nil {
+			return nil, err
+		}
+		k.scanTs = append(k.scanTs, t.Elem)
+		k.scanNe = append(k.scanNe, c)
+	}
+	for j, t := range k.scanTs {
+		k.params = append(k.params, hParam{kind: hpState, k: j, t: t})
+	}
+	for j, t := range k.scanTs {
+		k.params = append(k.params, hParam{kind: hpRes, k: j, t: t})
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n// %s: %s at %v\n", k.Name, expName(ms), s.Pos)
+	k.scanFn = k.Name + "_op"
+	if err := g.opFun(&b, k, k.scanFn, ms.Op.Lambda); err != nil {
+		return nil, err
+	}
+	g.sg.sites = append(g.sg.sites, errSite{Pos: s.Pos, Msg: "multiscan label out of bounds for the number of classes"})
+	k.labelSite = len(g.sg.sites)
+	k.checks = true
+	kk, err := g.finish(&b, k)
+	if kk != nil {
+		kk.checks = true
+	}
+	return kk, err
+}
+
+// StoreNeutral sets the state at place to the neutral element.
+func (k *histKernel) StoreNeutral(place string) string {
+	var b strings.Builder
+	for j, ne := range k.scanNe {
+		fmt.Fprintf(&b, "    ar_st%d[%s] = %s;\n", j, place, ne)
+	}
+	return b.String()
+}
+
+// Step combines element ar_i into its label's accumulator of this chunk;
+// out also writes the accumulator as the element's result.
+func (k *histKernel) Step(out bool) string {
+	var b strings.Builder
+	b.WriteString("    const i64 ar_l = (i64)ar_lab[ar_i];\n")
+	fmt.Fprintf(&b, "    if (ar_l < 0 || ar_l >= ar_k) {\n      ar_fail(ar_err, %d);\n      return;\n    }\n", k.labelSite)
+	b.WriteString("    const i64 ar_s = ar_l * ar_c + ar_c0;\n")
+	var as, xs []string
+	for j, t := range k.scanTs {
+		fmt.Fprintf(&b, "    %s ar_a%d = ar_st%d[ar_s];\n", ctype(t), j, j)
+		as = append(as, fmt.Sprintf("ar_a%d", j))
+		xs = append(xs, fmt.Sprintf("ar_in%d[ar_i]", j))
+	}
+	fmt.Fprintf(&b, "    %s\n", k.callOp(k.scanFn, as, xs, as))
+	for j := range k.scanTs {
+		fmt.Fprintf(&b, "    ar_st%d[ar_s] = ar_a%d;\n", j, j)
+		if out {
+			fmt.Fprintf(&b, "    ar_res%d[ar_i] = ar_a%d;\n", j, j)
+		}
+	}
+	return b.String()
+}
+
+// ScanShared declares the block scan's shared memory.
+func (k *histKernel) ScanShared() string {
+	var b strings.Builder
+	for j, t := range k.scanTs {
+		fmt.Fprintf(&b, "  __shared__ %s ar_sm%d[%d];\n", ctype(t), j, k.Block)
+	}
+	return b.String()
+}
+
+// BlockExclusive turns the chunk aggregates ar_st[ar_lo..ar_hi) of every
+// thread into exclusive prefixes over the whole label: a sequential fold
+// per thread, an inclusive Hillis–Steele scan of the thread totals (left
+// operand always the earlier one), then a second sequential pass.
+func (k *histKernel) BlockExclusive() string {
+	var b strings.Builder
+	var ts, ps, es, vs []string
+	for j, t := range k.scanTs {
+		fmt.Fprintf(&b, "  %s ar_t%d = %s;\n", ctype(t), j, k.scanNe[j])
+		ts = append(ts, fmt.Sprintf("ar_t%d", j))
+		ps = append(ps, fmt.Sprintf("ar_p%d", j))
+		es = append(es, fmt.Sprintf("ar_e%d", j))
+		vs = append(vs, fmt.Sprintf("ar_v%d", j))
+	}
+	var st []string
+	for j := range k.scanTs {
+		st = append(st, fmt.Sprintf("ar_st%d[ar_j]", j))
+	}
+	fmt.Fprintf(&b, "  for (i64 ar_j = ar_lo; ar_j < ar_hi; ar_j++) %s\n", k.callOp(k.scanFn, ts, st, ts))
+	for j := range k.scanTs {
+		fmt.Fprintf(&b, "  ar_sm%d[threadIdx.x] = ar_t%d;\n", j, j)
+	}
+	b.WriteString("  __syncthreads();\n")
+	fmt.Fprintf(&b, "  for (int ar_d = 1; ar_d < %d; ar_d <<= 1) {\n", k.Block)
+	b.WriteString("    if (threadIdx.x >= ar_d) {\n")
+	for j, t := range k.scanTs {
+		fmt.Fprintf(&b, "      const %s ar_p%d = ar_sm%d[threadIdx.x - ar_d];\n", ctype(t), j, j)
+	}
+	fmt.Fprintf(&b, "      %s\n    }\n    __syncthreads();\n", k.callOp(k.scanFn, ps, ts, ts))
+	for j := range k.scanTs {
+		fmt.Fprintf(&b, "    ar_sm%d[threadIdx.x] = ar_t%d;\n", j, j)
+	}
+	b.WriteString("    __syncthreads();\n  }\n")
+	for j, t := range k.scanTs {
+		fmt.Fprintf(&b, "  %s ar_e%d = threadIdx.x == 0 ? %s : ar_sm%d[threadIdx.x - 1];\n", ctype(t), j, k.scanNe[j], j)
+	}
+	b.WriteString("  for (i64 ar_j = ar_lo; ar_j < ar_hi; ar_j++) {\n")
+	for j, t := range k.scanTs {
+		fmt.Fprintf(&b, "    const %s ar_v%d = ar_st%d[ar_j];\n    ar_st%d[ar_j] = ar_e%d;\n", ctype(t), j, j, j, j)
+	}
+	fmt.Fprintf(&b, "    %s\n  }\n", k.callOp(k.scanFn, es, vs, es))
+	return b.String()
+}
+
+// multiscanChunks is the number of chunks for n elements and k classes:
+// up to 2^16 (enough threads to fill the GPU), at least 8 elements each,
+// and no more state than stateCap accumulators.
+func multiscanChunks(n, k int64) int64 {
+	const maxChunks, minPer, stateCap = 1 << 16, 8, 1 << 27
+	c := min(int64(maxChunks), max(1, n/minPer))
+	for c > 1 && k*c > stateCap {
+		c /= 2
+	}
+	return c
+}

@@ -1,0 +1,45 @@
+{{/* multiscan (arepl's extension): the inclusive scan of an associative
+     operator within each label class. Three kernels over ar_c chunks of
+     ar_chunk consecutive elements, with state ar_st (one accumulator per
+     label and chunk, label-major so a label's chunks are contiguous):
+       _agg:  each chunk's per-label aggregate, in element order;
+       _scan: one block per label turns that label's chunk aggregates into
+              exclusive prefixes (the operator need not commute, so order is
+              kept throughout);
+       _out:  each chunk walks its elements again from those prefixes and
+              writes every element's inclusive per-label prefix.
+     A label outside 0..ar_k-1 fails the check the CPU interpreter makes. */ -}}
+extern "C" __global__ void __launch_bounds__({{.Block}})
+{{.Name}}_agg({{.Params false}}) {
+  const i64 ar_c0 = (i64)blockIdx.x * {{.Block}} + threadIdx.x;
+  if (ar_c0 >= ar_c) return;
+  for (i64 ar_l = 0; ar_l < ar_k; ar_l++) {
+{{.StoreNeutral "ar_l * ar_c + ar_c0"}}
+  }
+  const i64 ar_lo = ar_c0 * ar_chunk;
+  const i64 ar_hi = min(ar_n, ar_lo + ar_chunk);
+  for (i64 ar_i = ar_lo; ar_i < ar_hi; ar_i++) {
+{{.Step false}}
+  }
+}
+
+extern "C" __global__ void __launch_bounds__({{.Block}})
+{{.Name}}_scan({{.Params false}}) {
+{{.ScanShared}}
+  const i64 ar_l = blockIdx.x;
+  const i64 ar_per = (ar_c + {{.Block}} - 1) / {{.Block}};
+  const i64 ar_lo = ar_l * ar_c + min(ar_c, (i64)threadIdx.x * ar_per);
+  const i64 ar_hi = ar_l * ar_c + min(ar_c, ((i64)threadIdx.x + 1) * ar_per);
+{{.BlockExclusive}}
+}
+
+extern "C" __global__ void __launch_bounds__({{.Block}})
+{{.Name}}_out({{.Params false}}) {
+  const i64 ar_c0 = (i64)blockIdx.x * {{.Block}} + threadIdx.x;
+  if (ar_c0 >= ar_c) return;
+  const i64 ar_lo = ar_c0 * ar_chunk;
+  const i64 ar_hi = min(ar_n, ar_lo + ar_chunk);
+  for (i64 ar_i = ar_lo; ar_i < ar_hi; ar_i++) {
+{{.Step true}}
+  }
+}
