@@ -21,7 +21,14 @@ type scanK func(dst, x, carry any)
 // histK combines v[i] into d[idx[i]] for every in-range index.
 type histK func(d any, idx []int64, v any)
 
+// msK is the multiscan of x by label: acc holds one running value per
+// class (initialised to the neutral element), out[i] the running value of
+// labels[i] after x[i]. It returns the index of the first label out of
+// range, or -1.
+type msK func(out, acc any, labels []int64, x any) int
+
 var (
+	msTab   [len(core.BinOps)][11]msK
 	foldTab [len(core.BinOps)][11]foldK
 	scanTab [len(core.BinOps)][11]scanK
 	histTab [len(core.BinOps)][11]histK
@@ -57,6 +64,22 @@ func recognise(l *core.Lambda) (core.BinOp, core.PrimType, bool) {
 		return 0, 0, false
 	}
 	return e.Op, e.T, true
+}
+
+func ms1[T any](op func(a, b T) T) msK {
+	return func(out, acc any, labels []int64, x any) int {
+		o, a, xs := out.([]T), acc.([]T), x.([]T)
+		k := int64(len(a))
+		xs = xs[:len(labels)]
+		for i, l := range labels {
+			if l < 0 || l >= k {
+				return i
+			}
+			a[l] = op(a[l], xs[i])
+			o[i] = a[l]
+		}
+		return -1
+	}
 }
 
 func fold1[T any](op func(a, b T) T) foldK {
@@ -142,7 +165,9 @@ func redNum[T number](t core.PrimType) {
 	foldTab[core.Add][t] = foldAdd[T]
 	scanTab[core.Add][t] = scanAdd[T]
 	histTab[core.Add][t] = hist1(func(a, b T) T { return a + b })
+	msTab[core.Add][t] = ms1(func(a, b T) T { return a + b })
 	mul := func(a, b T) T { return a * b }
+	msTab[core.Mul][t] = ms1(mul)
 	foldTab[core.Mul][t] = fold1(mul)
 	scanTab[core.Mul][t] = scan1(mul)
 	histTab[core.Mul][t] = hist1(mul)
@@ -158,6 +183,8 @@ func redInt[T integer](t core.PrimType) {
 	scanTab[core.Max][t] = scan1(mx)
 	histTab[core.Min][t] = hist1(mn)
 	histTab[core.Max][t] = hist1(mx)
+	msTab[core.Min][t] = ms1(mn)
+	msTab[core.Max][t] = ms1(mx)
 	for op, fn := range map[core.BinOp]func(a, b T) T{
 		core.And: func(a, b T) T { return a & b },
 		core.Or:  func(a, b T) T { return a | b },
@@ -166,6 +193,7 @@ func redInt[T integer](t core.PrimType) {
 		foldTab[op][t] = fold1(fn)
 		scanTab[op][t] = scan1(fn)
 		histTab[op][t] = hist1(fn)
+		msTab[op][t] = ms1(fn)
 	}
 }
 
@@ -177,6 +205,8 @@ func redFloat[T float](t core.PrimType) {
 	scanTab[core.Max][t] = scan1(fmax[T])
 	histTab[core.Min][t] = hist1(fmin[T])
 	histTab[core.Max][t] = hist1(fmax[T])
+	msTab[core.Min][t] = ms1(fmin[T])
+	msTab[core.Max][t] = ms1(fmax[T])
 }
 
 func init() {
@@ -196,11 +226,13 @@ func init() {
 		foldTab[op][core.Bool] = fold1(and)
 		scanTab[op][core.Bool] = scan1(and)
 		histTab[op][core.Bool] = hist1(and)
+		msTab[op][core.Bool] = ms1(and)
 	}
 	for _, op := range []core.BinOp{core.Or, core.LogOr} {
 		foldTab[op][core.Bool] = fold1(or)
 		scanTab[op][core.Bool] = scan1(or)
 		histTab[op][core.Bool] = hist1(or)
+		msTab[op][core.Bool] = ms1(or)
 	}
 }
 

@@ -1190,6 +1190,9 @@ func (f *frame) multiscan(s *core.Stmt, e *core.MultiScan) ([]eval.Value, error)
 		return nil, f.errAt(s, "size mismatch: %d labels for %d elements", labels.Len(), w)
 	}
 	op := newOp(e.Op.Lambda, e.Op.Neutral)
+	if op.builtin && msTab[op.bop][op.bt] != nil && len(ins) == 1 {
+		return f.multiscanBuiltin(s, e, op, w, k, labels, ins[0], start)
+	}
 	wk := f.newWorker()
 	accs := make([][]col, k)
 	outs := make([]*outArr, len(op.types))
@@ -1229,4 +1232,29 @@ func (f *frame) multiscan(s *core.Stmt, e *core.MultiScan) ([]eval.Value, error)
 	}
 	f.record("multiscan", start, valuesBytes(ins...)+valuesBytes(res...))
 	return res, nil
+}
+
+// multiscanBuiltin is multiscan with a builtin operator: one typed pass.
+func (f *frame) multiscanBuiltin(s *core.Stmt, e *core.MultiScan, op *opInfo, w, k int64, labels, in eval.Value, start time.Time) ([]eval.Value, error) {
+	if err := f.m.cancelled(); err != nil {
+		return nil, err
+	}
+	ls := make([]int64, w)
+	for i := range ls {
+		ls[i] = toInt64(labels.Data, i)
+	}
+	acc, err := f.newArray(s, op.bt, k)
+	if err != nil {
+		return nil, err
+	}
+	fillAny(acc.Data, f.neutral(op)[0].data, 0)
+	out, err := f.newArray(s, op.bt, w)
+	if err != nil {
+		return nil, err
+	}
+	if i := msTab[op.bop][op.bt](out.Data, acc.Data, ls, in.Data); i >= 0 {
+		return nil, f.errAt(s, "label %d out of bounds for %d classes", ls[i], k)
+	}
+	f.record("multiscan", start, valuesBytes(labels, in, out))
+	return []eval.Value{out}, nil
 }

@@ -335,3 +335,22 @@ func TestScatterRows(t *testing.T) {
 		t.Fatal(d)
 	}
 }
+
+// TestMultiScanGeneral runs multiscan with an operator that is not a
+// builtin (the per-element path) and compares with the builtin one.
+func TestMultiScanGeneral(t *testing.T) {
+	p := program(t, []core.Type{aI64, aI64}, func(b *core.Builder, ps []*core.Var) []core.Atom {
+		w := b.Size(ps[0], 0)
+		op := b.Lambda([]core.Type{tI64, tI64}, func(lb *core.Builder, x []*core.Var) []core.Atom {
+			y := lb.BinOp(core.Or, x[0], c64(0))
+			return []core.Atom{lb.BinOp(core.Add, y, x[1])}
+		})
+		r := b.Bind("m", &core.MultiScan{W: w, K: c64(3), Labels: ps[0], Arrs: ps[1:],
+			Op: &core.ScanOp{Lambda: op, Neutral: []core.Atom{c64(0)}}})
+		return []core.Atom{r[0]}
+	})
+	res := mustRun(t, p, arr[int64](core.I64, 0, 1, 0, 2, 1, 0), arr[int64](core.I64, 1, 2, 3, 4, 5, 6))
+	if d := diffValues(res, []eval.Value{arr[int64](core.I64, 1, 2, 4, 4, 7, 10)}, 0); d != "" {
+		t.Fatal(d)
+	}
+}
