@@ -183,7 +183,7 @@ type scanGen struct {
 	funs  map[string]bool
 }
 
-// scanStmtKernel returns the single-pass kernel of s, or an *unsupported
+// kernel returns the single-pass kernel of s, or an *unsupported
 // error saying why s is not one, or another error for a malformed
 // statement.
 func (g *scanGen) kernel(s *core.Stmt) (*scanKernel, error) {
