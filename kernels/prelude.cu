@@ -52,7 +52,8 @@ AR_D void ar_fail(int *err, int code) { atomicCAS(err, 0, code); }
     return sizeof(T) == 8 ? __clzll((i64)(U)x)                                  \
                           : __clz((i32)(u32)(U)x) - (32 - 8 * (int)sizeof(T));  \
   }                                                                             \
-  /* x ** y by squaring; a negative exponent gives the truncated power */       \
+  /* x ** y by squaring; a negative exponent (an error the caller has     */   \
+  /* already flagged) gives the truncated power                          */   \
   AR_D T pow_##N(T x, T y) {                                                    \
     if (y < (T)0) {                                                             \
       if (x == (T)1) return 1;                                                  \

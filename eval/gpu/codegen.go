@@ -208,6 +208,10 @@ func (e *emitter) stmt(s *core.Stmt) error {
 			code := e.site(s.Pos, "division by zero")
 			e.line("if (%s == 0) ar_fail(ar_err, %d);", b, code)
 		}
+		if x.T.IsSigned() && x.Op == core.Pow && !nonNegConst(x.Y) {
+			code := e.site(s.Pos, "negative exponent")
+			e.line("if (%s < 0) ar_fail(ar_err, %d);", b, code)
+		}
 		e.line("%s = %s_%s(%s, %s);", d, core.BinOps[x.Op].Name, ctype(x.T), a, b)
 	case *core.UnOpExp:
 		d, err := one()
@@ -315,6 +319,13 @@ func expName(x core.Exp) string {
 func nonZeroConst(a core.Atom) bool {
 	c, ok := a.(core.Const)
 	return ok && c.Bits != 0
+}
+
+// nonNegConst reports whether a is a constant of at least zero (an
+// exponent that needs no check).
+func nonNegConst(a core.Atom) bool {
+	c, ok := a.(core.Const)
+	return ok && c.Int() >= 0
 }
 
 func names(vs []*core.Var) []string {

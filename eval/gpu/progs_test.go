@@ -208,6 +208,50 @@ func testProgs() []testProg {
 			failMsg: "test.fut:3:1: division by zero",
 		},
 		{
+			name: "pow_i64",
+			build: func() *Program {
+				xs := &Var{Name: "xs_1", Type: ArrayOf(I64, 1)}
+				ys := &Var{Name: "ys_2", Type: ArrayOf(I64, 1)}
+				return fun([]*Var{xs, ys}, func(b *Builder) []Atom {
+					w := b.Size(xs, 0)
+					b.Pos = pos(9)
+					f := b.Lambda([]Type{Scalar(I64), Scalar(I64)}, func(lb *Builder, ps []*Var) []Atom {
+						return []Atom{lb.BinOp(Pow, ps[0], ps[1])}
+					})
+					return []Atom{b.Map(w, []*Var{xs, ys}, f)[0]}
+				})
+			},
+			input: func(n int) []eval.Value {
+				xs, ys := make([]int64, n), make([]int64, n)
+				for i := range xs {
+					xs[i] = int64(hash(i)%7) - 3
+					ys[i] = int64(hash(i+1) % 70)
+				}
+				return []eval.Value{arr(xs), arr(ys)}
+			},
+			ref: func(in []eval.Value) []eval.Value {
+				xs, ys := in[0].Data.([]int64), in[1].Data.([]int64)
+				out := make([]int64, len(xs))
+				for i := range xs {
+					r, x := int64(1), xs[i]
+					for e := ys[i]; e != 0; e >>= 1 {
+						if e&1 != 0 {
+							r *= x
+						}
+						x *= x
+					}
+					out[i] = r
+				}
+				return []eval.Value{arr(out)}
+			},
+			fail: func(n int) []eval.Value {
+				xs, ys := make([]int64, n), make([]int64, n)
+				ys[n/3] = -2
+				return []eval.Value{arr(xs), arr(ys)}
+			},
+			failMsg: "test.fut:9:1: negative exponent",
+		},
+		{
 			name: "gather",
 			build: func() *Program {
 				is := &Var{Name: "is_1", Type: ArrayOf(I64, 1)}
