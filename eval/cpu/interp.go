@@ -231,12 +231,13 @@ type frame struct {
 	vars   map[string]col
 	parent *frame
 	kind   frameKind
-	sel    []int32 // selFrame: lane i is the parent's lane sel[i]
-	lane   int     // laneFrame: the parent's lane
-	pool   *pool   // chunk-local scalar columns (nil: allocate fresh)
-	wk     *worker // the worker running this lambda (nil outside SOAC lambdas)
-	depth  int     // function-call depth
-	soac   int     // SOAC nesting depth (timings record only the outermost)
+	sel    []int32  // selFrame: lane i is the parent's lane sel[i]
+	lane   int      // laneFrame: the parent's lane
+	pool   *pool    // chunk-local scalar columns (nil: allocate fresh)
+	wk     *worker  // the worker running this lambda (nil outside SOAC lambdas)
+	skip   *skipSet // statements done by a fused reduction (see tail.go)
+	depth  int      // function-call depth
+	soac   int      // SOAC nesting depth (timings record only the outermost)
 }
 
 func (f *frame) child(kind frameKind, n int) *frame {
@@ -372,16 +373,27 @@ func (f *frame) errAt(s *core.Stmt, format string, args ...any) error {
 
 func (f *frame) body(b *core.Body) ([]col, error) {
 	for _, s := range b.Stmts {
+		if f.skip != nil && f.skip.stmts[s] {
+			continue
+		}
 		if err := f.stmt(s); err != nil {
 			return nil, err
 		}
 	}
 	res := make([]col, len(b.Result))
 	for i, a := range b.Result {
+		if f.skip != nil {
+			if v, ok := a.(*core.Var); ok && f.skip.vars[v.Name] {
+				continue
+			}
+		}
 		res[i] = f.atom(a)
 	}
 	return res, nil
 }
+
+// make1 is a zeroed one-element slice of t.
+func make1(t core.PrimType) any { return eval.MakeSlice(t, 1) }
 
 func (f *frame) bind(pat []*core.Var, cols []col) {
 	for i, v := range pat {

@@ -399,17 +399,24 @@ func (w *worker) inputCols(inputs []eval.Value, idx *core.Var, lo int64, n int) 
 // runLambdaOn applies a SOAC's element lambda (with the index parameter
 // bound when present) to a chunk.
 func (w *worker) runLambdaOn(l *core.Lambda, idx *core.Var, inputs []eval.Value, lo int64, n int) ([]col, error) {
+	cols, _, err := w.runLambdaSkip(l, idx, inputs, lo, n, nil)
+	return cols, err
+}
+
+// runLambdaSkip is runLambdaOn leaving out the statements of skip; it also
+// returns the lambda's frame, from which fused reductions read operands.
+func (w *worker) runLambdaSkip(l *core.Lambda, idx *core.Var, inputs []eval.Value, lo int64, n int, skip *skipSet) ([]col, *frame, error) {
 	args := w.inputCols(inputs, idx, lo, n)
-	if idx == nil {
-		return w.apply(l, args, n)
-	}
 	lf := &frame{m: w.f.m, n: n, vars: make(map[string]col, len(l.Params)+len(l.Body.Stmts)+1),
-		parent: w.f, kind: lambdaFrame, pool: w.pool, wk: w, depth: w.f.depth, soac: w.f.soac + 1}
+		parent: w.f, kind: lambdaFrame, pool: w.pool, wk: w, depth: w.f.depth, soac: w.f.soac + 1, skip: skip}
 	for i, p := range l.Params {
 		lf.vars[p.Name] = args[i]
 	}
-	lf.vars[idx.Name] = args[len(args)-1]
-	return lf.body(l.Body)
+	if idx != nil {
+		lf.vars[idx.Name] = args[len(args)-1]
+	}
+	cols, err := lf.body(l.Body)
+	return cols, lf, err
 }
 
 // outArr is an array result being filled chunk by chunk. Arrays of arrays
@@ -623,12 +630,13 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	// Phase 3: one pass over every chunk feeding scans (with carry-in),
 	// reductions, map-outs and the post-map.
 	parts := make([][][]col, nb)
+	tails, skip := redTails(e, reds)
 	err := f.parallelReuse(nb, reuse, func(b int, wk *worker) error {
 		parts[b] = make([][]col, len(reds))
 		carry := append([][]col(nil), carries[b]...)
 		direct := make([]bool, len(outs))
 		return f.chunks(wk, bs[b][0], bs[b][1], func(lo int64, n int) error {
-			cols, err := wk.runLambdaOn(e.Map, e.Index, ins, lo, n)
+			cols, lf, err := wk.runLambdaSkip(e.Map, e.Index, ins, lo, n, skip)
 			if err != nil {
 				return err
 			}
@@ -651,6 +659,11 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 				off += len(op.ne)
 			}
 			for k, op := range reds {
+				if tails != nil && tails[k] != nil {
+					parts[b][k] = wk.foldTail(tails[k], parts[b][k], lf)
+					off += len(op.ne)
+					continue
+				}
 				parts[b][k], err = wk.foldChunk(op, parts[b][k], cols[off:off+len(op.ne)], n)
 				if err != nil {
 					return err

@@ -354,3 +354,69 @@ func TestMultiScanGeneral(t *testing.T) {
 		t.Fatal(d)
 	}
 }
+
+// TestFusedTails checks reductions fused with their input statement
+// (tail.go): a dot product, x*2+1 with constants on either side, and a
+// subtraction with the constant on the left (not fusable as
+// vector-scalar), on integers and floats.
+func TestFusedTails(t *testing.T) {
+	for _, pt := range []core.PrimType{core.I32, core.F64} {
+		st, at := core.Scalar(pt), core.ArrayOf(pt, 1)
+		num := func(v int64) core.Const {
+			if pt.IsFloat() {
+				return core.FloatConst(pt, float64(v))
+			}
+			return core.IntConst(pt, v)
+		}
+		p := program(t, []core.Type{at, at}, func(b *core.Builder, ps []*core.Var) []core.Atom {
+			w := b.Size(ps[0], 0)
+			lam := b.Lambda([]core.Type{st, st}, func(lb *core.Builder, x []*core.Var) []core.Atom {
+				dot := lb.BinOp(core.Mul, x[0], x[1])
+				t1 := lb.Let("t", &core.BinOpExp{Op: core.Mul, T: pt, X: num(2), Y: x[0]})
+				lin := lb.BinOp(core.Add, t1, num(1))
+				sub := lb.Let("t", &core.BinOpExp{Op: core.Sub, T: pt, X: num(3), Y: x[1]})
+				return []core.Atom{dot, lin, sub}
+			})
+			add := func() *core.RedOp {
+				return &core.RedOp{Lambda: b.BinOpLambda(core.Add, pt), Neutral: []core.Atom{num(0)}, Comm: true}
+			}
+			s := &core.Screma{W: w, Arrs: ps, Map: lam, Reds: []*core.RedOp{add(), add(), add()}}
+			if tails, _ := redTails(s, []*opInfo{newOp(s.Reds[0].Lambda, s.Reds[0].Neutral),
+				newOp(s.Reds[1].Lambda, s.Reds[1].Neutral), newOp(s.Reds[2].Lambda, s.Reds[2].Neutral)}); len(tails) != 3 ||
+				tails[0] == nil || tails[1] == nil || !tails[1].vs || tails[2] == nil || tails[2].vs {
+				t.Fatalf("fused tails not recognised as expected: %v", tails)
+			}
+			r := b.Bind("r", s)
+			return []core.Atom{r[0], r[1], r[2]}
+		})
+		for _, n := range testSizes {
+			xs, ys := eval.NewArray(pt, int64(n)), eval.NewArray(pt, int64(n))
+			var dot, lin, sub float64
+			for i := 0; i < n; i++ {
+				x, y := int64(i%13-6), int64(i%7)
+				if pt.IsFloat() {
+					xs.Data.([]float64)[i], ys.Data.([]float64)[i] = float64(x), float64(y)
+				} else {
+					fillFromInt(xs.Data, i, x)
+					fillFromInt(ys.Data, i, y)
+				}
+				dot += float64(x * y)
+				lin += float64(2*x + 1)
+				sub += float64(3 - y)
+			}
+			res := mustRun(t, p, xs, ys)
+			for k, want := range []float64{dot, lin, sub} {
+				var got float64
+				switch d := res[k].Data.(type) {
+				case []int32:
+					got = float64(d[0])
+				case []float64:
+					got = d[0]
+				}
+				if got != want {
+					t.Fatalf("%v n=%d result %d: got %v, want %v", pt, n, k, got, want)
+				}
+			}
+		}
+	}
+}
