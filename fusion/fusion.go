@@ -140,7 +140,7 @@ func collectNames(b *core.Body, names map[string]bool) {
 			for _, p := range e.Params {
 				names[p.Name] = true
 			}
-			if fl, ok := e.Form.(core.ForLoop); ok {
+			if fl := core.ForOf(e.Form); fl != nil {
 				names[fl.I.Name] = true
 			}
 		}

@@ -70,7 +70,7 @@ func reads(exp core.Exp, f func(v *core.Var, w where)) {
 		bodyReads(e.Else, inBranch, f)
 	case *core.LoopExp:
 		atoms(e.Init, direct)
-		if fl, ok := e.Form.(core.ForLoop); ok {
+		if fl := core.ForOf(e.Form); fl != nil {
 			atom(fl.Bound, direct)
 		}
 		bodyReads(e.Body, inLoop, f)
@@ -305,9 +305,13 @@ func (s subst) exp(exp core.Exp) core.Exp {
 	case *core.IfExp:
 		return &core.IfExp{Cond: s.atom(e.Cond), Then: s.body(e.Then), Else: s.body(e.Else), Ret: e.Ret}
 	case *core.LoopExp:
+		// Lowering builds *ForLoop, tests ForLoop: keep whichever it was.
 		form := e.Form
-		if fl, ok := form.(core.ForLoop); ok {
+		switch fl := form.(type) {
+		case core.ForLoop:
 			form = core.ForLoop{I: fl.I, Bound: s.atom(fl.Bound)}
+		case *core.ForLoop:
+			form = &core.ForLoop{I: fl.I, Bound: s.atom(fl.Bound)}
 		}
 		return &core.LoopExp{Params: e.Params, Init: s.atoms(e.Init), Form: form, Body: s.body(e.Body)}
 	case *core.IndexExp:

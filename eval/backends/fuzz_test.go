@@ -94,7 +94,7 @@ func genPipeline(data []byte) (input, prog string) {
 	for k := 0; k < steps && !g.done(); k++ {
 		v := fmt.Sprintf("v%d", k)
 		c := g.pick(7) - 3
-		switch g.pick(11) {
+		switch g.pick(12) {
 		case 0:
 			fmt.Fprintf(&b, "let %s = map (\\x -> x %s %d) %s\n", v, arithOps[g.pick(len(arithOps))], c, arr())
 			arrs = append(arrs, v)
@@ -137,6 +137,10 @@ func genPipeline(data []byte) (input, prog string) {
 			}
 			fmt.Fprintf(&b, "let %s = map (\\r -> scan (+) 0 r) %s\n", v, mats[g.pick(len(mats))])
 			mats = append(mats, v)
+		case 11:
+			// A loop in a lambda whose trip count depends on the element.
+			fmt.Fprintf(&b, "let %s = map (\\x -> loop a = x for i < (x & 7) do a * 3 + i32.i32 i) %s\n", v, arr())
+			arrs = append(arrs, v)
 		}
 	}
 	results := []string{arrs[len(arrs)-1]}
