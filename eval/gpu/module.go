@@ -95,7 +95,7 @@ func (g *generator) walk(b *core.Body) error {
 				return err
 			}
 		case *core.Hist, *core.Scatter, *core.Filter, *core.MultiScan:
-			g.m.fallback[s] = expName(e) + " is not implemented on the GPU yet"
+			g.m.fallback[s] = expName(e) + " is not a map or redomap: the scan, filter and histogram kernels compile it separately, or it runs on the CPU"
 		}
 	}
 	return nil
@@ -147,13 +147,13 @@ func (g *generator) soac(s *core.Stmt, op *core.Screma, outer []core.Atom) error
 
 func (g *generator) kernel(s *core.Stmt, op *core.Screma, outer []core.Atom, group int) (*kernel, error) {
 	if len(op.Scans) > 0 {
-		return nil, unsup("%s: scans are not implemented on the GPU yet", op.Kind())
+		return nil, unsup("%s: scans run in the scan kernel (scan.go), not in a map or redomap kernel", op.Kind())
 	}
 	if op.Post != nil {
-		return nil, unsup("a post-map is not implemented on the GPU yet")
+		return nil, unsup("a post-map belongs to the scan kernel, not to a map or redomap kernel")
 	}
 	if outer != nil && len(op.Reds) == 0 {
-		return nil, unsup("a segmented map is not implemented on the GPU yet")
+		return nil, unsup("a segmented map without a reduction has no GPU kernel; it runs on the CPU")
 	}
 	g.n++
 	k := &kernel{Stmt: s, Op: op, Outer: outer, Block: 256, Unroll: 1, Seq: 1, Group: group}
@@ -384,17 +384,17 @@ func (g *generator) deviceFuns(b *strings.Builder) error {
 	done := map[string]bool{}
 	var protos, defs []string
 	for {
-		var todo []string
+		var pending []string
 		for name := range g.funs {
 			if !done[name] {
-				todo = append(todo, name)
+				pending = append(pending, name)
 			}
 		}
-		if len(todo) == 0 {
+		if len(pending) == 0 {
 			break
 		}
-		sort.Strings(todo)
-		for _, name := range todo {
+		sort.Strings(pending)
+		for _, name := range pending {
 			done[name] = true
 			e := &emitter{sites: &g.sites, funs: g.funs, prog: g.prog}
 			p, d, err := e.deviceFun(g.prog.Fun(name))
