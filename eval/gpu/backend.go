@@ -118,13 +118,21 @@ func Kernel(prog *core.Program) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString("// arepl CUDA module; prelude: kernels/prelude.cu (types, Futhark scalar operators)\n")
-	var notes []string
+	var notes, modules []string
 	for s, why := range m.fallback {
+		// Scans, segmented scans and filters have a module of their own.
+		if src, err := ScanKernel(prog, s); err == nil {
+			notes = append(notes, fmt.Sprintf("// %v: %s runs in its own scan module, below\n", s.Pos, expName(s.Exp)))
+			modules = append(modules, fmt.Sprintf("\n// ---- %v: %s\n%s", s.Pos, expName(s.Exp), src))
+			continue
+		}
 		notes = append(notes, fmt.Sprintf("// %v: %s runs on the CPU: %s\n", s.Pos, expName(s.Exp), why))
 	}
 	sort.Strings(notes)
+	sort.Strings(modules)
 	b.WriteString(strings.Join(notes, ""))
 	b.WriteString(m.body)
+	b.WriteString(strings.Join(modules, ""))
 	return b.String(), nil
 }
 
