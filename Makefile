@@ -6,7 +6,7 @@ GO      ?= go
 BIN     := bin/arepl
 export CGO_ENABLED := 0
 
-.PHONY: all build repl test test-go test-programs test-jupyter gpu-test bench-cpu clean
+.PHONY: all build repl test test-go test-programs test-jupyter gpu-build gpu-test bench-cpu clean
 
 all: build
 
@@ -33,11 +33,17 @@ test-programs: build
 test-jupyter: build
 	bash jupyter/test.sh $(abspath $(BIN))
 
-# On the GPU machine (no Go there): build here, send bin/ along, then run
-# this there. It runs every test program on the GPU against the CPU.
+# The GPU machine has no Go: `make gpu-build` here builds the binary and the
+# GPU test binaries into .devbin/ (send it along), then `make gpu-test` there
+# runs the driver and device tests, compute-sanitizer memcheck, and every
+# test program on the GPU, fused and unfused, against the expected results.
+gpu-build:
+	$(GO) build -o .devbin/arepl ./cmd/arepl
+	$(GO) test -c -o .devbin/gpu.test ./eval/gpu
+	$(GO) test -c -o .devbin/cuda.test ./eval/gpu/cuda
+
 gpu-test:
-	./$(BIN) test --backend gpu testdata examples
-	./$(BIN) test --backend gpu --no-fusion testdata examples
+	bash bench/gpu/gpu-test.sh .devbin
 
 bench-cpu: build
 	bash bench/cpu/run.sh
