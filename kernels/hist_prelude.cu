@@ -1,20 +1,6 @@
 // Helpers of the histogram, scatter and multiscan kernels (hist.cu,
 // scatter.cu, multiscan.cu), included after prelude.cu in their modules.
 
-// ar_to_bits and ar_from_bits reinterpret a value of 4 or 8 bytes as the
-// unsigned word atomicCAS compares, and back: the CAS update loop of an
-// arbitrary operator works on bits, so floats (NaN included) round-trip.
-template <typename B, typename T> AR_D B ar_to_bits(T x) {
-  B b = 0;
-  memcpy(&b, &x, sizeof(T));
-  return b;
-}
-template <typename T, typename B> AR_D T ar_from_bits(B b) {
-  T x;
-  memcpy(&x, &b, sizeof(T));
-  return x;
-}
-
 // ar_nth_bit is the position of the n-th (from 0) set bit of m; warp
 // aggregation uses it to find a lane's partner among the lanes that hold
 // the same bucket.

@@ -17,7 +17,7 @@ extern "C" __global__ void __launch_bounds__({{.Block}})
 {{.StoreNeutral "ar_l * ar_c + ar_c0"}}
   }
   const i64 ar_lo = ar_c0 * ar_chunk;
-  const i64 ar_hi = min(ar_n, ar_lo + ar_chunk);
+  const i64 ar_hi = min_i64(ar_n, ar_lo + ar_chunk);
   for (i64 ar_i = ar_lo; ar_i < ar_hi; ar_i++) {
 {{.Step false}}
   }
@@ -28,8 +28,8 @@ extern "C" __global__ void __launch_bounds__({{.Block}})
 {{.ScanShared}}
   const i64 ar_l = blockIdx.x;
   const i64 ar_per = (ar_c + {{.Block}} - 1) / {{.Block}};
-  const i64 ar_lo = ar_l * ar_c + min(ar_c, (i64)threadIdx.x * ar_per);
-  const i64 ar_hi = ar_l * ar_c + min(ar_c, ((i64)threadIdx.x + 1) * ar_per);
+  const i64 ar_lo = ar_l * ar_c + min_i64(ar_c, (i64)threadIdx.x * ar_per);
+  const i64 ar_hi = ar_l * ar_c + min_i64(ar_c, ((i64)threadIdx.x + 1) * ar_per);
 {{.BlockExclusive}}
 }
 
@@ -38,7 +38,7 @@ extern "C" __global__ void __launch_bounds__({{.Block}})
   const i64 ar_c0 = (i64)blockIdx.x * {{.Block}} + threadIdx.x;
   if (ar_c0 >= ar_c) return;
   const i64 ar_lo = ar_c0 * ar_chunk;
-  const i64 ar_hi = min(ar_n, ar_lo + ar_chunk);
+  const i64 ar_hi = min_i64(ar_n, ar_lo + ar_chunk);
   for (i64 ar_i = ar_lo; ar_i < ar_hi; ar_i++) {
 {{.Step true}}
   }

@@ -320,8 +320,8 @@ func (k *histKernel) update(b *strings.Builder, o int, places, vs []string, lock
 		fmt.Fprintf(b, "%s  do {\n", in)
 		fmt.Fprintf(b, "%s    ar_as = ar_old;\n", in)
 		fmt.Fprintf(b, "%s    %s ar_r;\n", in, t)
-		fmt.Fprintf(b, "%s    %s\n", in, k.callOp(op.fn, []string{fmt.Sprintf("ar_from_bits<%s>(ar_as)", t)}, vs, []string{"ar_r"}))
-		fmt.Fprintf(b, "%s    ar_old = atomicCAS(ar_p, ar_as, ar_to_bits<%s>(ar_r));\n", in, bt)
+		fmt.Fprintf(b, "%s    %s\n", in, k.callOp(op.fn, []string{fromBits(op.ts[0], "ar_as")}, vs, []string{"ar_r"}))
+		fmt.Fprintf(b, "%s    ar_old = atomicCAS(ar_p, ar_as, %s);\n", in, toBits(op.ts[0], "ar_r"))
 		fmt.Fprintf(b, "%s  } while (ar_old != ar_as);\n", in)
 		fmt.Fprintf(b, "%s}\n", in)
 	case updLock:
@@ -345,6 +345,30 @@ func (k *histKernel) update(b *strings.Builder, o int, places, vs []string, lock
 		fmt.Fprintf(b, "%s      __threadfence();\n%s      atomicExch(&%s, 0u);\n%s      ar_done = true;\n%s    }\n%s  }\n%s}\n",
 			in, in, lock, in, in, in, in)
 	}
+}
+
+// toBits reinterprets a 4- or 8-byte value as the unsigned word atomicCAS
+// compares (so floats, NaN included, round-trip); fromBits is its inverse.
+func toBits(t core.PrimType, x string) string {
+	switch {
+	case t == core.F32:
+		return fmt.Sprintf("__float_as_uint(%s)", x)
+	case t == core.F64:
+		return fmt.Sprintf("(unsigned long long)__double_as_longlong(%s)", x)
+	case t.Size() == 8:
+		return fmt.Sprintf("(unsigned long long)(%s)", x)
+	}
+	return fmt.Sprintf("(unsigned int)(%s)", x)
+}
+
+func fromBits(t core.PrimType, b string) string {
+	switch t {
+	case core.F32:
+		return fmt.Sprintf("__uint_as_float(%s)", b)
+	case core.F64:
+		return fmt.Sprintf("__longlong_as_double((long long)%s)", b)
+	}
+	return fmt.Sprintf("(%s)(%s)", ctype(t), b)
 }
 
 // shfl renders a warp shuffle of v (of type t) from lane src.

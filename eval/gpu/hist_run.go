@@ -249,18 +249,17 @@ func (r *run) histLaunch1(m *histModule, l *loaded, name string, grid int64, sha
 	return nil
 }
 
-// histSharedBudget is the shared memory the sub-histograms of one block
-// may take: the opt-in maximum less a margin, so two blocks of small
-// histograms still share an SM.
-func histSharedBudget(lim Limits) int64 { return int64(max(lim.SharedPerBlock, lim.SharedOptin-1024)) }
-
 // histCopies is the number of sub-histograms per block (a power of two up
-// to 32, one per lane at most) whose buckets of perCopy bytes fit in
-// budget, or 0 when not even one does.
-func histCopies(perCopy, budget int64) int32 {
-	for m := int32(32); m >= 1; m /= 2 {
-		if int64(m)*perCopy <= budget {
-			return m
+// to 32, one per lane at most) for ops whose one copy takes bytes(1) bytes
+// of shared memory (bytes(m) for m copies): as many as fit in the default
+// 48 KiB, so that several blocks share an SM; failing that as many as fit
+// in the opt-in maximum (one block per SM); 0 when not even one copy fits.
+func histCopies(bytes func(m int64) int64, lim Limits) int32 {
+	for _, budget := range []int64{int64(lim.SharedPerBlock), int64(lim.SharedOptin - 1024)} {
+		for m := int32(32); m >= 1; m /= 2 {
+			if bytes(int64(m)) <= budget {
+				return m
+			}
 		}
 	}
 	return 0
@@ -323,11 +322,7 @@ func (r *run) launchHist(m *histModule, env map[string]eval.Value) error {
 	if n > 0 {
 		name, shared := k.Name+"_global", 0
 		if k.SharedOK() {
-			budget := histSharedBudget(r.b.lim)
-			if mm := histCopies(histBytes(k, a.h, 1), budget); mm > 0 {
-				for mm > 1 && histBytes(k, a.h, int64(mm)) > budget {
-					mm /= 2
-				}
+			if mm := histCopies(func(m int64) int64 { return histBytes(k, a.h, m) }, r.b.lim); mm > 0 {
 				a.m, name, shared = mm, k.Name+"_shared", int(histBytes(k, a.h, int64(mm)))
 			}
 		}
