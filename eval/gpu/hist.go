@@ -419,7 +419,7 @@ func (k *histKernel) GlobalUpdates() string {
 	return b.String()
 }
 
-// sharedArr declares op o's sub-histograms: ar_m copies of ar_h<o> buckets
+// SharedInit declares op o's sub-histograms: ar_m copies of ar_h<o> buckets
 // after the previous ops' (each array aligned to 8 bytes).
 func (k *histKernel) SharedInit() string {
 	var b strings.Builder

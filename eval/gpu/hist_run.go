@@ -6,8 +6,10 @@ package gpu
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/eval/gpu/cuda"
@@ -206,7 +208,7 @@ func (r *run) histLaunchArgs(m *histModule, a *histArgs, shared bool, env map[st
 				return nil, 0, err
 			}
 			if v.Len() != a.n {
-				return nil, 0, fmt.Errorf("gpu: size mismatch: %d labels for %d elements", v.Len(), a.n)
+				return nil, 0, source.Errorf(k.Stmt.Pos, "size mismatch: %d labels for %d elements", v.Len(), a.n)
 			}
 			traffic += d.bytes
 			args = append(args, d.ptr())
@@ -224,7 +226,7 @@ func (r *run) histLaunchArgs(m *histModule, a *histArgs, shared bool, env map[st
 
 // histLaunch1 launches one kernel of m, records its time and checks the error
 // flag.
-func (r *run) histLaunch1(m *histModule, l *loaded, name string, grid int64, shared int, args []any, traffic int64) error {
+func (r *run) histLaunch1(m *histModule, l *loaded, name string, grid int64, shared int, args []any, traffic int64, env map[string]eval.Value) error {
 	f := l.funcs[name]
 	if f == nil {
 		return fmt.Errorf("internal error: kernel %s not loaded", name)
@@ -244,9 +246,82 @@ func (r *run) histLaunch1(m *histModule, l *loaded, name string, grid int64, sha
 	r.t.Run += d
 	r.t.Kernels = append(r.t.Kernels, eval.KernelTiming{Name: name, Time: d, Bytes: traffic})
 	if m.k.checks {
-		return r.checkScanError(&scanModule{sites: m.sites})
+		return r.checkHistError(m, env)
 	}
 	return nil
+}
+
+// checkHistError reads the device error flag after one of m's kernels. A
+// multiscan label out of range is reported as the CPU interpreter does,
+// with the first such label, found on the host (only on this error path).
+func (r *run) checkHistError(m *histModule, env map[string]eval.Value) error {
+	// Word 0 holds the failed check's code; an index check adds its
+	// indices and shape in the words after it (as in checkError).
+	var buf [1 + 2*maxDetail]int64
+	start := time.Now()
+	err := r.b.g.DtoH(unsafe.Pointer(&buf[0]), r.b.errFlag, int64(8*len(buf)))
+	r.t.Transfer += time.Since(start)
+	code := int32(uint32(buf[0]))
+	if err != nil || code == 0 {
+		return err
+	}
+	if err := r.b.g.Memset(r.b.errFlag, 0, errBytes); err != nil {
+		return err
+	}
+	if code < 0 || int(code) > len(m.sites) {
+		return fmt.Errorf("internal error: gpu: unknown check %d failed", code)
+	}
+	site := m.sites[code-1]
+	if m.k.Kind == hkMultiScan && int(code) == m.k.labelSite {
+		classes, err := r.histSize(m.k.kAtom, env)
+		if err != nil {
+			return err
+		}
+		v, err := r.host(m.k.labels, env)
+		if err != nil {
+			return err
+		}
+		for i := range v.Len() {
+			if l := labelAt(v, i); l < 0 || l >= classes {
+				return source.Errorf(site.Pos, "label %d out of bounds for %d classes", l, classes)
+			}
+		}
+	}
+	if site.Rank > 0 {
+		var idx, shape strings.Builder
+		for i := 0; i < site.Rank && i < maxDetail; i++ {
+			if i > 0 {
+				idx.WriteString(", ")
+			}
+			fmt.Fprintf(&idx, "%d", buf[1+i])
+			fmt.Fprintf(&shape, "[%d]", buf[1+maxDetail+i])
+		}
+		return source.Errorf(site.Pos, "index %s out of bounds for array of shape %s", idx.String(), shape.String())
+	}
+	return source.Errorf(site.Pos, "%s", site.Msg)
+}
+
+// labelAt is element i of an integer array as an i64.
+func labelAt(v eval.Value, i int64) int64 {
+	switch d := v.Data.(type) {
+	case []int8:
+		return int64(d[i])
+	case []int16:
+		return int64(d[i])
+	case []int32:
+		return int64(d[i])
+	case []int64:
+		return d[i]
+	case []uint8:
+		return int64(d[i])
+	case []uint16:
+		return int64(d[i])
+	case []uint32:
+		return int64(d[i])
+	case []uint64:
+		return int64(d[i])
+	}
+	return -1
 }
 
 // histCopies is the number of sub-histograms per block (a power of two up
@@ -343,7 +418,7 @@ func (r *run) launchHist(m *histModule, env map[string]eval.Value) error {
 		if err != nil {
 			return err
 		}
-		if err := r.histLaunch1(m, l, name, grid, shared, args, traffic); err != nil {
+		if err := r.histLaunch1(m, l, name, grid, shared, args, traffic, env); err != nil {
 			return err
 		}
 	}
@@ -376,7 +451,7 @@ func (r *run) launchScatter(m *histModule, env map[string]eval.Value) error {
 		if err != nil {
 			return err
 		}
-		if err := r.histLaunch1(m, l, k.Name, ceilDiv(n, int64(k.Block)), 0, args, traffic); err != nil {
+		if err := r.histLaunch1(m, l, k.Name, ceilDiv(n, int64(k.Block)), 0, args, traffic, env); err != nil {
 			return err
 		}
 	}
@@ -434,15 +509,15 @@ func (r *run) launchMultiScan(m *histModule, env map[string]eval.Value) error {
 			return err
 		}
 		blocks := ceilDiv(a.c, int64(k.Block))
-		if err := r.histLaunch1(m, l, k.Name+"_agg", blocks, 0, args, traffic); err != nil {
+		if err := r.histLaunch1(m, l, k.Name+"_agg", blocks, 0, args, traffic, env); err != nil {
 			return err
 		}
 		if classes > 0 {
-			if err := r.histLaunch1(m, l, k.Name+"_scan", classes, 0, args, 0); err != nil {
+			if err := r.histLaunch1(m, l, k.Name+"_scan", classes, 0, args, 0, env); err != nil {
 				return err
 			}
 		}
-		if err := r.histLaunch1(m, l, k.Name+"_out", blocks, 0, args, traffic); err != nil {
+		if err := r.histLaunch1(m, l, k.Name+"_out", blocks, 0, args, traffic, env); err != nil {
 			return err
 		}
 	}
