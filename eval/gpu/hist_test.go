@@ -324,7 +324,7 @@ func TestHistCopies(t *testing.T) {
 
 // TestMultiscanChunks checks the chunking of the multiscan state.
 func TestMultiscanChunks(t *testing.T) {
-	for _, c := range []struct{ n, k, want int64 }{{1, 1, 1}, {100, 3, 12}, {1 << 26, 16, 1 << 16}, {1 << 26, 1 << 20, 128}, {1 << 26, 1 << 30, 1}} {
+	for _, c := range []struct{ n, k, want int64 }{{1, 1, 1}, {100, 3, 12}, {1000, 1 << 20, 1}, {1 << 26, 16, 1 << 16}, {1 << 26, 1 << 20, 256}, {1 << 26, 1 << 30, 1}} {
 		if got := multiscanChunks(c.n, c.k); got != c.want {
 			t.Errorf("n=%d k=%d: %d chunks, want %d", c.n, c.k, got, c.want)
 		}

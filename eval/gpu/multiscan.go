@@ -161,9 +161,12 @@ func (k *histKernel) BlockExclusive() string {
 
 // multiscanChunks is the number of chunks for n elements and k classes:
 // up to 2^16 (enough threads to fill the GPU), at least 8 elements each,
-// and no more state than stateCap accumulators.
+// and no more state (k accumulators per chunk) than four per element or
+// 2^20 in all, whichever is larger, so that many classes over few elements
+// do not allocate k times the chunks.
 func multiscanChunks(n, k int64) int64 {
-	const maxChunks, minPer, stateCap = 1 << 16, 8, 1 << 27
+	const maxChunks, minPer = 1 << 16, 8
+	stateCap := max(4*n, 1<<20)
 	c := min(int64(maxChunks), max(1, n/minPer))
 	for c > 1 && k*c > stateCap {
 		c /= 2
