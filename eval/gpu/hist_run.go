@@ -396,7 +396,14 @@ func (r *run) launchHist(m *histModule, env map[string]eval.Value) error {
 	}
 	if n > 0 {
 		name, shared := k.Name+"_global", 0
-		if k.SharedOK() {
+		// With no buckets at all every index is out of range: the global
+		// kernel still evaluates the map (so its errors are reported), and
+		// there is no shared-memory histogram to size.
+		buckets := int64(0)
+		for _, h := range a.h {
+			buckets += h
+		}
+		if k.SharedOK() && buckets > 0 {
 			if mm := histCopies(func(m int64) int64 { return histBytes(k, a.h, m) }, r.b.lim); mm > 0 {
 				a.m, name, shared = mm, k.Name+"_shared", int(histBytes(k, a.h, int64(mm)))
 			}
