@@ -529,6 +529,9 @@ func (f *frame) ifStmt(s *core.Stmt, e *core.IfExp) error {
 		f.bind(s.Pat, res)
 		return nil
 	}
+	if speculable(e.Then) && speculable(e.Else) {
+		return f.selectIf(s, e, cond)
+	}
 	var tsel, fsel []int32
 	for i, c := range cond[:f.n] {
 		if c {

@@ -36,6 +36,9 @@ var (
 
 // recognise returns the builtin operator a reduce/scan lambda consists of.
 func recognise(l *core.Lambda) (core.BinOp, core.PrimType, bool) {
+	if op, t, ok := recogniseSelect(l); ok {
+		return op, t, true
+	}
 	if l == nil || len(l.Params) != 2 || len(l.Body.Stmts) != 1 || len(l.Body.Result) != 1 {
 		return 0, 0, false
 	}
@@ -274,4 +277,61 @@ func scatterT[T any](d []T, idx []int64, s []T) {
 			d[b] = s[i]
 		}
 	}
+}
+
+// recogniseSelect recognises max and min written with a comparison and an
+// if, `\x y -> if x < y then y else x`, on integer types (on floats the
+// if and f32.max treat NaN differently, so those stay general lambdas).
+func recogniseSelect(l *core.Lambda) (core.BinOp, core.PrimType, bool) {
+	if l == nil || len(l.Params) != 2 || len(l.Body.Stmts) != 2 || len(l.Body.Result) != 1 {
+		return 0, 0, false
+	}
+	cs, is := l.Body.Stmts[0], l.Body.Stmts[1]
+	cmp, ok1 := cs.Exp.(*core.BinOpExp)
+	ife, ok2 := is.Exp.(*core.IfExp)
+	if !ok1 || !ok2 || len(cs.Pat) != 1 || len(is.Pat) != 1 || !cmp.T.IsInt() {
+		return 0, 0, false
+	}
+	if c, ok := ife.Cond.(*core.Var); !ok || c.Name != cs.Pat[0].Name {
+		return 0, 0, false
+	}
+	if r, ok := l.Body.Result[0].(*core.Var); !ok || r.Name != is.Pat[0].Name {
+		return 0, 0, false
+	}
+	if len(ife.Then.Stmts) != 0 || len(ife.Else.Stmts) != 0 || len(ife.Then.Result) != 1 || len(ife.Else.Result) != 1 {
+		return 0, 0, false
+	}
+	name := func(a core.Atom) string {
+		if v, ok := a.(*core.Var); ok {
+			return v.Name
+		}
+		return ""
+	}
+	p0, p1 := l.Params[0].Name, l.Params[1].Name
+	x, y := name(cmp.X), name(cmp.Y)
+	if !(x == p0 && y == p1) && !(x == p1 && y == p0) {
+		return 0, 0, false
+	}
+	t, e := name(ife.Then.Result[0]), name(ife.Else.Result[0])
+	if !(t == x && e == y) && !(t == y && e == x) {
+		return 0, 0, false
+	}
+	// With c = x < y (or <=): "then y" picks the larger, "then x" the
+	// smaller; > and >= the other way round. Ties give equal integers.
+	thenLarger := t == y
+	switch cmp.Op {
+	case core.Lt, core.Le:
+	case core.Gt, core.Ge:
+		thenLarger = !thenLarger
+	default:
+		return 0, 0, false
+	}
+	op := core.Min
+	if thenLarger {
+		op = core.Max
+	}
+	if foldTab[op][cmp.T] == nil {
+		return 0, 0, false
+	}
+	return op, cmp.T, true
 }

@@ -1,0 +1,111 @@
+package cpu
+
+import (
+	"fmt"
+
+	"github.com/arepl/arepl/lang/core"
+)
+
+// If-conversion. An if inside a lambda whose branches only compute
+// scalars with operations that cannot fail (no integer division, no
+// negative exponent, no indexing) is run as both branches over every lane
+// followed by a per-lane select, instead of splitting the lanes into two
+// selection frames. That keeps operators such as `if x < y then y else x`
+// (a max written by hand) and argmax's nested comparisons as straight
+// typed loops: splitting a chunk per comparison costs far more than
+// computing a few cheap values twice.
+
+// speculable reports whether b can run on lanes that did not take its
+// branch: its statements are scalar, have no effects and cannot fail.
+func speculable(b *core.Body) bool {
+	for _, s := range b.Stmts {
+		for _, v := range s.Pat {
+			if v.Type.Rank > 0 {
+				return false
+			}
+		}
+		switch e := s.Exp.(type) {
+		case *core.AtomExp, *core.ConvExp, *core.UnOpExp:
+		case *core.BinOpExp:
+			if e.T.IsInt() {
+				switch e.Op {
+				case core.Div, core.Mod, core.Quot, core.Rem, core.Pow:
+					return false
+				}
+			}
+		case *core.IfExp:
+			if !speculable(e.Then) || !speculable(e.Else) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	for _, a := range b.Result {
+		if a.AtomType().Rank > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// selectIf runs both branches of e over all lanes and selects per lane.
+func (f *frame) selectIf(s *core.Stmt, e *core.IfExp, cond []bool) error {
+	then, err := f.body(e.Then)
+	if err != nil {
+		return err
+	}
+	els, err := f.body(e.Else)
+	if err != nil {
+		return err
+	}
+	outs := make([]col, len(s.Pat))
+	for j, p := range s.Pat {
+		d := f.alloc(p.Type.Elem, f.n)
+		selectAny(d, cond[:f.n], then[j].data, els[j].data)
+		outs[j] = col{data: d}
+	}
+	f.bind(s.Pat, outs)
+	return nil
+}
+
+func selectInto[T any](dst []T, cond []bool, a, b any) {
+	x, y := a.([]T), b.([]T)
+	for i, c := range cond {
+		if c {
+			dst[i] = x[i]
+		} else {
+			dst[i] = y[i]
+		}
+	}
+}
+
+// selectAny sets dst[i] to a[i] where cond[i] holds and to b[i] elsewhere.
+func selectAny(dst any, cond []bool, a, b any) {
+	switch d := dst.(type) {
+	case []bool:
+		selectInto(d, cond, a, b)
+	case []int8:
+		selectInto(d, cond, a, b)
+	case []int16:
+		selectInto(d, cond, a, b)
+	case []int32:
+		selectInto(d, cond, a, b)
+	case []int64:
+		selectInto(d, cond, a, b)
+	case []uint8:
+		selectInto(d, cond, a, b)
+	case []uint16:
+		selectInto(d, cond, a, b)
+	case []uint32:
+		selectInto(d, cond, a, b)
+	case []uint64:
+		selectInto(d, cond, a, b)
+	case []float32:
+		selectInto(d, cond, a, b)
+	case []float64:
+		selectInto(d, cond, a, b)
+	default:
+		panic(fmt.Sprintf("cpu: selectAny of %T", d))
+	}
+}
