@@ -116,6 +116,9 @@ type opInfo struct {
 	builtin bool
 	bop     core.BinOp
 	bt      core.PrimType
+	// comm: the operator was declared commutative (reduce_comm), so a
+	// chunk may be reduced in any order.
+	comm bool
 }
 
 func newOp(l *core.Lambda, ne []core.Atom) *opInfo {
@@ -160,14 +163,29 @@ func (w *worker) combine(op *opInfo, a, b []col) ([]col, error) {
 // keeps the order of a non-commutative operator and runs every level as
 // one vectorised application.
 func (w *worker) treeReduce(op *opInfo, xs []col, n int) ([]col, error) {
+	halves := op.comm
+	for _, t := range op.types {
+		halves = halves && t.Rank == 0
+	}
 	for n > 1 {
 		h := n / 2
 		args := make([]col, 0, 2*len(xs))
-		for k, c := range xs {
-			args = append(args, w.strided(c, op.types[k], 0, 2, h))
-		}
-		for k, c := range xs {
-			args = append(args, w.strided(c, op.types[k], 1, 2, h))
+		if halves {
+			// A commutative operator may combine lane i with lane i+h:
+			// both halves are views of the columns, with no gather.
+			for _, c := range xs {
+				args = append(args, col{data: sliceAny(c.data, 0, h)})
+			}
+			for _, c := range xs {
+				args = append(args, col{data: sliceAny(c.data, h, 2*h)})
+			}
+		} else {
+			for k, c := range xs {
+				args = append(args, w.strided(c, op.types[k], 0, 2, h))
+			}
+			for k, c := range xs {
+				args = append(args, w.strided(c, op.types[k], 1, 2, h))
+			}
 		}
 		r, err := w.apply(op.lam, args, h)
 		if err != nil {
@@ -557,6 +575,7 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	reds := make([]*opInfo, len(e.Reds))
 	for i, op := range e.Reds {
 		reds[i] = newOp(op.Lambda, op.Neutral)
+		reds[i].comm = op.Comm
 	}
 	var outTypes []core.Type
 	if e.Post != nil {
@@ -664,7 +683,11 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 					off += len(op.ne)
 					continue
 				}
-				parts[b][k], err = wk.foldChunk(op, parts[b][k], cols[off:off+len(op.ne)], n)
+				if op.wide() {
+					parts[b][k], err = wk.wideFold(op, parts[b][k], cols[off:off+len(op.ne)], n)
+				} else {
+					parts[b][k], err = wk.foldChunk(op, parts[b][k], cols[off:off+len(op.ne)], n)
+				}
 				if err != nil {
 					return err
 				}
@@ -695,10 +718,16 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	for k, op := range reds {
 		acc := f.neutral(op)
 		for b := range parts {
-			if parts[b][k] == nil {
+			part := parts[b][k]
+			if part == nil {
 				continue
 			}
-			if acc, err = seq.combine(op, acc, parts[b][k]); err != nil {
+			if op.wide() {
+				if part, err = seq.collapse(op, part); err != nil {
+					return nil, err
+				}
+			}
+			if acc, err = seq.combine(op, acc, part); err != nil {
 				return nil, err
 			}
 		}
