@@ -270,23 +270,22 @@ func (k *kernel) executor() {
 
 // abortQueued answers every execute_request already waiting in the shell
 // queue with status "aborted" (stop_on_error); other requests in the queue
-// are handled normally, in order.
+// are handled normally, in order. Only what was queued when the error was
+// reported is aborted: a client that reads the abort replies and sends a
+// new request at once must not see that one aborted too (found by CI on a
+// loaded machine).
 func (k *kernel) abortQueued() {
-	for {
-		select {
-		case m := <-k.queue:
-			if m.Header.MsgType == "execute_request" {
-				k.iopub.status(m, "busy")
-				k.sendReply(k.shell, m, "execute_reply", map[string]any{
-					"status": "aborted", "execution_count": k.hist.count(),
-				})
-				k.iopub.status(m, "idle")
-				continue
-			}
-			k.handle(k.shell, m)
-		default:
-			return
+	for n := len(k.queue); n > 0; n-- {
+		m := <-k.queue
+		if m.Header.MsgType == "execute_request" {
+			k.iopub.status(m, "busy")
+			k.sendReply(k.shell, m, "execute_reply", map[string]any{
+				"status": "aborted", "execution_count": k.hist.count(),
+			})
+			k.iopub.status(m, "idle")
+			continue
 		}
+		k.handle(k.shell, m)
 	}
 }
 
