@@ -1,10 +1,6 @@
 package cpu
 
-import (
-	"fmt"
-
-	"github.com/arepl/arepl/eval"
-)
+import "github.com/arepl/arepl/eval"
 
 // Wide accumulators for commutative reductions. A reduce_comm with a
 // general (non-builtin) scalar operator keeps wideLanes running values
@@ -29,7 +25,7 @@ func (w *worker) wideFold(op *opInfo, acc, xs []col, n int) ([]col, error) {
 		}
 		start = m
 	}
-	width := lenAny(acc[0].data)
+	width := anyLen(acc[0].data)
 	for start < n {
 		m := min(width, n-start)
 		args := make([]col, 0, 2*len(xs))
@@ -56,7 +52,7 @@ func (w *worker) collapse(op *opInfo, acc []col) ([]col, error) {
 	if acc == nil {
 		return nil, nil
 	}
-	n := lenAny(acc[0].data)
+	n := anyLen(acc[0].data)
 	if n == 1 {
 		return acc, nil
 	}
@@ -78,33 +74,4 @@ func (op *opInfo) wide() bool {
 		}
 	}
 	return true
-}
-
-// lenAny is the length of a typed slice.
-func lenAny(d any) int {
-	switch d := d.(type) {
-	case []bool:
-		return len(d)
-	case []int8:
-		return len(d)
-	case []int16:
-		return len(d)
-	case []int32:
-		return len(d)
-	case []int64:
-		return len(d)
-	case []uint8:
-		return len(d)
-	case []uint16:
-		return len(d)
-	case []uint32:
-		return len(d)
-	case []uint64:
-		return len(d)
-	case []float32:
-		return len(d)
-	case []float64:
-		return len(d)
-	}
-	panic(fmt.Sprintf("cpu: lenAny of %T", d))
 }
