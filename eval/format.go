@@ -586,6 +586,10 @@ func sliceData(data any, lo, hi int64) any {
 	return data
 }
 
+// Row is row i of the host array v (a Value of rank one less), sharing its
+// storage.
+func Row(v Value, i int64) Value { return rowOf(v, i) }
+
 // rowOf is row i of array v (a Value of rank one less), sharing storage.
 func rowOf(v Value, i int64) Value {
 	rest := v.Shape[1:]

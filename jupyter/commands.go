@@ -238,7 +238,7 @@ func (e *evaluator) cmdPrint(ctx context.Context, arg string, out output) error 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		s, err := eval.Format(rowType, []eval.Value{rowOf(v, i)}, 0)
+		s, err := eval.Format(rowType, []eval.Value{eval.Row(v, i)}, 0)
 		if err != nil {
 			return err
 		}
@@ -252,45 +252,6 @@ func (e *evaluator) cmdPrint(ctx context.Context, arg string, out output) error 
 		out.stream("stdout", prefix+s+suffix)
 	}
 	return nil
-}
-
-// rowOf is row i of the host array v, sharing its storage.
-func rowOf(v eval.Value, i int64) eval.Value {
-	rest := v.Shape[1:]
-	n := int64(1)
-	for _, d := range rest {
-		n *= d
-	}
-	return eval.Value{Elem: v.Elem, Shape: rest, Data: sliceOf(v.Data, i*n, (i+1)*n)}
-}
-
-// sliceOf is data[lo:hi] of a typed slice.
-func sliceOf(data any, lo, hi int64) any {
-	switch d := data.(type) {
-	case []bool:
-		return d[lo:hi]
-	case []int8:
-		return d[lo:hi]
-	case []int16:
-		return d[lo:hi]
-	case []int32:
-		return d[lo:hi]
-	case []int64:
-		return d[lo:hi]
-	case []uint8:
-		return d[lo:hi]
-	case []uint16:
-		return d[lo:hi]
-	case []uint32:
-		return d[lo:hi]
-	case []uint64:
-		return d[lo:hi]
-	case []float32:
-		return d[lo:hi]
-	case []float64:
-		return d[lo:hi]
-	}
-	return data
 }
 
 // onOff parses an on/off argument; "" means the current setting is asked.

@@ -21,7 +21,7 @@ type ConnectionInfo struct {
 }
 
 // readConnectionFile reads and checks a connection file. Its name is not
-// interpreted: clients name it kernel-<id>.json, tmpXXXX.json or
+// interpreted: clients name it kernel-<id>.json, tmp1a2b3c.json or
 // kernel-v2-….json.
 func readConnectionFile(path string) (*ConnectionInfo, error) {
 	b, err := os.ReadFile(path)
