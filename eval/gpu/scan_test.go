@@ -279,7 +279,7 @@ func TestScanDevice(t *testing.T) {
 						runs = append(runs, run{max(1, elems/s), s})
 					}
 				}
-				runs = append(runs, run{0, 7}, run{5, 0}, run{1, 1 << 20}, run{3, 1<<22 + 1})
+				runs = append(runs, run{0, 7}, run{5, 0}, run{1, 1 << 20}, run{3, 1<<22 + 1}, run{1, 1 << 24})
 			} else {
 				for _, n := range []int{0, 1, 2, tile - 1, tile, tile + 1, 33*tile + 17, 1<<20 + 3, *scanLarge} {
 					runs = append(runs, run{n, 0})
