@@ -30,8 +30,8 @@ func (p *Plan) SVG() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`, width, height, width, height)
 	b.WriteString(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker></defs>`)
-	fmt.Fprintf(&b, `<text x="%d" y="28" font-weight="bold">before fusion: %d SOACs</text>`, colX0, topLevel(p.Before))
-	fmt.Fprintf(&b, `<text x="%d" y="28" font-weight="bold">after fusion: %d kernels</text>`, colX1, topLevel(p.After))
+	fmt.Fprintf(&b, `<text x="%d" y="28" font-weight="bold">before fusion: %s</text>`, colX0, plural(topLevel(p.Before), "SOAC"))
+	fmt.Fprintf(&b, `<text x="%d" y="28" font-weight="bold">after fusion: %s</text>`, colX1, plural(topLevel(p.After), "kernel"))
 	column := func(ks []Kernel, x int, fill string) {
 		ys := map[string]int{} // output name -> box index
 		for i, k := range ks {
@@ -44,9 +44,7 @@ func (p *Plan) SVG() string {
 			indent := 12 * k.Depth
 			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" rx="6" fill="%s" stroke="#333"/>`, x+indent, y, boxW-indent, boxH, fill)
 			title := k.Kind + " " + strings.Join(k.Outputs, ", ")
-			if len(title) > 38 {
-				title = title[:35] + "..."
-			}
+			title = clip(title, 36-indent/6)
 			fmt.Fprintf(&b, `<text x="%d" y="%d" font-weight="bold">%s</text>`, x+indent+8, y+18, html.EscapeString(title))
 			detail := fmt.Sprintf("over %s; %s", k.Width, k.traffic())
 			if len(k.Operators) > 0 {
@@ -56,9 +54,7 @@ func (p *Plan) SVG() string {
 				}
 				detail = strings.Join(ops, " ") + "; " + detail
 			}
-			if len(detail) > 42 {
-				detail = detail[:39] + "..."
-			}
+			detail = clip(detail, 40-indent/6)
 			fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#333">%s</text>`, x+indent+8, y+36, html.EscapeString(detail))
 			// Arrows from the producers of the arrays this SOAC reads.
 			for _, r := range k.Reads {
@@ -98,4 +94,21 @@ func (p *Plan) noteLines() []string {
 		out = append(out, fmt.Sprintf("not fused %s -> %s%s: %s", s.Producer, s.Consumer, c, s.What))
 	}
 	return out
+}
+
+// clip shortens s to at most n bytes, marking the cut, so text stays inside
+// its box (boxes are a fixed width; the text plan has the whole line).
+func clip(s string, n int) string {
+	r := []rune(s) // operator summaries contain λ: never cut inside a character
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-3]) + "..."
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", what)
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
