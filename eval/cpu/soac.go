@@ -597,9 +597,17 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	bs := f.blocks(w, workers)
 	nb := len(bs)
 
+	// Scans whose operator is a builtin with a vector-scalar kernel, without
+	// a post-map, scan each block from the neutral element and add the
+	// block's carry afterwards (scan-then-propagate): the map runs once,
+	// where the three-phase method runs it in phase 1 and again in phase 3.
+	propagate := len(scans) > 0 && nb > 1 && e.Post == nil
+	for _, op := range scans {
+		propagate = propagate && op.builtin && binVSTab[op.bop][op.bt] != nil
+	}
 	// Phase 1 (several blocks with scans): the total of every block.
 	totals := make([][][]col, nb)
-	if len(scans) > 0 && nb > 1 {
+	if len(scans) > 0 && nb > 1 && !propagate {
 		err := f.parallelReuse(nb, reuse, func(b int, wk *worker) error {
 			totals[b] = make([][]col, len(scans))
 			return f.chunks(wk, bs[b][0], bs[b][1], func(lo int64, n int) error {
@@ -635,7 +643,7 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 			switch {
 			case b == 0:
 				carries[b][k] = f.neutral(op)
-			case totals[b-1][k] == nil:
+			case totals[b-1] == nil || totals[b-1][k] == nil: // no phase 1 (propagate), or an empty block
 				carries[b][k] = carries[b-1][k]
 			default:
 				c, err := seq.combine(op, carries[b-1][k], totals[b-1][k])
@@ -650,9 +658,11 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	// reductions, map-outs and the post-map.
 	parts := make([][][]col, nb)
 	tails, skip := redTails(e, reds)
+	blockTotals := make([][][]col, nb) // with propagate: each block's own scan total
 	err := f.parallelReuse(nb, reuse, func(b int, wk *worker) error {
 		parts[b] = make([][]col, len(reds))
 		carry := append([][]col(nil), carries[b]...)
+		defer func() { blockTotals[b] = carry }()
 		direct := make([]bool, len(outs))
 		return f.chunks(wk, bs[b][0], bs[b][1], func(lo int64, n int) error {
 			cols, lf, err := wk.runLambdaSkip(e.Map, e.Index, ins, lo, n, skip)
@@ -712,6 +722,11 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	})
 	if err != nil {
 		return nil, err
+	}
+	if propagate {
+		if err := f.propagateCarries(scans, outs, bs, blockTotals, seq); err != nil {
+			return nil, err
+		}
 	}
 	// Reductions: the block partials in block order, after the neutral.
 	var redVals []eval.Value
@@ -1299,4 +1314,34 @@ func (f *frame) multiscanBuiltin(s *core.Stmt, e *core.MultiScan, op *opInfo, w,
 	}
 	f.record("multiscan", start, valuesBytes(labels, in, out))
 	return []eval.Value{out}, nil
+}
+
+// propagateCarries finishes a scan-then-propagate scan: block b's results
+// were scanned from the neutral element, so each gets the combination of
+// the totals of blocks 0..b-1 added, in parallel over the blocks. The
+// scanned outputs are the first outputs, one per scan (no post-map).
+func (f *frame) propagateCarries(scans []*opInfo, outs []*outArr, bs [][2]int64, totals [][][]col, seq *worker) error {
+	carries := make([][]col, len(scans)) // running carry into block b
+	into := make([][][]col, len(bs))
+	for k, op := range scans {
+		carries[k] = f.neutral(op)
+	}
+	for b := range bs {
+		into[b] = append([][]col(nil), carries...)
+		for k, op := range scans {
+			c, err := seq.combine(op, carries[k], totals[b][k])
+			if err != nil {
+				return err
+			}
+			carries[k] = c
+		}
+	}
+	return f.parallel(len(bs)-1, func(i int, _ *worker) error {
+		b := i + 1
+		for k, op := range scans {
+			d := sliceAny(outs[k].v.Data, int(bs[b][0]), int(bs[b][1]))
+			binVSTab[op.bop][op.bt](d, d, into[b][k][0].data)
+		}
+		return nil
+	})
 }
