@@ -557,35 +557,6 @@ func sliceInfo(data any) (elem core.PrimType, n int, ok bool) {
 	return 0, 0, false
 }
 
-// sliceData returns data[lo:hi] for a typed slice, sharing its storage.
-func sliceData(data any, lo, hi int64) any {
-	switch d := data.(type) {
-	case []bool:
-		return d[lo:hi]
-	case []int8:
-		return d[lo:hi]
-	case []int16:
-		return d[lo:hi]
-	case []int32:
-		return d[lo:hi]
-	case []int64:
-		return d[lo:hi]
-	case []uint8:
-		return d[lo:hi]
-	case []uint16:
-		return d[lo:hi]
-	case []uint32:
-		return d[lo:hi]
-	case []uint64:
-		return d[lo:hi]
-	case []float32:
-		return d[lo:hi]
-	case []float64:
-		return d[lo:hi]
-	}
-	return data
-}
-
 // Row is row i of the host array v (a Value of rank one less), sharing its
 // storage.
 func Row(v Value, i int64) Value { return rowOf(v, i) }
@@ -594,7 +565,7 @@ func Row(v Value, i int64) Value { return rowOf(v, i) }
 func rowOf(v Value, i int64) Value {
 	rest := v.Shape[1:]
 	n := product(rest)
-	return Value{Elem: v.Elem, Shape: rest, Data: sliceData(v.Data, i*n, (i+1)*n)}
+	return Value{Elem: v.Elem, Shape: rest, Data: SliceData(v.Data, int(i*n), int((i+1)*n))}
 }
 
 // hostValues fetches any device-resident values to the host.

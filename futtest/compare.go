@@ -114,7 +114,7 @@ func compareValue(got, want eval.Value) error {
 func exact[T comparable](gotData any, want []T, note func(int, any, any)) error {
 	got, ok := gotData.([]T)
 	if !ok || len(got) != len(want) {
-		return fmt.Errorf("internal error: result data %T of length %d does not match its type", gotData, lenOf(gotData))
+		return fmt.Errorf("internal error: result data %T of length %d does not match its type", gotData, eval.DataLen(gotData))
 	}
 	for i := range want {
 		if got[i] != want[i] {
@@ -125,35 +125,7 @@ func exact[T comparable](gotData any, want []T, note func(int, any, any)) error 
 }
 
 func badData(v eval.Value) error {
-	return fmt.Errorf("internal error: result data %T of length %d does not match its type %s", v.Data, lenOf(v.Data), v.Elem)
-}
-
-func lenOf(data any) int {
-	switch d := data.(type) {
-	case []bool:
-		return len(d)
-	case []int8:
-		return len(d)
-	case []int16:
-		return len(d)
-	case []int32:
-		return len(d)
-	case []int64:
-		return len(d)
-	case []uint8:
-		return len(d)
-	case []uint16:
-		return len(d)
-	case []uint32:
-		return len(d)
-	case []uint64:
-		return len(d)
-	case []float32:
-		return len(d)
-	case []float64:
-		return len(d)
-	}
-	return -1
+	return fmt.Errorf("internal error: result data %T of length %d does not match its type %s", v.Data, eval.DataLen(v.Data), v.Elem)
 }
 
 // closeFloats compares floats with Futhark's tolerance for the whole array.

@@ -644,25 +644,11 @@ func shapeString(shape []int64) string {
 
 // toInt64 reads element i of an integer slice as int64.
 func toInt64(d any, i int) int64 {
-	switch d := d.(type) {
-	case []int8:
-		return int64(d[i])
-	case []int16:
-		return int64(d[i])
-	case []int32:
-		return int64(d[i])
-	case []int64:
-		return d[i]
-	case []uint8:
-		return int64(d[i])
-	case []uint16:
-		return int64(d[i])
-	case []uint32:
-		return int64(d[i])
-	case []uint64:
-		return int64(d[i])
+	v, ok := eval.IntAt(d, i)
+	if !ok {
+		panic(fmt.Sprintf("toInt64 of %T", d))
 	}
-	panic(fmt.Sprintf("toInt64 of %T", d))
+	return v
 }
 
 // constOne is a one-element slice holding c.

@@ -5,35 +5,17 @@
 
 package cpu
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/arepl/arepl/eval"
+)
 
 func sliceAny(d any, lo, hi int) any {
-	switch d := d.(type) {
-	case []bool:
-		return d[lo:hi]
-	case []int8:
-		return d[lo:hi]
-	case []int16:
-		return d[lo:hi]
-	case []int32:
-		return d[lo:hi]
-	case []int64:
-		return d[lo:hi]
-	case []uint8:
-		return d[lo:hi]
-	case []uint16:
-		return d[lo:hi]
-	case []uint32:
-		return d[lo:hi]
-	case []uint64:
-		return d[lo:hi]
-	case []float32:
-		return d[lo:hi]
-	case []float64:
-		return d[lo:hi]
-	default:
+	if eval.DataLen(d) < 0 {
 		panic(fmt.Sprintf("cpu: sliceAny of %T", d))
 	}
+	return eval.SliceData(d, lo, hi)
 }
 
 func copyAt(dst any, off int, src any) {
@@ -343,30 +325,9 @@ func gatherStride(dst, src any, start, stride int) {
 }
 
 func anyLen(d any) int {
-	switch d := d.(type) {
-	case []bool:
-		return len(d)
-	case []int8:
-		return len(d)
-	case []int16:
-		return len(d)
-	case []int32:
-		return len(d)
-	case []int64:
-		return len(d)
-	case []uint8:
-		return len(d)
-	case []uint16:
-		return len(d)
-	case []uint32:
-		return len(d)
-	case []uint64:
-		return len(d)
-	case []float32:
-		return len(d)
-	case []float64:
-		return len(d)
-	default:
+	n := eval.DataLen(d)
+	if n < 0 {
 		panic(fmt.Sprintf("cpu: anyLen of %T", d))
 	}
+	return n
 }

@@ -282,7 +282,7 @@ func (r *run) checkHistError(m *histModule, env map[string]eval.Value) error {
 			return err
 		}
 		for i := range v.Len() {
-			if l := labelAt(v, i); l < 0 || l >= classes {
+			if l, ok := eval.IntAt(v.Data, int(i)); !ok || l < 0 || l >= classes {
 				return source.Errorf(site.Pos, "label %d out of bounds for %d classes", l, classes)
 			}
 		}
@@ -299,29 +299,6 @@ func (r *run) checkHistError(m *histModule, env map[string]eval.Value) error {
 		return source.Errorf(site.Pos, "index %s out of bounds for array of shape %s", idx.String(), shape.String())
 	}
 	return source.Errorf(site.Pos, "%s", site.Msg)
-}
-
-// labelAt is element i of an integer array as an i64.
-func labelAt(v eval.Value, i int64) int64 {
-	switch d := v.Data.(type) {
-	case []int8:
-		return int64(d[i])
-	case []int16:
-		return int64(d[i])
-	case []int32:
-		return int64(d[i])
-	case []int64:
-		return d[i]
-	case []uint8:
-		return int64(d[i])
-	case []uint16:
-		return int64(d[i])
-	case []uint32:
-		return int64(d[i])
-	case []uint64:
-		return int64(d[i])
-	}
-	return -1
 }
 
 // histCopies is the number of sub-histograms per block (a power of two up
