@@ -339,30 +339,16 @@ func (g *generator) render(k *kernel) (string, error) {
 		k.fnRed = k.Name + "_red"
 		e := &emitter{indent: 1, sites: &g.sites, funs: g.funs, prog: g.prog}
 		ps := append([]string{}, k.envDecl...)
-		var accs, elems, dst []string
-		off := 0
+		var ops []*core.Lambda
+		var widths []int
 		for _, r := range k.Op.Reds {
-			n := len(r.Neutral)
-			if len(r.Lambda.Params) != 2*n {
-				return "", fmt.Errorf("internal error: reduction operator with %d parameters for %d components", len(r.Lambda.Params), n)
-			}
-			for j, p := range r.Lambda.Params {
-				d := ctype(p.Type.Elem) + " " + cname(p.Name)
-				if j < n {
-					accs = append(accs, d)
-				} else {
-					elems = append(elems, d)
-				}
-			}
-			for j := 0; j < n; j++ {
-				dst = append(dst, fmt.Sprintf("*ar_r%d", off+j))
-			}
-			if err := e.body(r.Lambda.Body, dst[off:off+n]); err != nil {
-				return "", err
-			}
-			k.checks = k.checks || e.calls
-			off += n
+			ops, widths = append(ops, r.Lambda), append(widths, len(r.Neutral))
 		}
+		accs, elems, err := operatorBodies(e, ops, widths)
+		if err != nil {
+			return "", err
+		}
+		k.checks = k.checks || e.calls
 		ps = append(ps, accs...)
 		ps = append(ps, elems...)
 		for j, t := range k.Red {
@@ -407,4 +393,37 @@ func (g *generator) deviceFuns(b *strings.Builder) error {
 	}
 	b.WriteString("\n" + strings.Join(protos, "") + "\n" + strings.Join(defs, "\n"))
 	return nil
+}
+
+// operatorBodies emits, into e, the bodies of several associative
+// operators combined into one device function (horizontal fusion: each
+// operator combines its own components). Operator i takes widths[i]
+// accumulators then widths[i] elements; the results go out through
+// *ar_r0, *ar_r1, ... in order. It returns the accumulator and the element
+// parameter declarations, which the caller lists in that order.
+func operatorBodies(e *emitter, ops []*core.Lambda, widths []int) (accs, elems []string, err error) {
+	off := 0
+	for i, l := range ops {
+		n := widths[i]
+		if len(l.Params) != 2*n {
+			return nil, nil, fmt.Errorf("internal error: operator with %d parameters for %d components", len(l.Params), n)
+		}
+		for j, p := range l.Params {
+			d := ctype(p.Type.Elem) + " " + cname(p.Name)
+			if j < n {
+				accs = append(accs, d)
+			} else {
+				elems = append(elems, d)
+			}
+		}
+		dst := make([]string, n)
+		for j := range dst {
+			dst[j] = fmt.Sprintf("*ar_r%d", off+j)
+		}
+		if err := e.body(l.Body, dst); err != nil {
+			return nil, nil, err
+		}
+		off += n
+	}
+	return accs, elems, nil
 }

@@ -500,25 +500,14 @@ func (g *scanGen) lambdaFun(b *strings.Builder, k *scanKernel, name string, l *c
 // right restarts the scan, and the result has a flag when either has.
 func (g *scanGen) combFun(b *strings.Builder, k *scanKernel, scans []*core.ScanOp) error {
 	e := &emitter{indent: 1, sites: &g.sites, funs: g.funs, prog: g.prog}
-	var accs, elems, dst []string
-	off := 0
+	var ops []*core.Lambda
+	var widths []int
 	for _, sc := range scans {
-		n := len(sc.Neutral)
-		for j, p := range sc.Lambda.Params {
-			d := ctype(p.Type.Elem) + " " + cname(p.Name)
-			if j < n {
-				accs = append(accs, d)
-			} else {
-				elems = append(elems, d)
-			}
-		}
-		for j := 0; j < n; j++ {
-			dst = append(dst, fmt.Sprintf("*ar_r%d", off+j))
-		}
-		if err := e.body(sc.Lambda.Body, dst[off:off+n]); err != nil {
-			return err
-		}
-		off += n
+		ops, widths = append(ops, sc.Lambda), append(widths, len(sc.Neutral))
+	}
+	accs, elems, err := operatorBodies(e, ops, widths)
+	if err != nil {
+		return err
 	}
 	k.checks = k.checks || e.calls || len(g.sites) > 0
 	ps := append(envDecls(k), accs...)
