@@ -123,8 +123,10 @@ func hist1[T any](op func(a, b T) T) histK {
 	}
 }
 
-// The sum and max loops are written out so the compiler sees the operator
-// (the func-value versions above are for the rarer operators).
+// The sum, max and min loops are written out so the compiler sees the
+// operator (the func-value versions above are for the rarer operators).
+// foldAdd keeps one running value: float addition is not associative, and
+// a float sum must not depend on how it is unrolled.
 func foldAdd[T number](acc, x any) {
 	a := acc.([]T)
 	v := a[0]
@@ -146,22 +148,73 @@ func scanAdd[T number](dst, x, carry any) {
 	c[0] = v
 }
 
-func foldMaxInt[T integer](acc, x any) {
-	a := acc.([]T)
-	v := a[0]
-	for _, e := range x.([]T) {
-		v = max(v, e)
+// Integer folds keep eight independent accumulators: a single running
+// value makes every element wait for the previous addition (one element
+// per cycle at best), eight let the additions overlap. Wrapping integer
+// addition, max and min are associative and commutative, so the result is
+// exactly that of the sequential fold.
+func foldAddInt[T integer](acc, x any) {
+	acc.([]T)[0] += sumInt(x.([]T))
+}
+
+// sumInt is the wrapping sum of xs.
+func sumInt[T integer](xs []T) T {
+	var s0, s1, s2, s3, s4, s5, s6, s7 T
+	for len(xs) >= 8 {
+		s0 += xs[0]
+		s1 += xs[1]
+		s2 += xs[2]
+		s3 += xs[3]
+		s4 += xs[4]
+		s5 += xs[5]
+		s6 += xs[6]
+		s7 += xs[7]
+		xs = xs[8:]
 	}
-	a[0] = v
+	for _, e := range xs {
+		s0 += e
+	}
+	return s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7
+}
+
+func foldMaxInt[T integer](acc, x any) {
+	a, xs := acc.([]T), x.([]T)
+	s0, s1, s2, s3, s4, s5, s6, s7 := a[0], a[0], a[0], a[0], a[0], a[0], a[0], a[0]
+	for len(xs) >= 8 {
+		s0 = max(s0, xs[0])
+		s1 = max(s1, xs[1])
+		s2 = max(s2, xs[2])
+		s3 = max(s3, xs[3])
+		s4 = max(s4, xs[4])
+		s5 = max(s5, xs[5])
+		s6 = max(s6, xs[6])
+		s7 = max(s7, xs[7])
+		xs = xs[8:]
+	}
+	for _, e := range xs {
+		s0 = max(s0, e)
+	}
+	a[0] = max(s0, s1, s2, s3, s4, s5, s6, s7)
 }
 
 func foldMinInt[T integer](acc, x any) {
-	a := acc.([]T)
-	v := a[0]
-	for _, e := range x.([]T) {
-		v = min(v, e)
+	a, xs := acc.([]T), x.([]T)
+	s0, s1, s2, s3, s4, s5, s6, s7 := a[0], a[0], a[0], a[0], a[0], a[0], a[0], a[0]
+	for len(xs) >= 8 {
+		s0 = min(s0, xs[0])
+		s1 = min(s1, xs[1])
+		s2 = min(s2, xs[2])
+		s3 = min(s3, xs[3])
+		s4 = min(s4, xs[4])
+		s5 = min(s5, xs[5])
+		s6 = min(s6, xs[6])
+		s7 = min(s7, xs[7])
+		xs = xs[8:]
 	}
-	a[0] = v
+	for _, e := range xs {
+		s0 = min(s0, e)
+	}
+	a[0] = min(s0, s1, s2, s3, s4, s5, s6, s7)
 }
 
 func redNum[T number](t core.PrimType) {
@@ -178,6 +231,7 @@ func redNum[T number](t core.PrimType) {
 
 func redInt[T integer](t core.PrimType) {
 	redNum[T](t)
+	foldTab[core.Add][t] = foldAddInt[T]
 	mn := func(a, b T) T { return min(a, b) }
 	mx := func(a, b T) T { return max(a, b) }
 	foldTab[core.Min][t] = foldMinInt[T]

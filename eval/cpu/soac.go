@@ -375,7 +375,11 @@ func (f *frame) blocks(w int64, workers int) [][2]int64 {
 
 // chunks calls fn for each chunk of [lo, hi), checking for cancellation.
 func (f *frame) chunks(w *worker, lo, hi int64, fn func(lo int64, n int) error) error {
-	chunk := int64(f.m.opts.Chunk)
+	return f.chunksOf(w, lo, hi, int64(f.m.opts.Chunk), fn)
+}
+
+// chunksOf is chunks with chunk elements per call.
+func (f *frame) chunksOf(w *worker, lo, hi, chunk int64, fn func(lo int64, n int) error) error {
 	for c := lo; c < hi; c += chunk {
 		if err := f.m.cancelled(); err != nil {
 			return err
@@ -596,6 +600,13 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	}
 	bs := f.blocks(w, workers)
 	nb := len(bs)
+	// Chunks exist to keep the map's columns in cache; with nothing but
+	// builtin operators over the inputs themselves there are no columns,
+	// and longer chunks save the per-chunk set-up.
+	step := int64(f.m.opts.Chunk)
+	if columnFree(e, scans, reds) {
+		step *= columnFreeChunks
+	}
 
 	// Scans whose operator is a builtin with a vector-scalar kernel, without
 	// a post-map, scan each block from the neutral element and add the
@@ -610,7 +621,7 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	if len(scans) > 0 && nb > 1 && !propagate {
 		err := f.parallelReuse(nb, reuse, func(b int, wk *worker) error {
 			totals[b] = make([][]col, len(scans))
-			return f.chunks(wk, bs[b][0], bs[b][1], func(lo int64, n int) error {
+			return f.chunksOf(wk, bs[b][0], bs[b][1], step, func(lo int64, n int) error {
 				cols, err := wk.runLambdaOn(e.Map, e.Index, ins, lo, n)
 				if err != nil {
 					return err
@@ -664,7 +675,7 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 		carry := append([][]col(nil), carries[b]...)
 		defer func() { blockTotals[b] = carry }()
 		direct := make([]bool, len(outs))
-		return f.chunks(wk, bs[b][0], bs[b][1], func(lo int64, n int) error {
+		return f.chunksOf(wk, bs[b][0], bs[b][1], step, func(lo int64, n int) error {
 			cols, lf, err := wk.runLambdaSkip(e.Map, e.Index, ins, lo, n, skip)
 			if err != nil {
 				return err
@@ -1318,7 +1329,9 @@ func (f *frame) multiscanBuiltin(s *core.Stmt, e *core.MultiScan, op *opInfo, w,
 
 // propagateCarries finishes a scan-then-propagate scan: block b's results
 // were scanned from the neutral element, so each gets the combination of
-// the totals of blocks 0..b-1 added, in parallel over the blocks. The
+// the totals of blocks 0..b-1 added. Block 0 needs nothing, so the rest of
+// the array is cut into one equal piece per block (pieces stop at block
+// boundaries, where the carry changes) and the pieces run in parallel. The
 // scanned outputs are the first outputs, one per scan (no post-map).
 func (f *frame) propagateCarries(scans []*opInfo, outs []*outArr, bs [][2]int64, totals [][][]col, seq *worker) error {
 	carries := make([][]col, len(scans)) // running carry into block b
@@ -1329,6 +1342,9 @@ func (f *frame) propagateCarries(scans []*opInfo, outs []*outArr, bs [][2]int64,
 	for b := range bs {
 		into[b] = append([][]col(nil), carries...)
 		for k, op := range scans {
+			if totals[b] == nil || totals[b][k] == nil { // an empty block
+				continue
+			}
 			c, err := seq.combine(op, carries[k], totals[b][k])
 			if err != nil {
 				return err
@@ -1336,12 +1352,48 @@ func (f *frame) propagateCarries(scans []*opInfo, outs []*outArr, bs [][2]int64,
 			carries[k] = c
 		}
 	}
-	return f.parallel(len(bs)-1, func(i int, _ *worker) error {
-		b := i + 1
+	type piece struct {
+		b      int
+		lo, hi int64
+	}
+	var pieces []piece
+	rest := bs[len(bs)-1][1] - bs[0][1]
+	per := (rest + int64(len(bs)) - 1) / int64(len(bs))
+	for b := 1; b < len(bs); b++ {
+		for lo := bs[b][0]; lo < bs[b][1]; lo += per {
+			pieces = append(pieces, piece{b, lo, min(lo+per, bs[b][1])})
+		}
+	}
+	return f.parallel(len(pieces), func(i int, _ *worker) error {
+		p := pieces[i]
 		for k, op := range scans {
-			d := sliceAny(outs[k].v.Data, int(bs[b][0]), int(bs[b][1]))
-			binVSTab[op.bop][op.bt](d, d, into[b][k][0].data)
+			d := sliceAny(outs[k].v.Data, int(p.lo), int(p.hi))
+			binVSTab[op.bop][op.bt](d, d, into[p.b][k][0].data)
 		}
 		return nil
 	})
+}
+
+// columnFreeChunks is how many times longer than Options.Chunk the chunks
+// of a column-free Screma are.
+const columnFreeChunks = 16
+
+// columnFree reports whether a Screma runs no lambda code per chunk: its
+// map returns its parameters unchanged and every scan and reduction is a
+// builtin operator, so each chunk is typed loops over the input arrays.
+func columnFree(e *core.Screma, scans, reds []*opInfo) bool {
+	if e.Post != nil || len(e.Map.Body.Stmts) != 0 || len(e.Map.Body.Result) != len(e.Map.Params) {
+		return false
+	}
+	for i, a := range e.Map.Body.Result {
+		if v, ok := a.(*core.Var); !ok || v.Name != e.Map.Params[i].Name {
+			return false
+		}
+	}
+	for _, op := range append(append([]*opInfo(nil), scans...), reds...) {
+		if !op.builtin {
+			return false
+		}
+	}
+	return true
 }

@@ -83,15 +83,70 @@ func tailOps[T number](t core.PrimType) {
 	tailVV[core.Mul][t], tailVS[core.Mul][t] = tAddMul[T], tAddMulS[T]
 }
 
+// Integer tails are exact in any order (arithmetic modulo 2^bits is a
+// ring), so they use the eight-accumulator sum of ops.go: with a constant
+// operand the sum of x[i]+c is sum(x) + n*c, of x[i]-c is sum(x) - n*c and
+// of x[i]*c is c*sum(x); with two columns the sum runs over both.
+func tAddAddI[T integer](acc, x, y any) {
+	xs, ys := x.([]T), y.([]T)
+	acc.([]T)[0] += sumInt(xs) + sumInt(ys[:len(xs)])
+}
+
+func tAddSubI[T integer](acc, x, y any) {
+	xs, ys := x.([]T), y.([]T)
+	acc.([]T)[0] += sumInt(xs) - sumInt(ys[:len(xs)])
+}
+
+func tAddMulI[T integer](acc, x, y any) {
+	a, xs, ys := acc.([]T), x.([]T), y.([]T)
+	ys = ys[:len(xs)]
+	var s0, s1, s2, s3, s4, s5, s6, s7 T
+	for len(xs) >= 8 {
+		s0 += xs[0] * ys[0]
+		s1 += xs[1] * ys[1]
+		s2 += xs[2] * ys[2]
+		s3 += xs[3] * ys[3]
+		s4 += xs[4] * ys[4]
+		s5 += xs[5] * ys[5]
+		s6 += xs[6] * ys[6]
+		s7 += xs[7] * ys[7]
+		xs, ys = xs[8:], ys[8:]
+	}
+	for i, v := range xs {
+		s0 += v * ys[i]
+	}
+	a[0] += s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7
+}
+
+func tAddAddSI[T integer](acc, x, y any) {
+	xs := x.([]T)
+	acc.([]T)[0] += sumInt(xs) + T(len(xs))*y.([]T)[0]
+}
+
+func tAddSubSI[T integer](acc, x, y any) {
+	xs := x.([]T)
+	acc.([]T)[0] += sumInt(xs) - T(len(xs))*y.([]T)[0]
+}
+
+func tAddMulSI[T integer](acc, x, y any) {
+	acc.([]T)[0] += sumInt(x.([]T)) * y.([]T)[0]
+}
+
+func intTailOps[T integer](t core.PrimType) {
+	tailVV[core.Add][t], tailVS[core.Add][t] = tAddAddI[T], tAddAddSI[T]
+	tailVV[core.Sub][t], tailVS[core.Sub][t] = tAddSubI[T], tAddSubSI[T]
+	tailVV[core.Mul][t], tailVS[core.Mul][t] = tAddMulI[T], tAddMulSI[T]
+}
+
 func init() {
-	tailOps[int8](core.I8)
-	tailOps[int16](core.I16)
-	tailOps[int32](core.I32)
-	tailOps[int64](core.I64)
-	tailOps[uint8](core.U8)
-	tailOps[uint16](core.U16)
-	tailOps[uint32](core.U32)
-	tailOps[uint64](core.U64)
+	intTailOps[int8](core.I8)
+	intTailOps[int16](core.I16)
+	intTailOps[int32](core.I32)
+	intTailOps[int64](core.I64)
+	intTailOps[uint8](core.U8)
+	intTailOps[uint16](core.U16)
+	intTailOps[uint32](core.U32)
+	intTailOps[uint64](core.U64)
 	tailOps[float32](core.F32)
 	tailOps[float64](core.F64)
 }
