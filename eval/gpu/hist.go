@@ -17,8 +17,22 @@ package gpu
 //     else (tuples, 1- and 2-byte values) a per-bucket spin lock;
 //   - whether the statement has a shared-memory kernel: every operator
 //     must have an atomic or CAS update there; the number of
-//     sub-histograms is chosen at launch from the bucket counts (hist_run.go);
-//   - warp aggregation of equal keys before global updates.
+//     sub-histograms per block and of passes over bucket ranges are chosen
+//     at launch from the bucket counts (hist_run.go);
+//   - how much each thread reads at once: both hist kernels are persistent
+//     blocks of histBlock threads, each thread taking histGroups groups of
+//     4 consecutive elements per step with 16-byte loads (ar_load4), so
+//     that enough bytes are in flight to run at memory speed;
+//   - which updates are first combined across the lanes of a warp. Equal
+//     keys in a warp are found by sampling: every lane compares its key
+//     with lane 0's (one shuffle and one vote). When the whole warp holds
+//     one bucket, a shuffle tree combines its values and one lane updates;
+//     when a few lanes share lane 0's bucket, __match_any_sync groups the
+//     lanes by bucket (the thesis' warp aggregation); otherwise every lane
+//     updates on its own, so uniform keys pay only the sample. Shared-memory
+//     updates that the hardware performs without spinning (integer native
+//     atomics) skip even the sample; per-bucket locks always aggregate, so
+//     that no two lanes of a warp wait on one lock.
 
 import (
 	"bytes"
@@ -147,6 +161,8 @@ const (
 	hpLabels                   // the labels (multiscan)
 	hpState                    // per label and chunk accumulator component k (multiscan)
 	hpRes                      // result component k (multiscan)
+	hpLo                       // i64 first bucket of op k's window (hist)
+	hpHc                       // i64 buckets in op k's window (hist)
 )
 
 type hParam struct {
@@ -185,9 +201,25 @@ func (p hParam) decl() string {
 		return fmt.Sprintf("%s *__restrict__ ar_st%d", ctype(p.t), p.k)
 	case hpRes:
 		return fmt.Sprintf("%s *__restrict__ ar_res%d", ctype(p.t), p.k)
+	case hpLo:
+		return fmt.Sprintf("const i64 ar_lo%d", p.k)
+	case hpHc:
+		return fmt.Sprintf("const i64 ar_hc%d", p.k)
 	}
 	return "/* bad parameter */"
 }
+
+// histTuning is the shape of the hist kernels: threads per block, groups
+// of 4 elements a thread reads per step, and the most sub-histograms per
+// block of the shared-memory kernel. The values are the measured best on
+// the H200 (bench/RESULTS.md); the benchmark's flags change them to time
+// variants, before any module is generated.
+type histTuning struct {
+	block, groups int
+	maxCopies     int32
+}
+
+var histTune = histTuning{block: 1024, groups: 1, maxCopies: 32}
 
 // histKernel is the generated module of one hist, scatter or multiscan
 // statement and what the host needs to launch it. Its exported methods are
@@ -197,10 +229,17 @@ type histKernel struct {
 	Kind  histKind
 	Stmt  *core.Stmt
 	Block int
-	W     core.Atom
-	Arrs  []*core.Var
-	In    []core.PrimType
-	MapTs []core.PrimType // results of the fused map (nil: the inputs are the values)
+	// Groups is the number of 4-element groups a thread of the hist
+	// kernels reads per step.
+	Groups int
+	W      core.Atom
+	Arrs   []*core.Var
+	In     []core.PrimType
+	MapTs  []core.PrimType // results of the fused map (nil: the inputs are the values)
+	// unread[j] is set when the fused map ignores input j: the hist
+	// kernels then do not load it (a wide read-only load is an asm
+	// statement the compiler keeps even when nothing uses its result).
+	unread []bool
 
 	ops       []histOpPlan    // hist
 	dests     [][]*core.Var   // hist: per op; scatter: one per destination
@@ -245,8 +284,24 @@ func (k *histKernel) SharedOK() bool {
 }
 
 // MapPhase declares the element's values and computes them for a live lane
-// (dead lanes keep zeros, which no update uses).
+// (dead lanes keep zeros, which no update uses), reading element ar_i of
+// every input (scatter).
 func (k *histKernel) MapPhase() string {
+	return k.mapPhase(func(j int) string { return fmt.Sprintf("ar_in%d[ar_i]", j) })
+}
+
+// MapPhaseVec is MapPhase over the values LoadPhase has read: element
+// ar_u of the thread's step (hist).
+func (k *histKernel) MapPhaseVec() string {
+	return k.mapPhase(func(j int) string {
+		if k.unread[j] {
+			return fmt.Sprintf("(%s)0", ctype(k.In[j]))
+		}
+		return fmt.Sprintf("ar_v%d[ar_u]", j)
+	})
+}
+
+func (k *histKernel) mapPhase(in func(j int) string) string {
 	var b strings.Builder
 	ts := k.values()
 	for j, t := range ts {
@@ -255,19 +310,55 @@ func (k *histKernel) MapPhase() string {
 	if k.fnMap == "" {
 		b.WriteString("    if (ar_live) {\n")
 		for j := range k.In {
-			fmt.Fprintf(&b, "      ar_x%d = ar_in%d[ar_i];\n", j, j)
+			fmt.Fprintf(&b, "      ar_x%d = %s;\n", j, in(j))
 		}
 		b.WriteString("    }\n")
 		return b.String()
 	}
 	args := []string{k.envArgs, "ar_i"}
 	for j := range k.In {
-		args = append(args, fmt.Sprintf("ar_in%d[ar_i]", j))
+		args = append(args, in(j))
 	}
 	for j := range ts {
 		args = append(args, fmt.Sprintf("&ar_x%d", j))
 	}
 	fmt.Fprintf(&b, "    if (ar_live) %s(%s);\n", k.fnMap, strings.Join(args, ", "))
+	return b.String()
+}
+
+// Tile is the number of elements a block takes per step of the hist
+// kernels' grid-stride loop, Per the number a thread takes.
+func (k *histKernel) Tile() int { return k.Block * k.Per() }
+func (k *histKernel) Per() int  { return 4 * k.Groups }
+
+// VecFlags decides once per thread whether each input may be read with
+// wide loads (it is suitably aligned).
+func (k *histKernel) VecFlags() string {
+	var b strings.Builder
+	for j := range k.In {
+		if !k.unread[j] {
+			fmt.Fprintf(&b, "  const bool ar_vec%d = ar_vec_ok(ar_in%d);\n", j, j)
+		}
+	}
+	return b.String()
+}
+
+// LoadPhase reads the thread's Per elements of every input before any of
+// them is used, so that all the loads of a step are in flight together:
+// group g is the 4 elements at ar_b0 + 4·(g·Block + thread), so the
+// lanes of a warp read consecutive 16-byte pieces. Inputs the map does not
+// use are read into registers nobody reads, and the compiler drops them.
+func (k *histKernel) LoadPhase() string {
+	var b strings.Builder
+	for j, t := range k.In {
+		if k.unread[j] {
+			continue
+		}
+		fmt.Fprintf(&b, "    %s ar_v%d[%d];\n", ctype(t), j, k.Per())
+		for g := 0; g < k.Groups; g++ {
+			fmt.Fprintf(&b, "    ar_load4(ar_in%d, ar_b0 + ((i64)%d + threadIdx.x) * 4, ar_n, ar_vec%d, ar_v%d + %d);\n", j, g*k.Block, j, j, 4*g)
+		}
+	}
 	return b.String()
 }
 
@@ -384,78 +475,164 @@ func shfl(t core.PrimType, v, src string) string {
 	return fmt.Sprintf("(%s)__shfl_sync(0xffffffffu, (int)%s, %s)", ctype(t), v, src)
 }
 
-// GlobalUpdates renders, per op, the range check, warp aggregation of the
-// lanes holding the same bucket, and the update of the leader of each
-// group in global memory.
+// shflXor renders a butterfly shuffle of v (of type t) with lane ^ d.
+func shflXor(t core.PrimType, v, d string) string {
+	switch {
+	case t.IsFloat():
+		return fmt.Sprintf("__shfl_xor_sync(0xffffffffu, %s, %s)", v, d)
+	case t.Size() == 8:
+		return fmt.Sprintf("(%s)__shfl_xor_sync(0xffffffffu, (long long)%s, %s)", ctype(t), v, d)
+	}
+	return fmt.Sprintf("(%s)__shfl_xor_sync(0xffffffffu, (int)%s, %s)", ctype(t), v, d)
+}
+
+// inWindow is the test that op o's bucket index lies in the bucket range
+// this launch covers (ar_lo<o> .. ar_lo<o>+ar_hc<o>-1, inside the
+// histogram, so out-of-range indices fail it too): one unsigned
+// comparison, computed without signed overflow.
+func (k *histKernel) inWindow(o int) string {
+	return fmt.Sprintf("(u64)ar_x%d - (u64)ar_lo%d < (u64)ar_hc%d", k.ops[o].idx, o, o)
+}
+
+// spins reports whether op o's shared-memory update loops while other
+// lanes update the same word (a CAS loop; float atomics in shared memory
+// are one too), so that equal keys in a warp are worth combining first.
+func (op histOpPlan) spins() bool {
+	return op.method == updCAS || op.method == updAtomic && op.ts[0].IsFloat()
+}
+
+// sample renders the sampled warp aggregation of op o (see the package
+// comment): ar_ok and ar_lane must be in scope; afterwards ar_ok is set
+// only on the lanes that still update, holding the combined values. With
+// match set, a warp where a few lanes share lane 0's bucket is grouped by
+// __match_any_sync.
+func (k *histKernel) sample(b *strings.Builder, o int, match bool, in string) {
+	op := k.ops[o]
+	vs := k.opVals(o)
+	ix := fmt.Sprintf("ar_x%d", op.idx)
+	fmt.Fprintf(b, "%sconst i64 ar_key = ar_ok ? %s : (i64)(-1 - ar_lane);\n", in, ix)
+	fmt.Fprintf(b, "%sconst unsigned ar_same = __ballot_sync(0xffffffffu, ar_key == __shfl_sync(0xffffffffu, ar_key, 0));\n", in)
+	fmt.Fprintf(b, "%sif (ar_same == 0xffffffffu) {\n", in)
+	fmt.Fprintf(b, "%s  for (int ar_d = 16; ar_d > 0; ar_d >>= 1) {\n", in)
+	var ys []string
+	for c, t := range op.ts {
+		fmt.Fprintf(b, "%s    const %s ar_y%d = %s;\n", in, ctype(t), c, shflXor(t, vs[c], "ar_d"))
+		ys = append(ys, fmt.Sprintf("ar_y%d", c))
+	}
+	fmt.Fprintf(b, "%s    %s\n", in, k.callOp(op.fn, vs, ys, vs))
+	fmt.Fprintf(b, "%s  }\n", in)
+	fmt.Fprintf(b, "%s  ar_ok = ar_lane == 0;\n", in)
+	fmt.Fprintf(b, "%s}", in)
+	if match {
+		b.WriteString(" else if (__popc(ar_same) > 2) {\n")
+		k.matchAny(b, o, in+"  ")
+		fmt.Fprintf(b, "%s}", in)
+	}
+	b.WriteString("\n")
+}
+
+// matchAny renders the thesis' warp aggregation of op o: the lanes holding
+// the same bucket (ar_key) are grouped with __match_any_sync and combined
+// by a tree over their ranks, leaving ar_ok on the first lane of each group.
+func (k *histKernel) matchAny(b *strings.Builder, o int, in string) {
+	op := k.ops[o]
+	vs := k.opVals(o)
+	fmt.Fprintf(b, "%sconst unsigned ar_peers = __match_any_sync(0xffffffffu, ar_key);\n", in)
+	fmt.Fprintf(b, "%sconst int ar_rank = __popc(ar_peers & ((1u << ar_lane) - 1u));\n", in)
+	fmt.Fprintf(b, "%sconst int ar_cnt = __popc(ar_peers);\n", in)
+	fmt.Fprintf(b, "%sif (__any_sync(0xffffffffu, ar_cnt > 1)) {\n", in)
+	fmt.Fprintf(b, "%s  for (int ar_d = 1; ar_d < 32; ar_d <<= 1) {\n", in)
+	fmt.Fprintf(b, "%s    const bool ar_take = (ar_rank & (2 * ar_d - 1)) == 0 && ar_rank + ar_d < ar_cnt;\n", in)
+	fmt.Fprintf(b, "%s    const int ar_src = ar_take ? ar_nth_bit(ar_peers, ar_rank + ar_d) : ar_lane;\n", in)
+	var ys []string
+	for c, t := range op.ts {
+		fmt.Fprintf(b, "%s    const %s ar_y%d = %s;\n", in, ctype(t), c, shfl(t, vs[c], "ar_src"))
+		ys = append(ys, fmt.Sprintf("ar_y%d", c))
+	}
+	fmt.Fprintf(b, "%s    if (ar_take) %s\n", in, k.callOp(op.fn, vs, ys, vs))
+	fmt.Fprintf(b, "%s  }\n", in)
+	fmt.Fprintf(b, "%s}\n", in)
+	fmt.Fprintf(b, "%sar_ok = ar_ok && ar_rank == 0;\n", in)
+}
+
+// GlobalUpdates renders, per op, the window check, the warp aggregation
+// (always for locks, sampled for the rest) and the update in global
+// memory.
 func (k *histKernel) GlobalUpdates() string {
 	var b strings.Builder
+	const in = "      "
 	for o, op := range k.ops {
-		vs := k.opVals(o)
 		ix := fmt.Sprintf("ar_x%d", op.idx)
-		fmt.Fprintf(&b, "    {\n      bool ar_ok = ar_live && %s >= 0 && %s < ar_h%d;\n", ix, ix, o)
-		b.WriteString("      const int ar_lane = threadIdx.x & 31;\n")
-		fmt.Fprintf(&b, "      const unsigned ar_peers = __match_any_sync(0xffffffffu, ar_ok ? %s : (i64)(-1 - ar_lane));\n", ix)
-		b.WriteString("      const int ar_rank = __popc(ar_peers & ((1u << ar_lane) - 1u));\n")
-		b.WriteString("      const int ar_cnt = __popc(ar_peers);\n")
-		b.WriteString("      if (__any_sync(0xffffffffu, ar_cnt > 1)) {\n")
-		b.WriteString("        for (int ar_d = 1; ar_d < 32; ar_d <<= 1) {\n")
-		b.WriteString("          const bool ar_take = (ar_rank & (2 * ar_d - 1)) == 0 && ar_rank + ar_d < ar_cnt;\n")
-		b.WriteString("          const int ar_src = ar_take ? ar_nth_bit(ar_peers, ar_rank + ar_d) : ar_lane;\n")
-		var ys []string
-		for c, t := range op.ts {
-			fmt.Fprintf(&b, "          const %s ar_y%d = %s;\n", ctype(t), c, shfl(t, vs[c], "ar_src"))
-			ys = append(ys, fmt.Sprintf("ar_y%d", c))
+		fmt.Fprintf(&b, "    {\n%sbool ar_ok = ar_live && %s;\n", in, k.inWindow(o))
+		if op.method == updLock {
+			fmt.Fprintf(&b, "%sconst i64 ar_key = ar_ok ? %s : (i64)(-1 - ar_lane);\n", in, ix)
+			k.matchAny(&b, o, in)
+		} else {
+			k.sample(&b, o, true, in)
 		}
-		fmt.Fprintf(&b, "          if (ar_take) %s\n", k.callOp(op.fn, vs, ys, vs))
-		b.WriteString("        }\n      }\n      ar_ok = ar_ok && ar_rank == 0;\n")
 		var places []string
 		for c := range op.ts {
 			places = append(places, fmt.Sprintf("ar_dst%d_%d[%s]", o, c, ix))
 		}
-		b.WriteString("      if (ar_ok) {\n")
-		k.update(&b, o, places, vs, fmt.Sprintf("ar_lock%d[%s]", o, ix), "        ")
-		b.WriteString("      }\n    }\n")
+		fmt.Fprintf(&b, "%sif (ar_ok) {\n", in)
+		k.update(&b, o, places, k.opVals(o), fmt.Sprintf("ar_lock%d[%s]", o, ix), in+"  ")
+		fmt.Fprintf(&b, "%s}\n    }\n", in)
 	}
 	return b.String()
 }
 
-// SharedInit declares op o's sub-histograms: ar_m copies of ar_h<o> buckets
-// after the previous ops' (each array aligned to 8 bytes).
+// SharedInit declares op o's sub-histograms: ar_m copies of the ar_hc<o>
+// buckets of this launch's window after the previous ops' (each array
+// aligned to 8 bytes), set to the neutral element.
 func (k *histKernel) SharedInit() string {
 	var b strings.Builder
 	b.WriteString("  i64 ar_off = 0;\n")
 	for o, op := range k.ops {
 		t := ctype(op.ts[0])
 		fmt.Fprintf(&b, "  %s *ar_s%d = (%s *)(ar_sh + ar_off);\n", t, o, t)
-		fmt.Fprintf(&b, "  ar_off = ar_align8(ar_off + ar_h%d * ar_m * (i64)sizeof(%s));\n", o, t)
-		fmt.Fprintf(&b, "  for (i64 ar_j = threadIdx.x; ar_j < ar_h%d * ar_m; ar_j += %d) ar_s%d[ar_j] = %s;\n", o, k.Block, o, op.neutral[0])
+		fmt.Fprintf(&b, "  ar_off = ar_align8(ar_off + ar_hc%d * ar_m * (i64)sizeof(%s));\n", o, t)
+		fmt.Fprintf(&b, "  for (i64 ar_j = threadIdx.x; ar_j < ar_hc%d * ar_m; ar_j += %d) ar_s%d[ar_j] = %s;\n", o, k.Block, o, op.neutral[0])
 	}
 	return b.String()
 }
 
-// SharedUpdates updates the lane's own copy of every op's sub-histogram.
+// SharedUpdates updates the lane's own copy of every op's sub-histogram;
+// updates that spin are combined across the warp first when the whole
+// warp holds one bucket.
 func (k *histKernel) SharedUpdates() string {
 	var b strings.Builder
+	const in = "      "
 	for o, op := range k.ops {
 		ix := fmt.Sprintf("ar_x%d", op.idx)
-		fmt.Fprintf(&b, "    if (ar_live && %s >= 0 && %s < ar_h%d) {\n", ix, ix, o)
-		k.update(&b, o, []string{fmt.Sprintf("ar_s%d[%s * ar_m + ar_cp]", o, ix)}, k.opVals(o), "", "      ")
-		b.WriteString("    }\n")
+		// The offset in the window fits an int: the window is in shared memory.
+		place := []string{fmt.Sprintf("ar_s%d[(int)(%s - ar_lo%d) * ar_m + ar_cp]", o, ix, o)}
+		if !op.spins() {
+			fmt.Fprintf(&b, "    if (ar_live && %s) {\n", k.inWindow(o))
+			k.update(&b, o, place, k.opVals(o), "", in)
+			b.WriteString("    }\n")
+			continue
+		}
+		fmt.Fprintf(&b, "    {\n%sbool ar_ok = ar_live && %s;\n", in, k.inWindow(o))
+		k.sample(&b, o, false, in)
+		fmt.Fprintf(&b, "%sif (ar_ok) {\n", in)
+		k.update(&b, o, place, k.opVals(o), "", in+"  ")
+		fmt.Fprintf(&b, "%s}\n    }\n", in)
 	}
 	return b.String()
 }
 
 // SharedMerge combines each bucket's copies and merges the block's result
-// into global memory.
+// into global memory. Thread j starts at copy j mod ar_m (the operator
+// commutes), so the lanes of a warp read different banks.
 func (k *histKernel) SharedMerge() string {
 	var b strings.Builder
 	for o, op := range k.ops {
 		t := ctype(op.ts[0])
-		fmt.Fprintf(&b, "  for (i64 ar_j = threadIdx.x; ar_j < ar_h%d; ar_j += %d) {\n", o, k.Block)
-		fmt.Fprintf(&b, "    %s ar_acc = ar_s%d[ar_j * ar_m];\n", t, o)
+		fmt.Fprintf(&b, "  for (i64 ar_j = threadIdx.x; ar_j < ar_hc%d; ar_j += %d) {\n", o, k.Block)
+		fmt.Fprintf(&b, "    %s ar_acc = ar_s%d[ar_j * ar_m + (ar_j & (ar_m - 1))];\n", t, o)
 		fmt.Fprintf(&b, "    for (int ar_q = 1; ar_q < ar_m; ar_q++) %s\n",
-			k.callOp(op.fn, []string{"ar_acc"}, []string{fmt.Sprintf("ar_s%d[ar_j * ar_m + ar_q]", o)}, []string{"ar_acc"}))
-		k.update(&b, o, []string{fmt.Sprintf("ar_dst%d_0[ar_j]", o)}, []string{"ar_acc"}, "", "    ")
+			k.callOp(op.fn, []string{"ar_acc"}, []string{fmt.Sprintf("ar_s%d[ar_j * ar_m + ((ar_j + ar_q) & (ar_m - 1))]", o)}, []string{"ar_acc"}))
+		k.update(&b, o, []string{fmt.Sprintf("ar_dst%d_0[ar_lo%d + ar_j]", o, o)}, []string{"ar_acc"}, "", "    ")
 		b.WriteString("  }\n")
 	}
 	return b.String()
@@ -525,6 +702,23 @@ func (g *histGen) mapFun(b *strings.Builder, k *histKernel, m *core.Lambda, inde
 	if err := g.sg.mapFun(b, k.sk, m, index); err != nil {
 		return err
 	}
+	// The parameters the body reads are free in it once they are not
+	// bound.
+	fs := newFreeSet()
+	bound := map[string]bool{}
+	if index != nil {
+		bound[index.Name] = true
+	}
+	fs.stmts(m.Body.Stmts, m.Body.Result, bound)
+	if fs.err != nil {
+		return fs.err
+	}
+	k.unread = make([]bool, len(k.In))
+	for j, p := range m.Params {
+		if j < len(k.unread) {
+			k.unread[j] = !fs.seen[p.Name]
+		}
+	}
 	k.fnMap = k.sk.fnMap
 	return nil
 }
@@ -535,7 +729,7 @@ func (g *histGen) opFun(b *strings.Builder, k *histKernel, name string, l *core.
 }
 
 func (g *histGen) hist(s *core.Stmt, h *core.Hist) (*histKernel, error) {
-	k := &histKernel{Name: "k_hist", Kind: hkHist, Stmt: s, Block: g.block, W: h.W, Arrs: h.Arrs}
+	k := &histKernel{Name: "k_hist", Kind: hkHist, Stmt: s, Block: histTune.block, Groups: histTune.groups, W: h.W, Arrs: h.Arrs}
 	if err := k.inputs("hist"); err != nil {
 		return nil, err
 	}
@@ -591,7 +785,7 @@ func (g *histGen) hist(s *core.Stmt, h *core.Hist) (*histKernel, error) {
 		}
 		k.ops = append(k.ops, p)
 		k.dests = append(k.dests, op.Dests)
-		k.params = append(k.params, hParam{kind: hpH, k: o})
+		k.params = append(k.params, hParam{kind: hpLo, k: o}, hParam{kind: hpHc, k: o})
 		for c, t := range p.ts {
 			k.params = append(k.params, hParam{kind: hpDst, k: o, c: c, t: t})
 		}

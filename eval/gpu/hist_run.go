@@ -156,6 +156,7 @@ type histArgs struct {
 	n, k, chunk, c int64
 	m              int32
 	h              []int64
+	lo, hc         []int64 // hist: this launch's window of buckets per op
 	dst            [][]*devArray
 	lock           []*devArray
 	state, res     []*devArray
@@ -217,6 +218,10 @@ func (r *run) histLaunchArgs(m *histModule, a *histArgs, shared bool, env map[st
 		case hpRes:
 			traffic += a.res[p.k].bytes
 			args = append(args, a.res[p.k].ptr())
+		case hpLo:
+			args = append(args, a.lo[p.k])
+		case hpHc:
+			args = append(args, a.hc[p.k])
 		default:
 			return nil, 0, fmt.Errorf("internal error: histogram parameter kind %d", p.kind)
 		}
@@ -301,30 +306,103 @@ func (r *run) checkHistError(m *histModule, env map[string]eval.Value) error {
 	return source.Errorf(site.Pos, "%s", site.Msg)
 }
 
-// histCopies is the number of sub-histograms per block (a power of two up
-// to 32, one per lane at most) for ops whose one copy takes bytes(1) bytes
-// of shared memory (bytes(m) for m copies): as many as fit in the default
-// 48 KiB, so that several blocks share an SM; failing that as many as fit
-// in the opt-in maximum (one block per SM); 0 when not even one copy fits.
-func histCopies(bytes func(m int64) int64, lim Limits) int32 {
-	for _, budget := range []int64{int64(lim.SharedPerBlock), int64(lim.SharedOptin - 1024)} {
-		for m := int32(32); m >= 1; m /= 2 {
-			if bytes(int64(m)) <= budget {
-				return m
+// histShape is how a hist statement runs: on the shared-memory kernel
+// with m sub-histograms per block, or (m = 0) on the global kernel; in
+// either case in passes over windows of ceil(h/passes) buckets per op.
+type histShape struct {
+	m      int32
+	passes int64
+}
+
+// histPassBytes bounds the passes over the input: a pass costs reading
+// every input element again, and passes pay only while that costs less
+// than the global atomic each element would need otherwise. On the H200 a
+// global atomic to a random bucket goes at 55 to 95 Gelem/s and streaming
+// reads at about 4 TB/s, so one update is worth some 40 bytes of input;
+// passes times bytes per element stay under 32.
+const histPassBytes = 32
+
+// histL2Window is the bytes of buckets the global kernel updates in one
+// pass: 0.4 of the H100's 50 MB L2 (Futhark's F_L2; the H200 has 60 MB),
+// so that the active buckets stay in L2.
+const histL2Window = 20 << 20
+
+// chooseHistShape picks the shape of a statement whose shared-memory
+// kernel needs bytes(m, passes) bytes for m copies of windows of
+// ceil(h/passes) buckets, with inBytes bytes of input per element (shared
+// false: the statement has no shared kernel; total is the bytes of all its
+// buckets). In order of preference: all buckets at once with as many copies
+// (a power of two, at most maxCopies) as let two blocks share an SM; then
+// as many as fit one block per SM; then one copy in as few passes as fit
+// within histPassBytes; else the global kernel, in passes of
+// histL2Window when the buckets are far beyond L2 and passes still pay.
+func chooseHistShape(shared bool, bytes func(m, passes int64) int64, total, inBytes int64, lim Limits, maxCopies int32) histShape {
+	inBytes = max(inBytes, 1)
+	if shared {
+		two, one := int64(lim.SharedOptin-1024)/2, int64(lim.SharedOptin)
+		for _, budget := range []int64{two, one} {
+			for m := maxCopies; m >= 1; m /= 2 {
+				if bytes(int64(m), 1) <= budget {
+					return histShape{m: m, passes: 1}
+				}
+			}
+		}
+		for p := int64(2); p*inBytes <= histPassBytes; p++ {
+			if bytes(1, p) <= one {
+				return histShape{m: 1, passes: p}
 			}
 		}
 	}
-	return 0
+	if p := ceilDiv(total, histL2Window); p > 1 && p*inBytes <= histPassBytes {
+		return histShape{passes: p}
+	}
+	return histShape{passes: 1}
 }
 
-// histBytes is the shared memory of m copies of the ops' buckets (every
-// op's array aligned to 8 bytes, as the kernel lays them out).
-func histBytes(k *histKernel, h []int64, m int64) int64 {
+// histBytes is the shared memory of m copies of the ops' windows of hc
+// buckets (every op's array aligned to 8 bytes, as the kernel lays them
+// out).
+func histBytes(k *histKernel, hc []int64, m int64) int64 {
 	var n int64
 	for o, op := range k.ops {
-		n = (n + h[o]*m*int64(op.ts[0].Size()) + 7) &^ 7
+		n = (n + hc[o]*m*int64(op.ts[0].Size()) + 7) &^ 7
 	}
 	return n
+}
+
+// histWindows is the window size per op for a number of passes.
+func histWindows(h []int64, passes int64) []int64 {
+	hc := make([]int64, len(h))
+	for o, x := range h {
+		hc[o] = ceilDiv(x, passes)
+	}
+	return hc
+}
+
+// inputBytes is the bytes of input per element of k.
+func (k *histKernel) inputBytes() int64 {
+	var n int64
+	for _, t := range k.In {
+		n += int64(t.Size())
+	}
+	return n
+}
+
+// shape is the shape of k for bucket counts h.
+func (k *histKernel) shape(h []int64, lim Limits) histShape {
+	var total, buckets int64
+	for o, op := range k.ops {
+		buckets += h[o]
+		for _, t := range op.ts {
+			total += h[o] * int64(t.Size())
+		}
+	}
+	// With no buckets at all every index is out of range: the global
+	// kernel still evaluates the map (so its errors are reported), and
+	// there is no shared-memory histogram to size.
+	shared := k.SharedOK() && buckets > 0
+	bytes := func(m, passes int64) int64 { return histBytes(k, histWindows(h, passes), m) }
+	return chooseHistShape(shared, bytes, total, k.inputBytes(), lim, histTune.maxCopies)
 }
 
 func (r *run) launchHist(m *histModule, env map[string]eval.Value) error {
@@ -372,18 +450,11 @@ func (r *run) launchHist(m *histModule, env map[string]eval.Value) error {
 		}
 	}
 	if n > 0 {
+		sh := k.shape(a.h, r.b.lim)
+		hc := histWindows(a.h, sh.passes)
 		name, shared := k.Name+"_global", 0
-		// With no buckets at all every index is out of range: the global
-		// kernel still evaluates the map (so its errors are reported), and
-		// there is no shared-memory histogram to size.
-		buckets := int64(0)
-		for _, h := range a.h {
-			buckets += h
-		}
-		if k.SharedOK() && buckets > 0 {
-			if mm := histCopies(func(m int64) int64 { return histBytes(k, a.h, m) }, r.b.lim); mm > 0 {
-				a.m, name, shared = mm, k.Name+"_shared", int(histBytes(k, a.h, int64(mm)))
-			}
+		if sh.m > 0 {
+			a.m, name, shared = sh.m, k.Name+"_shared", int(histBytes(k, hc, int64(sh.m)))
 		}
 		f := l.funcs[name]
 		occ := 1
@@ -397,13 +468,20 @@ func (r *run) launchHist(m *histModule, env map[string]eval.Value) error {
 				occ = o
 			}
 		}
-		grid := min(ceilDiv(n, int64(k.Block)), int64(r.b.lim.SMs*occ))
-		args, traffic, err := r.histLaunchArgs(m, a, shared > 0, env)
-		if err != nil {
-			return err
-		}
-		if err := r.histLaunch1(m, l, name, grid, shared, args, traffic, env); err != nil {
-			return err
+		grid := min(ceilDiv(n, int64(k.Tile())), int64(r.b.lim.SMs*occ))
+		a.lo, a.hc = make([]int64, len(k.ops)), make([]int64, len(k.ops))
+		for p := range sh.passes {
+			for o := range k.ops {
+				a.lo[o] = min(p*hc[o], a.h[o])
+				a.hc[o] = min(hc[o], a.h[o]-a.lo[o])
+			}
+			args, traffic, err := r.histLaunchArgs(m, a, shared > 0, env)
+			if err != nil {
+				return err
+			}
+			if err := r.histLaunch1(m, l, name, grid, shared, args, traffic, env); err != nil {
+				return err
+			}
 		}
 	}
 	return r.histBind(env, k.Stmt, vals)

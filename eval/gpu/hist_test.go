@@ -5,6 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +20,7 @@ import (
 var (
 	histLarge = flag.Int("gpu.histlarge", 0, "when positive, TestHistDevice also runs this many elements")
 	histBench = flag.Int("gpu.histbench", 0, "when positive, TestHistBench times the histogram kernels at this many elements")
+	histSrc   = flag.String("gpu.histsrc", "", "when set, TestHistSource writes every test program's complete module there (to compile it with NVRTC where there is no GPU)")
 )
 
 // A histProg is a program whose hist, scatter or multiscan statement is
@@ -114,6 +118,18 @@ func histProgs() []histProg {
 			},
 			in: func(n, h int, eq bool) []eval.Value {
 				return []eval.Value{arr(keys(n, h, eq, -3, 3)), arr(convert[float32](small(n))), filled[float32](h, 0.5)}
+			}},
+		{name: "sum_f32_i32", method: "atomic",
+			// the f32 sum with i32 keys (8 bytes per element, the
+			// hand-written kernel's workload), converted to i64 by the map
+			build: func() *Program {
+				d := &Var{Name: "d_3", Type: ArrayOf(F32, 1)}
+				return histOf(I32, F32, []*Var{d}, func(b *Builder) []*HistOp {
+					return []*HistOp{{Dests: []*Var{d}, Lambda: b.BinOpLambda(Add, F32), Neutral: []Atom{FloatConst(F32, 0)}}}
+				}, func(lb *Builder, k, v *Var) []Atom { return []Atom{lb.Conv(I64, k), v} })
+			},
+			in: func(n, h int, eq bool) []eval.Value {
+				return []eval.Value{arr(convert[int32](keys(n, h, eq, -3, 3))), arr(convert[float32](small(n))), filled[float32](h, 0.5)}
 			}},
 		{name: "max_f64_cas", method: "cas",
 			build: func() *Program {
@@ -280,6 +296,28 @@ func TestHistGolden(t *testing.T) {
 	}
 }
 
+// TestHistSource writes the complete CUDA source of every test program's
+// module (prelude included) to -gpu.histsrc, as the backend compiles it.
+func TestHistSource(t *testing.T) {
+	if *histSrc == "" {
+		t.Log("gpu.histsrc not set: nothing to write")
+		return
+	}
+	if err := os.MkdirAll(*histSrc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range histProgs() {
+		prog := p.build()
+		m, err := genHist(prog, histStmtOf(t, prog), DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(*histSrc, p.name+".cu"), []byte(m.source()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestUpdateMethod checks the operator table: which operators and types
 // get native atomics, CAS loops and locks.
 func TestUpdateMethod(t *testing.T) {
@@ -309,16 +347,39 @@ func TestUpdateMethod(t *testing.T) {
 	}
 }
 
-// TestHistCopies checks the number of sub-histograms chosen from the
-// shared-memory budget.
-func TestHistCopies(t *testing.T) {
+// TestHistShape checks the choice of kernel, sub-histograms per block and
+// passes over bucket windows from the shared-memory budget and the bytes
+// read per element.
+func TestHistShape(t *testing.T) {
 	for _, c := range []struct {
-		h    int64
-		want int32
-	}{{0, 32}, {1, 32}, {16, 32}, {256, 32}, {1024, 8}, {4096, 2}, {12288, 1}, {32768, 1}, {65536, 0}} {
-		if got := histCopies(func(m int64) int64 { return c.h * m * 4 }, DefaultLimits); got != c.want {
-			t.Errorf("%d i32 buckets: %d copies, want %d", c.h, got, c.want)
+		h, size, inBytes int64
+		shared           bool
+		want             histShape
+	}{
+		{1, 4, 8, true, histShape{32, 1}},
+		{256, 4, 8, true, histShape{32, 1}},
+		{256, 4, 8, false, histShape{0, 1}},
+		{1024, 4, 8, true, histShape{16, 1}},
+		{4096, 4, 8, true, histShape{4, 1}},
+		{12288, 4, 8, true, histShape{2, 1}},
+		{32768, 4, 8, true, histShape{1, 1}},
+		{65536, 4, 8, true, histShape{1, 2}},
+		{65536, 4, 12, true, histShape{1, 2}},
+		{65536, 8, 16, true, histShape{0, 1}},
+		{1 << 20, 4, 8, true, histShape{0, 1}},
+		{10_000_000, 4, 8, true, histShape{0, 2}},
+		{10_000_000, 4, 20, true, histShape{0, 1}},
+		{40_000_000, 4, 4, false, histShape{0, 8}},
+		{100_000_000, 4, 4, false, histShape{0, 1}},
+	} {
+		bytes := func(m, p int64) int64 { return ceilDiv(c.h, p) * m * c.size }
+		if got := chooseHistShape(c.shared, bytes, c.h*c.size, c.inBytes, DefaultLimits, 32); got != c.want {
+			t.Errorf("%d buckets of %d bytes, %d bytes per element, shared %v: %+v, want %+v", c.h, c.size, c.inBytes, c.shared, got, c.want)
 		}
+	}
+	// A smaller cap on the copies (a benchmark variant) is kept.
+	if got := chooseHistShape(true, func(m, _ int64) int64 { return 256 * m * 4 }, 1024, 8, DefaultLimits, 8); got != (histShape{8, 1}) {
+		t.Errorf("cap 8: %+v", got)
 	}
 }
 
@@ -348,8 +409,15 @@ func TestHistUnsupported(t *testing.T) {
 	}
 }
 
-// histBuckets are the bucket counts every program runs at on the GPU.
-var histBuckets = []int{1, 16, 256, 4096, 65536, 1 << 20}
+// histBuckets are the bucket counts every program runs at on the GPU;
+// largeBuckets those it also runs at -gpu.histlarge elements: one of each
+// kind of launch (copies per lane in shared memory, passes over bucket
+// windows, the global kernel), each with several steps of the grid-stride
+// loop per block.
+var (
+	histBuckets  = []int{1, 16, 256, 4096, 65536, 1 << 20}
+	largeBuckets = map[int]bool{256: true, 65536: true, 1 << 20: true}
+)
 
 // TestHistDevice runs every program on the GPU at every size, bucket count
 // and key distribution and compares with the CPU interpreter; it also
@@ -370,7 +438,7 @@ func TestHistDevice(t *testing.T) {
 			}
 			for _, h := range histBuckets {
 				for _, n := range []int{0, 1, 1000, 300007, *histLarge} {
-					if n > *maxN || (n == *histLarge && n <= 0) {
+					if n > *maxN || (n == *histLarge && (n <= 0 || !largeBuckets[h])) {
 						continue
 					}
 					for _, eq := range []bool{false, true} {
@@ -428,10 +496,19 @@ func TestMultiscanLabelError(t *testing.T) {
 	}
 }
 
+var (
+	histRows   = flag.String("gpu.histrows", "", "TestHistBench: only the workloads whose name matches this regular expression")
+	histBlock  = flag.Int("gpu.histblock", 0, "TestHistBench: threads per block of the hist kernels (0: the default)")
+	histGroups = flag.Int("gpu.histgroups", 0, "TestHistBench: 4-element groups per thread and step (0: the default)")
+	histCopies = flag.Int("gpu.histcopies", 0, "TestHistBench: most sub-histograms per block, a power of two (0: the default)")
+)
+
 // TestHistBench times the histogram kernels at -gpu.histbench elements
 // (kernel time only: uploads count as transfers, and compilation is cached
 // after the first repetition, which is not counted) and prints one line per
-// workload in the format bench/gpu/hist_peers.py reads.
+// workload in the format bench/gpu/hist_peers.py reads. Multiscan rows
+// also time the CPU interpreter on the same input (one run, wall clock).
+// The tuning flags time variants of the kernels' shape.
 func TestHistBench(t *testing.T) {
 	if *histBench <= 0 {
 		t.Log("gpu.histbench not set: nothing to time")
@@ -441,8 +518,31 @@ func TestHistBench(t *testing.T) {
 	if b == nil {
 		return
 	}
+	if *histBlock > 0 || *histGroups > 0 || *histCopies > 0 {
+		old := histTune
+		defer func() { histTune = old }()
+		if *histBlock > 0 {
+			histTune.block = *histBlock
+		}
+		if *histGroups > 0 {
+			histTune.groups = *histGroups
+		}
+		if *histCopies > 0 {
+			histTune.maxCopies = int32(*histCopies)
+		}
+		// Plans made with the old shape must not be reused.
+		histPlans.Lock()
+		histPlans.m = map[scanPlanKey]*histModule{}
+		histPlans.Unlock()
+	}
+	rows, err := regexp.Compile(*histRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("HISTTUNE block=%d groups=%d copies=%d\n", histTune.block, histTune.groups, histTune.maxCopies)
 	n := *histBench
 	ctx := context.Background()
+	ref := cpu.New(cpu.Options{})
 	progs := map[string]histProg{}
 	for _, p := range histProgs() {
 		progs[p.name] = p
@@ -455,16 +555,25 @@ func TestHistBench(t *testing.T) {
 	var ws []work
 	for _, h := range []int{16, 256, 65536, 1 << 20} {
 		for _, eq := range []bool{false, true} {
-			ws = append(ws, work{"count_i32", h, eq}, work{"sum_f32_out_of_range", h, eq})
+			ws = append(ws, work{"count_i32", h, eq}, work{"sum_f32_i32", h, eq}, work{"sum_f32_out_of_range", h, eq})
 		}
 	}
-	ws = append(ws, work{"tuple_sum_max_lock", 256, false}, work{"max_f64_cas", 256, false}, work{"multiscan_add_i64", 16, false})
+	ws = append(ws,
+		work{"max_f64_cas", 256, false}, work{"max_f64_cas", 256, true}, work{"max_f64_cas", 65536, false},
+		work{"mul_i32_cas", 256, false}, work{"mul_i32_cas", 65536, false},
+		work{"tuple_sum_max_lock", 256, false}, work{"tuple_sum_max_lock", 65536, false},
+		work{"add_u8_lock", 256, false}, work{"two_ops", 256, false},
+		work{"multiscan_add_i64", 16, false}, work{"multiscan_add_i64", 65536, false},
+		work{"multiscan_linfun_i32", 16, false})
 	for _, w := range ws {
+		if !rows.MatchString(fmt.Sprintf("%s h=%d equal=%v", w.prog, w.h, w.eq)) {
+			continue
+		}
 		p := progs[w.prog]
 		prog := p.build()
 		in := p.in(n, w.h, w.eq)
 		var best time.Duration
-		for rep := 0; rep < 6; rep++ {
+		for rep := 0; rep < 4; rep++ {
 			var tm eval.Timings
 			got, err := b.Run(ctx, prog, "main", in, &tm)
 			if err != nil {
@@ -485,7 +594,16 @@ func TestHistBench(t *testing.T) {
 				}
 			}
 		}
-		fmt.Printf("HISTBENCH %s h=%d equal=%v n=%d ms=%.4f gelems=%.1f\n", w.prog, w.h, w.eq, n,
-			float64(best.Microseconds())/1000, float64(n)/best.Seconds()/1e9)
+		cpuNote := ""
+		if strings.HasPrefix(w.prog, "multiscan") {
+			start := time.Now()
+			if _, err := ref.Run(ctx, prog, "main", in, &eval.Timings{}); err != nil {
+				t.Fatal(err)
+			}
+			c := time.Since(start)
+			cpuNote = fmt.Sprintf(" cpu_ms=%.2f cpu_gelems=%.3f", float64(c.Microseconds())/1000, float64(n)/c.Seconds()/1e9)
+		}
+		fmt.Printf("HISTBENCH %s h=%d equal=%v n=%d ms=%.4f gelems=%.1f%s\n", w.prog, w.h, w.eq, n,
+			float64(best.Microseconds())/1000, float64(n)/best.Seconds()/1e9, cpuNote)
 	}
 }
