@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/arepl/arepl/lang/core"
 )
@@ -178,8 +179,22 @@ func sumInt[T integer](xs []T) T {
 }
 
 func foldMaxInt[T integer](acc, x any) {
-	a, xs := acc.([]T), x.([]T)
-	s0, s1, s2, s3, s4, s5, s6, s7 := a[0], a[0], a[0], a[0], a[0], a[0], a[0], a[0]
+	a := acc.([]T)
+	a[0] = max(a[0], maxOf(x.([]T)))
+}
+
+func foldMinInt[T integer](acc, x any) {
+	a := acc.([]T)
+	a[0] = min(a[0], minOf(x.([]T)))
+}
+
+// maxOf is the largest element of xs (the smallest T when empty).
+func maxOf[T integer](xs []T) T {
+	var lowest T
+	if ^lowest < 0 { // signed: the most negative value
+		lowest = T(1) << (8*unsafe.Sizeof(lowest) - 1)
+	}
+	s0, s1, s2, s3, s4, s5, s6, s7 := lowest, lowest, lowest, lowest, lowest, lowest, lowest, lowest
 	for len(xs) >= 8 {
 		s0 = max(s0, xs[0])
 		s1 = max(s1, xs[1])
@@ -194,12 +209,16 @@ func foldMaxInt[T integer](acc, x any) {
 	for _, e := range xs {
 		s0 = max(s0, e)
 	}
-	a[0] = max(s0, s1, s2, s3, s4, s5, s6, s7)
+	return max(s0, s1, s2, s3, s4, s5, s6, s7)
 }
 
-func foldMinInt[T integer](acc, x any) {
-	a, xs := acc.([]T), x.([]T)
-	s0, s1, s2, s3, s4, s5, s6, s7 := a[0], a[0], a[0], a[0], a[0], a[0], a[0], a[0]
+// minOf is the smallest element of xs (the largest T when empty).
+func minOf[T integer](xs []T) T {
+	highest := ^T(0)
+	if highest < 0 { // signed: the most positive value
+		highest = ^(T(1) << (8*unsafe.Sizeof(highest) - 1))
+	}
+	s0, s1, s2, s3, s4, s5, s6, s7 := highest, highest, highest, highest, highest, highest, highest, highest
 	for len(xs) >= 8 {
 		s0 = min(s0, xs[0])
 		s1 = min(s1, xs[1])
@@ -214,7 +233,7 @@ func foldMinInt[T integer](acc, x any) {
 	for _, e := range xs {
 		s0 = min(s0, e)
 	}
-	a[0] = min(s0, s1, s2, s3, s4, s5, s6, s7)
+	return min(s0, s1, s2, s3, s4, s5, s6, s7)
 }
 
 func redNum[T number](t core.PrimType) {

@@ -17,6 +17,7 @@ type worker struct {
 	pool   *pool
 	consts map[core.Const]any // constant columns of pool.size elements
 	unis   map[string]any     // broadcast free scalars, by variable name
+	lexBuf [2][]int32         // candidate lanes of lexicographic reductions
 }
 
 func (f *frame) newWorker() *worker {
@@ -119,6 +120,9 @@ type opInfo struct {
 	// comm: the operator was declared commutative (reduce_comm), so a
 	// chunk may be reduced in any order.
 	comm bool
+	// lex: the operator selects one argument by a lexicographic order of
+	// integer components (lexop.go).
+	lex *lexOp
 }
 
 func newOp(l *core.Lambda, ne []core.Atom) *opInfo {
@@ -126,6 +130,9 @@ func newOp(l *core.Lambda, ne []core.Atom) *opInfo {
 	if len(ne) == 1 && ne[0].AtomType().Rank == 0 {
 		op.bop, op.bt, op.builtin = recognise(l)
 		op.builtin = op.builtin && op.bt == ne[0].AtomType().Elem
+	}
+	if !op.builtin {
+		op.lex = recogniseLex(l)
 	}
 	return op
 }
@@ -669,6 +676,15 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	// reductions, map-outs and the post-map.
 	parts := make([][][]col, nb)
 	tails, skip := redTails(e, reds)
+	iotas, lazyIndex := lexIotas(e, reds)
+	index := e.Index
+	if lazyIndex {
+		if skip == nil {
+			skip = &skipSet{stmts: map[*core.Stmt]bool{}, vars: map[string]bool{}}
+		}
+		skip.vars[e.Index.Name] = true
+		index = nil
+	}
 	blockTotals := make([][][]col, nb) // with propagate: each block's own scan total
 	err := f.parallelReuse(nb, reuse, func(b int, wk *worker) error {
 		parts[b] = make([][]col, len(reds))
@@ -676,7 +692,7 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 		defer func() { blockTotals[b] = carry }()
 		direct := make([]bool, len(outs))
 		return f.chunksOf(wk, bs[b][0], bs[b][1], step, func(lo int64, n int) error {
-			cols, lf, err := wk.runLambdaSkip(e.Map, e.Index, ins, lo, n, skip)
+			cols, lf, err := wk.runLambdaSkip(e.Map, index, ins, lo, n, skip)
 			if err != nil {
 				return err
 			}
@@ -704,9 +720,16 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 					off += len(op.ne)
 					continue
 				}
-				if op.wide() {
+				switch {
+				case op.lex != nil:
+					var iota []bool
+					if iotas != nil {
+						iota = iotas[k]
+					}
+					parts[b][k], err = wk.lexFold(op, parts[b][k], cols[off:off+len(op.ne)], iota, lo, n)
+				case op.wide():
 					parts[b][k], err = wk.wideFold(op, parts[b][k], cols[off:off+len(op.ne)], n)
-				} else {
+				default:
 					parts[b][k], err = wk.foldChunk(op, parts[b][k], cols[off:off+len(op.ne)], n)
 				}
 				if err != nil {

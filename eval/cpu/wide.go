@@ -65,7 +65,7 @@ func (w *worker) collapse(op *opInfo, acc []col) ([]col, error) {
 
 // wide reports whether op reduces through wide accumulators.
 func (op *opInfo) wide() bool {
-	if !op.comm || op.builtin {
+	if !op.comm || op.builtin || op.lex != nil {
 		return false
 	}
 	for _, t := range op.types {

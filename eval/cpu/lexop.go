@@ -1,0 +1,405 @@
+package cpu
+
+import (
+	"fmt"
+
+	"github.com/arepl/arepl/lang/core"
+)
+
+// Lexicographic selection operators. Arg-max style reductions —
+// `\(xv, xi) (yv, yi) -> if xv < yv then (yv, yi) else if yv < xv then
+// (xv, xi) else if xi < yi then (xv, xi) else (yv, yi)` — return one of
+// their two arguments unchanged, chosen by comparing integer components in
+// turn: a lexicographic order with a direction per component and a fixed
+// side for complete ties. Such an operator is associative, and reducing a
+// chunk with it in order gives the chunk's best element (the first of the
+// equally good ones when ties keep the left argument, the last when they
+// take the right), so a chunk is reduced by typed passes over its columns
+// instead of by applications of the lambda: the extreme of the first
+// component, the lanes attaining it, the extreme of the next component
+// among those lanes, and so on.
+//
+// The recogniser accepts an operator whose body is a tree of ifs, each
+// testing one comparison (<, <=, >, >=) between the same integer
+// parameter of the two sides, whose leaves return all the parameters of
+// one side in order; a tree that is not such an order (a leaf picking the
+// loser, a comparison between different components) is left to the
+// general path. Floats are excluded: NaN makes their comparisons no order.
+
+// lexKey is one component of the order.
+type lexKey struct {
+	param  int  // index of the component among one side's parameters
+	larger bool // the larger value wins
+}
+
+// lexOp is a recognised lexicographic selection.
+type lexOp struct {
+	keys    []lexKey
+	tieLeft bool // on equal keys the left (earlier) argument wins
+	types   []core.PrimType
+}
+
+// lexSide is the side of a parameter, or of a leaf: 0 left, 1 right.
+type lexSide int
+
+// lexNode is one if of the operator's body, or a leaf.
+type lexNode struct {
+	leaf      bool
+	side      lexSide // leaf: the side returned
+	op        core.BinOp
+	pSide     lexSide // cond: side and component of the comparison's left operand
+	param     int
+	then, els *lexNode
+}
+
+// recogniseLex returns the lexicographic order op is, or nil.
+func recogniseLex(l *core.Lambda) *lexOp {
+	if l == nil || len(l.Params) < 2 || len(l.Params)%2 != 0 {
+		return nil
+	}
+	k := len(l.Params) / 2
+	pos := map[string][2]int{}
+	types := make([]core.PrimType, k)
+	for i, p := range l.Params {
+		if p.Type.Rank != 0 {
+			return nil
+		}
+		pos[p.Name] = [2]int{i / k, i % k}
+		if i < k {
+			types[i] = p.Type.Elem
+		} else if p.Type.Elem != types[i-k] {
+			return nil
+		}
+	}
+	root := lexParse(l.Body, pos, k, l.Params)
+	if root == nil {
+		return nil
+	}
+	lo := &lexOp{types: types}
+	if !lo.walk(root) {
+		return nil
+	}
+	return lo
+}
+
+// lexParse reads a body as an if tree.
+func lexParse(b *core.Body, pos map[string][2]int, k int, params []*core.Var) *lexNode {
+	if len(b.Result) != k {
+		return nil
+	}
+	if len(b.Stmts) == 0 {
+		for side := range 2 {
+			ok := true
+			for i, a := range b.Result {
+				v, isVar := a.(*core.Var)
+				ok = ok && isVar && v.Name == params[side*k+i].Name
+			}
+			if ok {
+				return &lexNode{leaf: true, side: lexSide(side)}
+			}
+		}
+		return nil
+	}
+	if len(b.Stmts) != 2 {
+		return nil
+	}
+	cs, is := b.Stmts[0], b.Stmts[1]
+	cmp, ok1 := cs.Exp.(*core.BinOpExp)
+	ife, ok2 := is.Exp.(*core.IfExp)
+	if !ok1 || !ok2 || len(cs.Pat) != 1 || len(is.Pat) != k {
+		return nil
+	}
+	switch cmp.Op {
+	case core.Lt, core.Le, core.Gt, core.Ge:
+	default:
+		return nil
+	}
+	if c, ok := ife.Cond.(*core.Var); !ok || c.Name != cs.Pat[0].Name {
+		return nil
+	}
+	for i, a := range b.Result {
+		if v, ok := a.(*core.Var); !ok || v.Name != is.Pat[i].Name {
+			return nil
+		}
+	}
+	x, xok := cmp.X.(*core.Var)
+	y, yok := cmp.Y.(*core.Var)
+	if !xok || !yok {
+		return nil
+	}
+	px, okx := pos[x.Name]
+	py, oky := pos[y.Name]
+	if !okx || !oky || px[0] == py[0] || px[1] != py[1] || !cmp.T.IsInt() {
+		return nil
+	}
+	then := lexParse(ife.Then, pos, k, params)
+	els := lexParse(ife.Else, pos, k, params)
+	if then == nil || els == nil {
+		return nil
+	}
+	return &lexNode{op: cmp.Op, pSide: lexSide(px[0]), param: px[1], then: then, els: els}
+}
+
+// strictLess normalises a comparison node to "side s's component is less
+// than the other side's" (strict) or "at most" (not strict).
+func (n *lexNode) strictLess() (s lexSide, strict bool) {
+	switch n.op {
+	case core.Lt:
+		return n.pSide, true
+	case core.Le:
+		return n.pSide, false
+	case core.Gt:
+		return 1 - n.pSide, true
+	default: // core.Ge
+		return 1 - n.pSide, false
+	}
+}
+
+// walk turns a chain of ifs into keys: a strict three-way test (the
+// component decides unless equal, then the rest of the tree) or a final
+// two-way test (the component decides and fixes the side of ties).
+func (lo *lexOp) walk(n *lexNode) bool {
+	if n.leaf {
+		lo.tieLeft = n.side == 0
+		return len(lo.keys) > 0
+	}
+	if !n.then.leaf {
+		return false
+	}
+	s, strict := n.strictLess()
+	w1 := n.then.side
+	e := n.els
+	if e.leaf {
+		if w1 == e.side {
+			return false
+		}
+		// strict: on less take w1, else (greater or equal) e.side;
+		// not strict: on less or equal take w1.
+		lo.keys = append(lo.keys, lexKey{param: n.param, larger: w1 != s})
+		if strict {
+			lo.tieLeft = e.side == 0
+		} else {
+			lo.tieLeft = w1 == 0
+		}
+		return true
+	}
+	if !strict || !e.then.leaf || e.param != n.param {
+		return false
+	}
+	s2, strict2 := e.strictLess()
+	if !strict2 || s2 == s {
+		return false
+	}
+	w2 := e.then.side
+	if w1 == w2 {
+		return false
+	}
+	lo.keys = append(lo.keys, lexKey{param: n.param, larger: w1 != s})
+	return lo.walk(e.els)
+}
+
+// lexCol are the typed passes over one component column.
+type lexCol interface {
+	// narrow returns the lanes among cand (all of 0..n-1 when cand is nil)
+	// whose value is the extreme one, in increasing order, in buf.
+	narrow(x any, n int, cand []int32, larger bool, buf []int32) []int32
+	// cmp compares a[i] with b[j]: -1, 0 or 1.
+	cmp(a any, i int, b any, j int) int
+}
+
+type lexT[T integer] struct{}
+
+func (lexT[T]) narrow(x any, n int, cand []int32, larger bool, buf []int32) []int32 {
+	xs := x.([]T)[:n]
+	var best T
+	if cand == nil {
+		if larger {
+			best = maxOf(xs)
+		} else {
+			best = minOf(xs)
+		}
+		return lanesEqual(xs, best, buf[:0])
+	}
+	best = xs[cand[0]]
+	for _, i := range cand[1:] {
+		if larger {
+			best = max(best, xs[i])
+		} else {
+			best = min(best, xs[i])
+		}
+	}
+	out := buf[:0]
+	for _, i := range cand {
+		if xs[i] == best {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// lanesEqual appends the lanes of xs holding v to buf. The extreme value
+// is usually rare, so eight lanes are tested with one branch.
+func lanesEqual[T integer](xs []T, v T, buf []int32) []int32 {
+	i := 0
+	for ; i+8 <= len(xs); i += 8 {
+		q := xs[i : i+8 : i+8]
+		if q[0] == v || q[1] == v || q[2] == v || q[3] == v || q[4] == v || q[5] == v || q[6] == v || q[7] == v {
+			for j, e := range q {
+				if e == v {
+					buf = append(buf, int32(i+j))
+				}
+			}
+		}
+	}
+	for ; i < len(xs); i++ {
+		if xs[i] == v {
+			buf = append(buf, int32(i))
+		}
+	}
+	return buf
+}
+
+func (lexT[T]) cmp(a any, i int, b any, j int) int {
+	x, y := a.([]T)[i], b.([]T)[j]
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+var lexTab [11]lexCol
+
+func init() {
+	lexTab[core.I8] = lexT[int8]{}
+	lexTab[core.I16] = lexT[int16]{}
+	lexTab[core.I32] = lexT[int32]{}
+	lexTab[core.I64] = lexT[int64]{}
+	lexTab[core.U8] = lexT[uint8]{}
+	lexTab[core.U16] = lexT[uint16]{}
+	lexTab[core.U32] = lexT[uint32]{}
+	lexTab[core.U64] = lexT[uint64]{}
+}
+
+// bestLane is the lane of xs (n lanes) that reducing them in order keeps;
+// a component with iota set has no column: its value in lane i is lo+i.
+func (lo *lexOp) bestLane(xs []col, iota []bool, n int, w *worker) (int, error) {
+	var cand []int32
+	for ki, key := range lo.keys {
+		if iota != nil && iota[key.param] {
+			// Ascending values: the first or the last candidate wins.
+			last := int32(n - 1)
+			if cand != nil {
+				last = cand[len(cand)-1]
+			}
+			first := int32(0)
+			if cand != nil {
+				first = cand[0]
+			}
+			pick := first
+			if key.larger {
+				pick = last
+			}
+			return int(pick), nil
+		}
+		t := lo.types[key.param]
+		kc := lexTab[t]
+		if kc == nil {
+			return 0, fmt.Errorf("internal error: no lexicographic kernel for %v", t)
+		}
+		// Two buffers, so that narrowing reads one and writes the other.
+		buf := w.lexBuf[ki%2][:0]
+		cand = kc.narrow(xs[key.param].data, n, cand, key.larger, buf)
+		w.lexBuf[ki%2] = cand[:0]
+		if len(cand) == 1 {
+			break
+		}
+	}
+	if lo.tieLeft {
+		return int(cand[0]), nil
+	}
+	return int(cand[len(cand)-1]), nil
+}
+
+// keepLeft reports whether the operator applied to one-lane values a
+// (left) and b (right) returns a.
+func (lo *lexOp) keepLeft(a, b []col) bool {
+	for _, key := range lo.keys {
+		c := lexTab[lo.types[key.param]].cmp(a[key.param].data, 0, b[key.param].data, 0)
+		if c != 0 {
+			return (c > 0) == key.larger
+		}
+	}
+	return lo.tieLeft
+}
+
+// lexFold folds n lanes of xs, elements lo.. of the SOAC, into acc (nil:
+// nothing yet); the result is fresh. iota marks the components that are
+// the SOAC's index, which the map does not materialise (see lexIotas).
+func (w *worker) lexFold(op *opInfo, acc, xs []col, iota []bool, lo int64, n int) ([]col, error) {
+	if n == 0 {
+		return acc, nil
+	}
+	lane, err := op.lex.bestLane(xs, iota, n, w)
+	if err != nil {
+		return nil, err
+	}
+	best := make([]col, len(xs))
+	for k := range xs {
+		if iota != nil && iota[k] {
+			best[k] = col{data: []int64{lo + int64(lane)}}
+			continue
+		}
+		best[k] = fresh(xs[k:k+1], op.types[k:k+1], lane)[0]
+	}
+	if acc != nil && op.lex.keepLeft(acc, best) {
+		return acc, nil
+	}
+	return best, nil
+}
+
+// lexIotas finds the components of lexicographic reductions that are the
+// Screma's index parameter returned as is (arg-max's `zip xs (iota n)`,
+// fused): when the index is used nowhere else in the map, those lanes'
+// values are known without a column, and the map need not bind the index.
+// It returns, per reduction, which components are the index (nil: none),
+// and whether any is.
+func lexIotas(e *core.Screma, reds []*opInfo) ([][]bool, bool) {
+	if e.Index == nil {
+		return nil, false
+	}
+	name := e.Index.Name
+	for _, s := range e.Map.Body.Stmts {
+		if usesVar(s.Exp, name) {
+			return nil, false
+		}
+	}
+	uses := 0
+	for _, a := range e.Map.Body.Result {
+		if atomIs(a, name) {
+			uses++
+		}
+	}
+	if uses != 1 {
+		return nil, false
+	}
+	pos := e.NumScanned()
+	for k, op := range reds {
+		for j := range op.ne {
+			if !atomIs(e.Map.Body.Result[pos+j], name) {
+				continue
+			}
+			if op.lex == nil || op.types[j].Rank != 0 || op.types[j].Elem != core.I64 {
+				return nil, false
+			}
+			iotas := make([][]bool, len(reds))
+			iotas[k] = make([]bool, len(op.ne))
+			iotas[k][j] = true
+			return iotas, true
+		}
+		pos += len(op.ne)
+	}
+	return nil, false
+}
