@@ -94,23 +94,29 @@ def ms(r):
     return "%.3g" % (r["mean_s"] * 1e3) if r else "–"
 
 
+def ratio(a, b):
+    return "%.3g×" % (a["mean_s"] / b["mean_s"]) if a and b else "–"
+
+
 def table(d, programs, n):
     numpy = load(os.path.join(d, "numpy.json")) or {}
     go = load(os.path.join(d, "go.json")) or {}
     print("CPU benchmark, %s elements, mean ms per run (lower is better); %s." % (
         "{:,}".format(int(n)), open(os.path.join(d, "machine.txt")).read().strip()))
     print()
-    print("| program | arepl fused | arepl unfused | numpy | Go, 1 thread | Go, all threads | fused / numpy |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| program | arepl fused | arepl unfused | arepl fused, 1 thread | numpy | Go, 1 thread "
+          "| Go, all threads | fused / numpy | unfused / fused | 1 thread: arepl / Go |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for i, row in enumerate(programs):
         name, kernel = row[0], row[3]
         fused = load(os.path.join(d, "fused-%d.json" % i))
         unfused = load(os.path.join(d, "unfused-%d.json" % i))
+        fused1 = load(os.path.join(d, "fused1-%d.json" % i))
         npr = numpy.get(kernel)
         g = go.get(kernel, {})
-        ratio = "%.3g×" % (fused["mean_s"] / npr["mean_s"]) if fused and npr else "–"
-        print("| `%s` | %s | %s | %s | %s | %s | %s |" % (
-            name, ms(fused), ms(unfused), ms(npr), ms(g.get("single")), ms(g.get("multi")), ratio))
+        print("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            name, ms(fused), ms(unfused), ms(fused1), ms(npr), ms(g.get("single")), ms(g.get("multi")),
+            ratio(fused, npr), ratio(unfused, fused), ratio(fused1, g.get("single"))))
     print()
     print("– : not measured (the program failed or has no numpy form); errors are in the log above the table.")
 

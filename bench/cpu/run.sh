@@ -43,13 +43,17 @@ while IFS=$'\t' read -r name file entry kernel maxruns; do
   kernels+=("$kernel")
   runs=$RUNS warmup=1
   if [ -n "${maxruns:-}" ] && [ "$maxruns" -lt "$RUNS" ]; then runs=$maxruns warmup=0; fi
-  for mode in fused unfused; do
+  # fused1: the fused program on one interpreter thread (GOMAXPROCS=1 makes
+  # the CPU backend use one worker), beside the one-thread Go loop.
+  for mode in fused unfused fused1; do
     flags=(--backend cpu --size "$N" --runs "$runs" --warmup "$warmup" --json -e "$entry")
     [ "$mode" = unfused ] && flags+=(--no-fusion)
-    echo "arepl bench $file ${flags[*]}" >&2
+    procs=$(nproc)
+    [ "$mode" = fused1 ] && procs=1
+    echo "GOMAXPROCS=$procs arepl bench $file ${flags[*]}" >&2
     if [ ! -f "$file" ]; then
       echo "  $file: missing" >&2
-    elif ! "$AREPL" bench "$file" "${flags[@]}" >"$out/$mode-$i.json" 2>"$out/err"; then
+    elif ! GOMAXPROCS=$procs "$AREPL" bench "$file" "${flags[@]}" >"$out/$mode-$i.json" 2>"$out/err"; then
       sed 's/^/  /' "$out/err" >&2
       rm -f "$out/$mode-$i.json"
     fi
