@@ -13,14 +13,14 @@
      accumulator carries a "segment started" flag, the operator restarts at a
      flag, and the look-back stops at the first predecessor whose value has
      one.{{end}} */ -}}
-extern "C" __global__ void __launch_bounds__({{.Block}})
+extern "C" __global__ void __launch_bounds__({{.LaunchBounds}})
 {{.Name}}({{.Params}}) {
 {{.SharedDecl}}
   __shared__ unsigned int ar_tile_s;
   if (threadIdx.x == 0) ar_tile_s = atomicAdd(ar_ticket, 1u);
   __syncthreads();
   const i64 ar_tile = ar_tile_s;
-  const i64 ar_base = ar_tile * {{.Tile}};
+{{.TileBase}}
 {{.LoadPhase}}
   __syncthreads();
 {{.ThreadScan}}

@@ -28,10 +28,35 @@ AR_D bool ar_shfl_idx(bool v, int l) { return __shfl_sync(0xffffffffu, (int)v, l
 #define AR_AGGREGATE 1u
 #define AR_PREFIX 2u
 
-// ar_publish stores a tile's status after its value (which the caller
-// stored first): the fence orders the value before the flag for every
-// reader on the device (release).
-AR_D void ar_publish(unsigned int *flags, i64 tile, unsigned int st) {
-  __threadfence();
-  ((volatile unsigned int *)flags)[tile] = st;
+// Tile states (CUB's single-word ScanTileState<T, true>): a tile's value
+// and status travel in one 8- or 16-byte word, stored and loaded with one
+// relaxed access, so a reader that sees the status sees the value and
+// neither side needs a fence. The status is the top 32 bits of the last
+// 64-bit half (larger values: see stateLayout in eval/gpu/scan.go). Sixteen-byte words use the vector access CUB uses on sm_90:
+// a naturally aligned 16-byte access is one transaction on the hardware.
+AR_D void ar_store_state(u64 *p, u64 w0) {
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(w0) : "memory");
 }
+AR_D void ar_load_state(const u64 *p, u64 *w0) {
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(*w0) : "l"(p) : "memory");
+}
+AR_D void ar_store_state(ulonglong2 *p, u64 w0, u64 w1) {
+  asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(w0), "l"(w1) : "memory");
+}
+AR_D void ar_load_state(const ulonglong2 *p, u64 *w0, u64 *w1) {
+  asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(*w0), "=l"(*w1) : "l"(p) : "memory");
+}
+
+// ar_bits is the bit pattern of a value, zero-extended to 64 bits, for
+// packing into a state word.
+AR_D u64 ar_bits(bool v) { return v ? 1ull : 0ull; }
+AR_D u64 ar_bits(i8 v) { return (u64)(u8)v; }
+AR_D u64 ar_bits(u8 v) { return (u64)v; }
+AR_D u64 ar_bits(i16 v) { return (u64)(u16)v; }
+AR_D u64 ar_bits(u16 v) { return (u64)v; }
+AR_D u64 ar_bits(i32 v) { return (u64)(u32)v; }
+AR_D u64 ar_bits(u32 v) { return (u64)v; }
+AR_D u64 ar_bits(i64 v) { return (u64)v; }
+AR_D u64 ar_bits(u64 v) { return v; }
+AR_D u64 ar_bits(f32 v) { return (u64)__float_as_uint(v); }
+AR_D u64 ar_bits(f64 v) { return (u64)__double_as_longlong(v); }

@@ -79,7 +79,8 @@ func New(opts Options) (*Backend, error) {
 	p := g.Props()
 	b := &Backend{opts: opts, g: g, mods: map[string]*loaded{},
 		lim: Limits{SMs: p.SMs, MaxThreadsPerBlock: p.MaxThreadsPerBlock, SharedPerBlock: p.SharedPerBlock,
-			SharedOptin: p.SharedPerBlockOptin, RegsPerBlock: p.RegsPerBlock}}
+			SharedOptin: p.SharedPerBlockOptin, RegsPerBlock: p.RegsPerBlock,
+			SharedPerSM: p.SharedPerSM, ThreadsPerSM: p.MaxThreadsPerSM}}
 	if b.opts.CacheDir == "" {
 		b.opts.CacheDir = cacheDir()
 	}

@@ -14,8 +14,10 @@ import (
 )
 
 var (
-	benchLog2N = flag.Int("gpubench.log2n", 28, "log2 of the element count of the GPU benchmarks")
-	benchSeqs  = flag.String("gpubench.seq", "", "comma-separated sequentiality degrees to sweep the ordered redomap (MSSP) over")
+	benchLog2N      = flag.Int("gpubench.log2n", 28, "log2 of the element count of the GPU benchmarks")
+	benchSeqs       = flag.String("gpubench.seq", "", "comma-separated sequentiality degrees to sweep the ordered redomap (MSSP) over")
+	benchScanBlocks = flag.String("gpubench.scanblock", "", "comma-separated block sizes the scan sweep runs each degree with")
+	benchMinBlocks  = flag.String("gpubench.minblocks", "0", "comma-separated minimum blocks per multiprocessor (launch bounds) the scan sweep runs with")
 )
 
 // genProg makes n pseudo-random elements on the device by a map over the

@@ -52,9 +52,7 @@ const (
 	spIn                          // input array k
 	spOut                         // map-out k, written during the load
 	spRes                         // result array k
-	spFlags                       // u32 look-back status per tile
-	spAgg                         // tile aggregates of accumulator component k
-	spPre                         // tile inclusive prefixes of component k
+	spState                       // tile states (value and status words)
 	spTicket                      // u32 tile ticket
 	spCount                       // i64 kept count (filter)
 )
@@ -80,12 +78,8 @@ func (p scanParam) decl() string {
 		return fmt.Sprintf("%s *__restrict__ ar_out%d", ctype(p.t), p.k)
 	case spRes:
 		return fmt.Sprintf("%s *__restrict__ ar_res%d", ctype(p.t), p.k)
-	case spFlags:
-		return "unsigned int *__restrict__ ar_flags"
-	case spAgg:
-		return fmt.Sprintf("%s *__restrict__ ar_agg%d", ctype(p.t), p.k)
-	case spPre:
-		return fmt.Sprintf("%s *__restrict__ ar_pre%d", ctype(p.t), p.k)
+	case spState:
+		return "u64 *__restrict__ ar_state"
 	case spTicket:
 		return "unsigned int *__restrict__ ar_ticket"
 	case spCount:
@@ -105,6 +99,15 @@ type scanKernel struct {
 	Arrs  []*core.Var
 	Block int
 	Seq   int
+	// Words is the number of 64-bit halves of a tile state (one slot of
+	// it when Multi); Offs are the components' byte offsets in it (see
+	// stateLayout).
+	Words int
+	Multi bool
+	Offs  []int
+	// MinBlocks, when positive, is the blocks per multiprocessor the
+	// kernel's launch bounds ask the register allocation to allow.
+	MinBlocks int
 
 	In      []core.PrimType // element types of the inputs
 	Scan    []core.PrimType // scanned components kept in shared memory
@@ -163,6 +166,15 @@ func sharedBytes(scan, held, acc []core.PrimType, block, m int) int {
 	return n + 16
 }
 
+// shared is the kernel's static shared memory: the filter's round counts,
+// or the scan's tiles and block-scan values.
+func (k *scanKernel) shared() int {
+	if k.Mode == scanFilter {
+		return filterShared(k.Held, k.Block, k.Seq)
+	}
+	return sharedBytes(k.Scan, k.Held, k.Acc, k.Block, k.Seq)
+}
+
 // scanSeq is the sequentiality degree: the formula of seqDegree (thesis
 // §5.3 with Futhark's 2·Σw) on the accumulator's types, lowered until the
 // tiles fit in a block's static shared memory.
@@ -173,6 +185,113 @@ func scanSeq(k *scanKernel, lim Limits) int {
 		m--
 	}
 	return m
+}
+
+// filterSeq is the elements per thread of a filter: the formula's degree
+// for the values each thread keeps in registers, at most 32 rounds (so
+// that the block's round counts, one per warp and round, are at most one
+// per thread).
+func filterSeq(k *scanKernel, lim Limits) int {
+	m := seqDegree(k.Held, 0, k.Block, Limits{SMs: lim.SMs, MaxThreadsPerBlock: lim.MaxThreadsPerBlock,
+		SharedPerBlock: 1 << 30, SharedOptin: lim.SharedOptin, RegsPerBlock: lim.RegsPerBlock, Seq: lim.Seq})
+	if len(k.Held) == 0 {
+		m = 32
+	}
+	m = max(1, min(m, 32))
+	for m > 1 && filterShared(k.Held, k.Block, m) > lim.SharedPerBlock {
+		m--
+	}
+	return m
+}
+
+// filterShared is a filter's static shared memory: the compacted tile,
+// the round counts and the block's counts.
+func filterShared(held []core.PrimType, block, m int) int {
+	n := 4*(m*block/32+32) + 2*8 + 4
+	for _, t := range held {
+		n += block * m * t.Size()
+	}
+	return n
+}
+
+// minBlocks is the blocks per multiprocessor a scan kernel's launch bounds
+// ask for: as many as its shared memory and the threads of a
+// multiprocessor allow, so that registers never limit occupancy further
+// (the single-pass kernels are latency-bound: every block waits on its
+// look-back, and other blocks' loads must fill that time; measured in
+// bench/RESULTS.md). Limits.ScanMinBlocks overrides it for measuring.
+func minBlocks(k *scanKernel, lim Limits) int {
+	if lim.ScanMinBlocks > 0 {
+		return lim.ScanMinBlocks
+	}
+	if lim.SharedPerSM <= 0 || lim.ThreadsPerSM <= 0 {
+		return 0
+	}
+	const reserved = 1024 // shared memory the driver keeps per block
+	return max(1, min(lim.ThreadsPerSM/k.Block, lim.SharedPerSM/(k.shared()+reserved)))
+}
+
+// scanBlock is the threads of a scan block: 256, or Limits.ScanBlock when
+// a measurement sets it.
+func scanBlock(lim Limits) int {
+	if lim.ScanBlock > 0 {
+		return lim.ScanBlock
+	}
+	return 256
+}
+
+// stateLayout packs an accumulator into look-back words. Up to 4 bytes of
+// components go in one 8-byte word and up to 12 in one 16-byte word, the
+// status in the word's last 4 bytes (words = 1 or 2 halves, multi false).
+// A larger accumulator is spread over 16-byte words of 12 payload bytes
+// and a 4-byte "written" mark each, in two write-once slots per tile, the
+// aggregate's and the inclusive prefix's (multi true, words = the slot's
+// halves): a reader that sees every mark of a slot has the whole value,
+// still without a fence. Components sit at offsets aligned to their sizes
+// (byte offsets over the slot's words, 16 bytes per word).
+func stateLayout(acc []core.PrimType) (words int, multi bool, offs []int) {
+	off := 0
+	for _, t := range acc {
+		sz := t.Size()
+		off = (off + sz - 1) / sz * sz
+		offs = append(offs, off)
+		off += sz
+	}
+	switch {
+	case off <= 4:
+		return 1, false, offs
+	case off <= 12:
+		return 2, false, offs
+	}
+	offs, word, off := offs[:0], 0, 0
+	for _, t := range acc {
+		sz := t.Size()
+		off = (off + sz - 1) / sz * sz
+		if off+sz > 12 {
+			word, off = word+1, 0
+		}
+		offs = append(offs, 16*word+off)
+		off += sz
+	}
+	return 2 * (word + 1), true, offs
+}
+
+// unpackBits renders the value of type t whose bit pattern is the low bits
+// of the 64-bit expression w (ar_bits' inverse).
+func unpackBits(t core.PrimType, w string) string {
+	switch t {
+	case core.Bool:
+		return fmt.Sprintf("((%s) & 1ull) != 0", w)
+	case core.I8, core.I16, core.I32:
+		return fmt.Sprintf("(%s)(u%s)(%s)", ctype(t), ctype(t)[1:], w)
+	case core.U8, core.U16, core.U32, core.I64, core.U64:
+		return fmt.Sprintf("(%s)(%s)", ctype(t), w)
+	case core.F32:
+		return fmt.Sprintf("__uint_as_float((u32)(%s))", w)
+	case core.F64:
+		return fmt.Sprintf("__longlong_as_double((i64)(%s))", w)
+	}
+	return "/* bad type */"
 }
 
 // scanGen renders the scan kernel of one statement.
@@ -211,7 +330,7 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 	if len(op.Reds) > 0 {
 		return nil, unsup("a scan fused with a reduction is not generated yet")
 	}
-	k := &scanKernel{Mode: scanPlain, Stmt: s, Outer: outer, W: op.W, Arrs: op.Arrs, Block: 256, hasMap: true}
+	k := &scanKernel{Mode: scanPlain, Stmt: s, Outer: outer, W: op.W, Arrs: op.Arrs, Block: scanBlock(g.lim), hasMap: true}
 	if outer != nil {
 		k.Mode = scanSeg
 	}
@@ -284,6 +403,8 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 	}
 	k.Env = fs.order
 	k.Seq = scanSeq(k, g.lim)
+	k.Words, k.Multi, k.Offs = stateLayout(k.Acc)
+	k.MinBlocks = minBlocks(k, g.lim)
 	k.Name = "k_" + strings.ReplaceAll(scanModeName[k.Mode], " ", "_")
 	g.params(k)
 	var b strings.Builder
@@ -304,7 +425,7 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 }
 
 func (g *scanGen) filter(s *core.Stmt, f *core.Filter) (*scanKernel, error) {
-	k := &scanKernel{Mode: scanFilter, Stmt: s, W: f.W, Arrs: f.Arrs, Block: 256, Part: f.Partition, hasMap: f.Map != nil}
+	k := &scanKernel{Mode: scanFilter, Stmt: s, W: f.W, Arrs: f.Arrs, Block: scanBlock(g.lim), Part: f.Partition, hasMap: f.Map != nil}
 	for _, a := range f.Arrs {
 		if a.Type.Rank != 1 {
 			return nil, unsup("filter over rows of %s (nested parallelism is not generated yet)", a.Name)
@@ -345,7 +466,9 @@ func (g *scanGen) filter(s *core.Stmt, f *core.Filter) (*scanKernel, error) {
 		return nil, fs.err
 	}
 	k.Env = fs.order
-	k.Seq = scanSeq(k, g.lim)
+	k.Seq = filterSeq(k, g.lim)
+	k.Words, k.Multi, k.Offs = stateLayout(k.Acc)
+	k.MinBlocks = minBlocks(k, g.lim)
 	k.Name = "k_filter"
 	if f.Partition {
 		k.Name = "k_partition"
@@ -415,13 +538,7 @@ func (g *scanGen) params(k *scanKernel) {
 	for j, t := range k.Res {
 		ps = append(ps, scanParam{kind: spRes, k: j, t: t})
 	}
-	ps = append(ps, scanParam{kind: spFlags})
-	for j, t := range k.Acc {
-		ps = append(ps, scanParam{kind: spAgg, k: j, t: t})
-	}
-	for j, t := range k.Acc {
-		ps = append(ps, scanParam{kind: spPre, k: j, t: t})
-	}
+	ps = append(ps, scanParam{kind: spState})
 	ps = append(ps, scanParam{kind: spTicket})
 	if k.Mode == scanFilter {
 		ps = append(ps, scanParam{kind: spCount})
@@ -613,7 +730,7 @@ func (k *scanKernel) LoadPhase() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = ar_j * %d + threadIdx.x;\n    const i64 ar_i = ar_base + ar_k;\n", k.Block)
-	b.WriteString("    if (ar_i < ar_n) {\n")
+	fmt.Fprintf(&b, "    if (%s) {\n", k.inTile())
 	var xs []string
 	for j, t := range k.In {
 		fmt.Fprintf(&b, "      const %s ar_x_%d = ar_in%d[ar_i];\n", ctype(t), j, j)
@@ -760,38 +877,73 @@ func (k *scanKernel) BlockScan() string {
 // 0, its prefix), then fold the predecessors' values in windows of 32,
 // nearest in lane 0, until a window holds an inclusive prefix (or, in a
 // segmented scan, a value with a segment start); publish the inclusive
-// prefix and leave the exclusive one in ar_bpre for the block.
+// prefix and leave the exclusive one in ar_bpre for the block. States are
+// the words of stateLayout: published and read without fences.
 func (k *scanKernel) LookBack() string {
 	var b strings.Builder
-	b.WriteString("  if (ar_warp == 0) {\n")
+	if k.Seg() {
+		fmt.Fprintf(&b, "  if (ar_w <= %d) {\n    // Whole segments per tile: the prefix of earlier tiles never reaches this one.\n    if (threadIdx.x == 0) {\n", k.Tile())
+		k.neutral(&b, "ar_bpre", 6)
+		b.WriteString("    }\n  } else ")
+	} else {
+		b.WriteString("  ")
+	}
+	b.WriteString("if (ar_warp == 0) {\n")
 	k.decl(&b, "ar_P", 4)
 	for j, t := range k.Acc {
 		fmt.Fprintf(&b, "    const %s ar_g_%d = ar_bagg_%d;\n", ctype(t), j, j)
 	}
 	b.WriteString("    if (ar_tile == 0) {\n      if (ar_lane == 0) {\n")
-	for j := range k.Acc {
-		fmt.Fprintf(&b, "        ar_pre%d[0] = ar_g_%d;\n", j, j)
-	}
-	b.WriteString("        ar_publish(ar_flags, 0, AR_PREFIX);\n      }\n    } else {\n      if (ar_lane == 0) {\n")
-	for j := range k.Acc {
-		fmt.Fprintf(&b, "        ar_agg%d[ar_tile] = ar_g_%d;\n", j, j)
-	}
-	b.WriteString("        ar_publish(ar_flags, ar_tile, AR_AGGREGATE);\n      }\n")
+	k.publish(&b, "0", "ar_g", "AR_PREFIX", 8)
+	b.WriteString("      }\n    } else {\n      if (ar_lane == 0) {\n")
+	k.publish(&b, "ar_tile", "ar_g", "AR_AGGREGATE", 8)
+	b.WriteString("      }\n")
 	b.WriteString("      i64 ar_look = ar_tile - 1;\n      unsigned int ar_ns = 16;\n      for (;;) {\n")
 	b.WriteString("        const i64 ar_p = ar_look - ar_lane;\n")
-	b.WriteString("        const unsigned int ar_st = ar_p >= 0 ? ((volatile unsigned int *)ar_flags)[ar_p] : AR_PREFIX;\n")
+	{
+		var ws []string
+		for h := 0; h < k.Words; h++ {
+			ws = append(ws, fmt.Sprintf("ar_s%d", h))
+		}
+		fmt.Fprintf(&b, "        u64 %s;\n", strings.Join(ws, " = 0, ")+" = 0")
+		switch {
+		case k.Multi:
+			// Slot words of tile p: its aggregate's at 2*p*n, its prefix's at (2*p+1)*n.
+			n := k.Words / 2
+			var marks []string
+			for w := 0; w < n; w++ {
+				marks = append(marks, fmt.Sprintf("(ar_s%d >> 32) == 1u", 2*w+1))
+			}
+			load := func(slot string, indent string) {
+				for w := 0; w < n; w++ {
+					fmt.Fprintf(&b, "%sar_load_state((const ulonglong2 *)ar_state + (%s) * %d + %d, &ar_s%d, &ar_s%d);\n", indent, slot, n, w, 2*w, 2*w+1)
+				}
+			}
+			b.WriteString("        unsigned int ar_st = AR_PREFIX;\n        if (ar_p >= 0) {\n")
+			load("2 * ar_p + 1", "          ")
+			fmt.Fprintf(&b, "          if (!(%s)) {\n", strings.Join(marks, " && "))
+			load("2 * ar_p", "            ")
+			fmt.Fprintf(&b, "            ar_st = %s ? AR_AGGREGATE : AR_INVALID;\n          }\n        }\n", strings.Join(marks, " && "))
+		case k.Words == 1:
+			b.WriteString("        if (ar_p >= 0) {\n          ar_load_state(ar_state + ar_p, &ar_s0);\n        }\n")
+		default:
+			b.WriteString("        if (ar_p >= 0) {\n          ar_load_state((const ulonglong2 *)ar_state + ar_p, &ar_s0, &ar_s1);\n        }\n")
+		}
+		if !k.Multi {
+			fmt.Fprintf(&b, "        const unsigned int ar_st = ar_p >= 0 ? (unsigned int)(%s >> 32) : AR_PREFIX;\n", ws[len(ws)-1])
+		}
+	}
 	b.WriteString("        if (__any_sync(0xffffffffu, ar_st == AR_INVALID)) {\n          __nanosleep(ar_ns);\n          ar_ns = min(ar_ns * 2, 256u);\n          continue;\n        }\n")
-	b.WriteString("        __threadfence();\n")
 	k.decl(&b, "ar_q", 8)
-	b.WriteString("        if (ar_p >= 0) {\n          if (ar_st == AR_PREFIX) {\n")
+	b.WriteString("        if (ar_p >= 0) {\n")
 	for j, t := range k.Acc {
-		fmt.Fprintf(&b, "            ar_q_%d = ((volatile %s *)ar_pre%d)[ar_p];\n", j, ctype(t), j)
+		w := fmt.Sprintf("ar_s%d", k.Offs[j]/8)
+		if sh := 8 * (k.Offs[j] % 8); sh > 0 {
+			w = fmt.Sprintf("(%s >> %d)", w, sh)
+		}
+		fmt.Fprintf(&b, "          ar_q_%d = %s;\n", j, unpackBits(t, w))
 	}
-	b.WriteString("          } else {\n")
-	for j, t := range k.Acc {
-		fmt.Fprintf(&b, "            ar_q_%d = ((volatile %s *)ar_agg%d)[ar_p];\n", j, ctype(t), j)
-	}
-	b.WriteString("          }\n        }\n")
+	b.WriteString("        }\n")
 	stop := "ar_st == AR_PREFIX"
 	if k.Seg() {
 		stop += fmt.Sprintf(" || ar_q_%d", len(k.Scan))
@@ -815,15 +967,61 @@ func (k *scanKernel) LookBack() string {
 	b.WriteString("        if (ar_done) break;\n        ar_look -= 32;\n      }\n      if (ar_lane == 0) {\n")
 	k.declUninit(&b, "ar_I", 8)
 	k.comb(&b, "ar_I", "ar_P", "ar_g", 8)
-	for j := range k.Acc {
-		fmt.Fprintf(&b, "        ar_pre%d[ar_tile] = ar_I_%d;\n", j, j)
-	}
-	b.WriteString("        ar_publish(ar_flags, ar_tile, AR_PREFIX);\n      }\n    }\n    if (ar_lane == 0) {\n")
+	k.publish(&b, "ar_tile", "ar_I", "AR_PREFIX", 8)
+	b.WriteString("      }\n    }\n    if (ar_lane == 0) {\n")
 	for j := range k.Acc {
 		fmt.Fprintf(&b, "      ar_bpre_%d = ar_P_%d;\n", j, j)
 	}
 	b.WriteString("    }\n  }\n  __syncthreads();")
 	return b.String()
+}
+
+// publish renders the store of accumulator val as tile idx's state with
+// status st: one packed word, or the words of the status's slot.
+func (k *scanKernel) publish(b *strings.Builder, idx, val, st string, indent int) {
+	in := ind(indent)
+	parts := make([][]string, k.Words)
+	for j := range k.Acc {
+		e := fmt.Sprintf("ar_bits(%s_%d)", val, j)
+		if sh := 8 * (k.Offs[j] % 8); sh > 0 {
+			e = fmt.Sprintf("(%s << %d)", e, sh)
+		}
+		parts[k.Offs[j]/8] = append(parts[k.Offs[j]/8], e)
+	}
+	if k.Multi {
+		// Every word of the slot carries the written mark.
+		n := k.Words / 2
+		slot := fmt.Sprintf("2 * (%s)", idx)
+		if st == "AR_PREFIX" {
+			slot += " + 1"
+		}
+		fmt.Fprintf(b, "%s{\n", in)
+		for w := 0; w < n; w++ {
+			lo, hi := parts[2*w], append(parts[2*w+1], "((u64)1u << 32)")
+			if len(lo) == 0 {
+				lo = []string{"0ull"}
+			}
+			fmt.Fprintf(b, "%s  ar_store_state((ulonglong2 *)ar_state + (%s) * %d + %d, %s, %s);\n", in, slot, n, w, strings.Join(lo, " | "), strings.Join(hi, " | "))
+		}
+		fmt.Fprintf(b, "%s}\n", in)
+		return
+	}
+	parts[k.Words-1] = append(parts[k.Words-1], fmt.Sprintf("((u64)%s << 32)", st))
+	fmt.Fprintf(b, "%s{\n", in)
+	var ws []string
+	for w, ps := range parts {
+		if len(ps) == 0 {
+			ps = []string{"0ull"}
+		}
+		fmt.Fprintf(b, "%s  const u64 ar_pw%d = %s;\n", in, w, strings.Join(ps, " | "))
+		ws = append(ws, fmt.Sprintf("ar_pw%d", w))
+	}
+	if k.Words == 1 {
+		fmt.Fprintf(b, "%s  ar_store_state(ar_state + %s, %s);\n", in, idx, ws[0])
+	} else {
+		fmt.Fprintf(b, "%s  ar_store_state((ulonglong2 *)ar_state + %s, %s);\n", in, idx, strings.Join(ws, ", "))
+	}
+	fmt.Fprintf(b, "%s}\n", in)
 }
 
 // Finish gives every element its prefix: the block's exclusive prefix and
@@ -889,7 +1087,7 @@ func (k *scanKernel) StorePhase() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = ar_j * %d + threadIdx.x;\n    const i64 ar_i = ar_base + ar_k;\n", k.Block)
-	b.WriteString("    if (ar_i < ar_n) {\n")
+	fmt.Fprintf(&b, "    if (%s) {\n", k.inTile())
 	switch {
 	case k.Mode == scanFilter:
 		b.WriteString("      const i64 ar_d = ar_sh_0[AR_PADK];\n      if (ar_d >= 0) {\n")
@@ -927,6 +1125,165 @@ func (k *scanKernel) StorePhase() string {
 		}
 	}
 	b.WriteString("    }\n  }")
+	return b.String()
+}
+
+// TileBase renders the tile's length ar_tlen and first element ar_base. A
+// segmented scan whose segments fit in a tile uses tiles of whole segments
+// (the thesis' segment-aligned tiling): no segment crosses a tile, so no
+// tile looks back.
+func (k *scanKernel) TileBase() string {
+	if !k.Seg() {
+		return fmt.Sprintf("  const i64 ar_tlen = %d;\n  const i64 ar_base = ar_tile * ar_tlen;", k.Tile())
+	}
+	return fmt.Sprintf("  const i64 ar_tlen = ar_w <= %d ? ar_w * (%d / ar_w) : %d;\n  const i64 ar_base = ar_tile * ar_tlen;", k.Tile(), k.Tile(), k.Tile())
+}
+
+// tileLen is TileBase's ar_tlen on the host.
+func (k *scanKernel) tileLen(w int64) int64 {
+	t := int64(k.Tile())
+	if k.Seg() && w > 0 && w <= t {
+		return w * (t / w)
+	}
+	return t
+}
+
+// inTile is the condition that the tile's slot ar_k holds element ar_i.
+func (k *scanKernel) inTile() string {
+	if k.Seg() {
+		return "ar_k < ar_tlen && ar_i < ar_n"
+	}
+	return "ar_i < ar_n"
+}
+
+// LaunchBounds is the kernel's __launch_bounds__: the block size, and the
+// blocks per multiprocessor the register allocation must allow when a
+// measurement sets Limits.ScanMinBlocks.
+func (k *scanKernel) LaunchBounds() string {
+	if k.MinBlocks > 0 {
+		return fmt.Sprintf("%d, %d", k.Block, k.MinBlocks)
+	}
+	return fmt.Sprint(k.Block)
+}
+
+// Warps is the warps of a block.
+func (k *scanKernel) Warps() int { return k.Block / 32 }
+
+// Rounds is the filter's count of warp rounds per tile: one ballot each.
+func (k *scanKernel) Rounds() int { return k.Seq * k.Warps() }
+
+// FilterLoad loads the filter's tile striped: round j of warp w is the 32
+// consecutive elements j*Block + 32*w + lane. Each thread keeps its values
+// (ar_v_h[j]) and the round's ballot of kept lanes (ar_bal[j]) in
+// registers; lane 0 writes the round's count. The loads come first, in a
+// loop of their own, so that all of them are in flight before the first
+// ballot waits.
+func (k *scanKernel) FilterLoad() string {
+	var b strings.Builder
+	for h, t := range k.Held {
+		fmt.Fprintf(&b, "  %s ar_v_%d[%d];\n", ctype(t), h, k.Seq)
+	}
+	fmt.Fprintf(&b, "  bool ar_kp[%d];\n  unsigned int ar_bal[%d];\n", k.Seq, k.Seq)
+	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+	fmt.Fprintf(&b, "    const i64 ar_i = ar_base + ar_j * %d + threadIdx.x;\n    ar_kp[ar_j] = false;\n    if (ar_i < ar_n) {\n", k.Block)
+	var xs []string
+	for j, t := range k.In {
+		fmt.Fprintf(&b, "      const %s ar_x_%d = ar_in%d[ar_i];\n", ctype(t), j, j)
+		xs = append(xs, fmt.Sprintf("ar_x_%d", j))
+	}
+	vals := xs
+	if k.hasMap {
+		args := append([]string{k.envArgs, "ar_i"}, xs...)
+		vals = nil
+		for h, t := range k.Held {
+			fmt.Fprintf(&b, "      %s ar_y_%d;\n", ctype(t), h)
+			args = append(args, fmt.Sprintf("&ar_y_%d", h))
+			vals = append(vals, fmt.Sprintf("ar_y_%d", h))
+		}
+		fmt.Fprintf(&b, "      %s(%s);\n", k.fnMap, strings.Join(args, ", "))
+	}
+	fmt.Fprintf(&b, "      %s(%s, %s, &ar_kp[ar_j]);\n", k.fnPred, k.envArgs, strings.Join(vals, ", "))
+	for h := range k.Held {
+		fmt.Fprintf(&b, "      ar_v_%d[ar_j] = %s;\n", h, vals[h])
+	}
+	b.WriteString("    }\n  }\n")
+	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+	b.WriteString("    ar_bal[ar_j] = __ballot_sync(0xffffffffu, ar_kp[ar_j]);\n")
+	fmt.Fprintf(&b, "    if (ar_lane == 0) ar_wc[ar_j * %d + ar_warp] = __popc(ar_bal[ar_j]);\n  }", k.Warps())
+	return b.String()
+}
+
+// FilterCounts turns the round counts into their exclusive prefixes within
+// the tile (thread t scans round t: Rounds is at most Block) and puts the
+// tile's count in ar_bagg_0 for the look-back.
+func (k *scanKernel) FilterCounts() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  {\n    const int ar_c0 = threadIdx.x < %d ? ar_wc[threadIdx.x] : 0;\n    int ar_c = ar_c0;\n", k.Rounds())
+	b.WriteString("    for (int ar_o = 1; ar_o < 32; ar_o <<= 1) {\n      const int ar_u = __shfl_up_sync(0xffffffffu, ar_c, ar_o);\n      if (ar_lane >= ar_o) ar_c += ar_u;\n    }\n")
+	b.WriteString("    if (ar_lane == 31) ar_ws[ar_warp] = ar_c;\n    __syncthreads();\n    if (ar_warp == 0) {\n")
+	fmt.Fprintf(&b, "      const int ar_t0 = ar_lane < %d ? ar_ws[ar_lane] : 0;\n      int ar_t = ar_t0;\n", k.Warps())
+	b.WriteString("      for (int ar_o = 1; ar_o < 32; ar_o <<= 1) {\n        const int ar_u = __shfl_up_sync(0xffffffffu, ar_t, ar_o);\n        if (ar_lane >= ar_o) ar_t += ar_u;\n      }\n")
+	b.WriteString("      ar_ws[ar_lane] = ar_t - ar_t0;\n      if (ar_lane == 31) ar_bagg_0 = (i64)ar_t;\n    }\n    __syncthreads();\n")
+	fmt.Fprintf(&b, "    if (threadIdx.x < %d) ar_wc[threadIdx.x] = ar_c - ar_c0 + ar_ws[ar_warp];\n  }\n  __syncthreads();", k.Rounds())
+	return b.String()
+}
+
+// FilterShared declares the tile's compacted values: kept ones first, in
+// order, then (partition) the rejected ones, in order.
+func (k *scanKernel) FilterShared() string {
+	var b strings.Builder
+	for h, t := range k.Held {
+		fmt.Fprintf(&b, "  __shared__ %s ar_sx_%d[%d];\n", ctype(t), h, k.Tile())
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// FilterCompact moves every element's values to their place in the
+// compacted tile in shared memory: the kept elements before it in the tile
+// are its round's prefix and the kept lanes below it in the round. It runs
+// before the look-back, which it does not need.
+func (k *scanKernel) FilterCompact() string {
+	var b strings.Builder
+	b.WriteString("  const unsigned int ar_lt = (1u << ar_lane) - 1u;\n  const int ar_tk = (int)ar_bagg_0;\n")
+	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+	fmt.Fprintf(&b, "    const int ar_k = ar_j * %d + threadIdx.x;\n    if (ar_base + ar_k < ar_n) {\n", k.Block)
+	fmt.Fprintf(&b, "      const int ar_lb = ar_wc[ar_j * %d + ar_warp] + __popc(ar_bal[ar_j] & ar_lt);\n", k.Warps())
+	b.WriteString("      if (ar_kp[ar_j]) {\n")
+	for h := range k.Held {
+		fmt.Fprintf(&b, "        ar_sx_%d[ar_lb] = ar_v_%d[ar_j];\n", h, h)
+	}
+	b.WriteString("      }")
+	if k.Part {
+		b.WriteString(" else {\n")
+		for h := range k.Held {
+			fmt.Fprintf(&b, "        ar_sx_%d[ar_tk + ar_k - ar_lb] = ar_v_%d[ar_j];\n", h, h)
+		}
+		b.WriteString("      }")
+	}
+	b.WriteString("\n    }\n  }")
+	return b.String()
+}
+
+// FilterStore writes the compacted tile contiguously after the kept
+// elements of earlier tiles (ar_bpre_0) and, for a partition, the rejected
+// ones after the rejected elements of earlier tiles; the last tile writes
+// the total count.
+func (k *scanKernel) FilterStore() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  const i64 ar_pre = ar_bpre_0;\n  const int ar_tl = (int)min((i64)%d, ar_n - ar_base);\n", k.Tile())
+	fmt.Fprintf(&b, "  for (int ar_t = threadIdx.x; ar_t < ar_tk; ar_t += %d) {\n", k.Block)
+	for h := range k.Held {
+		fmt.Fprintf(&b, "    ar_res%d[ar_pre + ar_t] = ar_sx_%d[ar_t];\n", h, h)
+	}
+	b.WriteString("  }\n")
+	if k.Part {
+		fmt.Fprintf(&b, "  for (int ar_t = ar_tk + threadIdx.x; ar_t < ar_tl; ar_t += %d) {\n", k.Block)
+		for h := range k.Held {
+			fmt.Fprintf(&b, "    ar_res%d[ar_base - ar_pre + (ar_t - ar_tk)] = ar_sx_%d[ar_t];\n", len(k.Held)+h, h)
+		}
+		b.WriteString("  }\n")
+	}
+	b.WriteString("  if (threadIdx.x == 0 && ar_base + ar_tl == ar_n) *ar_count = ar_pre + ar_tk;")
 	return b.String()
 }
 

@@ -16,7 +16,9 @@ import (
 // by CUDA events around each kernel and reports kernel milliseconds, GB/s
 // (bytes read plus written) and the ratio to a device-to-device copy of
 // the same bytes measured in the same run. gpubench.seq, when set, also
-// sweeps the elements per thread of the i32, i64 and MSSP scans.
+// sweeps the elements per thread of the plain scans, MSSP and the filter,
+// for each block size of gpubench.scanblock and each minimum of blocks per
+// multiprocessor (launch bounds) of gpubench.minblocks.
 // bench/gpu/scan.sh runs it beside PyTorch.
 func BenchmarkScan(b *testing.B) {
 	be, err := New(Options{})
@@ -155,17 +157,35 @@ func BenchmarkScan(b *testing.B) {
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) { measure(b, c) })
 	}
-	for _, f := range strings.Split(*benchSeqs, ",") {
-		seq, err := strconv.Atoi(f)
-		if err != nil {
-			continue
+	// The sweep: every block size of gpubench.scanblock with every degree
+	// of gpubench.seq, on the plain scans, MSSP and the filter.
+	ints := func(list string) []int {
+		var out []int
+		for _, f := range strings.Split(list, ",") {
+			if v, err := strconv.Atoi(f); err == nil {
+				out = append(out, v)
+			}
 		}
-		for _, c := range cases[:4] {
-			b.Run(fmt.Sprintf("%s_seq%d", c.name, seq), func(b *testing.B) {
-				be.lim.Seq = seq
-				defer func() { be.lim.Seq = 0 }()
-				measure(b, c)
-			})
+		return out
+	}
+	blocks := ints(*benchScanBlocks)
+	if len(blocks) == 0 {
+		blocks = []int{0}
+	}
+	for _, minBlocks := range ints(*benchMinBlocks) {
+		for _, block := range blocks {
+			for _, seq := range ints(*benchSeqs) {
+				for _, c := range cases[:6] {
+					if c.name == "scanomap_i32" {
+						continue
+					}
+					b.Run(fmt.Sprintf("%s_block%d_seq%d_min%d", c.name, block, seq, minBlocks), func(b *testing.B) {
+						be.lim.Seq, be.lim.ScanBlock, be.lim.ScanMinBlocks = seq, block, minBlocks
+						defer func() { be.lim.Seq, be.lim.ScanBlock, be.lim.ScanMinBlocks = 0, 0, 0 }()
+						measure(b, c)
+					})
+				}
+			}
 		}
 	}
 	b.Run("copy_d2d_i32", func(b *testing.B) {

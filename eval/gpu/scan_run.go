@@ -153,7 +153,7 @@ func (r *run) launchScan(s *core.Stmt, m *scanModule, env map[string]eval.Value)
 		segs *= d
 	}
 	n := w * segs
-	tiles := ceilDiv(n, int64(k.Tile()))
+	tiles := ceilDiv(n, k.tileLen(w))
 	if tiles > 1<<31-1 {
 		return fmt.Errorf("gpu: %s of %d elements needs more than 2^31 tiles", expName(s.Exp), n)
 	}
@@ -191,24 +191,18 @@ func (r *run) launchScan(s *core.Stmt, m *scanModule, env map[string]eval.Value)
 		}
 		res = append(res, d)
 	}
-	flags, err := alloc(core.U32, tiles+1, true) // the last word is the ticket
+	// The look-back states (stateLayout), then the u32 ticket. All zero:
+	// every tile INVALID, the ticket at 0.
+	stateBytes := 8 * int64(k.Words) * tiles
+	if k.Multi {
+		stateBytes *= 2 // an aggregate slot and a prefix slot
+	}
+	flags, err := alloc(core.U8, stateBytes+16, true)
 	if err != nil {
 		return err
 	}
 	if err := r.b.g.Memset(flags.ptr(), 0, flags.bytes); err != nil {
 		return err
-	}
-	var aggs, pres []*devArray
-	for _, t := range k.Acc {
-		a, err := alloc(t, tiles, true)
-		if err != nil {
-			return err
-		}
-		p, err := alloc(t, tiles, true)
-		if err != nil {
-			return err
-		}
-		aggs, pres = append(aggs, a), append(pres, p)
 	}
 	count, err := alloc(core.I64, 1, true)
 	if err != nil {
@@ -245,14 +239,10 @@ func (r *run) launchScan(s *core.Stmt, m *scanModule, env map[string]eval.Value)
 		case spRes:
 			traffic += res[p.k].bytes
 			args = append(args, res[p.k].ptr())
-		case spFlags:
+		case spState:
 			args = append(args, flags.ptr())
-		case spAgg:
-			args = append(args, aggs[p.k].ptr())
-		case spPre:
-			args = append(args, pres[p.k].ptr())
 		case spTicket:
-			args = append(args, flags.ptr()+cuda.Ptr(4*tiles))
+			args = append(args, flags.ptr()+cuda.Ptr(stateBytes))
 		case spCount:
 			args = append(args, count.ptr())
 		default:

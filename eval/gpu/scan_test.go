@@ -14,6 +14,14 @@ import (
 
 var scanLarge = flag.Int("gpu.scanlarge", 1<<24, "largest size TestScanDevice runs (2^31+5 checks 64-bit offsets)")
 
+// The kernel variant TestScanDevice checks (Limits.ScanBlock, Seq and
+// ScanMinBlocks); zero values are the shipped choice.
+var (
+	scanBlockFlag     = flag.Int("gpu.scanblock", 0, "scan block size TestScanDevice uses (0: the default)")
+	scanSeqFlag       = flag.Int("gpu.scanseq", 0, "scan elements per thread TestScanDevice uses (0: the formula)")
+	scanMinBlocksFlag = flag.Int("gpu.scanminblocks", 0, "minimum blocks per multiprocessor of the scan kernels TestScanDevice uses")
+)
+
 // A scanProg is a program whose first statement of kind scan, segmented
 // scan or filter is what the test is about; inputs come from in(n), where n
 // is the number of elements (rows of seg elements for segmented programs).
@@ -235,7 +243,8 @@ func TestScanUnsupported(t *testing.T) {
 // TestScanSeq checks the sequentiality degrees the formula gives for the
 // test programs' accumulators and that every tile fits in shared memory.
 func TestScanSeq(t *testing.T) {
-	want := map[string]int{"scan_i32": 31, "scan_u8_max": 31, "scan_f64": 15, "mssp_scan": 7, "segscan_i32": 15}
+	want := map[string]int{"scan_i32": 31, "scan_u8_max": 31, "scan_f64": 15, "mssp_scan": 7, "segscan_i32": 15,
+		"filter_map": 31, "partition_pairs": 15}
 	for _, p := range scanProgs() {
 		prog := p.build()
 		m, err := genScan(prog, scanStmtOf(t, prog), DefaultLimits)
@@ -246,7 +255,7 @@ func TestScanSeq(t *testing.T) {
 		if w, ok := want[p.name]; ok && k.Seq != w {
 			t.Errorf("%s: %d elements per thread, want %d", p.name, k.Seq, w)
 		}
-		if sb := sharedBytes(k.Scan, k.Held, k.Acc, k.Block, k.Seq); sb > DefaultLimits.SharedPerBlock || k.Seq < 1 {
+		if sb := k.shared(); sb > DefaultLimits.SharedPerBlock || k.Seq < 1 {
 			t.Errorf("%s: %d per thread needs %d bytes of shared memory", p.name, k.Seq, sb)
 		}
 	}
@@ -261,6 +270,8 @@ func TestScanDevice(t *testing.T) {
 	if b == nil {
 		return
 	}
+	// The kernel variants a measurement sweeps are checked the same way.
+	b.lim.ScanBlock, b.lim.Seq, b.lim.ScanMinBlocks = *scanBlockFlag, *scanSeqFlag, *scanMinBlocksFlag
 	ref := cpu.New(cpu.Options{})
 	ctx := context.Background()
 	for _, p := range scanProgs() {

@@ -11,13 +11,22 @@ type Limits struct {
 	SharedPerBlock     int // static shared memory a kernel may use
 	SharedOptin        int // opt-in dynamic shared memory per block
 	RegsPerBlock       int
+	SharedPerSM        int // shared memory of a multiprocessor
+	ThreadsPerSM       int // resident threads of a multiprocessor
 	// Seq, when positive, replaces the formula's sequentiality degree (for
 	// measuring; the tile is still capped to fit in shared memory).
 	Seq int
+	// ScanBlock, when positive, replaces the scan kernels' block size (for
+	// measuring).
+	ScanBlock int
+	// ScanMinBlocks, when positive, is the minimum blocks per
+	// multiprocessor of the scan kernels' launch bounds.
+	ScanMinBlocks int
 }
 
 // DefaultLimits are the sm_90 values (H100 and H200 agree on all but SMs).
-var DefaultLimits = Limits{SMs: 132, MaxThreadsPerBlock: 1024, SharedPerBlock: 48 << 10, SharedOptin: 232448, RegsPerBlock: 65536}
+var DefaultLimits = Limits{SMs: 132, MaxThreadsPerBlock: 1024, SharedPerBlock: 48 << 10, SharedOptin: 232448, RegsPerBlock: 65536,
+	SharedPerSM: 233472, ThreadsPerSM: 2048}
 
 // seqDegree is the number of elements a thread folds sequentially in an
 // ordered reduction, from the types of the accumulator, by Futhark's
