@@ -1,10 +1,11 @@
 {{/* Histogram (reduce_by_index / hist) kernels, thesis ch. 4. Both are
      persistent blocks walking the elements in a grid-stride loop of
-     {{.Tile}} elements per block and step: each thread first reads its
-     {{.Per}} elements of every input with 16-byte loads (LoadPhase), then
-     maps and updates them one by one. The step's bounds are the same for
-     every lane of a block, so warp collectives are safe; the fused map
-     computes, per element, every op's bucket index and values. Each launch
+     Tile elements per block and step: each thread first reads its Per
+     elements of every input with 16-byte loads, then maps and updates them
+     one by one (HistStep). The step's bounds are the same for every lane
+     of a block, so warp collectives are safe, and a step wholly in range
+     (all but the last) runs a copy of the code without bounds checks; the
+     fused map computes, per element, every op's bucket index and values. Each launch
      covers a window of buckets per op (ar_lo, ar_hc): the host makes
      several passes when the buckets do not fit at once; indices outside
      the window, out-of-range ones included, are skipped.
@@ -18,21 +19,20 @@
      update per bucket and block.
 
      hist_global: updates go straight to the result in global memory, after
-     the warp aggregation the package comment describes. */ -}}
-extern "C" __global__ void __launch_bounds__({{.Block}})
+     the per-thread runs and warp aggregation the package comment
+     describes. */ -}}
+extern "C" __global__ void __launch_bounds__({{.Bounds}})
 {{.Name}}_global({{.Params false}}) {
 {{.VecFlags}}  const int ar_lane = threadIdx.x & 31;
   const i64 ar_stride = (i64)gridDim.x * {{.Tile}};
   for (i64 ar_b0 = (i64)blockIdx.x * {{.Tile}}; ar_b0 < ar_n; ar_b0 += ar_stride) {
-{{.LoadPhase}}#pragma unroll
-    for (int ar_u = 0; ar_u < {{.Per}}; ar_u++) {
-    const i64 ar_i = ar_b0 + ((i64)(ar_u >> 2) * {{.Block}} + threadIdx.x) * 4 + (ar_u & 3);
-    const bool ar_live = ar_i < ar_n;
-{{.MapPhaseVec}}{{.GlobalUpdates}}    }
+    if (ar_b0 + {{.Tile}} <= ar_n) {
+{{.HistStep false true}}    } else {
+{{.HistStep false false}}    }
   }
 }
 {{if .SharedOK}}
-extern "C" __global__ void __launch_bounds__({{.Block}})
+extern "C" __global__ void __launch_bounds__({{.Bounds}})
 {{.Name}}_shared({{.Params true}}) {
   extern __shared__ __align__(8) unsigned char ar_sh[];
 {{.SharedInit}}  __syncthreads();
@@ -40,11 +40,9 @@ extern "C" __global__ void __launch_bounds__({{.Block}})
   const int ar_cp = ar_lane & (ar_m - 1);
   const i64 ar_stride = (i64)gridDim.x * {{.Tile}};
   for (i64 ar_b0 = (i64)blockIdx.x * {{.Tile}}; ar_b0 < ar_n; ar_b0 += ar_stride) {
-{{.LoadPhase}}#pragma unroll
-    for (int ar_u = 0; ar_u < {{.Per}}; ar_u++) {
-    const i64 ar_i = ar_b0 + ((i64)(ar_u >> 2) * {{.Block}} + threadIdx.x) * 4 + (ar_u & 3);
-    const bool ar_live = ar_i < ar_n;
-{{.MapPhaseVec}}{{.SharedUpdates}}    }
+    if (ar_b0 + {{.Tile}} <= ar_n) {
+{{.HistStep true true}}    } else {
+{{.HistStep true false}}    }
   }
   __syncthreads();
 {{.SharedMerge}}}

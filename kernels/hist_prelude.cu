@@ -24,12 +24,13 @@ AR_D bool ar_vec_ok(const T *p) {
 }
 
 // ar_load4 reads elements i..i+3 of p (i a multiple of 4) into v: with one
-// or two wide read-only loads when vec is set and all four exist, else
-// element by element, past-the-end ones as zeros (their lanes are dead).
-// The unions only reinterpret the loaded registers.
+// or two wide read-only loads when vec is set and all four exist (full:
+// the caller knows they do), else element by element, past-the-end ones as
+// zeros (their lanes are dead). The unions only reinterpret the loaded
+// registers.
 template <typename T>
-AR_D void ar_load4(const T *__restrict__ p, const i64 i, const i64 n, const bool vec, T *v) {
-  if (vec && i + 4 <= n) {
+AR_D void ar_load4(const T *__restrict__ p, const i64 i, const i64 n, const bool vec, const bool full, T *v) {
+  if (vec && (full || i + 4 <= n)) {
     if constexpr (sizeof(T) == 8) {
       union { uint4 w[2]; T x[4]; } u;
       u.w[0] = __ldg((const uint4 *)(p + i));
@@ -49,6 +50,6 @@ AR_D void ar_load4(const T *__restrict__ p, const i64 i, const i64 n, const bool
       for (int j = 0; j < 4; j++) v[j] = u.x[j];
     }
   } else {
-    for (int j = 0; j < 4; j++) v[j] = i + j < n ? p[i + j] : (T)0;
+    for (int j = 0; j < 4; j++) v[j] = full || i + j < n ? p[i + j] : (T)0;
   }
 }

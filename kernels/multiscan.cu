@@ -8,18 +8,21 @@
               kept throughout);
        _out:  each chunk walks its elements again from those prefixes and
               writes every element's inclusive per-label prefix.
+     _aggs and _outs are _agg and _out with the thread's accumulators in
+     shared memory while it walks its chunk (the host picks them when the
+     block's k columns fit).
      A label outside 0..ar_k-1 fails the check the CPU interpreter makes. */ -}}
 extern "C" __global__ void __launch_bounds__({{.Block}})
 {{.Name}}_agg({{.Params false}}) {
   const i64 ar_c0 = (i64)blockIdx.x * {{.Block}} + threadIdx.x;
   if (ar_c0 >= ar_c) return;
   for (i64 ar_l = 0; ar_l < ar_k; ar_l++) {
-{{.StoreNeutral "ar_l * ar_c + ar_c0"}}
+{{.StoreNeutral "ar_st" "ar_l * ar_c + ar_c0"}}
   }
   const i64 ar_lo = ar_c0 * ar_chunk;
   const i64 ar_hi = min_i64(ar_n, ar_lo + ar_chunk);
   for (i64 ar_i = ar_lo; ar_i < ar_hi; ar_i++) {
-{{.Step false}}
+{{.Step false false}}
   }
 }
 
@@ -40,6 +43,32 @@ extern "C" __global__ void __launch_bounds__({{.Block}})
   const i64 ar_lo = ar_c0 * ar_chunk;
   const i64 ar_hi = min_i64(ar_n, ar_lo + ar_chunk);
   for (i64 ar_i = ar_lo; ar_i < ar_hi; ar_i++) {
-{{.Step true}}
+{{.Step true false}}
   }
+}
+
+extern "C" __global__ void __launch_bounds__({{.Block}})
+{{.Name}}_aggs({{.Params false}}) {
+{{.SmemState}}  const i64 ar_c0 = (i64)blockIdx.x * {{.Block}} + threadIdx.x;
+  if (ar_c0 >= ar_c) return;
+  for (i64 ar_l = 0; ar_l < ar_k; ar_l++) {
+{{.StoreNeutral "ar_ss" (printf "ar_l * %d + threadIdx.x" .Block)}}  }
+  const i64 ar_lo = ar_c0 * ar_chunk;
+  const i64 ar_hi = min_i64(ar_n, ar_lo + ar_chunk);
+  for (i64 ar_i = ar_lo; ar_i < ar_hi; ar_i++) {
+{{.Step false true}}  }
+  for (i64 ar_l = 0; ar_l < ar_k; ar_l++) {
+{{.MoveState true}}  }
+}
+
+extern "C" __global__ void __launch_bounds__({{.Block}})
+{{.Name}}_outs({{.Params false}}) {
+{{.SmemState}}  const i64 ar_c0 = (i64)blockIdx.x * {{.Block}} + threadIdx.x;
+  if (ar_c0 >= ar_c) return;
+  for (i64 ar_l = 0; ar_l < ar_k; ar_l++) {
+{{.MoveState false}}  }
+  const i64 ar_lo = ar_c0 * ar_chunk;
+  const i64 ar_hi = min_i64(ar_n, ar_lo + ar_chunk);
+  for (i64 ar_i = ar_lo; ar_i < ar_hi; ar_i++) {
+{{.Step true true}}  }
 }

@@ -210,16 +210,17 @@ func (p hParam) decl() string {
 }
 
 // histTuning is the shape of the hist kernels: threads per block, groups
-// of 4 elements a thread reads per step, and the most sub-histograms per
-// block of the shared-memory kernel. The values are the measured best on
+// of 4 elements a thread reads per step, the most sub-histograms per block
+// of the shared-memory kernel, and the blocks per SM the compiler must
+// leave registers for (0: its own choice). The values are the measured best on
 // the H200 (bench/RESULTS.md); the benchmark's flags change them to time
 // variants, before any module is generated.
 type histTuning struct {
-	block, groups int
-	maxCopies     int32
+	block, groups, minBlocks int
+	maxCopies                int32
 }
 
-var histTune = histTuning{block: 1024, groups: 1, maxCopies: 32}
+var histTune = histTuning{block: 1024, groups: 2, maxCopies: 32}
 
 // histKernel is the generated module of one hist, scatter or multiscan
 // statement and what the host needs to launch it. Its exported methods are
@@ -232,6 +233,8 @@ type histKernel struct {
 	// Groups is the number of 4-element groups a thread of the hist
 	// kernels reads per step.
 	Groups int
+	// Bounds is the kernels' __launch_bounds__ (hist).
+	Bounds string
 	W      core.Atom
 	Arrs   []*core.Var
 	In     []core.PrimType
@@ -287,32 +290,21 @@ func (k *histKernel) SharedOK() bool {
 // (dead lanes keep zeros, which no update uses), reading element ar_i of
 // every input (scatter).
 func (k *histKernel) MapPhase() string {
-	return k.mapPhase(func(j int) string { return fmt.Sprintf("ar_in%d[ar_i]", j) })
+	return k.mapPhase(func(j int) string { return fmt.Sprintf("ar_in%d[ar_i]", j) }, "    ")
 }
 
-// MapPhaseVec is MapPhase over the values LoadPhase has read: element
-// ar_u of the thread's step (hist).
-func (k *histKernel) MapPhaseVec() string {
-	return k.mapPhase(func(j int) string {
-		if k.unread[j] {
-			return fmt.Sprintf("(%s)0", ctype(k.In[j]))
-		}
-		return fmt.Sprintf("ar_v%d[ar_u]", j)
-	})
-}
-
-func (k *histKernel) mapPhase(in func(j int) string) string {
+func (k *histKernel) mapPhase(in func(j int) string, ind string) string {
 	var b strings.Builder
 	ts := k.values()
 	for j, t := range ts {
-		fmt.Fprintf(&b, "    %s ar_x%d = 0;\n", ctype(t), j)
+		fmt.Fprintf(&b, "%s%s ar_x%d = 0;\n", ind, ctype(t), j)
 	}
 	if k.fnMap == "" {
-		b.WriteString("    if (ar_live) {\n")
+		fmt.Fprintf(&b, "%sif (ar_live) {\n", ind)
 		for j := range k.In {
-			fmt.Fprintf(&b, "      ar_x%d = %s;\n", j, in(j))
+			fmt.Fprintf(&b, "%s  ar_x%d = %s;\n", ind, j, in(j))
 		}
-		b.WriteString("    }\n")
+		fmt.Fprintf(&b, "%s}\n", ind)
 		return b.String()
 	}
 	args := []string{k.envArgs, "ar_i"}
@@ -322,7 +314,7 @@ func (k *histKernel) mapPhase(in func(j int) string) string {
 	for j := range ts {
 		args = append(args, fmt.Sprintf("&ar_x%d", j))
 	}
-	fmt.Fprintf(&b, "    if (ar_live) %s(%s);\n", k.fnMap, strings.Join(args, ", "))
+	fmt.Fprintf(&b, "%sif (ar_live) %s(%s);\n", ind, k.fnMap, strings.Join(args, ", "))
 	return b.String()
 }
 
@@ -343,21 +335,134 @@ func (k *histKernel) VecFlags() string {
 	return b.String()
 }
 
-// LoadPhase reads the thread's Per elements of every input before any of
-// them is used, so that all the loads of a step are in flight together:
-// group g is the 4 elements at ar_b0 + 4·(g·Block + thread), so the
-// lanes of a warp read consecutive 16-byte pieces. Inputs the map does not
-// use are read into registers nobody reads, and the compiler drops them.
-func (k *histKernel) LoadPhase() string {
+// runs reports whether op o's updates go through a per-thread run: a
+// thread's consecutive elements with the same bucket are combined in
+// registers and update once, when the bucket changes or at the end of the
+// step (where the warp aggregation then sees one value per thread, so
+// skewed data costs one aggregation per step instead of one per element).
+// Runs pay where an update is expensive under contention: global updates
+// other than locks (those aggregate every element), and shared updates
+// that spin.
+func (k *histKernel) runs(o int, shared bool) bool {
+	op := k.ops[o]
+	if shared {
+		return op.spins()
+	}
+	return op.method != updLock
+}
+
+// places are the lvalues of op o's bucket key in the shared window or the
+// global destination.
+func (k *histKernel) places(o int, key string, shared bool) []string {
+	if shared {
+		// The offset in the window fits an int: the window is in shared memory.
+		return []string{fmt.Sprintf("ar_s%d[(int)(%s - ar_lo%d) * ar_m + ar_cp]", o, key, o)}
+	}
+	var ps []string
+	for c := range k.ops[o].ts {
+		ps = append(ps, fmt.Sprintf("ar_dst%d_%d[%s]", o, c, key))
+	}
+	return ps
+}
+
+// HistStep renders one step of a hist kernel's grid-stride loop (shared: the
+// shared-memory kernel). The thread first reads its Per elements of every
+// input, all loads in flight together: group g is the 4 elements at
+// ar_b0 + 4·(g·Block + thread), so the lanes of a warp read consecutive
+// 16-byte pieces (inputs the map ignores are not read). Then, element by
+// element, the map and every op's update. full says the whole tile is in
+// range (the test is the same for the whole block): then no lane is dead
+// and neither loads nor lanes need bounds checks.
+func (k *histKernel) HistStep(shared, full bool) string {
 	var b strings.Builder
+	const in = "      "
 	for j, t := range k.In {
 		if k.unread[j] {
 			continue
 		}
-		fmt.Fprintf(&b, "    %s ar_v%d[%d];\n", ctype(t), j, k.Per())
+		fmt.Fprintf(&b, "%s%s ar_v%d[%d];\n", in, ctype(t), j, k.Per())
 		for g := 0; g < k.Groups; g++ {
-			fmt.Fprintf(&b, "    ar_load4(ar_in%d, ar_b0 + ((i64)%d + threadIdx.x) * 4, ar_n, ar_vec%d, ar_v%d + %d);\n", j, g*k.Block, j, j, 4*g)
+			fmt.Fprintf(&b, "%sar_load4(ar_in%d, ar_b0 + ((i64)%d + threadIdx.x) * 4, ar_n, ar_vec%d, %v, ar_v%d + %d);\n", in, j, g*k.Block, j, full, j, 4*g)
 		}
+	}
+	for o, op := range k.ops {
+		if !k.runs(o, shared) {
+			continue
+		}
+		fmt.Fprintf(&b, "%sbool ar_rv%d = false;\n%si64 ar_rk%d = 0;\n", in, o, in, o)
+		for c, t := range op.ts {
+			fmt.Fprintf(&b, "%s%s ar_ra%d_%d = %s;\n", in, ctype(t), o, c, op.neutral[c])
+		}
+	}
+	fmt.Fprintf(&b, "#pragma unroll\n%sfor (int ar_u = 0; ar_u < %d; ar_u++) {\n", in, k.Per())
+	const in2 = in + "  "
+	fmt.Fprintf(&b, "%sconst i64 ar_i = ar_b0 + ((i64)(ar_u >> 2) * %d + threadIdx.x) * 4 + (ar_u & 3);\n", in2, k.Block)
+	if full {
+		fmt.Fprintf(&b, "%sconst bool ar_live = true;\n", in2)
+	} else {
+		fmt.Fprintf(&b, "%sconst bool ar_live = ar_i < ar_n;\n", in2)
+	}
+	b.WriteString(k.mapPhase(func(j int) string {
+		if k.unread[j] {
+			return fmt.Sprintf("(%s)0", ctype(k.In[j]))
+		}
+		return fmt.Sprintf("ar_v%d[ar_u]", j)
+	}, in2))
+	for o, op := range k.ops {
+		ix := fmt.Sprintf("ar_x%d", op.idx)
+		vs := k.opVals(o)
+		switch {
+		case k.runs(o, shared):
+			// Extend the run, or update with it and start a new one.
+			var ra []string
+			for c := range op.ts {
+				ra = append(ra, fmt.Sprintf("ar_ra%d_%d", o, c))
+			}
+			fmt.Fprintf(&b, "%sif (ar_live && %s) {\n", in2, k.inWindow(o, ix))
+			fmt.Fprintf(&b, "%s  if (ar_rv%d && %s == ar_rk%d) {\n", in2, o, ix, o)
+			fmt.Fprintf(&b, "%s    %s\n", in2, k.callOp(op.fn, ra, vs, ra))
+			fmt.Fprintf(&b, "%s  } else {\n", in2)
+			fmt.Fprintf(&b, "%s    if (ar_rv%d) {\n", in2, o)
+			k.update(&b, o, k.places(o, fmt.Sprintf("ar_rk%d", o), shared), ra, "", in2+"      ")
+			fmt.Fprintf(&b, "%s    }\n", in2)
+			fmt.Fprintf(&b, "%s    ar_rv%d = true;\n%s    ar_rk%d = %s;\n", in2, o, in2, o, ix)
+			for c := range op.ts {
+				fmt.Fprintf(&b, "%s    %s = %s;\n", in2, ra[c], vs[c])
+			}
+			fmt.Fprintf(&b, "%s  }\n%s}\n", in2, in2)
+		case shared:
+			// Native shared atomics: the hardware combines equal keys.
+			fmt.Fprintf(&b, "%sif (ar_live && %s) {\n", in2, k.inWindow(o, ix))
+			k.update(&b, o, k.places(o, ix, true), vs, "", in2+"  ")
+			fmt.Fprintf(&b, "%s}\n", in2)
+		default:
+			// Locks: always aggregated, so no two lanes of a warp wait on
+			// one lock.
+			fmt.Fprintf(&b, "%s{\n%s  bool ar_ok = ar_live && %s;\n", in2, in2, k.inWindow(o, ix))
+			fmt.Fprintf(&b, "%s  const i64 ar_key = ar_ok ? %s : (i64)(-1 - ar_lane);\n", in2, ix)
+			k.matchAny(&b, o, vs, in2+"  ")
+			fmt.Fprintf(&b, "%s  if (ar_ok) {\n", in2)
+			k.update(&b, o, k.places(o, ix, false), vs, fmt.Sprintf("ar_lock%d[%s]", o, ix), in2+"    ")
+			fmt.Fprintf(&b, "%s  }\n%s}\n", in2, in2)
+		}
+	}
+	fmt.Fprintf(&b, "%s}\n", in)
+	// The runs left at the end of the step, through the warp aggregation:
+	// every lane gets here.
+	for o, op := range k.ops {
+		if !k.runs(o, shared) {
+			continue
+		}
+		var ra []string
+		for c := range op.ts {
+			ra = append(ra, fmt.Sprintf("ar_ra%d_%d", o, c))
+		}
+		key := fmt.Sprintf("ar_rk%d", o)
+		fmt.Fprintf(&b, "%s{\n%s  bool ar_ok = ar_rv%d;\n", in, in, o)
+		k.sample(&b, o, key, ra, !shared, in+"  ")
+		fmt.Fprintf(&b, "%s  if (ar_ok) {\n", in)
+		k.update(&b, o, k.places(o, key, shared), ra, "", in+"    ")
+		fmt.Fprintf(&b, "%s  }\n%s}\n", in, in)
 	}
 	return b.String()
 }
@@ -486,12 +591,12 @@ func shflXor(t core.PrimType, v, d string) string {
 	return fmt.Sprintf("(%s)__shfl_xor_sync(0xffffffffu, (int)%s, %s)", ctype(t), v, d)
 }
 
-// inWindow is the test that op o's bucket index lies in the bucket range
-// this launch covers (ar_lo<o> .. ar_lo<o>+ar_hc<o>-1, inside the
+// inWindow is the test that op o's bucket index ix lies in the bucket
+// range this launch covers (ar_lo<o> .. ar_lo<o>+ar_hc<o>-1, inside the
 // histogram, so out-of-range indices fail it too): one unsigned
 // comparison, computed without signed overflow.
-func (k *histKernel) inWindow(o int) string {
-	return fmt.Sprintf("(u64)ar_x%d - (u64)ar_lo%d < (u64)ar_hc%d", k.ops[o].idx, o, o)
+func (k *histKernel) inWindow(o int, ix string) string {
+	return fmt.Sprintf("(u64)%s - (u64)ar_lo%d < (u64)ar_hc%d", ix, o, o)
 }
 
 // spins reports whether op o's shared-memory update loops while other
@@ -502,15 +607,13 @@ func (op histOpPlan) spins() bool {
 }
 
 // sample renders the sampled warp aggregation of op o (see the package
-// comment): ar_ok and ar_lane must be in scope; afterwards ar_ok is set
-// only on the lanes that still update, holding the combined values. With
-// match set, a warp where a few lanes share lane 0's bucket is grouped by
-// __match_any_sync.
-func (k *histKernel) sample(b *strings.Builder, o int, match bool, in string) {
+// comment) for the lane's bucket key and values vs: ar_ok and ar_lane must
+// be in scope; afterwards ar_ok is set only on the lanes that still
+// update, holding the combined values. With match set, a warp where a few
+// lanes share lane 0's bucket is grouped by __match_any_sync.
+func (k *histKernel) sample(b *strings.Builder, o int, key string, vs []string, match bool, in string) {
 	op := k.ops[o]
-	vs := k.opVals(o)
-	ix := fmt.Sprintf("ar_x%d", op.idx)
-	fmt.Fprintf(b, "%sconst i64 ar_key = ar_ok ? %s : (i64)(-1 - ar_lane);\n", in, ix)
+	fmt.Fprintf(b, "%sconst i64 ar_key = ar_ok ? %s : (i64)(-1 - ar_lane);\n", in, key)
 	fmt.Fprintf(b, "%sconst unsigned ar_same = __ballot_sync(0xffffffffu, ar_key == __shfl_sync(0xffffffffu, ar_key, 0));\n", in)
 	fmt.Fprintf(b, "%sif (ar_same == 0xffffffffu) {\n", in)
 	fmt.Fprintf(b, "%s  for (int ar_d = 16; ar_d > 0; ar_d >>= 1) {\n", in)
@@ -525,18 +628,18 @@ func (k *histKernel) sample(b *strings.Builder, o int, match bool, in string) {
 	fmt.Fprintf(b, "%s}", in)
 	if match {
 		b.WriteString(" else if (__popc(ar_same) > 2) {\n")
-		k.matchAny(b, o, in+"  ")
+		k.matchAny(b, o, vs, in+"  ")
 		fmt.Fprintf(b, "%s}", in)
 	}
 	b.WriteString("\n")
 }
 
-// matchAny renders the thesis' warp aggregation of op o: the lanes holding
-// the same bucket (ar_key) are grouped with __match_any_sync and combined
-// by a tree over their ranks, leaving ar_ok on the first lane of each group.
-func (k *histKernel) matchAny(b *strings.Builder, o int, in string) {
+// matchAny renders the thesis' warp aggregation of op o's values vs: the
+// lanes holding the same bucket (ar_key) are grouped with __match_any_sync
+// and combined by a tree over their ranks, leaving ar_ok on the first lane
+// of each group.
+func (k *histKernel) matchAny(b *strings.Builder, o int, vs []string, in string) {
 	op := k.ops[o]
-	vs := k.opVals(o)
 	fmt.Fprintf(b, "%sconst unsigned ar_peers = __match_any_sync(0xffffffffu, ar_key);\n", in)
 	fmt.Fprintf(b, "%sconst int ar_rank = __popc(ar_peers & ((1u << ar_lane) - 1u));\n", in)
 	fmt.Fprintf(b, "%sconst int ar_cnt = __popc(ar_peers);\n", in)
@@ -555,32 +658,6 @@ func (k *histKernel) matchAny(b *strings.Builder, o int, in string) {
 	fmt.Fprintf(b, "%sar_ok = ar_ok && ar_rank == 0;\n", in)
 }
 
-// GlobalUpdates renders, per op, the window check, the warp aggregation
-// (always for locks, sampled for the rest) and the update in global
-// memory.
-func (k *histKernel) GlobalUpdates() string {
-	var b strings.Builder
-	const in = "      "
-	for o, op := range k.ops {
-		ix := fmt.Sprintf("ar_x%d", op.idx)
-		fmt.Fprintf(&b, "    {\n%sbool ar_ok = ar_live && %s;\n", in, k.inWindow(o))
-		if op.method == updLock {
-			fmt.Fprintf(&b, "%sconst i64 ar_key = ar_ok ? %s : (i64)(-1 - ar_lane);\n", in, ix)
-			k.matchAny(&b, o, in)
-		} else {
-			k.sample(&b, o, true, in)
-		}
-		var places []string
-		for c := range op.ts {
-			places = append(places, fmt.Sprintf("ar_dst%d_%d[%s]", o, c, ix))
-		}
-		fmt.Fprintf(&b, "%sif (ar_ok) {\n", in)
-		k.update(&b, o, places, k.opVals(o), fmt.Sprintf("ar_lock%d[%s]", o, ix), in+"  ")
-		fmt.Fprintf(&b, "%s}\n    }\n", in)
-	}
-	return b.String()
-}
-
 // SharedInit declares op o's sub-histograms: ar_m copies of the ar_hc<o>
 // buckets of this launch's window after the previous ops' (each array
 // aligned to 8 bytes), set to the neutral element.
@@ -592,31 +669,6 @@ func (k *histKernel) SharedInit() string {
 		fmt.Fprintf(&b, "  %s *ar_s%d = (%s *)(ar_sh + ar_off);\n", t, o, t)
 		fmt.Fprintf(&b, "  ar_off = ar_align8(ar_off + ar_hc%d * ar_m * (i64)sizeof(%s));\n", o, t)
 		fmt.Fprintf(&b, "  for (i64 ar_j = threadIdx.x; ar_j < ar_hc%d * ar_m; ar_j += %d) ar_s%d[ar_j] = %s;\n", o, k.Block, o, op.neutral[0])
-	}
-	return b.String()
-}
-
-// SharedUpdates updates the lane's own copy of every op's sub-histogram;
-// updates that spin are combined across the warp first when the whole
-// warp holds one bucket.
-func (k *histKernel) SharedUpdates() string {
-	var b strings.Builder
-	const in = "      "
-	for o, op := range k.ops {
-		ix := fmt.Sprintf("ar_x%d", op.idx)
-		// The offset in the window fits an int: the window is in shared memory.
-		place := []string{fmt.Sprintf("ar_s%d[(int)(%s - ar_lo%d) * ar_m + ar_cp]", o, ix, o)}
-		if !op.spins() {
-			fmt.Fprintf(&b, "    if (ar_live && %s) {\n", k.inWindow(o))
-			k.update(&b, o, place, k.opVals(o), "", in)
-			b.WriteString("    }\n")
-			continue
-		}
-		fmt.Fprintf(&b, "    {\n%sbool ar_ok = ar_live && %s;\n", in, k.inWindow(o))
-		k.sample(&b, o, false, in)
-		fmt.Fprintf(&b, "%sif (ar_ok) {\n", in)
-		k.update(&b, o, place, k.opVals(o), "", in+"  ")
-		fmt.Fprintf(&b, "%s}\n    }\n", in)
 	}
 	return b.String()
 }
@@ -730,6 +782,10 @@ func (g *histGen) opFun(b *strings.Builder, k *histKernel, name string, l *core.
 
 func (g *histGen) hist(s *core.Stmt, h *core.Hist) (*histKernel, error) {
 	k := &histKernel{Name: "k_hist", Kind: hkHist, Stmt: s, Block: histTune.block, Groups: histTune.groups, W: h.W, Arrs: h.Arrs}
+	k.Bounds = fmt.Sprint(k.Block)
+	if histTune.minBlocks > 0 {
+		k.Bounds = fmt.Sprintf("%d, %d", k.Block, histTune.minBlocks)
+	}
 	if err := k.inputs("hist"); err != nil {
 		return nil, err
 	}
@@ -851,7 +907,7 @@ func (m *histModule) kernelNames() []string {
 		}
 		return []string{m.k.Name + "_global"}
 	case hkMultiScan:
-		return []string{m.k.Name + "_agg", m.k.Name + "_scan", m.k.Name + "_out"}
+		return []string{m.k.Name + "_agg", m.k.Name + "_scan", m.k.Name + "_out", m.k.Name + "_aggs", m.k.Name + "_outs"}
 	}
 	return []string{m.k.Name}
 }

@@ -571,7 +571,13 @@ func (r *run) launchMultiScan(m *histModule, env map[string]eval.Value) error {
 			return err
 		}
 		blocks := ceilDiv(a.c, int64(k.Block))
-		if err := r.histLaunch1(m, l, k.Name+"_agg", blocks, 0, args, traffic, env); err != nil {
+		// The accumulators stay in shared memory while a chunk is walked
+		// when the block's k columns of them fit.
+		agg, out, smem := k.Name+"_agg", k.Name+"_out", 0
+		if sb := k.multiscanSmemBytes(classes); classes > 0 && sb <= int64(r.b.lim.SharedOptin) {
+			agg, out, smem = k.Name+"_aggs", k.Name+"_outs", int(sb)
+		}
+		if err := r.histLaunch1(m, l, agg, blocks, smem, args, traffic, env); err != nil {
 			return err
 		}
 		if classes > 0 {
@@ -579,7 +585,7 @@ func (r *run) launchMultiScan(m *histModule, env map[string]eval.Value) error {
 				return err
 			}
 		}
-		if err := r.histLaunch1(m, l, k.Name+"_out", blocks, 0, args, traffic, env); err != nil {
+		if err := r.histLaunch1(m, l, out, blocks, smem, args, traffic, env); err != nil {
 			return err
 		}
 	}

@@ -442,6 +442,7 @@ func TestHistDevice(t *testing.T) {
 						continue
 					}
 					for _, eq := range []bool{false, true} {
+						start := time.Now()
 						in := p.in(n, h, eq)
 						var tm eval.Timings
 						got, err := b.Run(ctx, prog, "main", in, &tm)
@@ -468,6 +469,11 @@ func TestHistDevice(t *testing.T) {
 							if v.Dev != nil {
 								v.Dev.Free()
 							}
+						}
+						// Slow cases are named, so that a run cut short by
+						// its time limit shows where the time went.
+						if d := time.Since(start); d > time.Second {
+							t.Logf("n=%d h=%d equal=%v took %v", n, h, eq, d.Round(time.Millisecond))
 						}
 					}
 				}
@@ -501,6 +507,7 @@ var (
 	histBlock  = flag.Int("gpu.histblock", 0, "TestHistBench: threads per block of the hist kernels (0: the default)")
 	histGroups = flag.Int("gpu.histgroups", 0, "TestHistBench: 4-element groups per thread and step (0: the default)")
 	histCopies = flag.Int("gpu.histcopies", 0, "TestHistBench: most sub-histograms per block, a power of two (0: the default)")
+	histMinBlk = flag.Int("gpu.histminblocks", 0, "TestHistBench: blocks per SM the compiler must leave registers for (0: the default)")
 )
 
 // TestHistBench times the histogram kernels at -gpu.histbench elements
@@ -518,7 +525,7 @@ func TestHistBench(t *testing.T) {
 	if b == nil {
 		return
 	}
-	if *histBlock > 0 || *histGroups > 0 || *histCopies > 0 {
+	if *histBlock > 0 || *histGroups > 0 || *histCopies > 0 || *histMinBlk > 0 {
 		old := histTune
 		defer func() { histTune = old }()
 		if *histBlock > 0 {
@@ -530,6 +537,9 @@ func TestHistBench(t *testing.T) {
 		if *histCopies > 0 {
 			histTune.maxCopies = int32(*histCopies)
 		}
+		if *histMinBlk > 0 {
+			histTune.minBlocks = *histMinBlk
+		}
 		// Plans made with the old shape must not be reused.
 		histPlans.Lock()
 		histPlans.m = map[scanPlanKey]*histModule{}
@@ -539,7 +549,7 @@ func TestHistBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Printf("HISTTUNE block=%d groups=%d copies=%d\n", histTune.block, histTune.groups, histTune.maxCopies)
+	fmt.Printf("HISTTUNE block=%d groups=%d copies=%d minblocks=%d\n", histTune.block, histTune.groups, histTune.maxCopies, histTune.minBlocks)
 	n := *histBench
 	ctx := context.Background()
 	ref := cpu.New(cpu.Options{})

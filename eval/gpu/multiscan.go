@@ -8,7 +8,11 @@ package gpu
 // per label scans that label's chunk aggregates; a second walk writes the
 // results. Order is kept everywhere, so the operator need not commute. The
 // state is k·ar_c accumulators, so the chunk count shrinks as k grows
-// (multiscanChunks).
+// (multiscanChunks). When a thread's k accumulators fit in shared memory
+// for the whole block (multiscanSmemBytes), the _aggs and _outs variants
+// keep them there while walking the chunk and touch the global state only
+// once per label at the start or end, instead of a global read-modify-write
+// per element.
 
 import (
 	"fmt"
@@ -74,36 +78,82 @@ func (g *histGen) multiscan(s *core.Stmt, ms *core.MultiScan) (*histKernel, erro
 	return kk, err
 }
 
-// StoreNeutral sets the state at place to the neutral element.
-func (k *histKernel) StoreNeutral(place string) string {
+// StoreNeutral sets the state at place of the arrays st<j> (ar_st: the
+// global state, ar_ss: the shared one) to the neutral element.
+func (k *histKernel) StoreNeutral(st, place string) string {
 	var b strings.Builder
 	for j, ne := range k.scanNe {
-		fmt.Fprintf(&b, "    ar_st%d[%s] = %s;\n", j, place, ne)
+		fmt.Fprintf(&b, "    %s%d[%s] = %s;\n", st, j, place, ne)
 	}
 	return b.String()
 }
 
 // Step combines element ar_i into its label's accumulator of this chunk;
-// out also writes the accumulator as the element's result.
-func (k *histKernel) Step(out bool) string {
+// out also writes the accumulator as the element's result. smem: the
+// accumulators are the thread's column of the shared state (ar_ss).
+func (k *histKernel) Step(out, smem bool) string {
 	var b strings.Builder
 	b.WriteString("    const i64 ar_l = (i64)ar_lab[ar_i];\n")
 	fmt.Fprintf(&b, "    if (ar_l < 0 || ar_l >= ar_k) {\n      ar_fail(ar_err, %d);\n      return;\n    }\n", k.labelSite)
-	b.WriteString("    const i64 ar_s = ar_l * ar_c + ar_c0;\n")
+	st := "ar_st"
+	if smem {
+		fmt.Fprintf(&b, "    const i64 ar_s = ar_l * %d + threadIdx.x;\n", k.Block)
+		st = "ar_ss"
+	} else {
+		b.WriteString("    const i64 ar_s = ar_l * ar_c + ar_c0;\n")
+	}
 	var as, xs []string
 	for j, t := range k.scanTs {
-		fmt.Fprintf(&b, "    %s ar_a%d = ar_st%d[ar_s];\n", ctype(t), j, j)
+		fmt.Fprintf(&b, "    %s ar_a%d = %s%d[ar_s];\n", ctype(t), j, st, j)
 		as = append(as, fmt.Sprintf("ar_a%d", j))
 		xs = append(xs, fmt.Sprintf("ar_in%d[ar_i]", j))
 	}
 	fmt.Fprintf(&b, "    %s\n", k.callOp(k.scanFn, as, xs, as))
 	for j := range k.scanTs {
-		fmt.Fprintf(&b, "    ar_st%d[ar_s] = ar_a%d;\n", j, j)
+		fmt.Fprintf(&b, "    %s%d[ar_s] = ar_a%d;\n", st, j, j)
 		if out {
 			fmt.Fprintf(&b, "    ar_res%d[ar_i] = ar_a%d;\n", j, j)
 		}
 	}
 	return b.String()
+}
+
+// SmemState carves the shared state out of dynamic shared memory: per
+// component, ar_k rows of one accumulator per thread (so the lanes of a
+// warp always use different banks).
+func (k *histKernel) SmemState() string {
+	var b strings.Builder
+	b.WriteString("  extern __shared__ __align__(8) unsigned char ar_sh[];\n  i64 ar_off = 0;\n")
+	for j, t := range k.scanTs {
+		fmt.Fprintf(&b, "  %s *ar_ss%d = (%s *)(ar_sh + ar_off);\n", ctype(t), j, ctype(t))
+		fmt.Fprintf(&b, "  ar_off = ar_align8(ar_off + ar_k * %d * (i64)sizeof(%s));\n", k.Block, ctype(t))
+	}
+	return b.String()
+}
+
+// MoveState copies the thread's accumulators of label ar_l between the
+// shared and the global state (save: to global).
+func (k *histKernel) MoveState(save bool) string {
+	var b strings.Builder
+	for j := range k.scanTs {
+		g, sh := fmt.Sprintf("ar_st%d[ar_l * ar_c + ar_c0]", j), fmt.Sprintf("ar_ss%d[ar_l * %d + threadIdx.x]", j, k.Block)
+		if save {
+			fmt.Fprintf(&b, "    %s = %s;\n", g, sh)
+		} else {
+			fmt.Fprintf(&b, "    %s = %s;\n", sh, g)
+		}
+	}
+	return b.String()
+}
+
+// multiscanSmemBytes is the shared memory of the _aggs and _outs kernels
+// for k classes.
+func (k *histKernel) multiscanSmemBytes(classes int64) int64 {
+	var n int64
+	for _, t := range k.scanTs {
+		n = (n + classes*int64(k.Block)*int64(t.Size()) + 7) &^ 7
+	}
+	return n
 }
 
 // ScanShared declares the block scan's shared memory.
