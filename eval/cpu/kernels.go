@@ -861,7 +861,15 @@ func vs[T, R any](k func(d []R, x []T, c T) kerr) binVSK {
 
 func kAddVS[T number](d, x []T, c T) kerr {
 	x = x[:len(d)]
-	for i := range d {
+	i := 0
+	for ; i+4 <= len(d); i += 4 {
+		dd, xx := d[i:i+4:i+4], x[i:i+4:i+4]
+		dd[0] = xx[0] + c
+		dd[1] = xx[1] + c
+		dd[2] = xx[2] + c
+		dd[3] = xx[3] + c
+	}
+	for ; i < len(d); i++ {
 		d[i] = x[i] + c
 	}
 	return kOK
@@ -869,7 +877,15 @@ func kAddVS[T number](d, x []T, c T) kerr {
 
 func kSubVS[T number](d, x []T, c T) kerr {
 	x = x[:len(d)]
-	for i := range d {
+	i := 0
+	for ; i+4 <= len(d); i += 4 {
+		dd, xx := d[i:i+4:i+4], x[i:i+4:i+4]
+		dd[0] = xx[0] - c
+		dd[1] = xx[1] - c
+		dd[2] = xx[2] - c
+		dd[3] = xx[3] - c
+	}
+	for ; i < len(d); i++ {
 		d[i] = x[i] - c
 	}
 	return kOK
@@ -877,7 +893,15 @@ func kSubVS[T number](d, x []T, c T) kerr {
 
 func kMulVS[T number](d, x []T, c T) kerr {
 	x = x[:len(d)]
-	for i := range d {
+	i := 0
+	for ; i+4 <= len(d); i += 4 {
+		dd, xx := d[i:i+4:i+4], x[i:i+4:i+4]
+		dd[0] = xx[0] * c
+		dd[1] = xx[1] * c
+		dd[2] = xx[2] * c
+		dd[3] = xx[3] * c
+	}
+	for ; i < len(d); i++ {
 		d[i] = x[i] * c
 	}
 	return kOK

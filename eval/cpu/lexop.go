@@ -200,27 +200,27 @@ func (lo *lexOp) walk(n *lexNode) bool {
 
 // lexCol are the typed passes over one component column.
 type lexCol interface {
-	// narrow returns the lanes among cand (all of 0..n-1 when cand is nil)
-	// whose value is the extreme one, in increasing order, in buf.
-	narrow(x any, n int, cand []int32, larger bool, buf []int32) []int32
+	// extreme is the largest (or smallest) of x's lanes among cand (all
+	// of 0..n-1 when cand is nil), as a one-element slice.
+	extreme(x any, n int, cand []int32, larger bool) any
+	// equal appends the lanes among cand (all when nil) where x holds v[0]
+	// to buf, in increasing order.
+	equal(x any, n int, cand []int32, v any, buf []int32) []int32
 	// cmp compares a[i] with b[j]: -1, 0 or 1.
 	cmp(a any, i int, b any, j int) int
 }
 
 type lexT[T integer] struct{}
 
-func (lexT[T]) narrow(x any, n int, cand []int32, larger bool, buf []int32) []int32 {
+func (lexT[T]) extreme(x any, n int, cand []int32, larger bool) any {
 	xs := x.([]T)[:n]
-	var best T
 	if cand == nil {
 		if larger {
-			best = maxOf(xs)
-		} else {
-			best = minOf(xs)
+			return []T{maxOf(xs)}
 		}
-		return lanesEqual(xs, best, buf[:0])
+		return []T{minOf(xs)}
 	}
-	best = xs[cand[0]]
+	best := xs[cand[0]]
 	for _, i := range cand[1:] {
 		if larger {
 			best = max(best, xs[i])
@@ -228,13 +228,20 @@ func (lexT[T]) narrow(x any, n int, cand []int32, larger bool, buf []int32) []in
 			best = min(best, xs[i])
 		}
 	}
-	out := buf[:0]
+	return []T{best}
+}
+
+func (lexT[T]) equal(x any, n int, cand []int32, v any, buf []int32) []int32 {
+	xs, e := x.([]T)[:n], v.([]T)[0]
+	if cand == nil {
+		return lanesEqual(xs, e, buf)
+	}
 	for _, i := range cand {
-		if xs[i] == best {
-			out = append(out, i)
+		if xs[i] == e {
+			buf = append(buf, i)
 		}
 	}
-	return out
+	return buf
 }
 
 // lanesEqual appends the lanes of xs holding v to buf. The extreme value
@@ -283,68 +290,81 @@ func init() {
 	lexTab[core.U64] = lexT[uint64]{}
 }
 
-// bestLane is the lane of xs (n lanes) that reducing them in order keeps;
-// a component with iota set has no column: its value in lane i is lo+i.
-func (lo *lexOp) bestLane(xs []col, iota []bool, n int, w *worker) (int, error) {
-	var cand []int32
-	for ki, key := range lo.keys {
-		if iota != nil && iota[key.param] {
-			// Ascending values: the first or the last candidate wins.
-			last := int32(n - 1)
-			if cand != nil {
-				last = cand[len(cand)-1]
-			}
-			first := int32(0)
-			if cand != nil {
-				first = cand[0]
-			}
-			pick := first
-			if key.larger {
-				pick = last
-			}
-			return int(pick), nil
-		}
-		t := lo.types[key.param]
-		kc := lexTab[t]
-		if kc == nil {
-			return 0, fmt.Errorf("internal error: no lexicographic kernel for %v", t)
-		}
-		// Two buffers, so that narrowing reads one and writes the other.
-		buf := w.lexBuf[ki%2][:0]
-		cand = kc.narrow(xs[key.param].data, n, cand, key.larger, buf)
-		w.lexBuf[ki%2] = cand[:0]
-		if len(cand) == 1 {
-			break
-		}
-	}
-	if lo.tieLeft {
-		return int(cand[0]), nil
-	}
-	return int(cand[len(cand)-1]), nil
-}
-
-// keepLeft reports whether the operator applied to one-lane values a
-// (left) and b (right) returns a.
-func (lo *lexOp) keepLeft(a, b []col) bool {
-	for _, key := range lo.keys {
-		c := lexTab[lo.types[key.param]].cmp(a[key.param].data, 0, b[key.param].data, 0)
-		if c != 0 {
-			return (c > 0) == key.larger
-		}
-	}
-	return lo.tieLeft
-}
-
 // lexFold folds n lanes of xs, elements lo.. of the SOAC, into acc (nil:
-// nothing yet); the result is fresh. iota marks the components that are
-// the SOAC's index, which the map does not materialise (see lexIotas).
+// nothing yet, else the result of folding the elements before lo); the
+// result is fresh. iota marks the components that are the SOAC's index,
+// which the map does not materialise (see lexIotas): lane i's is lo+i.
+//
+// Key by key, the chunk's extreme value is compared with acc's as soon as
+// it is known, so a chunk that cannot beat acc costs one pass over its
+// first key's column; the lanes attaining an extreme are only listed when
+// a later key must choose among them. An index key needs no pass: the
+// index grows with the lane, and acc's index is below lo.
 func (w *worker) lexFold(op *opInfo, acc, xs []col, iota []bool, lo int64, n int) ([]col, error) {
 	if n == 0 {
 		return acc, nil
 	}
-	lane, err := op.lex.bestLane(xs, iota, n, w)
-	if err != nil {
-		return nil, err
+	lx := op.lex
+	alive := acc != nil // acc is tied with the chunk's candidates so far
+	var cand []int32    // nil: every lane
+	var pend lexCol     // a key whose extreme is known but whose lanes are not yet listed
+	var pendKey int
+	var pendVal any
+	buf := 0
+	list := func() {
+		if pend == nil {
+			return
+		}
+		cand = pend.equal(xs[pendKey].data, n, cand, pendVal, w.lexBuf[buf][:0])
+		w.lexBuf[buf] = cand[:0]
+		buf = 1 - buf
+		pend = nil
+	}
+	lane := -1
+	for _, key := range lx.keys {
+		if iota != nil && iota[key.param] {
+			if alive && !key.larger {
+				return acc, nil
+			}
+			list()
+			if key.larger {
+				lane = n - 1
+				if cand != nil {
+					lane = int(cand[len(cand)-1])
+				}
+			} else {
+				lane = 0
+				if cand != nil {
+					lane = int(cand[0])
+				}
+			}
+			alive = false
+			break
+		}
+		list()
+		kc := lexTab[lx.types[key.param]]
+		if kc == nil {
+			return nil, fmt.Errorf("internal error: no lexicographic kernel for %v", lx.types[key.param])
+		}
+		e := kc.extreme(xs[key.param].data, n, cand, key.larger)
+		if alive {
+			c := kc.cmp(acc[key.param].data, 0, e, 0)
+			if c != 0 && (c > 0) == key.larger {
+				return acc, nil
+			}
+			alive = c == 0
+		}
+		pend, pendKey, pendVal = kc, key.param, e
+	}
+	if lane < 0 {
+		if alive && lx.tieLeft {
+			return acc, nil
+		}
+		list()
+		lane = int(cand[0])
+		if !lx.tieLeft {
+			lane = int(cand[len(cand)-1])
+		}
 	}
 	best := make([]col, len(xs))
 	for k := range xs {
@@ -353,9 +373,6 @@ func (w *worker) lexFold(op *opInfo, acc, xs []col, iota []bool, lo int64, n int
 			continue
 		}
 		best[k] = fresh(xs[k:k+1], op.types[k:k+1], lane)[0]
-	}
-	if acc != nil && op.lex.keepLeft(acc, best) {
-		return acc, nil
 	}
 	return best, nil
 }

@@ -619,41 +619,27 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	// a post-map, scan each block from the neutral element and add the
 	// block's carry afterwards (scan-then-propagate): the map runs once,
 	// where the three-phase method runs it in phase 1 and again in phase 3.
-	propagate := len(scans) > 0 && nb > 1 && e.Post == nil
+	// A column-free Screma has no map to run twice, and its phase 1 only
+	// reads memory, where propagating reads and writes the result again,
+	// so it keeps the three phases.
+	propagate := len(scans) > 0 && nb > 1 && e.Post == nil && !columnFree(e, scans, reds)
 	for _, op := range scans {
 		propagate = propagate && op.builtin && binVSTab[op.bop][op.bt] != nil
 	}
-	// Phase 1 (several blocks with scans): the total of every block.
+	seq := reuse
+	if seq == nil {
+		seq = f.newWorker()
+	}
+	// Phase 1 (several blocks with scans): the total of every block but the
+	// last (whose total no block needs).
 	totals := make([][][]col, nb)
 	if len(scans) > 0 && nb > 1 && !propagate {
-		err := f.parallelReuse(nb, reuse, func(b int, wk *worker) error {
-			totals[b] = make([][]col, len(scans))
-			return f.chunksOf(wk, bs[b][0], bs[b][1], step, func(lo int64, n int) error {
-				cols, err := wk.runLambdaOn(e.Map, e.Index, ins, lo, n)
-				if err != nil {
-					return err
-				}
-				off := 0
-				for k, op := range scans {
-					totals[b][k], err = wk.foldChunk(op, totals[b][k], cols[off:off+len(op.ne)], n)
-					if err != nil {
-						return err
-					}
-					off += len(op.ne)
-				}
-				return nil
-			})
-		})
-		if err != nil {
+		if err := f.blockTotals(e, scans, ins, bs, step, reuse, seq, totals); err != nil {
 			return nil, err
 		}
 	}
 	// Phase 2: the carry into every block (an exclusive scan of the totals,
 	// starting from the neutral element).
-	seq := reuse
-	if seq == nil {
-		seq = f.newWorker()
-	}
 	carries := make([][][]col, nb)
 	for b := range carries {
 		carries[b] = make([][]col, len(scans))
@@ -799,6 +785,58 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 		res = append(res, o.value())
 	}
 	return res, nil
+}
+
+// blockTotals is phase 1 of a three-phase scan: totals[b] becomes the
+// scan operators' total over block b, for every block but the last. Each
+// block is reduced in two halves, so that with one block per worker every
+// worker has a share of the nb-1 blocks; the halves are combined in order.
+func (f *frame) blockTotals(e *core.Screma, scans []*opInfo, ins []eval.Value, bs [][2]int64, step int64, reuse, seq *worker, totals [][][]col) error {
+	nb := len(bs)
+	halves := make([][2]int64, 0, 2*(nb-1))
+	for _, blk := range bs[:nb-1] {
+		mid := blk[0] + (blk[1]-blk[0])/2
+		halves = append(halves, [2]int64{blk[0], mid}, [2]int64{mid, blk[1]})
+	}
+	parts := make([][][]col, len(halves))
+	err := f.parallelReuse(len(halves), reuse, func(h int, wk *worker) error {
+		parts[h] = make([][]col, len(scans))
+		return f.chunksOf(wk, halves[h][0], halves[h][1], step, func(lo int64, n int) error {
+			cols, err := wk.runLambdaOn(e.Map, e.Index, ins, lo, n)
+			if err != nil {
+				return err
+			}
+			off := 0
+			for k, op := range scans {
+				parts[h][k], err = wk.foldChunk(op, parts[h][k], cols[off:off+len(op.ne)], n)
+				if err != nil {
+					return err
+				}
+				off += len(op.ne)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	for b := range nb - 1 {
+		totals[b] = make([][]col, len(scans))
+		for k, op := range scans {
+			first, second := parts[2*b][k], parts[2*b+1][k]
+			switch {
+			case first == nil:
+				totals[b][k] = second
+			case second == nil:
+				totals[b][k] = first
+			default:
+				if totals[b][k], err = seq.combine(op, first, second); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // presize allocates the array-of-arrays results from the shapes element 0
