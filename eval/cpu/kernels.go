@@ -859,6 +859,9 @@ func vs[T, R any](k func(d []R, x []T, c T) kerr) binVSK {
 	return func(d, x, c any) kerr { return k(d.([]R), x.([]T), c.([]T)[0]) }
 }
 
+// The arithmetic vector-scalar kernels are unrolled by four: with one
+// operation per element, the loop's own compare and branch are a large
+// share of each iteration (these are the `x*2+1` passes of every map).
 func kAddVS[T number](d, x []T, c T) kerr {
 	x = x[:len(d)]
 	i := 0

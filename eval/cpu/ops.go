@@ -178,6 +178,31 @@ func sumInt[T integer](xs []T) T {
 	return s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7
 }
 
+// scanAddInt is scanAdd for integers, in blocks of four: each block's own
+// prefix sums are independent of the running total, so only one addition
+// per block waits for the previous block.
+func scanAddInt[T integer](dst, x, carry any) {
+	d, c := dst.([]T), carry.([]T)
+	xs := x.([]T)
+	d = d[:len(xs)]
+	s := c[0]
+	i := 0
+	for ; i+4 <= len(xs); i += 4 {
+		q, dd := xs[i:i+4:i+4], d[i:i+4:i+4]
+		p0 := q[0]
+		p1 := p0 + q[1]
+		p2 := p1 + q[2]
+		p3 := p2 + q[3]
+		dd[0], dd[1], dd[2], dd[3] = s+p0, s+p1, s+p2, s+p3
+		s += p3
+	}
+	for ; i < len(xs); i++ {
+		s += xs[i]
+		d[i] = s
+	}
+	c[0] = s
+}
+
 func foldMaxInt[T integer](acc, x any) {
 	a := acc.([]T)
 	a[0] = max(a[0], maxOf(x.([]T)))
@@ -251,6 +276,7 @@ func redNum[T number](t core.PrimType) {
 func redInt[T integer](t core.PrimType) {
 	redNum[T](t)
 	foldTab[core.Add][t] = foldAddInt[T]
+	scanTab[core.Add][t] = scanAddInt[T]
 	mn := func(a, b T) T { return min(a, b) }
 	mx := func(a, b T) T { return max(a, b) }
 	foldTab[core.Min][t] = foldMinInt[T]

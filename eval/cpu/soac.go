@@ -662,6 +662,7 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	// reductions, map-outs and the post-map.
 	parts := make([][][]col, nb)
 	tails, skip := redTails(e, reds)
+	heads, skip := scanHeads(e, scans, skip)
 	iotas, lazyIndex := lexIotas(e, reds)
 	index := e.Index
 	if lazyIndex {
@@ -693,8 +694,10 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 					direct[off] = true
 				}
 				var out []col
-				out, carry[k], err = wk.scanChunk(op, carry[k], cols[off:off+len(op.ne)], n, dst)
-				if err != nil {
+				if heads != nil && heads[k] != nil {
+					carry[k] = wk.scanHead(op, heads[k], lf, carry[k], dst, n)
+					out = []col{{data: dst}}
+				} else if out, carry[k], err = wk.scanChunk(op, carry[k], cols[off:off+len(op.ne)], n, dst); err != nil {
 					return err
 				}
 				scanned = append(scanned, out...)

@@ -1,6 +1,9 @@
 package cpu
 
-import "github.com/arepl/arepl/lang/core"
+import (
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/lang/core"
+)
 
 // Reductions fused with the last operator of the map. In the most common
 // redomaps — `reduce (+) 0 (map (\x -> x*2+1) xs)`, a dot product
@@ -158,6 +161,9 @@ type redTail struct {
 	t    core.PrimType
 	x, y core.Atom
 	vs   bool // y is a constant
+	// inner: x is made by a vector-scalar statement used only here, which
+	// the reduction evaluates too (a two-step chain, chainkern.go).
+	inner *vsStep
 }
 
 // skipSet is the statements a lambda frame does not run (and the
@@ -211,11 +217,22 @@ func redTails(e *core.Screma, reds []*opInfo) ([]*redTail, *skipSet) {
 			tl.x, tl.y = tl.y, tl.x
 		}
 		_, tl.vs = tl.y.(core.Const)
+		if xv, ok := tl.x.(*core.Var); ok && tl.vs && usesIn(body, xv.Name) == 1 {
+			if is := definer(body, xv.Name); is != nil {
+				_, outerOK := chainOps[tl.op]
+				if inner, ok := vsStepOf(is, tl.t); ok && outerOK && chainFold2[0][0][tl.t] != nil {
+					tl.inner = &inner
+				}
+			}
+		}
 		if tails == nil {
 			tails = make([]*redTail, len(reds))
 			skip = &skipSet{stmts: map[*core.Stmt]bool{}, vars: map[string]bool{}}
 		}
 		tails[k] = tl
+		if tl.inner != nil {
+			skip.stmts[tl.inner.stmt] = true
+		}
 		skip.stmts[st] = true
 		skip.vars[r.Name] = true
 	}
@@ -231,6 +248,10 @@ func (w *worker) foldTail(tl *redTail, acc []col, lf *frame) []col {
 	} else {
 		a = acc[0].data
 	}
+	if in := tl.inner; in != nil {
+		chainFold2[chainOps[in.op]][chainOps[tl.op]][tl.t](a, lf.atom(in.x).data, lf.constOne(in.c), lf.constOne(tl.y.(core.Const)))
+		return []col{{data: a}}
+	}
 	x := lf.atom(tl.x).data
 	if tl.vs {
 		tailVS[tl.op][tl.t](a, x, lf.constOne(tl.y.(core.Const)))
@@ -238,4 +259,145 @@ func (w *worker) foldTail(tl *redTail, acc []col, lf *frame) []col {
 		tailVV[tl.op][tl.t](a, x, lf.atom(tl.y).data)
 	}
 	return []col{{data: a}}
+}
+
+// vsStep is one statement of a vector-scalar chain: x op c.
+type vsStep struct {
+	stmt *core.Stmt
+	op   core.BinOp
+	x    core.Atom
+	c    core.Const
+}
+
+// vsStepOf reads s as `x op c` of type t (or `c op x` for a commutative
+// op), with op one of chainOps.
+func vsStepOf(s *core.Stmt, t core.PrimType) (vsStep, bool) {
+	be, ok := s.Exp.(*core.BinOpExp)
+	if !ok || len(s.Pat) != 1 || be.T != t {
+		return vsStep{}, false
+	}
+	if _, ok := chainOps[be.Op]; !ok {
+		return vsStep{}, false
+	}
+	x, y := be.X, be.Y
+	if _, ok := x.(core.Const); ok && core.BinOps[be.Op].Commutative {
+		x, y = y, x
+	}
+	c, ok := y.(core.Const)
+	if !ok {
+		return vsStep{}, false
+	}
+	if _, ok := x.(*core.Var); !ok {
+		return vsStep{}, false
+	}
+	return vsStep{stmt: s, op: be.Op, x: x, c: c}, true
+}
+
+// usesIn counts the statements of body that use name and the results
+// that are name.
+func usesIn(body *core.Body, name string) int {
+	n := 0
+	for _, s := range body.Stmts {
+		if usesVar(s.Exp, name) {
+			n++
+		}
+	}
+	for _, a := range body.Result {
+		if atomIs(a, name) {
+			n++
+		}
+	}
+	return n
+}
+
+// definer is the statement of body binding name alone, or nil.
+func definer(body *core.Body, name string) *core.Stmt {
+	for _, s := range body.Stmts {
+		if len(s.Pat) == 1 && s.Pat[0].Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// chainInto finds the vector-scalar chain of one or two steps (inner step
+// first) that computes the result r of body, where r is used only as
+// that result and an inner step's value only by the outer step; nil when
+// r is not made that way.
+func chainInto(body *core.Body, r *core.Var, t core.PrimType) []vsStep {
+	if usesIn(body, r.Name) != 1 {
+		return nil
+	}
+	s := definer(body, r.Name)
+	if s == nil {
+		return nil
+	}
+	outer, ok := vsStepOf(s, t)
+	if !ok {
+		return nil
+	}
+	v := outer.x.(*core.Var)
+	if usesIn(body, v.Name) == 1 {
+		if is := definer(body, v.Name); is != nil {
+			if inner, ok := vsStepOf(is, t); ok {
+				return []vsStep{inner, outer}
+			}
+		}
+	}
+	return []vsStep{outer}
+}
+
+// scanHeads finds the builtin `+` scans of e whose input is a
+// vector-scalar chain, which the scan then evaluates itself (no post-map:
+// the scanned values go straight to the result). It adds the chains'
+// statements and results to skip (made when nil) and returns the chains
+// per scan (nil: none).
+func scanHeads(e *core.Screma, scans []*opInfo, skip *skipSet) ([][]vsStep, *skipSet) {
+	if e.Post != nil {
+		return nil, skip
+	}
+	var heads [][]vsStep
+	pos := 0
+	for k, op := range scans {
+		p := pos
+		pos += len(op.ne)
+		if !op.builtin || op.bop != core.Add || chainScan1[0][op.bt] == nil {
+			continue
+		}
+		r, ok := e.Map.Body.Result[p].(*core.Var)
+		if !ok {
+			continue
+		}
+		ch := chainInto(e.Map.Body, r, op.bt)
+		if ch == nil {
+			continue
+		}
+		if heads == nil {
+			heads = make([][]vsStep, len(scans))
+		}
+		if skip == nil {
+			skip = &skipSet{stmts: map[*core.Stmt]bool{}, vars: map[string]bool{}}
+		}
+		heads[k] = ch
+		for _, st := range ch {
+			skip.stmts[st.stmt] = true
+		}
+		skip.vars[r.Name] = true
+	}
+	return heads, skip
+}
+
+// scanHead scans the chain h over n lanes of the lambda frame lf into dst,
+// from carry (fresh, one lane); it returns the new carry (fresh).
+func (w *worker) scanHead(op *opInfo, h []vsStep, lf *frame, carry []col, dst any, n int) []col {
+	c := eval.MakeSlice(op.bt, 1)
+	setLane(c, 0, carry[0].data, 0)
+	x := sliceAny(lf.atom(h[0].x).data, 0, n)
+	c1 := lf.constOne(h[0].c)
+	if len(h) == 1 {
+		chainScan1[chainOps[h[0].op]][op.bt](dst, x, c1, nil, c)
+	} else {
+		chainScan2[chainOps[h[0].op]][chainOps[h[1].op]][op.bt](dst, x, c1, lf.constOne(h[1].c), c)
+	}
+	return []col{{data: c}}
 }
