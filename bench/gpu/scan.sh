@@ -2,7 +2,8 @@
 # The single-pass scans on the GPU machine in one go: correctness against
 # the CPU interpreter (TestScanDevice), the u8 scan over 2^31+5 elements
 # (64-bit offsets), compute-sanitizer memcheck on small sizes, then the
-# benchmark at 2^LOG2N with the sequentiality sweep and PyTorch beside it.
+# benchmark at 2^LOG2N with the sweep of block sizes and sequentiality
+# degrees, and PyTorch, CuPy (CUB) and JAX beside it.
 # Build first, where Go is: CGO_ENABLED=0 go test -c -o .devbin/gpu.test ./eval/gpu
 # Usage: bench/gpu/scan.sh [test-binary] [log2n]   (logs under $OUT if set)
 set -uo pipefail
@@ -17,8 +18,10 @@ status=0
 grep -E '^(--- |FAIL|ok|PASS)|scan_test' "$out/scan-test.txt" | tail -40
 if command -v compute-sanitizer >/dev/null; then
   compute-sanitizer --tool memcheck --error-exitcode 3 "$bin" -test.run 'TestScanDevice' -gpu.maxn 70000 >"$out/memcheck.txt" 2>&1 || status=1
-  tail -5 "$out/memcheck.txt"
+  tail -3 "$out/memcheck.txt"
+  compute-sanitizer --tool racecheck --error-exitcode 3 "$bin" -test.run 'TestScanDevice' -gpu.maxn 20000 >"$out/racecheck.txt" 2>&1 || status=1
+  tail -3 "$out/racecheck.txt"
 fi
-"$bin" -test.run '^$' -test.bench 'BenchmarkScan' -test.benchtime 10x -gpubench.log2n "$log2n" -gpubench.seq "${SEQS:-7,15,23,31}" 2>&1 | tee "$out/scan-bench.txt"
+"$bin" -test.run '^$' -test.bench 'BenchmarkScan' -test.benchtime 10x -gpubench.log2n "$log2n" -gpubench.seq "${SEQS:-15,23,31}" -gpubench.scanblock "${BLOCKS:-128,256}" -gpubench.minblocks "${MINBLOCKS:-0}" 2>&1 | tee "$out/scan-bench.txt"
 PYTHONUNBUFFERED=1 python3 "$here/scan_peers.py" "$out/scan-bench.txt" "$log2n" 2>&1 | tee "$out/scan-peers.txt"
 exit $status

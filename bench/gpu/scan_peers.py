@@ -7,10 +7,13 @@ Every peer is timed with CUDA events around REPS calls after a warm-up, on
 the data formula arepl generates (a hash of the index, i32 in [-32768,
 32767]). Ratios are to arepl's device-to-device copy of the same run.
 """
+import os
 import re
 import sys
 
-import torch
+os.environ.setdefault("CUPY_ACCELERATORS", "cub")
+
+import torch  # noqa: E402
 
 REPS = 10
 
@@ -45,30 +48,78 @@ def main():
     del i
     xl, xd = xi.to(torch.int64), xi.to(torch.float64)
     peers = {}
-    peers["scan_i32"] = ("torch.cumsum(i32, dtype=i32)", timed(lambda: torch.cumsum(xi, 0, dtype=torch.int32)))
-    peers["scan_i64"] = ("torch.cumsum(i64)", timed(lambda: torch.cumsum(xl, 0)))
-    peers["scan_f64"] = ("torch.cumsum(f64)", timed(lambda: torch.cumsum(xd, 0)))
-    peers["scanomap_i32"] = ("torch.cumsum(x*x%7+x) unfused", timed(lambda: torch.cumsum(xi * xi % 7 + xi, 0, dtype=torch.int32)))
-    peers["filter_50pct_i32"] = ("x[x < 0]", timed(lambda: xi[xi < 0]))
+
+    def add(name, label, fn):
+        try:
+            peers.setdefault(name, []).append((label, fn()))
+        except Exception as e:  # one library failing must not hide the others
+            print("%s: %s failed: %s" % (name, label, e), file=sys.stderr)
+
+    add("scan_i32", "torch.cumsum(i32, dtype=i32)", lambda: timed(lambda: torch.cumsum(xi, 0, dtype=torch.int32)))
+    add("scan_i64", "torch.cumsum(i64)", lambda: timed(lambda: torch.cumsum(xl, 0)))
+    add("scan_f64", "torch.cumsum(f64)", lambda: timed(lambda: torch.cumsum(xd, 0)))
+    add("scanomap_i32", "torch.cumsum(x*x%7+x) unfused", lambda: timed(lambda: torch.cumsum(xi * xi % 7 + xi, 0, dtype=torch.int32)))
+    add("filter_50pct_i32", "torch x[x < 0]", lambda: timed(lambda: xi[xi < 0]))
     for l in [1, 2, 3, 4, 31, 32, 33, 1000, 1 << 20, 1 << 24]:
         rows = n // l
         m = xi[: rows * l].view(rows, l)
-        peers["segscan_i32_len%d" % l] = ("torch.cumsum(rows, dim=1)", timed(lambda: torch.cumsum(m, 1, dtype=torch.int32)))
-    peers["copy_d2d_i32"] = ("torch clone", timed(lambda: xi.clone()))
+        add("segscan_i32_len%d" % l, "torch.cumsum(rows, dim=1)", lambda: timed(lambda: torch.cumsum(m, 1, dtype=torch.int32)))
+    add("copy_d2d_i32", "torch clone", lambda: timed(lambda: xi.clone()))
+
+    # CuPy with CUB (CUPY_ACCELERATORS=cub is set before the import).
+    try:
+        import cupy
+
+        def ctimed(fn):
+            return timed(lambda: (fn(), None)[1])
+
+        ci, cl, cd = cupy.from_dlpack(xi), cupy.from_dlpack(xl), cupy.from_dlpack(xd)
+        add("scan_i32", "cupy.cumsum(i32) (CUB)", lambda: ctimed(lambda: cupy.cumsum(ci, dtype=cupy.int32)))
+        add("scan_i64", "cupy.cumsum(i64) (CUB)", lambda: ctimed(lambda: cupy.cumsum(cl)))
+        add("scan_f64", "cupy.cumsum(f64) (CUB)", lambda: ctimed(lambda: cupy.cumsum(cd)))
+        add("scanomap_i32", "cupy.cumsum(x*x%7+x) unfused", lambda: ctimed(lambda: cupy.cumsum(ci * ci % 7 + ci, dtype=cupy.int32)))
+        add("filter_50pct_i32", "cupy x[x < 0]", lambda: ctimed(lambda: ci[ci < 0]))
+    except Exception as e:
+        print("cupy: %s" % e, file=sys.stderr)
+
+    # JAX jit, timed by wall clock around REPS calls after block_until_ready.
+    try:
+        import time
+
+        import jax
+        import jax.numpy as jnp
+        jax.config.update("jax_enable_x64", True)
+
+        def jtimed(f, x):
+            f(x).block_until_ready()
+            t = time.perf_counter()
+            for _ in range(REPS):
+                r = f(x)
+            r.block_until_ready()
+            return (time.perf_counter() - t) * 1e3 / REPS
+
+        ji = jnp.asarray(xi.cpu().numpy())
+        jl, jd = ji.astype(jnp.int64), ji.astype(jnp.float64)
+        add("scan_i32", "jax.jit(jnp.cumsum(i32))", lambda: jtimed(jax.jit(lambda x: jnp.cumsum(x, dtype=jnp.int32)), ji))
+        add("scan_i64", "jax.jit(jnp.cumsum(i64))", lambda: jtimed(jax.jit(jnp.cumsum), jl))
+        add("scan_f64", "jax.jit(jnp.cumsum(f64))", lambda: jtimed(jax.jit(jnp.cumsum), jd))
+        add("scanomap_i32", "jax.jit(cumsum(x*x%7+x))", lambda: jtimed(jax.jit(lambda x: jnp.cumsum(x * x % 7 + x, dtype=jnp.int32)), ji))
+    except Exception as e:
+        print("jax: %s" % e, file=sys.stderr)
+
     print("| workload | arepl ms | arepl GB/s | x copy | peer | peer ms | peer x copy | arepl speed-up |")
     print("|---|---|---|---|---|---|---|---|")
     for name, m in ours.items():
-        peer = peers.get(name)
-        pname, pms = peer if peer else ("", None)
-        pcopy = ""
-        speed = ""
-        if pms is not None:
-            speed = "%.2fx" % (pms / m["kernel-ms"])
-            if copy_ms and name in ("scan_i32", "copy_d2d_i32", "filter_50pct_i32", "scanomap_i32") or name.startswith("segscan"):
-                pcopy = "%.4f" % (copy_ms / pms) if copy_ms else ""
-        print("| %s | %.3f | %.0f | %.3f | %s | %s | %s | %s |" % (
-            name, m.get("kernel-ms", 0), m.get("GB/s", 0), m.get("x-copy", 0), pname,
-            "%.3f" % pms if pms is not None else "", pcopy, speed))
+        rows = peers.get(name) or [("", None)]
+        for k, (pname, pms) in enumerate(rows):
+            pcopy, speed = "", ""
+            if pms is not None:
+                speed = "%.2fx" % (pms / m["kernel-ms"])
+                # The peer's copy ratio: arepl's x-copy scaled by the time ratio (same bytes).
+                pcopy = "%.3f" % (m.get("x-copy", 0) * m["kernel-ms"] / pms)
+            lead = ("| %s | %.3f | %.0f | %.3f " % (name, m.get("kernel-ms", 0), m.get("GB/s", 0), m.get("x-copy", 0))
+                    if k == 0 else "| | | | ")
+            print(lead + "| %s | %s | %s | %s |" % (pname, "%.3f" % pms if pms is not None else "", pcopy, speed))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ var (
 	benchSeqs       = flag.String("gpubench.seq", "", "comma-separated sequentiality degrees to sweep the ordered redomap (MSSP) over")
 	benchScanBlocks = flag.String("gpubench.scanblock", "", "comma-separated block sizes the scan sweep runs each degree with")
 	benchMinBlocks  = flag.String("gpubench.minblocks", "0", "comma-separated minimum blocks per multiprocessor (launch bounds) the scan sweep runs with")
+	benchDelays     = flag.String("gpubench.delay", "", "comma-separated first look-back waits (ns, 0: the shipped one) the scan sweep runs with")
+	benchSpins      = flag.String("gpubench.spin", "0", "comma-separated look-back retry waits (ns, 0: the shipped one) the scan sweep runs with")
 )
 
 // genProg makes n pseudo-random elements on the device by a map over the

@@ -108,6 +108,10 @@ type scanKernel struct {
 	// MinBlocks, when positive, is the blocks per multiprocessor the
 	// kernel's launch bounds ask the register allocation to allow.
 	MinBlocks int
+	// Delay is the look-back's wait in ns before it first reads its
+	// predecessors' states, and Spin its wait while one is not ready, in
+	// grids of at least 500 tiles.
+	Delay, Spin int
 
 	In      []core.PrimType // element types of the inputs
 	Scan    []core.PrimType // scanned components kept in shared memory
@@ -197,12 +201,17 @@ func filterSeq(k *scanKernel, lim Limits) int {
 	if len(k.Held) == 0 {
 		m = 32
 	}
-	m = max(1, min(m, 32))
+	m = max(1, min(m, filterMaxSeq))
 	for m > 1 && filterShared(k.Held, k.Block, m) > lim.SharedPerBlock {
 		m--
 	}
 	return m
 }
+
+// filterMaxSeq caps a filter's elements per thread: each keeps its values,
+// predicate and ballot in registers until the compaction, and at 31 per
+// thread (i32) the kernel ran at half the speed of 15 (bench/RESULTS.md).
+const filterMaxSeq = 15
 
 // filterShared is a filter's static shared memory: the compacted tile,
 // the round counts and the block's counts.
@@ -215,20 +224,38 @@ func filterShared(held []core.PrimType, block, m int) int {
 }
 
 // minBlocks is the blocks per multiprocessor a scan kernel's launch bounds
-// ask for: as many as its shared memory and the threads of a
-// multiprocessor allow, so that registers never limit occupancy further
-// (the single-pass kernels are latency-bound: every block waits on its
-// look-back, and other blocks' loads must fill that time; measured in
-// bench/RESULTS.md). Limits.ScanMinBlocks overrides it for measuring.
+// ask for: as many as the threads of a multiprocessor allow, so that the
+// register allocation never limits occupancy (the single-pass kernels are
+// latency-bound: every block waits on its look-back, and other blocks'
+// loads must fill that time). On the H200 the i32 scan ran 15% faster
+// with 8 blocks' worth of registers than with 6 (as many as its shared
+// memory lets in), at 80 registers it had 3 and ran 35% slower; the other
+// scans measured the same with 6 or 8 (bench/RESULTS.md).
+// Limits.ScanMinBlocks overrides it for measuring.
 func minBlocks(k *scanKernel, lim Limits) int {
 	if lim.ScanMinBlocks > 0 {
 		return lim.ScanMinBlocks
 	}
-	if lim.SharedPerSM <= 0 || lim.ThreadsPerSM <= 0 {
+	if lim.ThreadsPerSM <= 0 {
 		return 0
 	}
-	const reserved = 1024 // shared memory the driver keeps per block
-	return max(1, min(lim.ThreadsPerSM/k.Block, lim.SharedPerSM/(k.shared()+reserved)))
+	return max(1, lim.ThreadsPerSM/k.Block)
+}
+
+// lookBackWaits are the look-back's waits in ns: CUB's sm_90 values for
+// 4-byte sums (first wait 1245, retry 648), which measured 3-5% faster
+// than no first wait and exponential retries on every scan of the H200
+// benchmark (bench/RESULTS.md); Limits.ScanDelay and ScanSpin override
+// them for measuring.
+func lookBackWaits(lim Limits) (delay, spin int) {
+	delay, spin = 1200, 650
+	if lim.ScanDelay > 0 {
+		delay = lim.ScanDelay
+	}
+	if lim.ScanSpin > 0 {
+		spin = lim.ScanSpin
+	}
+	return delay, spin
 }
 
 // scanBlock is the threads of a scan block: 256, or Limits.ScanBlock when
@@ -405,6 +432,7 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 	k.Seq = scanSeq(k, g.lim)
 	k.Words, k.Multi, k.Offs = stateLayout(k.Acc)
 	k.MinBlocks = minBlocks(k, g.lim)
+	k.Delay, k.Spin = lookBackWaits(g.lim)
 	k.Name = "k_" + strings.ReplaceAll(scanModeName[k.Mode], " ", "_")
 	g.params(k)
 	var b strings.Builder
@@ -469,6 +497,7 @@ func (g *scanGen) filter(s *core.Stmt, f *core.Filter) (*scanKernel, error) {
 	k.Seq = filterSeq(k, g.lim)
 	k.Words, k.Multi, k.Offs = stateLayout(k.Acc)
 	k.MinBlocks = minBlocks(k, g.lim)
+	k.Delay, k.Spin = lookBackWaits(g.lim)
 	k.Name = "k_filter"
 	if f.Partition {
 		k.Name = "k_partition"
@@ -898,6 +927,10 @@ func (k *scanKernel) LookBack() string {
 	b.WriteString("      }\n    } else {\n      if (ar_lane == 0) {\n")
 	k.publish(&b, "ar_tile", "ar_g", "AR_AGGREGATE", 8)
 	b.WriteString("      }\n")
+	// Large grids wait before the first read (the predecessors' states are
+	// rarely ready at once) and between retries, as CUB does, so that
+	// spinning warps do not crowd the L2; small ones back off from 16 ns.
+	fmt.Fprintf(&b, "      const bool ar_big = gridDim.x >= 500;\n      if (ar_big) __nanosleep(%d);\n", k.Delay)
 	b.WriteString("      i64 ar_look = ar_tile - 1;\n      unsigned int ar_ns = 16;\n      for (;;) {\n")
 	b.WriteString("        const i64 ar_p = ar_look - ar_lane;\n")
 	{
@@ -933,7 +966,7 @@ func (k *scanKernel) LookBack() string {
 			fmt.Fprintf(&b, "        const unsigned int ar_st = ar_p >= 0 ? (unsigned int)(%s >> 32) : AR_PREFIX;\n", ws[len(ws)-1])
 		}
 	}
-	b.WriteString("        if (__any_sync(0xffffffffu, ar_st == AR_INVALID)) {\n          __nanosleep(ar_ns);\n          ar_ns = min(ar_ns * 2, 256u);\n          continue;\n        }\n")
+	fmt.Fprintf(&b, "        if (__any_sync(0xffffffffu, ar_st == AR_INVALID)) {\n          __nanosleep(ar_big ? %du : ar_ns);\n          ar_ns = min(ar_ns * 2, 256u);\n          continue;\n        }\n", k.Spin)
 	k.decl(&b, "ar_q", 8)
 	b.WriteString("        if (ar_p >= 0) {\n")
 	for j, t := range k.Acc {

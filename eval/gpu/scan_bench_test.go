@@ -188,6 +188,19 @@ func BenchmarkScan(b *testing.B) {
 			}
 		}
 	}
+	// The look-back's waits: every first delay of gpubench.delay with every
+	// retry wait of gpubench.spin (0: the shipped one), shipped block and degree.
+	for _, delay := range ints(*benchDelays) {
+		for _, spin := range ints(*benchSpins) {
+			for _, c := range cases[:4] {
+				b.Run(fmt.Sprintf("%s_delay%d_spin%d", c.name, delay, spin), func(b *testing.B) {
+					be.lim.ScanDelay, be.lim.ScanSpin = delay, spin
+					defer func() { be.lim.ScanDelay, be.lim.ScanSpin = 0, 0 }()
+					measure(b, c)
+				})
+			}
+		}
+	}
 	b.Run("copy_d2d_i32", func(b *testing.B) {
 		ms := copyMS(4 * n)
 		b.ReportMetric(ms, "kernel-ms")

@@ -22,6 +22,9 @@ type Limits struct {
 	// ScanMinBlocks, when positive, is the minimum blocks per
 	// multiprocessor of the scan kernels' launch bounds.
 	ScanMinBlocks int
+	// ScanDelay and ScanSpin, when positive, replace the look-back's first
+	// wait and its wait per retry in ns (lookBackWaits).
+	ScanDelay, ScanSpin int
 }
 
 // DefaultLimits are the sm_90 values (H100 and H200 agree on all but SMs).
