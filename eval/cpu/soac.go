@@ -672,13 +672,19 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 		skip.vars[e.Index.Name] = true
 		index = nil
 	}
+	// When fused tails, chains and index-free lexicographic reductions have
+	// taken every statement of the map, phase 3 makes no columns either.
+	step3 := step
+	if step == int64(f.m.opts.Chunk) && noColumnsLeft(e, scans, reds, skip) {
+		step3 *= columnFreeChunks
+	}
 	blockTotals := make([][][]col, nb) // with propagate: each block's own scan total
 	err := f.parallelReuse(nb, reuse, func(b int, wk *worker) error {
 		parts[b] = make([][]col, len(reds))
 		carry := append([][]col(nil), carries[b]...)
 		defer func() { blockTotals[b] = carry }()
 		direct := make([]bool, len(outs))
-		return f.chunksOf(wk, bs[b][0], bs[b][1], step, func(lo int64, n int) error {
+		return f.chunksOf(wk, bs[b][0], bs[b][1], step3, func(lo int64, n int) error {
 			cols, lf, err := wk.runLambdaSkip(e.Map, index, ins, lo, n, skip)
 			if err != nil {
 				return err
@@ -1436,6 +1442,32 @@ func (f *frame) propagateCarries(scans []*opInfo, outs []*outArr, bs [][2]int64,
 		}
 		return nil
 	})
+}
+
+// noColumnsLeft reports whether phase 3 of a Screma computes no column:
+// no post-map, every map statement is skipped (done by a fused tail or
+// chain), every scan is builtin and every reduction builtin or
+// lexicographic.
+func noColumnsLeft(e *core.Screma, scans, reds []*opInfo, skip *skipSet) bool {
+	if e.Post != nil || skip == nil {
+		return false
+	}
+	for _, s := range e.Map.Body.Stmts {
+		if !skip.stmts[s] {
+			return false
+		}
+	}
+	for _, op := range scans {
+		if !op.builtin {
+			return false
+		}
+	}
+	for _, op := range reds {
+		if !op.builtin && op.lex == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // columnFreeChunks is how many times longer than Options.Chunk the chunks
