@@ -1,10 +1,12 @@
 {{/* Single-pass scanomap (decoupled look-back, Merrill & Garland) and the
      regular segmented scan. A block takes a tile of {{.Tile}} elements whose
      number comes from an atomic ticket, so every tile's predecessors have
-     started before it waits on them. The tile is loaded striped (coalesced)
-     with the map fused in and map-outs written at once, transposed through
-     shared memory so that each thread scans {{.Seq}} consecutive elements in
-     registers; the threads' aggregates are scanned per warp and per block;
+     started before it waits on them. Each warp owns 32 x {{.Seq}} consecutive
+     elements of the tile, loaded striped (coalesced) with the map fused in
+     and map-outs written at once, and transposed through the warp's own part
+     of shared memory (no block barrier) so that each thread scans {{.Seq}}
+     consecutive elements; the threads' aggregates are scanned per warp and
+     per block (one barrier);
      warp 0 publishes the block's aggregate, looks back over windows of 32
      predecessors (backing off while one is not ready) and publishes the
      inclusive prefix; then every element gets its prefix, goes back through
@@ -21,12 +23,13 @@ extern "C" __global__ void __launch_bounds__({{.LaunchBounds}})
   __syncthreads();
   const i64 ar_tile = ar_tile_s;
 {{.TileBase}}
+  const int ar_lane = threadIdx.x & 31, ar_warp = threadIdx.x >> 5;
 {{.LoadPhase}}
-  __syncthreads();
+  __syncwarp();
 {{.ThreadScan}}
 {{.BlockScan}}
 {{.LookBack}}
 {{.Finish}}
-  __syncthreads();
+  __syncwarp();
 {{.StorePhase}}
 }

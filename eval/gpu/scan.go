@@ -125,6 +125,7 @@ type scanKernel struct {
 	params  []scanParam
 
 	hasMap  bool   // the map lambda exists (filter without a map has none)
+	light   bool   // no map, post-map or predicate computes anything
 	hasPost bool   // a post-map computes the results
 	envArgs string // the env as arguments of device functions
 	fnMap   string
@@ -224,14 +225,16 @@ func filterShared(held []core.PrimType, block, m int) int {
 }
 
 // minBlocks is the blocks per multiprocessor a scan kernel's launch bounds
-// ask for: as many as the threads of a multiprocessor allow, so that the
-// register allocation never limits occupancy (the single-pass kernels are
-// latency-bound: every block waits on its look-back, and other blocks'
-// loads must fill that time). On the H200 the i32 scan ran 15% faster
-// with 8 blocks' worth of registers than with 6 (as many as its shared
-// memory lets in), at 80 registers it had 3 and ran 35% slower; the other
-// scans measured the same with 6 or 8 (bench/RESULTS.md).
-// Limits.ScanMinBlocks overrides it for measuring.
+// ask for, which caps its registers. The single-pass kernels are
+// latency-bound (every block waits on its look-back, and other blocks'
+// loads must fill that time), so occupancy matters more than registers: a
+// kernel that only moves elements through its operator (Light) asks for a
+// full multiprocessor of threads (32 registers on sm_90), any other for
+// three quarters (42), since a fused map, a post-map or a predicate then
+// spills. Measured on the H200 (bench/RESULTS.md), 6 / 8 blocks: i32 scan
+// 0.77 / 0.72 ms, scanomap 0.71 / 0.91, filter 0.73 / 0.90, i64, f64 and
+// MSSP within 2%; without launch bounds (80 registers, 3 blocks) every
+// one was 10-50% slower. Limits.ScanMinBlocks overrides it for measuring.
 func minBlocks(k *scanKernel, lim Limits) int {
 	if lim.ScanMinBlocks > 0 {
 		return lim.ScanMinBlocks
@@ -239,7 +242,24 @@ func minBlocks(k *scanKernel, lim Limits) int {
 	if lim.ThreadsPerSM <= 0 {
 		return 0
 	}
-	return max(1, lim.ThreadsPerSM/k.Block)
+	full := lim.ThreadsPerSM / k.Block
+	if k.light {
+		return max(1, full)
+	}
+	return max(1, full*3/4)
+}
+
+// isIdentity reports whether l returns its parameters unchanged.
+func isIdentity(l *core.Lambda) bool {
+	if l == nil || len(l.Body.Stmts) > 0 || len(l.Body.Result) != len(l.Params) {
+		return false
+	}
+	for i, a := range l.Body.Result {
+		if v, ok := a.(*core.Var); !ok || v != l.Params[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // lookBackWaits are the look-back's waits in ns: CUB's sm_90 values for
@@ -431,6 +451,7 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 	k.Env = fs.order
 	k.Seq = scanSeq(k, g.lim)
 	k.Words, k.Multi, k.Offs = stateLayout(k.Acc)
+	k.light = isIdentity(op.Map) && op.Post == nil
 	k.MinBlocks = minBlocks(k, g.lim)
 	k.Delay, k.Spin = lookBackWaits(g.lim)
 	k.Name = "k_" + strings.ReplaceAll(scanModeName[k.Mode], " ", "_")
@@ -758,7 +779,7 @@ func (k *scanKernel) SharedDecl() string {
 func (k *scanKernel) LoadPhase() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
-	fmt.Fprintf(&b, "    const int ar_k = ar_j * %d + threadIdx.x;\n    const i64 ar_i = ar_base + ar_k;\n", k.Block)
+	fmt.Fprintf(&b, "    const int ar_k = ar_warp * %d + ar_j * 32 + ar_lane;\n    const i64 ar_i = ar_base + ar_k;\n", 32*k.Seq)
 	fmt.Fprintf(&b, "    if (%s) {\n", k.inTile())
 	var xs []string
 	for j, t := range k.In {
@@ -860,10 +881,11 @@ func (k *scanKernel) warpScan(b *strings.Builder, name string, indent int) {
 }
 
 // BlockScan turns the threads' aggregates into each thread's exclusive
-// prefix within the block (ar_ex) and the block's aggregate (ar_bagg).
+// prefix within its warp (ar_ex), the warps' exclusive prefixes (ar_wx,
+// which Finish adds after the look-back's barrier) and the block's
+// aggregate (ar_bagg), with one barrier: warp 0 goes on into the look-back.
 func (k *scanKernel) BlockScan() string {
 	var b strings.Builder
-	b.WriteString("  const int ar_lane = threadIdx.x & 31, ar_warp = threadIdx.x >> 5;\n")
 	k.warpScan(&b, "ar_acc", 2)
 	b.WriteString("  if (ar_lane == 31) {\n")
 	for j := range k.Acc {
@@ -893,12 +915,7 @@ func (k *scanKernel) BlockScan() string {
 	for j := range k.Acc {
 		fmt.Fprintf(&b, "      ar_bagg_%d = ar_t_%d;\n", j, j)
 	}
-	b.WriteString("    }\n  }\n  __syncthreads();\n  {\n")
-	for j, t := range k.Acc {
-		fmt.Fprintf(&b, "    const %s ar_w_%d = ar_wx_%d[ar_warp];\n", ctype(t), j, j)
-	}
-	k.comb(&b, "ar_ex", "ar_w", "ar_ex", 4)
-	b.WriteString("  }")
+	b.WriteString("    }\n  }")
 	return b.String()
 }
 
@@ -917,7 +934,7 @@ func (k *scanKernel) LookBack() string {
 	} else {
 		b.WriteString("  ")
 	}
-	b.WriteString("if (ar_warp == 0) {\n")
+	b.WriteString("if (ar_warp == 0) {\n    __syncwarp(); // ar_bagg is written by a lane of this warp\n")
 	k.decl(&b, "ar_P", 4)
 	for j, t := range k.Acc {
 		fmt.Fprintf(&b, "    const %s ar_g_%d = ar_bagg_%d;\n", ctype(t), j, j)
@@ -1067,8 +1084,10 @@ func (k *scanKernel) Finish() string {
 	var b strings.Builder
 	b.WriteString("  {\n")
 	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "    const %s ar_w_%d = ar_wx_%d[ar_warp];\n", ctype(t), j, j)
 		fmt.Fprintf(&b, "    const %s ar_bp_%d = ar_bpre_%d;\n", ctype(t), j, j)
 	}
+	k.comb(&b, "ar_ex", "ar_w", "ar_ex", 4)
 	k.comb(&b, "ar_ex", "ar_bp", "ar_ex", 4)
 	b.WriteString("  }\n")
 	if k.Seg() {
@@ -1119,7 +1138,7 @@ func (k *scanKernel) padK() string {
 func (k *scanKernel) StorePhase() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
-	fmt.Fprintf(&b, "    const int ar_k = ar_j * %d + threadIdx.x;\n    const i64 ar_i = ar_base + ar_k;\n", k.Block)
+	fmt.Fprintf(&b, "    const int ar_k = ar_warp * %d + ar_j * 32 + ar_lane;\n    const i64 ar_i = ar_base + ar_k;\n", 32*k.Seq)
 	fmt.Fprintf(&b, "    if (%s) {\n", k.inTile())
 	switch {
 	case k.Mode == scanFilter:

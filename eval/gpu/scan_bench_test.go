@@ -158,7 +158,8 @@ func BenchmarkScan(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) { measure(b, c) })
 	}
 	// The sweep: every block size of gpubench.scanblock with every degree
-	// of gpubench.seq, on the plain scans, MSSP and the filter.
+	// of gpubench.seq (0: the formula's), on the plain scans, the scanomap,
+	// MSSP and the filter.
 	ints := func(list string) []int {
 		var out []int
 		for _, f := range strings.Split(list, ",") {
@@ -176,9 +177,6 @@ func BenchmarkScan(b *testing.B) {
 		for _, block := range blocks {
 			for _, seq := range ints(*benchSeqs) {
 				for _, c := range cases[:6] {
-					if c.name == "scanomap_i32" {
-						continue
-					}
 					b.Run(fmt.Sprintf("%s_block%d_seq%d_min%d", c.name, block, seq, minBlocks), func(b *testing.B) {
 						be.lim.Seq, be.lim.ScanBlock, be.lim.ScanMinBlocks = seq, block, minBlocks
 						defer func() { be.lim.Seq, be.lim.ScanBlock, be.lim.ScanMinBlocks = 0, 0, 0 }()
