@@ -24,6 +24,18 @@ func (f *frame) newWorker() *worker {
 	return &worker{f: f, pool: newPool(f.m.opts.Chunk), consts: map[core.Const]any{}, unis: map[string]any{}}
 }
 
+// widen lets the worker run chunks of up to n elements: its cached
+// constant and broadcast columns are as long as its pool's size, so they
+// are dropped and remade at the new length.
+func (w *worker) widen(n int) {
+	if n <= w.pool.size {
+		return
+	}
+	w.pool.size = n
+	clear(w.consts)
+	clear(w.unis)
+}
+
 // constant is a column of pool.size copies of c, made once per worker.
 func (w *worker) constant(c core.Const) any {
 	d, ok := w.consts[c]
@@ -675,8 +687,12 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	// When fused tails, chains and index-free lexicographic reductions have
 	// taken every statement of the map, phase 3 makes no columns either.
 	step3 := step
-	if step == int64(f.m.opts.Chunk) && noColumnsLeft(e, scans, reds, skip) {
+	switch {
+	case step != int64(f.m.opts.Chunk):
+	case noColumnsLeft(e, scans, reds, skip):
 		step3 *= columnFreeChunks
+	case treeOps(scans, reds):
+		step3 *= treeChunks
 	}
 	blockTotals := make([][][]col, nb) // with propagate: each block's own scan total
 	err := f.parallelReuse(nb, reuse, func(b int, wk *worker) error {
@@ -684,6 +700,7 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 		carry := append([][]col(nil), carries[b]...)
 		defer func() { blockTotals[b] = carry }()
 		direct := make([]bool, len(outs))
+		wk.widen(int(step3))
 		return f.chunksOf(wk, bs[b][0], bs[b][1], step3, func(lo int64, n int) error {
 			cols, lf, err := wk.runLambdaSkip(e.Map, index, ins, lo, n, skip)
 			if err != nil {
@@ -1468,6 +1485,29 @@ func noColumnsLeft(e *core.Screma, scans, reds []*opInfo, skip *skipSet) bool {
 		}
 	}
 	return true
+}
+
+// treeChunks is how many times longer than Options.Chunk the chunks of a
+// Screma with a tree-reduced operator are (see treeOps).
+const treeChunks = 4
+
+// treeOps reports whether a general operator of the Screma is applied as a
+// pairwise tree per chunk (an ordered reduction, or a scan): a tree costs
+// a dozen applications of the lambda per chunk whatever the chunk's
+// length, and for small operators such as MSSP's the cost of an
+// application, not of its elements, dominates at the default length.
+func treeOps(scans, reds []*opInfo) bool {
+	for _, op := range scans {
+		if !op.builtin {
+			return true
+		}
+	}
+	for _, op := range reds {
+		if !op.builtin && op.lex == nil && !op.wide() {
+			return true
+		}
+	}
+	return false
 }
 
 // columnFreeChunks is how many times longer than Options.Chunk the chunks
