@@ -20,6 +20,15 @@ type Backend interface {
 	Run(ctx context.Context, prog *core.Program, fn string, args []Value, t *Timings) ([]Value, error)
 }
 
+// OrderSetter is implemented by backends whose floating-point results can
+// depend on timing, like the GPU's single-pass scans, whose look-back
+// combines whichever predecessors' values are ready. SetDeterministic(true)
+// makes them combine in a fixed order, so that a run repeats bit for bit
+// (at some cost in speed); the session calls it before every evaluation.
+type OrderSetter interface {
+	SetDeterministic(on bool)
+}
+
 // Timings is what one evaluation cost, stage by stage. The REPL prints it
 // as one line with :time on; the Jupyter kernel renders it as a table.
 type Timings struct {

@@ -28,6 +28,9 @@ import (
 type Options struct {
 	Backend string // "auto" (default), "cpu" or "gpu"
 	Fusion  bool   // run the fusion passes
+	// Deterministic asks backends whose float results can depend on timing
+	// for a fixed combination order (OrderSetter); off by default.
+	Deterministic bool
 	// CPU is the reference backend; it must be set (package eval/backends
 	// builds sessions with both backends wired).
 	CPU Backend
@@ -204,8 +207,17 @@ func runGuarded(ctx context.Context, b Backend, prog *core.Program, args []Value
 	return vals, err
 }
 
-// backend picks the backend for the next evaluation.
+// backend picks the backend for the next evaluation and gives it the
+// session's determinism setting.
 func (s *Session) backend(t *Timings) (Backend, error) {
+	b, err := s.pickBackend()
+	if o, ok := b.(OrderSetter); ok && err == nil {
+		o.SetDeterministic(s.opts.Deterministic)
+	}
+	return b, err
+}
+
+func (s *Session) pickBackend() (Backend, error) {
 	switch s.opts.Backend {
 	case "cpu":
 		return s.opts.CPU, nil
@@ -453,6 +465,13 @@ func (s *Session) SetFusion(on bool) { s.opts.Fusion = on }
 
 // Fusion reports whether fusion is on.
 func (s *Session) Fusion() bool { return s.opts.Fusion }
+
+// SetDeterministic selects a fixed combination order for float scans on
+// the GPU (see OrderSetter) for later inputs.
+func (s *Session) SetDeterministic(on bool) { s.opts.Deterministic = on }
+
+// Deterministic reports whether the fixed combination order is on.
+func (s *Session) Deterministic() bool { return s.opts.Deterministic }
 
 // IsIncomplete reports whether src is an unfinished input that a REPL
 // should continue on the next line, as the parser signals.

@@ -33,7 +33,7 @@ func init() {
 		{"load", "FILE", "replace the session's declarations with those of FILE", (*evaluator).cmdLoad},
 		{"reload", "", "load the last loaded file again", (*evaluator).cmdReload},
 		{"time", "[on|off]", "show a timing table under every result", (*evaluator).cmdTime},
-		{"set", "print-limit N", "elide arrays with more than N elements (0: never)", (*evaluator).cmdSet},
+		{"set", "print-limit N | deterministic on|off", "elide arrays with more than N elements (0: never); fixed-order float scans on the GPU", (*evaluator).cmdSet},
 		{"backend", "[auto|cpu|gpu]", "show or choose the backend", (*evaluator).cmdBackend},
 		{"fusion", "[on|off]", "show or switch the fusion passes", (*evaluator).cmdFusion},
 		{"quit", "", "end the session (jupyter console exits; notebooks use their Kernel menu)", (*evaluator).cmdQuit},
@@ -312,7 +312,17 @@ func (e *evaluator) cmdSet(_ context.Context, arg string, out output) error {
 	key, val, _ := strings.Cut(arg, " ")
 	switch key {
 	case "":
-		out.stream("stdout", fmt.Sprintf("print-limit %d\n", e.printLimit))
+		out.stream("stdout", fmt.Sprintf("print-limit %d\ndeterministic %s\n", e.printLimit, onOffString(e.s.Deterministic())))
+		return nil
+	case "deterministic":
+		on, set, err := onOff(strings.TrimSpace(val))
+		if err != nil {
+			return err
+		}
+		if set {
+			e.s.SetDeterministic(on)
+		}
+		out.stream("stdout", "deterministic "+onOffString(e.s.Deterministic())+"\n")
 		return nil
 	case "print-limit":
 		n, err := strconv.Atoi(strings.TrimSpace(val))
@@ -323,7 +333,7 @@ func (e *evaluator) cmdSet(_ context.Context, arg string, out output) error {
 		out.stream("stdout", fmt.Sprintf("print-limit %d\n", n))
 		return nil
 	}
-	return commandError(fmt.Sprintf("unknown setting %q (known: print-limit)", key))
+	return commandError(fmt.Sprintf("unknown setting %q (known: print-limit, deterministic)", key))
 }
 
 // cmdInput asks the user for a value through the client's stdin channel

@@ -57,6 +57,8 @@ type session interface {
 	Backend() string
 	SetFusion(on bool)
 	Fusion() bool
+	SetDeterministic(on bool)
+	Deterministic() bool
 }
 
 var _ session = (*eval.Session)(nil)

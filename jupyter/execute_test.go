@@ -25,6 +25,7 @@ import (
 type fakeSession struct {
 	defs    map[string]int
 	fusion  bool
+	det     bool
 	backend string
 }
 
@@ -113,6 +114,8 @@ func (f *fakeSession) SetBackend(name string) error                 { f.backend 
 func (f *fakeSession) Backend() string                              { return f.backend }
 func (f *fakeSession) SetFusion(on bool)                            { f.fusion = on }
 func (f *fakeSession) Fusion() bool                                 { return f.fusion }
+func (f *fakeSession) SetDeterministic(on bool)                     { f.det = on }
+func (f *fakeSession) Deterministic() bool                          { return f.det }
 
 func executeContent(code string) map[string]any {
 	return map[string]any{"code": code, "silent": false, "store_history": true,

@@ -368,7 +368,7 @@ func init() {
 		{"load", "FILE", "replace the session's declarations with FILE's", (*repl).cmdLoad},
 		{"reload", "", "load the last loaded file again", (*repl).cmdReload},
 		{"time", "on|off", "print a timing line after each result", (*repl).cmdTime},
-		{"set", "print-limit N", "print at most N elements of an array (0: all)", (*repl).cmdSet},
+		{"set", "print-limit N | deterministic on|off", "print at most N elements of an array (0: all); fixed-order float scans on the GPU", (*repl).cmdSet},
 		{"backend", "[cpu|gpu|auto]", "show or choose the backend", (*repl).cmdBackend},
 		{"fusion", "on|off", "turn the fusion passes on or off", (*repl).cmdFusion},
 		{"plan", "EXPR", "show what fusion does to an expression, without running it", (*repl).cmdPlan},
@@ -480,18 +480,30 @@ func (r *repl) cmdTime(_ context.Context, arg string) error {
 func (r *repl) cmdSet(_ context.Context, arg string) error {
 	fields := strings.Fields(arg)
 	if len(fields) == 0 {
-		fmt.Fprintf(r.out, "print-limit %d\n", r.limit)
+		fmt.Fprintf(r.out, "print-limit %d\ndeterministic %s\n", r.limit, offOn(r.sess.Deterministic()))
 		return nil
 	}
-	if len(fields) != 2 || fields[0] != "print-limit" {
-		return errors.New("usage: :set print-limit N")
+	if len(fields) != 2 {
+		return errors.New("usage: :set print-limit N, or :set deterministic on|off")
 	}
-	n, err := strconv.Atoi(fields[1])
-	if err != nil || n < 0 {
-		return fmt.Errorf("print-limit must be a number of elements >= 0, not %q", fields[1])
+	switch fields[0] {
+	case "print-limit":
+		n, err := strconv.Atoi(fields[1])
+		if err != nil || n < 0 {
+			return fmt.Errorf("print-limit must be a number of elements >= 0, not %q", fields[1])
+		}
+		r.limit = n
+		return nil
+	case "deterministic":
+		on, err := onOff("set deterministic", fields[1], r.sess.Deterministic())
+		if err != nil {
+			return err
+		}
+		r.sess.SetDeterministic(on)
+		r.note("deterministic float scans %s", offOn(on))
+		return nil
 	}
-	r.limit = n
-	return nil
+	return fmt.Errorf("unknown setting %q (known: print-limit, deterministic)", fields[0])
 }
 
 func (r *repl) cmdBackend(_ context.Context, arg string) error {

@@ -98,6 +98,12 @@ func New(opts Options) (*Backend, error) {
 // Name is "gpu".
 func (b *Backend) Name() string { return "gpu" }
 
+// SetDeterministic fixes the combination order of float scans (for
+// eval.OrderSetter).
+func (b *Backend) SetDeterministic(on bool) { b.lim.Deterministic = on }
+
+var _ eval.OrderSetter = (*Backend)(nil)
+
 // Device describes the GPU in one line (for :backend and timing tables).
 func (b *Backend) Device() string {
 	p := b.g.Props()

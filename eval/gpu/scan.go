@@ -126,6 +126,11 @@ type scanKernel struct {
 
 	hasMap  bool   // the map lambda exists (filter without a map has none)
 	light   bool   // no map, post-map or predicate computes anything
+	// Det fixes the look-back's combination order (Limits.Deterministic,
+	// for accumulators with a float): CUB's stable order, where only
+	// every 32nd tile (an anchor) publishes its inclusive prefix and every
+	// tile combines exactly the aggregates back to its anchor's prefix.
+	Det bool
 	hasPost bool   // a post-map computes the results
 	envArgs string // the env as arguments of device functions
 	fnMap   string
@@ -247,6 +252,17 @@ func minBlocks(k *scanKernel, lim Limits) int {
 		return max(1, full)
 	}
 	return max(1, full*3/4)
+}
+
+// hasFloat reports whether ts has a floating-point type: only those make
+// the combination order visible in the results.
+func hasFloat(ts []core.PrimType) bool {
+	for _, t := range ts {
+		if t == core.F32 || t == core.F64 {
+			return true
+		}
+	}
+	return false
 }
 
 // isIdentity reports whether l returns its parameters unchanged.
@@ -452,6 +468,7 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 	k.Seq = scanSeq(k, g.lim)
 	k.Words, k.Multi, k.Offs = stateLayout(k.Acc)
 	k.light = isIdentity(op.Map) && op.Post == nil
+	k.Det = g.lim.Deterministic && hasFloat(k.Acc)
 	k.MinBlocks = minBlocks(k, g.lim)
 	k.Delay, k.Spin = lookBackWaits(g.lim)
 	k.Name = "k_" + strings.ReplaceAll(scanModeName[k.Mode], " ", "_")
@@ -948,7 +965,11 @@ func (k *scanKernel) LookBack() string {
 	// rarely ready at once) and between retries, as CUB does, so that
 	// spinning warps do not crowd the L2; small ones back off from 16 ns.
 	fmt.Fprintf(&b, "      const bool ar_big = gridDim.x >= 500;\n      if (ar_big) __nanosleep(%d);\n", k.Delay)
-	b.WriteString("      i64 ar_look = ar_tile - 1;\n      unsigned int ar_ns = 16;\n      for (;;) {\n")
+	b.WriteString("      i64 ar_look = ar_tile - 1;\n      unsigned int ar_ns = 16;\n")
+	if k.Det {
+		b.WriteString("      const int ar_anchor = (int)((ar_tile - 1) & 31);\n")
+	}
+	b.WriteString("      for (;;) {\n")
 	b.WriteString("        const i64 ar_p = ar_look - ar_lane;\n")
 	{
 		var ws []string
@@ -983,7 +1004,15 @@ func (k *scanKernel) LookBack() string {
 			fmt.Fprintf(&b, "        const unsigned int ar_st = ar_p >= 0 ? (unsigned int)(%s >> 32) : AR_PREFIX;\n", ws[len(ws)-1])
 		}
 	}
-	fmt.Fprintf(&b, "        if (__any_sync(0xffffffffu, ar_st == AR_INVALID)) {\n          __nanosleep(ar_big ? %du : ar_ns);\n          ar_ns = min(ar_ns * 2, 256u);\n          continue;\n        }\n", k.Spin)
+	wait := "ar_st == AR_INVALID"
+	if k.Det {
+		// Fixed order: wait for every tile back to the anchor (the last
+		// tile before this one whose index is a multiple of 32, lane
+		// ar_anchor of the first window) and for the anchor's prefix; only
+		// anchors publish prefixes, so the window always ends there.
+		wait = "ar_lane <= ar_anchor && (ar_st == AR_INVALID || (ar_lane == ar_anchor && ar_st != AR_PREFIX))"
+	}
+	fmt.Fprintf(&b, "        if (__any_sync(0xffffffffu, %s)) {\n          __nanosleep(ar_big ? %du : ar_ns);\n          ar_ns = min(ar_ns * 2, 256u);\n          continue;\n        }\n", wait, k.Spin)
 	k.decl(&b, "ar_q", 8)
 	b.WriteString("        if (ar_p >= 0) {\n")
 	for j, t := range k.Acc {
@@ -1017,7 +1046,13 @@ func (k *scanKernel) LookBack() string {
 	b.WriteString("        if (ar_done) break;\n        ar_look -= 32;\n      }\n      if (ar_lane == 0) {\n")
 	k.declUninit(&b, "ar_I", 8)
 	k.comb(&b, "ar_I", "ar_P", "ar_g", 8)
-	k.publish(&b, "ar_tile", "ar_I", "AR_PREFIX", 8)
+	if k.Det {
+		b.WriteString("        if ((ar_tile & 31) == 0) {\n")
+		k.publish(&b, "ar_tile", "ar_I", "AR_PREFIX", 10)
+		b.WriteString("        }\n")
+	} else {
+		k.publish(&b, "ar_tile", "ar_I", "AR_PREFIX", 8)
+	}
 	b.WriteString("      }\n    }\n    if (ar_lane == 0) {\n")
 	for j := range k.Acc {
 		fmt.Fprintf(&b, "      ar_bpre_%d = ar_P_%d;\n", j, j)

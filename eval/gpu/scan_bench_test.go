@@ -157,6 +157,12 @@ func BenchmarkScan(b *testing.B) {
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) { measure(b, c) })
 	}
+	// Deterministic mode (fixed combination order) on the f64 scan.
+	b.Run("scan_f64_deterministic", func(b *testing.B) {
+		be.SetDeterministic(true)
+		defer be.SetDeterministic(false)
+		measure(b, cases[2])
+	})
 	// The sweep: every block size of gpubench.scanblock with every degree
 	// of gpubench.seq (0: the formula's), on the plain scans, the scanomap,
 	// MSSP and the filter.

@@ -20,6 +20,7 @@ var (
 	scanBlockFlag     = flag.Int("gpu.scanblock", 0, "scan block size TestScanDevice uses (0: the default)")
 	scanSeqFlag       = flag.Int("gpu.scanseq", 0, "scan elements per thread TestScanDevice uses (0: the formula)")
 	scanMinBlocksFlag = flag.Int("gpu.scanminblocks", 0, "minimum blocks per multiprocessor of the scan kernels TestScanDevice uses")
+	scanDetFlag       = flag.Bool("gpu.scandet", false, "TestScanDevice runs the float scans in deterministic mode")
 )
 
 // A scanProg is a program whose first statement of kind scan, segmented
@@ -224,6 +225,88 @@ func TestScanGolden(t *testing.T) {
 	}
 }
 
+// TestScanGoldenDeterministic renders the float scans of the test
+// programs in deterministic mode (Limits.Deterministic): only anchors
+// publish prefixes and the look-back waits for its anchor.
+func TestScanGoldenDeterministic(t *testing.T) {
+	lim := DefaultLimits
+	lim.Deterministic = true
+	for _, name := range []string{"scan_f64"} {
+		t.Run(name, func(t *testing.T) {
+			p := scanProgByName(t, name)
+			prog := p.build()
+			m, err := genScan(prog, scanStmtOf(t, prog), lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !m.k.Det {
+				t.Fatalf("%s: deterministic mode not taken for accumulator %v", name, m.k.Acc)
+			}
+			golden(t, "scan_"+name+"_det", m.body)
+		})
+	}
+}
+
+func scanProgByName(t *testing.T, name string) scanProg {
+	t.Helper()
+	for _, p := range scanProgs() {
+		if p.name == name {
+			return p
+		}
+	}
+	t.Fatalf("no scan test program %q", name)
+	return scanProg{}
+}
+
+// TestScanDeterministic runs an f64 scan whose sums round differently in
+// different combination orders five times in deterministic mode: the
+// results must repeat bit for bit and match the interpreter.
+func TestScanDeterministic(t *testing.T) {
+	b := newTestBackend(t)
+	if b == nil {
+		return
+	}
+	b.SetDeterministic(true)
+	defer b.SetDeterministic(false)
+	n := min(1<<22+7, *maxN)
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = float64(hash(i)%1000) / 7 // inexact: the order shows in the last bits
+	}
+	in := []eval.Value{arr(xs)}
+	prog := scanProgByName(t, "scan_f64").build()
+	ctx := context.Background()
+	var first []float64
+	for run := 0; run < 5; run++ {
+		got, err := b.Run(ctx, prog, "main", in, &eval.Timings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := got[0].Host(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[0].Dev.Free()
+		ys := h.Data.([]float64)
+		if first == nil {
+			first = ys
+			want, err := cpu.New(cpu.Options{}).Run(ctx, prog, "main", in, &eval.Timings{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := same(ctx, []eval.Value{h}, want); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		for i := range ys {
+			if math.Float64bits(ys[i]) != math.Float64bits(first[i]) {
+				t.Fatalf("run %d differs from run 0 at %d: %v, then %v", run, i, first[i], ys[i])
+			}
+		}
+	}
+}
+
 // TestScanUnsupported checks that statements the scan kernels do not cover
 // say why instead of generating wrong code.
 func TestScanUnsupported(t *testing.T) {
@@ -272,6 +355,7 @@ func TestScanDevice(t *testing.T) {
 	}
 	// The kernel variants a measurement sweeps are checked the same way.
 	b.lim.ScanBlock, b.lim.Seq, b.lim.ScanMinBlocks = *scanBlockFlag, *scanSeqFlag, *scanMinBlocksFlag
+	b.SetDeterministic(*scanDetFlag)
 	ref := cpu.New(cpu.Options{})
 	ctx := context.Background()
 	for _, p := range scanProgs() {

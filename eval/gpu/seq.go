@@ -22,6 +22,11 @@ type Limits struct {
 	// ScanMinBlocks, when positive, is the minimum blocks per
 	// multiprocessor of the scan kernels' launch bounds.
 	ScanMinBlocks int
+	// Deterministic fixes the combination order of float scans
+	// (scanKernel.Det). Not a device constant, but like the measuring
+	// knobs it selects the generated code, so it is part of the key every
+	// generated scan is cached under.
+	Deterministic bool
 	// ScanDelay and ScanSpin, when positive, replace the look-back's first
 	// wait and its wait per retry in ns (lookBackWaits).
 	ScanDelay, ScanSpin int
