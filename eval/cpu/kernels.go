@@ -958,6 +958,90 @@ func kAndVS[T integer](d, x []T, c T) kerr {
 	return kOK
 }
 
+func kOrVS[T integer](d, x []T, c T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = x[i] | c
+	}
+	return kOK
+}
+
+func kXorVS[T integer](d, x []T, c T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = x[i] ^ c
+	}
+	return kOK
+}
+
+// Shifts by a constant. For an amount in [0, 64), Go's shift of T gives
+// the bits of the 64-bit shift truncated to T that kShl*/kShr* compute
+// (shifting past T's width gives 0, or the sign for >> on signed types),
+// with no per-element range tests; other amounts take the general path.
+
+func kShlVSs[T signed](d, x []T, c T) kerr {
+	n := int64(c)
+	if n < 0 || n >= 64 {
+		x = x[:len(d)]
+		for i := range d {
+			d[i] = T(shl64(uint64(int64(x[i])), n))
+		}
+		return kOK
+	}
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = x[i] << uint(n)
+	}
+	return kOK
+}
+
+func kShrVSs[T signed](d, x []T, c T) kerr {
+	n := int64(c)
+	if n < 0 || n >= 64 {
+		x = x[:len(d)]
+		for i := range d {
+			d[i] = T(ashr64(int64(x[i]), n))
+		}
+		return kOK
+	}
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = x[i] >> uint(n)
+	}
+	return kOK
+}
+
+func kShlVSu[T unsigned](d, x []T, c T) kerr {
+	if uint64(c) >= 64 {
+		return kShlU(d, x, fillN(len(d), c))
+	}
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = x[i] << uint(c)
+	}
+	return kOK
+}
+
+func kShrVSu[T unsigned](d, x []T, c T) kerr {
+	if uint64(c) >= 64 {
+		return kShrU(d, x, fillN(len(d), c))
+	}
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = x[i] >> uint(c)
+	}
+	return kOK
+}
+
+// fillN is n copies of c.
+func fillN[T any](n int, c T) []T {
+	s := make([]T, n)
+	for i := range s {
+		s[i] = c
+	}
+	return s
+}
+
 func vsOps[T number](t core.PrimType) {
 	binVSTab[core.Add][t] = vs(kAddVS[T])
 	binVSTab[core.Sub][t] = vs(kSubVS[T])
@@ -972,17 +1056,31 @@ func vsOps[T number](t core.PrimType) {
 func vsIntOps[T integer](t core.PrimType) {
 	vsOps[T](t)
 	binVSTab[core.And][t] = vs(kAndVS[T])
+	binVSTab[core.Or][t] = vs(kOrVS[T])
+	binVSTab[core.Xor][t] = vs(kXorVS[T])
+}
+
+func vsSignedOps[T signed](t core.PrimType) {
+	vsIntOps[T](t)
+	binVSTab[core.Shl][t] = vs(kShlVSs[T])
+	binVSTab[core.Shr][t] = vs(kShrVSs[T])
+}
+
+func vsUnsignedOps[T unsigned](t core.PrimType) {
+	vsIntOps[T](t)
+	binVSTab[core.Shl][t] = vs(kShlVSu[T])
+	binVSTab[core.Shr][t] = vs(kShrVSu[T])
 }
 
 func init() {
-	vsIntOps[int8](core.I8)
-	vsIntOps[int16](core.I16)
-	vsIntOps[int32](core.I32)
-	vsIntOps[int64](core.I64)
-	vsIntOps[uint8](core.U8)
-	vsIntOps[uint16](core.U16)
-	vsIntOps[uint32](core.U32)
-	vsIntOps[uint64](core.U64)
+	vsSignedOps[int8](core.I8)
+	vsSignedOps[int16](core.I16)
+	vsSignedOps[int32](core.I32)
+	vsSignedOps[int64](core.I64)
+	vsUnsignedOps[uint8](core.U8)
+	vsUnsignedOps[uint16](core.U16)
+	vsUnsignedOps[uint32](core.U32)
+	vsUnsignedOps[uint64](core.U64)
 	vsOps[float32](core.F32)
 	vsOps[float64](core.F64)
 }

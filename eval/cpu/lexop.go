@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/arepl/arepl/lang/core"
 )
@@ -28,7 +29,7 @@ import (
 
 // lexKey is one component of the order.
 type lexKey struct {
-	param  int  // index of the component among one side's parameters
+	param  int  // the component: a parameter (< k) or a projection (see lexOp.proj)
 	larger bool // the larger value wins
 }
 
@@ -37,6 +38,10 @@ type lexOp struct {
 	keys    []lexKey
 	tieLeft bool // on equal keys the left (earlier) argument wins
 	types   []core.PrimType
+	// proj computes the components numbered from k (the operator's
+	// parameters per side) on from the k parameters of one side: keys
+	// the operator computes before comparing (nil: none).
+	proj *core.Lambda
 }
 
 // lexSide is the side of a parameter, or of a leaf: 0 left, 1 right.
@@ -54,7 +59,7 @@ type lexNode struct {
 
 // recogniseLex returns the lexicographic order op is, or nil.
 func recogniseLex(l *core.Lambda) *lexOp {
-	if l == nil || len(l.Params) < 2 || len(l.Params)%2 != 0 {
+	if l == nil || len(l.Params) < 2 || len(l.Params)%2 != 0 || len(l.Body.Stmts) < 2 {
 		return nil
 	}
 	k := len(l.Params) / 2
@@ -71,15 +76,111 @@ func recogniseLex(l *core.Lambda) *lexOp {
 			return nil
 		}
 	}
-	root := lexParse(l.Body, pos, k, l.Params)
-	if root == nil {
+	lo := &lexOp{types: types}
+	m := len(l.Body.Stmts) - 2
+	if m > 0 && !lo.projections(l, k, m, pos) {
 		return nil
 	}
-	lo := &lexOp{types: types}
-	if !lo.walk(root) {
+	tree := &core.Body{Stmts: l.Body.Stmts[m:], Result: l.Body.Result}
+	root := lexParse(tree, pos, k, l.Params)
+	if root == nil || !lo.walk(root) {
 		return nil
 	}
 	return lo
+}
+
+// projections reads the first m statements of l as keys computed from one
+// side's components (IndexOfMaxPack unpacks value and index from an i64:
+// `i32.i64 (x >> 32)`, `x & 0xFFFFFFFF`), the same way on both sides. Each
+// distinct computation becomes a component numbered from k on, in pos; the
+// left side's statements become lo.proj, which makes those components
+// from the k parameters.
+func (lo *lexOp) projections(l *core.Lambda, k, m int, pos map[string][2]int) bool {
+	side := map[string]lexSide{}
+	sig := map[string]string{} // the computation of a variable, sides erased
+	for i, p := range l.Params {
+		side[p.Name] = lexSide(i / k)
+		sig[p.Name] = fmt.Sprintf("p%d", i%k)
+	}
+	index := map[string]int{} // signature -> component
+	var left []*core.Stmt
+	var keys []core.Atom
+	var keyTypes []core.Type
+	for _, st := range l.Body.Stmts[:m] {
+		if len(st.Pat) != 1 || st.Pat[0].Type.Rank != 0 {
+			return false
+		}
+		var args []core.Atom
+		var op string
+		switch e := st.Exp.(type) {
+		case *core.BinOpExp:
+			if e.T.IsInt() {
+				switch e.Op {
+				case core.Div, core.Mod, core.Quot, core.Rem, core.Pow:
+					return false // may fail on lanes the operator would not reach
+				}
+			}
+			args, op = []core.Atom{e.X, e.Y}, fmt.Sprintf("b%d.%d", e.Op, e.T)
+		case *core.UnOpExp:
+			args, op = []core.Atom{e.X}, fmt.Sprintf("u%d.%d", e.Op, e.T)
+		case *core.ConvExp:
+			args, op = []core.Atom{e.X}, fmt.Sprintf("c%d.%d", e.From, e.To)
+		default:
+			return false
+		}
+		sd := lexSide(-1)
+		parts := []string{op}
+		for _, a := range args {
+			switch a := a.(type) {
+			case *core.Var:
+				vs, ok := side[a.Name]
+				if !ok || (sd >= 0 && vs != sd) {
+					return false
+				}
+				sd = vs
+				parts = append(parts, sig[a.Name])
+			case core.Const:
+				parts = append(parts, fmt.Sprintf("%v", a))
+			}
+		}
+		if sd < 0 {
+			return false
+		}
+		v := st.Pat[0]
+		side[v.Name] = sd
+		sig[v.Name] = "(" + strings.Join(parts, " ") + ")"
+		if sd == 0 {
+			left = append(left, st)
+		}
+		if !v.Type.Elem.IsInt() {
+			continue // only integers can be keys
+		}
+		c, ok := index[sig[v.Name]]
+		if !ok {
+			c = k + len(index)
+			index[sig[v.Name]] = c
+			keys = append(keys, nil)
+			keyTypes = append(keyTypes, v.Type)
+			lo.types = append(lo.types, v.Type.Elem)
+		}
+		pos[v.Name] = [2]int{int(sd), c}
+		if sd == 0 {
+			keys[c-k] = v
+		}
+	}
+	// A key the left side does not compute is one the tree cannot use
+	// (a comparison needs both sides); keep it out of the projection.
+	var res []core.Atom
+	var ret []core.Type
+	for i, a := range keys {
+		if a == nil {
+			a = core.IntConst(keyTypes[i].Elem, 0)
+		}
+		res = append(res, a)
+		ret = append(ret, keyTypes[i])
+	}
+	lo.proj = &core.Lambda{Params: l.Params[:k], Body: &core.Body{Stmts: left, Result: res}, Ret: ret}
+	return true
 }
 
 // lexParse reads a body as an if tree.
@@ -305,6 +406,20 @@ func (w *worker) lexFold(op *opInfo, acc, xs []col, iota []bool, lo int64, n int
 		return acc, nil
 	}
 	lx := op.lex
+	cols, accCols := xs, acc
+	if lx.proj != nil {
+		keys, err := w.apply(lx.proj, xs, n)
+		if err != nil {
+			return nil, err
+		}
+		cols = concatCols(xs, keys)
+		if acc != nil {
+			if keys, err = w.apply(lx.proj, acc, 1); err != nil {
+				return nil, err
+			}
+			accCols = concatCols(acc, keys)
+		}
+	}
 	alive := acc != nil // acc is tied with the chunk's candidates so far
 	var cand []int32    // nil: every lane
 	var pend lexCol     // a key whose extreme is known but whose lanes are not yet listed
@@ -315,14 +430,14 @@ func (w *worker) lexFold(op *opInfo, acc, xs []col, iota []bool, lo int64, n int
 		if pend == nil {
 			return
 		}
-		cand = pend.equal(xs[pendKey].data, n, cand, pendVal, w.lexBuf[buf][:0])
+		cand = pend.equal(cols[pendKey].data, n, cand, pendVal, w.lexBuf[buf][:0])
 		w.lexBuf[buf] = cand[:0]
 		buf = 1 - buf
 		pend = nil
 	}
 	lane := -1
 	for _, key := range lx.keys {
-		if iota != nil && iota[key.param] {
+		if key.param < len(iota) && iota[key.param] {
 			if alive && !key.larger {
 				return acc, nil
 			}
@@ -346,9 +461,9 @@ func (w *worker) lexFold(op *opInfo, acc, xs []col, iota []bool, lo int64, n int
 		if kc == nil {
 			return nil, fmt.Errorf("internal error: no lexicographic kernel for %v", lx.types[key.param])
 		}
-		e := kc.extreme(xs[key.param].data, n, cand, key.larger)
+		e := kc.extreme(cols[key.param].data, n, cand, key.larger)
 		if alive {
-			c := kc.cmp(acc[key.param].data, 0, e, 0)
+			c := kc.cmp(accCols[key.param].data, 0, e, 0)
 			if c != 0 && (c > 0) == key.larger {
 				return acc, nil
 			}
@@ -408,7 +523,7 @@ func lexIotas(e *core.Screma, reds []*opInfo) ([][]bool, bool) {
 			if !atomIs(e.Map.Body.Result[pos+j], name) {
 				continue
 			}
-			if op.lex == nil || op.types[j].Rank != 0 || op.types[j].Elem != core.I64 {
+			if op.lex == nil || op.lex.proj != nil || op.types[j].Rank != 0 || op.types[j].Elem != core.I64 {
 				return nil, false
 			}
 			iotas := make([][]bool, len(reds))
