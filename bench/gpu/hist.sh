@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Histograms, scatter and multiscan on the GPU machine in one go, in steps
-# chosen by PHASES (default: all but variants and sass):
+# chosen by PHASES (default: all but variants and sass), run in this order:
 #   bench      TestHistBench at 2^LOG2N elements (every hist row, CAS, locks)
 #   multiscan  the multiscan rows at 2^24 elements, with the CPU interpreter
-#   variants   the 256-bucket rows again under each flag set of VARIANTS
-#              (';'-separated, e.g. "-gpu.histblock 512;-gpu.histgroups 2")
 #   test       correctness against the CPU interpreter (TestHistDevice with a
-#              2^22-element size, the golden and table tests)
+#              2^22-element size, 2^19 for multiscan; the golden and table
+#              tests)
 #   memcheck   compute-sanitizer memcheck on small sizes
 #   peers      PyTorch and CuPy on the same workloads (hist_peers.py)
+#   variants   rows (VROWS) again under each flag set of VARIANTS
+#              (';'-separated, e.g. "-gpu.histblock 512;-gpu.histgroups 2")
 #   sass       the SASS of the modules named in SASS (default: the count and
 #              f32 sums), built by nvcc from TestHistSource's output
 # Every step has its own time limit, so that all fit one call of the device
@@ -20,7 +21,7 @@ bin=$(cd "$(dirname "${1:-.devbin/hist-gpu.test}")" && pwd)/$(basename "${1:-.de
 log2n=${2:-26}
 out=${OUT:-/tmp}
 here=$(cd "$(dirname "$0")" && pwd)
-phases=" ${PHASES:-bench multiscan test memcheck peers} "
+phases=" ${PHASES:-bench multiscan peers test memcheck} "
 has() { [[ $phases == *" $1 "* ]]; }
 cd "$here/../../eval/gpu" # the tests read testdata/ from here
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
@@ -30,28 +31,28 @@ if has bench; then
   timeout 60 "$bin" -test.run 'TestHistBench$' -gpu.histbench $((1 << log2n)) -gpu.histrows "$rows" 2>&1 | grep -E '^HIST|FAIL|panic' | tee "$out/hist-bench.txt" || status=1
 fi
 if has multiscan; then
-  timeout 25 "$bin" -test.run 'TestHistBench$' -gpu.histbench $((1 << 24)) -gpu.histrows '^multiscan' 2>&1 | grep -E '^HISTBENCH|FAIL|panic' | tee -a "$out/hist-bench.txt" || status=1
+  timeout 20 "$bin" -test.run 'TestHistBench$' -gpu.histbench $((1 << 24)) -gpu.histrows '^multiscan' 2>&1 | grep -E '^HISTBENCH|FAIL|panic' | tee -a "$out/hist-bench.txt" || status=1
+fi
+if has test; then
+  # the histogram programs at up to 2^22 elements, the multiscans (whose
+  # CPU reference is sequential) at up to 2^19
+  timeout 45 "$bin" -test.run 'TestHist|TestUpdateMethod|TestMultiscan' -test.skip 'TestHistDevice/multiscan' -test.v -gpu.histlarge $((1 << 22)) >"$out/hist-test.txt" 2>&1 || status=1
+  timeout 30 "$bin" -test.run 'TestHistDevice/multiscan' -test.v -gpu.histlarge $((1 << 19)) >>"$out/hist-test.txt" 2>&1 || status=1
+  grep -E '^(--- |FAIL|ok|PASS)|^\s+(---|hist_test|.*error)' "$out/hist-test.txt" | grep -v 'TestHistGolden/' | tail -40
+fi
+if has memcheck && command -v compute-sanitizer >/dev/null; then
+  timeout 35 compute-sanitizer --tool memcheck --error-exitcode 3 "$bin" -test.run 'TestHistDevice/(count_i32|tuple_sum_max_lock|max_f64_cas|scatter_two|multiscan_linfun_i32)' -gpu.maxn 1000 >"$out/memcheck.txt" 2>&1 || status=1
+  tail -4 "$out/memcheck.txt"
+fi
+if has peers; then
+  PYTHONUNBUFFERED=1 timeout 40 python3 "$here/hist_peers.py" "$log2n" 2>&1 | tee "$out/hist-peers.txt"
 fi
 if has variants; then
   IFS=';' read -ra vs <<<"${VARIANTS:-}"
   for v in "${vs[@]}"; do
     # shellcheck disable=SC2086 # each variant is a list of flags
-    timeout 20 "$bin" -test.run 'TestHistBench$' -gpu.histbench $((1 << log2n)) -gpu.histrows "${VROWS:-^(count_i32|sum_f32_i32) h=256 }" $v 2>&1 | grep -E '^HIST|FAIL|panic' | tee -a "$out/variants.txt"
+    timeout 15 "$bin" -test.run 'TestHistBench$' -gpu.histbench $((1 << log2n)) -gpu.histrows "${VROWS:-^(count_i32|sum_f32_i32) h=256 }" $v 2>&1 | grep -E '^HIST|FAIL|panic' | tee -a "$out/variants.txt"
   done
-fi
-if has test; then
-  # the histogram programs at up to 2^22 elements, the multiscans (whose
-  # CPU reference is sequential) at up to 2^20
-  timeout 80 "$bin" -test.run 'TestHist|TestUpdateMethod|TestMultiscan' -test.skip 'TestHistDevice/multiscan' -test.v -gpu.histlarge $((1 << 22)) >"$out/hist-test.txt" 2>&1 || status=1
-  timeout 30 "$bin" -test.run 'TestHistDevice/multiscan' -test.v -gpu.histlarge $((1 << 20)) >>"$out/hist-test.txt" 2>&1 || status=1
-  grep -E '^(--- |FAIL|ok|PASS)|^\s+(---|hist_test|.*error)' "$out/hist-test.txt" | grep -v 'TestHistGolden/' | tail -40
-fi
-if has memcheck && command -v compute-sanitizer >/dev/null; then
-  timeout 40 compute-sanitizer --tool memcheck --error-exitcode 3 "$bin" -test.run 'TestHistDevice/(count_i32|sum_f32_i32|tuple_sum_max_lock|max_f64_cas|scatter_two|multiscan_linfun_i32)' -gpu.maxn 1000 >"$out/memcheck.txt" 2>&1 || status=1
-  tail -4 "$out/memcheck.txt"
-fi
-if has peers; then
-  PYTHONUNBUFFERED=1 timeout 45 python3 "$here/hist_peers.py" "$log2n" 2>&1 | tee "$out/hist-peers.txt"
 fi
 if has sass; then
   # the modules as the backend compiles them, built by nvcc for sm_90

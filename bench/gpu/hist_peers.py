@@ -11,7 +11,7 @@ import sys
 
 import torch
 
-REPS = 10
+REPS = 5
 
 
 def timed(fn, reps=REPS):

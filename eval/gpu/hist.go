@@ -220,7 +220,7 @@ type histTuning struct {
 	maxCopies                int32
 }
 
-var histTune = histTuning{block: 1024, groups: 2, maxCopies: 32}
+var histTune = histTuning{block: 1024, groups: 1, maxCopies: 32}
 
 // histKernel is the generated module of one hist, scatter or multiscan
 // statement and what the host needs to launch it. Its exported methods are
@@ -432,8 +432,11 @@ func (k *histKernel) HistStep(shared, full bool) string {
 			fmt.Fprintf(&b, "%s  }\n%s}\n", in2, in2)
 		case shared:
 			// Native shared atomics: the hardware combines equal keys.
-			fmt.Fprintf(&b, "%sif (ar_live && %s) {\n", in2, k.inWindow(o, ix))
-			k.update(&b, o, k.places(o, ix, true), vs, "", in2+"  ")
+			// Elements outside the window update the spare bucket past
+			// its end instead of branching around the atomic.
+			fmt.Fprintf(&b, "%s{\n%s  const bool ar_in = ar_live && %s;\n", in2, in2, k.inWindow(o, ix))
+			place := fmt.Sprintf("ar_s%d[(ar_in ? (int)(%s - ar_lo%d) : (int)ar_hc%d) * ar_m + ar_cp]", o, ix, o, o)
+			k.update(&b, o, []string{place}, vs, "", in2+"  ")
 			fmt.Fprintf(&b, "%s}\n", in2)
 		default:
 			// Locks: always aggregated, so no two lanes of a warp wait on
@@ -659,16 +662,18 @@ func (k *histKernel) matchAny(b *strings.Builder, o int, vs []string, in string)
 }
 
 // SharedInit declares op o's sub-histograms: ar_m copies of the ar_hc<o>
-// buckets of this launch's window after the previous ops' (each array
-// aligned to 8 bytes), set to the neutral element.
+// buckets of this launch's window and one spare bucket (which takes the
+// updates of elements outside the window and is never merged) after the
+// previous ops' (each array aligned to 8 bytes), set to the neutral
+// element.
 func (k *histKernel) SharedInit() string {
 	var b strings.Builder
 	b.WriteString("  i64 ar_off = 0;\n")
 	for o, op := range k.ops {
 		t := ctype(op.ts[0])
 		fmt.Fprintf(&b, "  %s *ar_s%d = (%s *)(ar_sh + ar_off);\n", t, o, t)
-		fmt.Fprintf(&b, "  ar_off = ar_align8(ar_off + ar_hc%d * ar_m * (i64)sizeof(%s));\n", o, t)
-		fmt.Fprintf(&b, "  for (i64 ar_j = threadIdx.x; ar_j < ar_hc%d * ar_m; ar_j += %d) ar_s%d[ar_j] = %s;\n", o, k.Block, o, op.neutral[0])
+		fmt.Fprintf(&b, "  ar_off = ar_align8(ar_off + (ar_hc%d + 1) * ar_m * (i64)sizeof(%s));\n", o, t)
+		fmt.Fprintf(&b, "  for (i64 ar_j = threadIdx.x; ar_j < (ar_hc%d + 1) * ar_m; ar_j += %d) ar_s%d[ar_j] = %s;\n", o, k.Block, o, op.neutral[0])
 	}
 	return b.String()
 }

@@ -360,12 +360,12 @@ func chooseHistShape(shared bool, bytes func(m, passes int64) int64, total, inBy
 }
 
 // histBytes is the shared memory of m copies of the ops' windows of hc
-// buckets (every op's array aligned to 8 bytes, as the kernel lays them
-// out).
+// buckets and their spare bucket (every op's array aligned to 8 bytes, as
+// the kernel lays them out).
 func histBytes(k *histKernel, hc []int64, m int64) int64 {
 	var n int64
 	for o, op := range k.ops {
-		n = (n + hc[o]*m*int64(op.ts[0].Size()) + 7) &^ 7
+		n = (n + (hc[o]+1)*m*int64(op.ts[0].Size()) + 7) &^ 7
 	}
 	return n
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,32 +43,45 @@ func i64Param(name string) *Var { return &Var{Name: name, Type: ArrayOf(I64, 1)}
 // or hi > 0), all equal to h/2 when equal is set.
 func keys(n, h int, equal bool, lo, hi int) []int64 {
 	xs := make([]int64, n)
-	for i := range xs {
+	span := uint32(h - lo + hi)
+	fill(n, func(i int) {
 		if equal {
 			xs[i] = int64(h / 2)
-			continue
+			return
 		}
-		span := uint32(h - lo + hi)
 		xs[i] = int64(lo) + int64(hash(i)%max(span, 1))
-	}
+	})
 	return xs
 }
 
 // small are n values 0..7 (sums of them stay exact in f32 up to 2^21 values).
 func small(n int) []int64 {
 	xs := make([]int64, n)
-	for i := range xs {
-		xs[i] = int64(hash(i*7+3) % 8)
-	}
+	fill(n, func(i int) { xs[i] = int64(hash(i*7+3) % 8) })
 	return xs
 }
 
 func convert[T int32 | int64 | uint8 | float32 | float64](xs []int64) []T {
 	out := make([]T, len(xs))
-	for i, x := range xs {
-		out[i] = T(x)
-	}
+	fill(len(xs), func(i int) { out[i] = T(xs[i]) })
 	return out
+}
+
+// fill calls set for 0..n-1, in parallel for large n (the benchmark's 2^26
+// elements would otherwise take longer to make than to time).
+func fill(n int, set func(i int)) {
+	const chunk = 1 << 20
+	var wg sync.WaitGroup
+	for lo := 0; lo < n; lo += chunk {
+		wg.Add(1)
+		go func(lo int) {
+			defer wg.Done()
+			for i := lo; i < min(n, lo+chunk); i++ {
+				set(i)
+			}
+		}(lo)
+	}
+	wg.Wait()
 }
 
 // histOf builds main(ks, vs, dests...) = hist over the pairs of ks and vs
@@ -439,6 +453,13 @@ func TestHistDevice(t *testing.T) {
 			for _, h := range histBuckets {
 				for _, n := range []int{0, 1, 1000, 300007, *histLarge} {
 					if n > *maxN || (n == *histLarge && (n <= 0 || !largeBuckets[h])) {
+						continue
+					}
+					// A tuple operator's CPU reference folds 2^20
+					// buckets in one goroutine, element by element (10 s
+					// a case at the large size): the lock kernels are
+					// covered at the large size by the smaller counts.
+					if n == *histLarge && p.method == "lock" && h > 65536 {
 						continue
 					}
 					for _, eq := range []bool{false, true} {
