@@ -5,7 +5,7 @@
 # (one thread and all threads), and prints one markdown table.
 #
 #   bash bench/cpu/run.sh            # 10^7 elements, 5 runs each
-#   N=1000000 RUNS=3 bash bench/cpu/run.sh
+#   N=1000000 RUNS=3 WARMUP=1 bash bench/cpu/run.sh
 #
 # Needs Go and Debian's python3-numpy (installed with apt-get when missing).
 # AREPL names the arepl binary (default bin/arepl, built when absent).
@@ -14,6 +14,13 @@ cd "$(dirname "$0")/../.."
 
 N=${N:-10000000}
 RUNS=${RUNS:-5}
+# Untimed arepl calls before the timed ones. The first calls of a process
+# grow the Go heap to its working size, and every page they touch for the
+# first time faults (1 to 2 us per 4 KiB page on this VM, 10 to 20 ms per
+# 40 MB result); numpy's arrays get huge pages (it asks for them with
+# madvise), the Go heap does not. Three calls reach the steady state that
+# a REPL session is in after its first few inputs.
+WARMUP=${WARMUP:-3}
 AREPL=${AREPL:-bin/arepl}
 PY=/usr/bin/python3
 PROGRAMS=bench/cpu/programs.tsv
@@ -41,7 +48,7 @@ i=0
 while IFS=$'\t' read -r name file entry kernel maxruns; do
   case "$name" in ''|'#'*) continue ;; esac
   kernels+=("$kernel")
-  runs=$RUNS warmup=1
+  runs=$RUNS warmup=$WARMUP
   if [ -n "${maxruns:-}" ] && [ "$maxruns" -lt "$RUNS" ]; then runs=$maxruns warmup=0; fi
   # fused1: the fused program on one interpreter thread (GOMAXPROCS=1 makes
   # the CPU backend use one worker), beside the one-thread Go loop.

@@ -262,6 +262,45 @@ func fillAny(dst any, src any, j int) {
 	}
 }
 
+// deinterleave sets even[i] to src[2i] and odd[i] to src[2i+1] for i
+// below len(even), which odd's length equals.
+func deinterleave(even, odd, src any) {
+	switch e := even.(type) {
+	case []bool:
+		split2(e, odd.([]bool), src.([]bool))
+	case []int8:
+		split2(e, odd.([]int8), src.([]int8))
+	case []int16:
+		split2(e, odd.([]int16), src.([]int16))
+	case []int32:
+		split2(e, odd.([]int32), src.([]int32))
+	case []int64:
+		split2(e, odd.([]int64), src.([]int64))
+	case []uint8:
+		split2(e, odd.([]uint8), src.([]uint8))
+	case []uint16:
+		split2(e, odd.([]uint16), src.([]uint16))
+	case []uint32:
+		split2(e, odd.([]uint32), src.([]uint32))
+	case []uint64:
+		split2(e, odd.([]uint64), src.([]uint64))
+	case []float32:
+		split2(e, odd.([]float32), src.([]float32))
+	case []float64:
+		split2(e, odd.([]float64), src.([]float64))
+	default:
+		panic(fmt.Sprintf("cpu: deinterleave of %T", even))
+	}
+}
+
+func split2[T any](e, o, s []T) {
+	o = o[:len(e)]
+	s = s[:2*len(e)]
+	for i := range e {
+		e[i], o[i] = s[2*i], s[2*i+1]
+	}
+}
+
 func gatherStride(dst, src any, start, stride int) {
 	switch d := dst.(type) {
 	case []bool:

@@ -81,6 +81,25 @@ func (w *worker) strided(c col, t core.Type, start, stride, cnt int) col {
 	return col{arrs: arrs}
 }
 
+// pairs appends to args the columns of lanes 0, 2, 4, ... and then of
+// lanes 1, 3, 5, ... (h of each) of xs: the left and right operands of a
+// pairwise tree level. A scalar column is split in one pass over it.
+func (w *worker) pairs(xs []col, ts []core.Type, h int, args []col) []col {
+	odd := make([]col, len(xs))
+	for k, c := range xs {
+		if ts[k].Rank != 0 {
+			args = append(args, w.strided(c, ts[k], 0, 2, h))
+			odd[k] = w.strided(c, ts[k], 1, 2, h)
+			continue
+		}
+		e, o := w.pool.get(ts[k].Elem, h), w.pool.get(ts[k].Elem, h)
+		deinterleave(e, o, c.data)
+		args = append(args, col{data: e})
+		odd[k] = col{data: o}
+	}
+	return append(args, odd...)
+}
+
 // setCol sets lane i of dst to lane j of src.
 func setCol(dst col, t core.Type, i int, src col, j int) {
 	if t.Rank == 0 {
@@ -199,12 +218,7 @@ func (w *worker) treeReduce(op *opInfo, xs []col, n int) ([]col, error) {
 				args = append(args, col{data: sliceAny(c.data, h, 2*h)})
 			}
 		} else {
-			for k, c := range xs {
-				args = append(args, w.strided(c, op.types[k], 0, 2, h))
-			}
-			for k, c := range xs {
-				args = append(args, w.strided(c, op.types[k], 1, 2, h))
-			}
+			args = w.pairs(xs, op.types, h, args)
 		}
 		r, err := w.apply(op.lam, args, h)
 		if err != nil {
@@ -263,13 +277,7 @@ func (w *worker) pairScan(op *opInfo, xs []col, n int) ([]col, error) {
 		return xs, nil
 	}
 	h := n / 2
-	args := make([]col, 0, 2*len(xs))
-	for k, c := range xs {
-		args = append(args, w.strided(c, op.types[k], 0, 2, h))
-	}
-	for k, c := range xs {
-		args = append(args, w.strided(c, op.types[k], 1, 2, h))
-	}
+	args := w.pairs(xs, op.types, h, make([]col, 0, 2*len(xs)))
 	y, err := w.apply(op.lam, args, h)
 	if err != nil {
 		return nil, err
