@@ -583,6 +583,66 @@ func kMath[T float](f func(float64) float64) func(d, x []T) kerr {
 	}
 }
 
+// The most used math functions are also written out with a direct call:
+// through a func value, math.Sqrt, Floor, Ceil, Trunc and RoundToEven are
+// ordinary (software) calls, where a direct call compiles to one
+// instruction, and Exp and Log save the indirect call per element.
+func kMathSqrt[T float](d, x []T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = T(math.Sqrt(float64(x[i])))
+	}
+	return kOK
+}
+
+func kMathExp[T float](d, x []T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = T(math.Exp(float64(x[i])))
+	}
+	return kOK
+}
+
+func kMathLog[T float](d, x []T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = T(math.Log(float64(x[i])))
+	}
+	return kOK
+}
+
+func kMathFloor[T float](d, x []T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = T(math.Floor(float64(x[i])))
+	}
+	return kOK
+}
+
+func kMathCeil[T float](d, x []T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = T(math.Ceil(float64(x[i])))
+	}
+	return kOK
+}
+
+func kMathTrunc[T float](d, x []T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = T(math.Trunc(float64(x[i])))
+	}
+	return kOK
+}
+
+func kMathRound[T float](d, x []T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = T(math.RoundToEven(float64(x[i])))
+	}
+	return kOK
+}
+
 func kIsNan[T float](d []bool, x []T) kerr {
 	x = x[:len(d)]
 	for i := range d {
@@ -757,6 +817,13 @@ func floatOps[T float](t core.PrimType) {
 	for op, f := range mathFuns {
 		unTab[op][t] = u1(kMath[T](f))
 	}
+	unTab[core.Sqrt][t] = u1(kMathSqrt[T])
+	unTab[core.ExpF][t] = u1(kMathExp[T])
+	unTab[core.Log][t] = u1(kMathLog[T])
+	unTab[core.Floor][t] = u1(kMathFloor[T])
+	unTab[core.Ceil][t] = u1(kMathCeil[T])
+	unTab[core.Trunc][t] = u1(kMathTrunc[T])
+	unTab[core.Round][t] = u1(kMathRound[T])
 }
 
 // convTo fills the conversions from every type to T.

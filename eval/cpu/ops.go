@@ -299,10 +299,30 @@ func redInt[T integer](t core.PrimType) {
 	}
 }
 
+// foldMinF and foldMaxF call fmin/fmax directly, so they are inlined
+// (through fold1's func value they are a call per element).
+func foldMinF[T float](acc, x any) {
+	a := acc.([]T)
+	v := a[0]
+	for _, e := range x.([]T) {
+		v = fmin(v, e)
+	}
+	a[0] = v
+}
+
+func foldMaxF[T float](acc, x any) {
+	a := acc.([]T)
+	v := a[0]
+	for _, e := range x.([]T) {
+		v = fmax(v, e)
+	}
+	a[0] = v
+}
+
 func redFloat[T float](t core.PrimType) {
 	redNum[T](t)
-	foldTab[core.Min][t] = fold1(fmin[T])
-	foldTab[core.Max][t] = fold1(fmax[T])
+	foldTab[core.Min][t] = foldMinF[T]
+	foldTab[core.Max][t] = foldMaxF[T]
 	scanTab[core.Min][t] = scan1(fmin[T])
 	scanTab[core.Max][t] = scan1(fmax[T])
 	histTab[core.Min][t] = hist1(fmin[T])
