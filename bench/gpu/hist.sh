@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Histograms, scatter and multiscan on the GPU machine in one go, in steps
 # chosen by PHASES (default: all but variants and sass), run in this order:
-#   bench      TestHistBench at 2^LOG2N elements (every hist row, CAS, locks)
+#   bench      TestHistBench at 2^LOG2N elements (the count and f32 rows, CAS)
+#   locks      the per-bucket lock rows and the two-histogram statement
 #   multiscan  the multiscan rows at 2^24 elements, with the CPU interpreter
 #   test       correctness against the CPU interpreter (TestHistDevice with a
 #              2^22-element size, 2^19 for multiscan; the golden and table
@@ -21,14 +22,17 @@ bin=$(cd "$(dirname "${1:-.devbin/hist-gpu.test}")" && pwd)/$(basename "${1:-.de
 log2n=${2:-26}
 out=${OUT:-/tmp}
 here=$(cd "$(dirname "$0")" && pwd)
-phases=" ${PHASES:-bench multiscan peers test memcheck} "
+phases=" ${PHASES:-bench locks multiscan peers test memcheck} "
 has() { [[ $phases == *" $1 "* ]]; }
 cd "$here/../../eval/gpu" # the tests read testdata/ from here
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
 status=0
-rows='^(count|sum|max|mul|tuple|add|two)'
+rows='^(count|sum|max|mul)'
 if has bench; then
   timeout 60 "$bin" -test.run 'TestHistBench$' -gpu.histbench $((1 << log2n)) -gpu.histrows "$rows" 2>&1 | grep -E '^HIST|FAIL|panic' | tee "$out/hist-bench.txt" || status=1
+fi
+if has locks; then
+  timeout 35 "$bin" -test.run 'TestHistBench$' -gpu.histbench $((1 << log2n)) -gpu.histrows '^(tuple|add_u8|two_ops)' 2>&1 | grep -E '^HISTBENCH|FAIL|panic' | tee -a "$out/hist-bench.txt" || status=1
 fi
 if has multiscan; then
   timeout 20 "$bin" -test.run 'TestHistBench$' -gpu.histbench $((1 << 24)) -gpu.histrows '^multiscan' 2>&1 | grep -E '^HISTBENCH|FAIL|panic' | tee -a "$out/hist-bench.txt" || status=1

@@ -532,8 +532,8 @@ var (
 )
 
 // TestHistBench times the histogram kernels at -gpu.histbench elements
-// (kernel time only: uploads count as transfers, and compilation is cached
-// after the first repetition, which is not counted) and prints one line per
+// (kernel time only, the best of 3 after a warm-up that also compiles;
+// uploads count as transfers) and prints one line per
 // workload in the format bench/gpu/hist_peers.py reads. Multiscan rows
 // also time the CPU interpreter on the same input (one run, wall clock).
 // The tuning flags time variants of the kernels' shape.
@@ -592,8 +592,8 @@ func TestHistBench(t *testing.T) {
 	ws = append(ws,
 		work{"max_f64_cas", 256, false}, work{"max_f64_cas", 256, true}, work{"max_f64_cas", 65536, false},
 		work{"mul_i32_cas", 256, false}, work{"mul_i32_cas", 65536, false},
+		work{"two_ops", 256, false}, work{"add_u8_lock", 256, false},
 		work{"tuple_sum_max_lock", 256, false}, work{"tuple_sum_max_lock", 65536, false},
-		work{"add_u8_lock", 256, false}, work{"two_ops", 256, false},
 		work{"multiscan_add_i64", 16, false}, work{"multiscan_add_i64", 65536, false},
 		work{"multiscan_linfun_i32", 16, false})
 	for _, w := range ws {
@@ -604,7 +604,8 @@ func TestHistBench(t *testing.T) {
 		prog := p.build()
 		in := p.in(n, w.h, w.eq)
 		var best time.Duration
-		for rep := 0; rep < 4; rep++ {
+		reps := 4
+		for rep := 0; rep < reps; rep++ {
 			var tm eval.Timings
 			got, err := b.Run(ctx, prog, "main", in, &tm)
 			if err != nil {
@@ -618,6 +619,11 @@ func TestHistBench(t *testing.T) {
 			}
 			if rep > 0 && (best == 0 || d < best) {
 				best = d
+			}
+			// Slow kernels (locks under contention) are timed once after
+			// the warm-up, so that every row fits the run.
+			if rep == 0 && d > 200*time.Millisecond {
+				reps = 2
 			}
 			for _, v := range got {
 				if v.Dev != nil {
