@@ -654,7 +654,7 @@ func toInt64(d any, i int) int64 {
 // constOne is a one-element slice holding c.
 func (f *frame) constOne(c core.Const) any {
 	if f.wk != nil {
-		return f.wk.constant(c)
+		return f.wk.one(c)
 	}
 	return eval.Scalar(c).Data
 }

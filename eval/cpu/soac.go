@@ -16,12 +16,24 @@ type worker struct {
 	f      *frame
 	pool   *pool
 	consts map[core.Const]any // constant columns of pool.size elements
+	ones   map[core.Const]any // constants as one-element slices
 	unis   map[string]any     // broadcast free scalars, by variable name
 	lexBuf [2][]int32         // candidate lanes of lexicographic reductions
 }
 
 func (f *frame) newWorker() *worker {
-	return &worker{f: f, pool: newPool(f.m.opts.Chunk), consts: map[core.Const]any{}, unis: map[string]any{}}
+	return &worker{f: f, pool: newPool(f.m.opts.Chunk), consts: map[core.Const]any{}, ones: map[core.Const]any{}, unis: map[string]any{}}
+}
+
+// one is c as a one-element slice, made once per worker (the operand of
+// vector-scalar kernels, which need no column).
+func (w *worker) one(c core.Const) any {
+	d, ok := w.ones[c]
+	if !ok {
+		d = eval.Scalar(c).Data
+		w.ones[c] = d
+	}
+	return d
 }
 
 // widen lets the worker run chunks of up to n elements: its cached
@@ -632,7 +644,7 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	// and longer chunks save the per-chunk set-up.
 	step := int64(f.m.opts.Chunk)
 	if columnFree(e, scans, reds) {
-		step *= columnFreeChunks
+		step = longChunk(step, columnFreeChunks)
 	}
 
 	// Scans whose operator is a builtin with a vector-scalar kernel, without
@@ -698,9 +710,9 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	switch {
 	case step != int64(f.m.opts.Chunk):
 	case noColumnsLeft(e, scans, reds, skip):
-		step3 *= columnFreeChunks
+		step3 = longChunk(step, columnFreeChunks)
 	case treeOps(scans, reds):
-		step3 *= treeChunks
+		step3 = longChunk(step, treeChunks)
 	}
 	blockTotals := make([][][]col, nb) // with propagate: each block's own scan total
 	err := f.parallelReuse(nb, reuse, func(b int, wk *worker) error {
@@ -1494,6 +1506,15 @@ func noColumnsLeft(e *core.Screma, scans, reds []*opInfo, skip *skipSet) bool {
 	}
 	return true
 }
+
+// longChunk is chunk times mult, but no more than maxLongChunk elements
+// (nor less than chunk): long chunks save per-chunk work, and a worker's
+// columns and cached constants are as long as its longest chunk.
+func longChunk(chunk, mult int64) int64 {
+	return max(chunk, min(chunk*mult, maxLongChunk))
+}
+
+const maxLongChunk = 1 << 16
 
 // treeChunks is how many times longer than Options.Chunk the chunks of a
 // Screma with a tree-reduced operator are (see treeOps).
