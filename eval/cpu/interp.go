@@ -20,10 +20,22 @@
 // seeds (per-block reduction, exclusive scan of the block totals, per-block
 // scan with carry-in); a Screma with scans, reductions, map-outs and a
 // post-map does all of them in one pass over each chunk, which is how fused
-// programs run without materialising intermediates. Reduce and scan
-// operators that are a single builtin operator run as typed fold and scan
-// loops; other operators run vectorised too, as a pairwise tree over the
-// chunk.
+// programs run without materialising intermediates (builtin scans with no
+// post-map instead scan each block from the neutral element and add the
+// carries afterwards, so the map runs once). Reduce and scan operators
+// that are a single builtin operator run as typed fold and scan loops;
+// other operators run vectorised too, as a pairwise tree over the chunk.
+//
+// Fast paths, each recognised from the core IR's shape and each checked
+// against the general path by tests: arg-max style operators (a
+// lexicographic choice between their two arguments) reduce a chunk by
+// typed passes over its key columns (lexop.go); a `+` reduction or scan
+// whose input is the map's last one or two statements with constant
+// operands (`x*2 + 1`) evaluates them in its own loop (tail.go,
+// chainkern.go); commutative general operators fold through wide
+// accumulators (wide.go). Chunks are longer when the map leaves no
+// columns to compute, or when a general operator is reduced as a tree,
+// whose cost per chunk is a dozen lambda applications whatever its length.
 //
 // Errors in the user's program are *source.Error values at the statement's
 // position; cancellation of the context is checked between chunks and loop
