@@ -27,7 +27,7 @@ has() { [[ $phases == *" $1 "* ]]; }
 cd "$here/../../eval/gpu" # the tests read testdata/ from here
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
 status=0
-rows='^(count|sum|max|mul)'
+rows='^(count|sum|max|mul_)'
 if has bench; then
   timeout 60 "$bin" -test.run 'TestHistBench$' -gpu.histbench $((1 << log2n)) -gpu.histrows "$rows" 2>&1 | grep -E '^HIST|FAIL|panic' | tee "$out/hist-bench.txt" || status=1
 fi
