@@ -397,6 +397,47 @@ func TestHistShape(t *testing.T) {
 	}
 }
 
+// TestHistKernelShape checks the shape chosen for generated statements:
+// the spare bucket and the inputs' bytes per element enter the choice,
+// and only native 4-byte updates over 4-byte inputs ask for two blocks
+// per SM.
+func TestHistKernelShape(t *testing.T) {
+	progs := map[string]histProg{}
+	for _, p := range histProgs() {
+		progs[p.name] = p
+	}
+	for _, c := range []struct {
+		prog      string
+		h         int64
+		want      histShape
+		minBlocks int
+	}{
+		{"count_i32", 256, histShape{32, 1}, 2},
+		// two copies of 14463 i32 buckets and the spare bucket fill the
+		// 115712 bytes each of two blocks on an SM may have; one more
+		// bucket leaves one copy
+		{"count_i32", 14464, histShape{1, 1}, 2},
+		{"count_i32", 14463, histShape{2, 1}, 2},
+		{"count_i32", 65536, histShape{1, 2}, 2},
+		{"count_i32", 1 << 20, histShape{0, 1}, 2},
+		{"sum_f32_out_of_range", 65536, histShape{1, 2}, 0},
+		{"max_f64_cas", 65536, histShape{0, 1}, 0},
+		{"tuple_sum_max_lock", 256, histShape{0, 1}, 0},
+	} {
+		prog := progs[c.prog].build()
+		m, err := genHist(prog, histStmtOf(t, prog), DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.k.shape([]int64{c.h}, DefaultLimits); got != c.want {
+			t.Errorf("%s, %d buckets: %+v, want %+v", c.prog, c.h, got, c.want)
+		}
+		if got := m.k.minBlocks(); got != c.minBlocks {
+			t.Errorf("%s: %d blocks per SM in the launch bounds, want %d", c.prog, got, c.minBlocks)
+		}
+	}
+}
+
 // TestMultiscanChunks checks the chunking of the multiscan state.
 func TestMultiscanChunks(t *testing.T) {
 	for _, c := range []struct{ n, k, want int64 }{{1, 1, 1}, {100, 3, 12}, {1000, 1 << 20, 1}, {1 << 26, 16, 1 << 16}, {1 << 26, 1 << 20, 256}, {1 << 26, 1 << 30, 1}} {
