@@ -20,19 +20,25 @@ package gpu
 //     sub-histograms per block and of passes over bucket ranges are chosen
 //     at launch from the bucket counts (hist_run.go);
 //   - how much each thread reads at once: both hist kernels are persistent
-//     blocks of histBlock threads, each thread taking histGroups groups of
-//     4 consecutive elements per step with 16-byte loads (ar_load4), so
-//     that enough bytes are in flight to run at memory speed;
-//   - which updates are first combined across the lanes of a warp. Equal
-//     keys in a warp are found by sampling: every lane compares its key
-//     with lane 0's (one shuffle and one vote). When the whole warp holds
-//     one bucket, a shuffle tree combines its values and one lane updates;
-//     when a few lanes share lane 0's bucket, __match_any_sync groups the
-//     lanes by bucket (the thesis' warp aggregation); otherwise every lane
-//     updates on its own, so uniform keys pay only the sample. Shared-memory
-//     updates that the hardware performs without spinning (integer native
-//     atomics) skip even the sample; per-bucket locks always aggregate, so
-//     that no two lanes of a warp wait on one lock.
+//     blocks of histTune.block threads, each thread taking histTune.groups
+//     groups of 4 consecutive elements per step with 16-byte loads
+//     (ar_load4), so that enough bytes are in flight to run at memory
+//     speed; a step wholly in range runs without bounds checks;
+//   - which updates are first combined, and how. A thread's consecutive
+//     elements with the same bucket are combined in registers first (a
+//     run) where an update is costly under contention: global updates
+//     other than locks, and shared-memory updates that spin (CAS loops,
+//     float atomics). At the end of a step equal keys in a warp are found
+//     by sampling: every lane compares its key with lane 0's (one shuffle
+//     and one vote). When the whole warp holds one bucket, a shuffle tree
+//     combines its values and one lane updates; in the global kernel, when
+//     a few lanes share lane 0's bucket, __match_any_sync groups the lanes
+//     by bucket (the thesis' warp aggregation); otherwise every lane
+//     updates on its own, so uniform keys pay only the sample. Native
+//     integer updates in shared memory skip all of this (the hardware
+//     combines equal addresses, and elements outside the window update a
+//     spare bucket instead of branching); per-bucket locks aggregate every
+//     element, so that no two lanes of a warp wait on one lock.
 
 import (
 	"bytes"
