@@ -186,10 +186,13 @@ func (k *scanKernel) shared() int {
 }
 
 // scanSeq is the sequentiality degree: the formula of seqDegree (thesis
-// §5.3 with Futhark's 2·Σw) on the accumulator's types, lowered until the
-// tiles fit in a block's static shared memory.
+// §5.3 with Futhark's 2·Σw) on the scanned components' types, lowered
+// until the tiles fit in a block's static shared memory. A segmented
+// scan's flag is left out: it is recomputed from the index, never stored
+// (with it, i32 segments got 15 per thread and ran at 0.72 of copy at
+// length 1000; without it 31 and 0.76, bench/RESULTS.md).
 func scanSeq(k *scanKernel, lim Limits) int {
-	m := seqDegree(k.Acc, 0, k.Block, Limits{SMs: lim.SMs, MaxThreadsPerBlock: lim.MaxThreadsPerBlock,
+	m := seqDegree(k.Scan, 0, k.Block, Limits{SMs: lim.SMs, MaxThreadsPerBlock: lim.MaxThreadsPerBlock,
 		SharedPerBlock: 1 << 30, SharedOptin: lim.SharedOptin, RegsPerBlock: lim.RegsPerBlock, Seq: lim.Seq})
 	for m > 1 && sharedBytes(k.Scan, k.Held, k.Acc, k.Block, m) > lim.SharedPerBlock {
 		m--
