@@ -175,9 +175,11 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 			return fmt.Errorf("internal error: parameter kind %d", p.kind)
 		}
 	}
-	skip := n == 0 && (k.Kind == kMap || k.Kind == kSegRed)
-	if k.Kind == kSegRed && segs == 0 {
-		skip = true
+	// A map of nothing has nothing to write; a segmented reduction of
+	// empty rows still writes each row's neutral element.
+	skip := n == 0 && k.Kind == kMap
+	if k.Kind == kSegRed {
+		skip = segs == 0
 	}
 	if !skip {
 		d, err := f.Launch(cuda.Dim3{X: uint32(grid)}, cuda.Dim3{X: uint32(k.Block)}, 0, args...)
