@@ -22,10 +22,14 @@ import (
 //
 // The recogniser accepts an operator whose body is a tree of ifs, each
 // testing one comparison (<, <=, >, >=) between the same integer
-// parameter of the two sides, whose leaves return all the parameters of
+// component of the two sides, whose leaves return all the parameters of
 // one side in order; a tree that is not such an order (a leaf picking the
 // loser, a comparison between different components) is left to the
-// general path. Floats are excluded: NaN makes their comparisons no order.
+// general path. A component is a parameter, or a key that statements
+// before the tree compute the same way from each side's parameters
+// (IndexOfMaxPack's unpacking); keys are then computed per chunk by a
+// projection lambda. Floats are excluded: NaN makes their comparisons no
+// order.
 
 // lexKey is one component of the order.
 type lexKey struct {
@@ -38,9 +42,9 @@ type lexOp struct {
 	keys    []lexKey
 	tieLeft bool // on equal keys the left (earlier) argument wins
 	types   []core.PrimType
-	// proj computes the components numbered from k (the operator's
-	// parameters per side) on from the k parameters of one side: keys
-	// the operator computes before comparing (nil: none).
+	// proj computes the components numbered from k on (k is the number
+	// of parameters per side) from one side's k parameters: the keys the
+	// operator computes before comparing (nil: none).
 	proj *core.Lambda
 }
 
