@@ -137,10 +137,14 @@ func (r *run) copyDest(d *core.Var, env map[string]eval.Value) (*devArray, eval.
 	if err != nil {
 		return nil, v, err
 	}
-	out, err := newDevArray(r.b.g, v.Elem, v.Len())
+	// Whole 4-byte words: a 1- or 2-byte bucket is updated by a CAS on the
+	// word that holds it (updCASWord).
+	sz := int64(v.Elem.Size())
+	out, err := newDevArray(r.b.g, v.Elem, (v.Len()*sz+3)/4*4/sz)
 	if err != nil {
 		return nil, v, err
 	}
+	out.n, out.bytes = v.Len(), v.Len()*sz
 	r.temps = append(r.temps, out)
 	if out.bytes > 0 {
 		if err := r.b.g.DtoD(out.ptr(), src.ptr(), out.bytes); err != nil {

@@ -177,7 +177,7 @@ func histProgs() []histProg {
 			in: func(n, h int, eq bool) []eval.Value {
 				return []eval.Value{arr(keys(n, h, eq, -2, 2)), arr(small(n)), filled[int64](h, 1)}
 			}},
-		{name: "add_u8_lock", method: "lock",
+		{name: "add_u8", method: "cas-word",
 			build: func() *Program {
 				d := &Var{Name: "d_3", Type: ArrayOf(U8, 1)}
 				return histOf(I64, U8, []*Var{d}, func(b *Builder) []*HistOp {
@@ -345,7 +345,7 @@ func TestUpdateMethod(t *testing.T) {
 		{Add, []PrimType{F64}, updAtomic}, {Min, []PrimType{I64}, updAtomic}, {Max, []PrimType{U32}, updAtomic},
 		{Xor, []PrimType{I64}, updAtomic}, {Or, []PrimType{U32}, updAtomic}, {And, []PrimType{I32}, updAtomic},
 		{Min, []PrimType{F32}, updCAS}, {Mul, []PrimType{I64}, updCAS}, {Sub, []PrimType{F64}, updCAS},
-		{Add, []PrimType{I16}, updLock}, {Add, []PrimType{U8}, updLock}, {And, []PrimType{Bool}, updLock},
+		{Add, []PrimType{I16}, updCASWord}, {Add, []PrimType{U8}, updCASWord}, {And, []PrimType{Bool}, updCASWord},
 		{Add, []PrimType{I32, I32}, updLock},
 	}
 	for _, c := range cases {
@@ -633,7 +633,7 @@ func TestHistBench(t *testing.T) {
 	ws = append(ws,
 		work{"max_f64_cas", 256, false}, work{"max_f64_cas", 256, true}, work{"max_f64_cas", 65536, false},
 		work{"mul_i32_cas", 256, false}, work{"mul_i32_cas", 65536, false},
-		work{"two_ops", 256, false}, work{"add_u8_lock", 256, false},
+		work{"two_ops", 256, false}, work{"add_u8", 256, false}, work{"add_u8", 256, true}, work{"add_u8", 65536, false},
 		work{"tuple_sum_max_lock", 256, false}, work{"tuple_sum_max_lock", 65536, false},
 		work{"multiscan_add_i64", 16, false}, work{"multiscan_add_i64", 65536, false},
 		work{"multiscan_linfun_i32", 16, false})

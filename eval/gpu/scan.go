@@ -124,13 +124,13 @@ type scanKernel struct {
 	Env     []*core.Var
 	params  []scanParam
 
-	hasMap  bool   // the map lambda exists (filter without a map has none)
-	light   bool   // no map, post-map or predicate computes anything
+	hasMap bool // the map lambda exists (filter without a map has none)
+	light  bool // no map, post-map or predicate computes anything
 	// Det fixes the look-back's combination order (Limits.Deterministic,
 	// for accumulators with a float): CUB's stable order, where only
 	// every 32nd tile (an anchor) publishes its inclusive prefix and every
 	// tile combines exactly the aggregates back to its anchor's prefix.
-	Det bool
+	Det     bool
 	hasPost bool   // a post-map computes the results
 	envArgs string // the env as arguments of device functions
 	fnMap   string
