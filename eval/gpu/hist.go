@@ -14,7 +14,8 @@ package gpu
 //     the operator and its type (histNative): a native atomic where CUDA
 //     has one (integer add/min/max/and/or/xor, f32/f64 add), else a
 //     compare-and-swap loop over the bits of a single 4- or 8-byte value,
-//     else (tuples, 1- and 2-byte values) a per-bucket spin lock;
+//     for 1- and 2-byte values a CAS loop over the aligned 4-byte word
+//     that holds the bucket, else (tuples) a per-bucket spin lock;
 //   - whether the statement has a shared-memory kernel: every operator
 //     must have an atomic or CAS update there; the number of
 //     sub-histograms per block and of passes over bucket ranges are chosen
