@@ -28,8 +28,18 @@ type histK func(d any, idx []int64, v any)
 // range, or -1.
 type msK func(out, acc any, labels []int64, x any) int
 
+// msCarryK finishes a block of a parallel multiscan: out[i] becomes
+// carry[labels[i]] combined with out[i] (labels already checked).
+type msCarryK func(out, carry any, labels []int64)
+
+// msZipK combines two blocks' running values class by class: acc[c]
+// becomes before[c] combined with acc[c].
+type msZipK func(acc, before any)
+
 var (
 	msTab   [len(core.BinOps)][11]msK
+	msCarry [len(core.BinOps)][11]msCarryK
+	msZip   [len(core.BinOps)][11]msZipK
 	foldTab [len(core.BinOps)][11]foldK
 	scanTab [len(core.BinOps)][11]scanK
 	histTab [len(core.BinOps)][11]histK
@@ -84,6 +94,39 @@ func ms1[T any](op func(a, b T) T) msK {
 		}
 		return -1
 	}
+}
+
+// regMS registers the multiscan kernels of op on T.
+func regMS[T any](bop core.BinOp, t core.PrimType, op func(a, b T) T) {
+	msTab[bop][t] = ms1(op)
+	msCarry[bop][t] = func(out, carry any, labels []int64) {
+		o, c := out.([]T), carry.([]T)
+		for i, l := range labels {
+			o[i] = op(c[l], o[i])
+		}
+	}
+	msZip[bop][t] = func(acc, before any) {
+		a, bs := acc.([]T), before.([]T)
+		for i := range a {
+			a[i] = op(bs[i], a[i])
+		}
+	}
+}
+
+// msAdd is ms1 of + without a call per element (the loop of a multiscan
+// of sums is otherwise the function call).
+func msAdd[T number](out, acc any, labels []int64, x any) int {
+	o, a, xs := out.([]T), acc.([]T), x.([]T)
+	k := int64(len(a))
+	xs, o = xs[:len(labels)], o[:len(labels)]
+	for i, l := range labels {
+		if uint64(l) >= uint64(k) {
+			return i
+		}
+		a[l] += xs[i]
+		o[i] = a[l]
+	}
+	return -1
 }
 
 func fold1[T any](op func(a, b T) T) foldK {
@@ -265,9 +308,10 @@ func redNum[T number](t core.PrimType) {
 	foldTab[core.Add][t] = foldAdd[T]
 	scanTab[core.Add][t] = scanAdd[T]
 	histTab[core.Add][t] = hist1(func(a, b T) T { return a + b })
-	msTab[core.Add][t] = ms1(func(a, b T) T { return a + b })
+	regMS(core.Add, t, func(a, b T) T { return a + b })
+	msTab[core.Add][t] = msAdd[T]
 	mul := func(a, b T) T { return a * b }
-	msTab[core.Mul][t] = ms1(mul)
+	regMS(core.Mul, t, mul)
 	foldTab[core.Mul][t] = fold1(mul)
 	scanTab[core.Mul][t] = scan1(mul)
 	histTab[core.Mul][t] = hist1(mul)
@@ -285,8 +329,8 @@ func redInt[T integer](t core.PrimType) {
 	scanTab[core.Max][t] = scan1(mx)
 	histTab[core.Min][t] = hist1(mn)
 	histTab[core.Max][t] = hist1(mx)
-	msTab[core.Min][t] = ms1(mn)
-	msTab[core.Max][t] = ms1(mx)
+	regMS(core.Min, t, mn)
+	regMS(core.Max, t, mx)
 	for op, fn := range map[core.BinOp]func(a, b T) T{
 		core.And: func(a, b T) T { return a & b },
 		core.Or:  func(a, b T) T { return a | b },
@@ -295,7 +339,7 @@ func redInt[T integer](t core.PrimType) {
 		foldTab[op][t] = fold1(fn)
 		scanTab[op][t] = scan1(fn)
 		histTab[op][t] = hist1(fn)
-		msTab[op][t] = ms1(fn)
+		regMS(op, t, fn)
 	}
 }
 
@@ -327,8 +371,8 @@ func redFloat[T float](t core.PrimType) {
 	scanTab[core.Max][t] = scan1(fmax[T])
 	histTab[core.Min][t] = hist1(fmin[T])
 	histTab[core.Max][t] = hist1(fmax[T])
-	msTab[core.Min][t] = ms1(fmin[T])
-	msTab[core.Max][t] = ms1(fmax[T])
+	regMS(core.Min, t, fmin[T])
+	regMS(core.Max, t, fmax[T])
 }
 
 func init() {
@@ -348,13 +392,13 @@ func init() {
 		foldTab[op][core.Bool] = fold1(and)
 		scanTab[op][core.Bool] = scan1(and)
 		histTab[op][core.Bool] = hist1(and)
-		msTab[op][core.Bool] = ms1(and)
+		regMS(op, core.Bool, and)
 	}
 	for _, op := range []core.BinOp{core.Or, core.LogOr} {
 		foldTab[op][core.Bool] = fold1(or)
 		scanTab[op][core.Bool] = scan1(or)
 		histTab[op][core.Bool] = hist1(or)
-		msTab[op][core.Bool] = ms1(or)
+		regMS(op, core.Bool, or)
 	}
 }
 

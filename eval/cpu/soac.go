@@ -1409,26 +1409,59 @@ func (f *frame) multiscan(s *core.Stmt, e *core.MultiScan) ([]eval.Value, error)
 	return res, nil
 }
 
-// multiscanBuiltin is multiscan with a builtin operator: one typed pass.
+// multiscanBuiltin is multiscan with a builtin operator: typed passes, in
+// parallel blocks (the multireduce thesis' partitioned scan on the CPU).
+// Each block scans its part from the neutral element with its own running
+// value per class; the blocks' per-class totals are then combined in block
+// order into each block's carries, and every block after the first
+// combines its results with the carries of their labels. A block costs k
+// values, so a multiscan with many classes for its length stays one block.
 func (f *frame) multiscanBuiltin(s *core.Stmt, e *core.MultiScan, op *opInfo, w, k int64, labels, in eval.Value, start time.Time) ([]eval.Value, error) {
 	if err := f.m.cancelled(); err != nil {
 		return nil, err
 	}
-	ls := make([]int64, w)
-	for i := range ls {
-		ls[i] = toInt64(labels.Data, i)
+	ls, ok := labels.Data.([]int64)
+	if !ok {
+		ls = make([]int64, w)
+		for i := range ls {
+			ls[i] = toInt64(labels.Data, i)
+		}
 	}
-	acc, err := f.newArray(s, op.bt, k)
-	if err != nil {
-		return nil, err
-	}
-	fillAny(acc.Data, f.neutral(op)[0].data, 0)
 	out, err := f.newArray(s, op.bt, w)
 	if err != nil {
 		return nil, err
 	}
-	if i := msTab[op.bop][op.bt](out.Data, acc.Data, ls, in.Data); i >= 0 {
-		return nil, f.errAt(s, "label %d out of bounds for %d classes", ls[i], k)
+	bs := f.blocks(w, f.m.opts.Workers)
+	if int64(len(bs))*k > w/4 {
+		bs = [][2]int64{{0, w}}
+	}
+	accs := make([]any, len(bs))
+	ne := f.neutral(op)[0].data
+	err = f.parallel(len(bs), func(b int, _ *worker) error {
+		lo, hi := bs[b][0], bs[b][1]
+		accs[b] = eval.MakeSlice(op.bt, int(k))
+		fillAny(accs[b], ne, 0)
+		if i := msTab[op.bop][op.bt](sliceAny(out.Data, int(lo), int(hi)), accs[b], ls[lo:hi], sliceAny(in.Data, int(lo), int(hi))); i >= 0 {
+			return f.errAt(s, "label %d out of bounds for %d classes", ls[lo+int64(i)], k)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(bs) > 1 {
+		// accs[b] becomes the carry of block b+1: the totals of blocks 0..b.
+		for b := 1; b < len(bs)-1; b++ {
+			msZip[op.bop][op.bt](accs[b], accs[b-1])
+		}
+		err = f.parallel(len(bs)-1, func(b int, _ *worker) error {
+			lo, hi := bs[b+1][0], bs[b+1][1]
+			msCarry[op.bop][op.bt](sliceAny(out.Data, int(lo), int(hi)), accs[b], ls[lo:hi])
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	f.record("multiscan", start, valuesBytes(labels, in, out))
 	return []eval.Value{out}, nil

@@ -316,6 +316,43 @@ func TestMultiScan(t *testing.T) {
 	}
 }
 
+// TestMultiScanBlocks runs the builtin multiscan in parallel blocks
+// (three workers, tiny chunks) against a Go loop, and checks that an
+// out-of-range label in a later block is reported at the first one.
+func TestMultiScanBlocks(t *testing.T) {
+	p := program(t, []core.Type{aI64, aI64}, func(b *core.Builder, ps []*core.Var) []core.Atom {
+		w := b.Size(ps[0], 0)
+		r := b.Bind("m", &core.MultiScan{W: w, K: core.IntConst(core.I64, 5), Labels: ps[0], Arrs: ps[1:],
+			Op: &core.ScanOp{Lambda: b.BinOpLambda(core.Add, core.I64), Neutral: []core.Atom{core.IntConst(core.I64, 0)}}})
+		return []core.Atom{r[0]}
+	})
+	const n = 1000
+	labels, xs, want := make([]int64, n), make([]int64, n), make([]int64, n)
+	var run [5]int64
+	for i := range labels {
+		labels[i] = int64(i*i+3*i) % 5
+		xs[i] = int64(i%17) - 8
+		run[labels[i]] += xs[i]
+		want[i] = run[labels[i]]
+	}
+	opts := Options{Workers: 3, Chunk: 2}
+	lv := eval.Value{Elem: core.I64, Shape: []int64{n}, Data: labels}
+	xv := eval.Value{Elem: core.I64, Shape: []int64{n}, Data: xs}
+	res, err := runWith(t, opts, p, lv, xv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := diffValues(res, []eval.Value{{Elem: core.I64, Shape: []int64{n}, Data: want}}, 0); d != "" {
+		t.Fatal(d)
+	}
+	bad := append([]int64(nil), labels...)
+	bad[900], bad[600] = 7, 9
+	_, err = runWith(t, opts, p, eval.Value{Elem: core.I64, Shape: []int64{n}, Data: bad}, xv)
+	if err == nil || err.Error() != "t.fut:3:7: label 9 out of bounds for 5 classes" {
+		t.Fatalf("got %v, want the label at index 600", err)
+	}
+}
+
 // TestScatterRows checks scatter into a matrix (rows as values) with
 // out-of-range indices ignored.
 func TestScatterRows(t *testing.T) {
