@@ -1067,6 +1067,13 @@ func (f *frame) hist(s *core.Stmt, e *core.Hist) ([]eval.Value, error) {
 			dests[k] = append(dests[k], copyValue(v))
 		}
 	}
+	if partitionedHist(ops, dests, w) {
+		if err := f.histByRanges(s, e, ops[0], ins, w, dests[0][0]); err != nil {
+			return nil, err
+		}
+		f.record("hist", start, valuesBytes(ins...)+2*valuesBytes(dests[0]...))
+		return dests[0], nil
+	}
 	bs := f.blocks(w, f.m.opts.Workers)
 	// Sub-histograms pay for themselves only when there are many more
 	// elements than buckets; otherwise one block updates the destination.
