@@ -27,7 +27,7 @@ func TestHistPartitioned(t *testing.T) {
 			return []core.Atom{lb.BinOp(core.Sub, k, core.IntConst(core.I64, 3)), x[1]}
 		})
 		return []core.Atom{b.Bind("h", &core.Hist{W: b.Size(ps[0], 0), Arrs: ps[:2], Map: m, Ops: []*core.HistOp{
-			{Dests: ps[2:3], Lambda: b.BinOpLambda(core.Max, core.I64), Neutral: []core.Atom{core.IntConst(core.I64, -1 << 62)}}}})[0]}
+			{Dests: ps[2:3], Lambda: b.BinOpLambda(core.Max, core.I64), Neutral: []core.Atom{core.IntConst(core.I64, -1<<62)}}}})[0]}
 	})
 	is, vs := make([]int64, n), make([]int64, n)
 	for i := range is {
@@ -38,7 +38,9 @@ func TestHistPartitioned(t *testing.T) {
 	for i := range dest {
 		dest[i] = int64(i % 3)
 	}
-	vec := func(xs []int64) eval.Value { return eval.Value{Elem: core.I64, Shape: []int64{int64(len(xs))}, Data: xs} }
+	vec := func(xs []int64) eval.Value {
+		return eval.Value{Elem: core.I64, Shape: []int64{int64(len(xs))}, Data: xs}
+	}
 	wantDirect, wantComputed := append([]int64(nil), dest...), append([]int64(nil), dest...)
 	for i := range is {
 		if b := is[i]; b >= 0 && b < h {
