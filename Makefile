@@ -17,12 +17,13 @@ build:
 repl: build
 	./$(BIN) repl examples/tour.fut
 
-# Everything CI runs: vet, unit tests (fuzz corpora replay as part of them),
-# every .fut test program fused and unfused, and the Jupyter kernel against
-# real Jupyter clients.
+# Everything CI runs: formatting and vet, unit tests (fuzz corpora replay as
+# part of them), every .fut test program fused and unfused, and the Jupyter
+# kernel against real Jupyter clients.
 test: build test-go test-programs test-jupyter
 
 test-go:
+	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:" $$unformatted; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test ./...
 
