@@ -1375,6 +1375,9 @@ func (f *frame) multiscan(s *core.Stmt, e *core.MultiScan) ([]eval.Value, error)
 	if op.builtin && msTab[op.bop][op.bt] != nil && len(ins) == 1 {
 		return f.multiscanBuiltin(s, e, op, w, k, labels, ins[0], start)
 	}
+	if bs := f.blocks(w, f.m.opts.Workers); len(bs) > 1 && int64(len(bs))*k <= w/4 && k < 1<<31 && scalarTypes(op.types) {
+		return f.multiscanBlocks(s, op, bs, k, labels, ins, start)
+	}
 	wk := f.newWorker()
 	accs := make([][]col, k)
 	outs := make([]*outArr, len(op.types))
@@ -1407,6 +1410,138 @@ func (f *frame) multiscan(s *core.Stmt, e *core.MultiScan) ([]eval.Value, error)
 				return nil, err
 			}
 		}
+	}
+	res := make([]eval.Value, len(outs))
+	for i, o := range outs {
+		res[i] = o.value()
+	}
+	f.record("multiscan", start, valuesBytes(ins...)+valuesBytes(res...))
+	return res, nil
+}
+
+// scalarTypes reports whether every type of ts is a scalar.
+func scalarTypes(ts []core.Type) bool {
+	for _, t := range ts {
+		if t.Rank != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// multiscanBlocks is multiscan with any operator on scalars, in the three
+// phases of multiscanBuiltin: each block scans its elements from the
+// neutral element with its own running values (one application of the
+// operator per element, as in the sequential path); the blocks' totals are
+// combined per class in block order into each block's carries; then every
+// block after the first combines its results with the carries of their
+// labels, a chunk at a time (the carries gathered by label into columns,
+// the operator applied to whole columns).
+func (f *frame) multiscanBlocks(s *core.Stmt, op *opInfo, bs [][2]int64, k int64, labels eval.Value, ins []eval.Value, start time.Time) ([]eval.Value, error) {
+	w := bs[len(bs)-1][1]
+	outs := make([]*outArr, len(op.types))
+	for i, t := range op.types {
+		var err error
+		if outs[i], err = f.newOut(s, t, w); err != nil {
+			return nil, err
+		}
+	}
+	totals := make([][][]col, len(bs)) // per block, per class (nil: no element)
+	err := f.parallel(len(bs), func(b int, wk *worker) error {
+		accs := make([][]col, k)
+		totals[b] = accs
+		lo, hi := bs[b][0], bs[b][1]
+		xs := wk.inputCols(ins, nil, lo, int(hi-lo))
+		for i := lo; i < hi; i++ {
+			if (i-lo)%4096 == 0 {
+				if err := f.m.cancelled(); err != nil {
+					return err
+				}
+				wk.pool.release()
+			}
+			l := toInt64(labels.Data, int(i))
+			if l < 0 || l >= k {
+				return f.errAt(s, "label %d out of bounds for %d classes", l, k)
+			}
+			if accs[l] == nil {
+				accs[l] = f.neutral(op)
+			}
+			var err error
+			if accs[l], err = wk.combine(op, accs[l], fresh(xs, op.types, int(i-lo))); err != nil {
+				return err
+			}
+			for q, o := range outs {
+				if err := o.write(f, s, i, accs[l][q], 1); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// carries[b][q]: component q of the combination of blocks 0..b-1 for
+	// every class, as a column of k lanes.
+	seq := f.newWorker()
+	ne := f.neutral(op)
+	running := make([][]col, k)
+	carries := make([][]any, len(bs))
+	for b := 1; b < len(bs); b++ {
+		for l, t := range totals[b-1] {
+			if t == nil {
+				continue
+			}
+			if running[l] == nil {
+				running[l] = t
+				continue
+			}
+			if running[l], err = seq.combine(op, running[l], t); err != nil {
+				return nil, err
+			}
+		}
+		carries[b] = make([]any, len(op.types))
+		for q, t := range op.types {
+			c := eval.MakeSlice(t.Elem, int(k))
+			fillAny(c, ne[q].data, 0)
+			for l, r := range running {
+				if r != nil {
+					setLane(c, l, r[q].data, 0)
+				}
+			}
+			carries[b][q] = c
+		}
+	}
+	err = f.parallel(len(bs)-1, func(b int, wk *worker) error {
+		b++
+		return f.chunks(wk, bs[b][0], bs[b][1], func(lo int64, n int) error {
+			idx := make([]int32, n)
+			for i := range idx {
+				idx[i] = int32(toInt64(labels.Data, int(lo)+i))
+			}
+			args := make([]col, 0, 2*len(op.types))
+			for q, t := range op.types {
+				c := eval.MakeSlice(t.Elem, n)
+				gatherAny(c, carries[b][q], idx)
+				args = append(args, col{data: c})
+			}
+			for _, o := range outs {
+				args = append(args, col{data: sliceAny(o.v.Data, int(lo), int(lo)+n)})
+			}
+			res, err := wk.apply(op.lam, args, n)
+			if err != nil {
+				return err
+			}
+			for q, o := range outs {
+				if err := o.write(f, s, lo, res[q], n); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
 	}
 	res := make([]eval.Value, len(outs))
 	for i, o := range outs {

@@ -392,6 +392,40 @@ func TestMultiScanGeneral(t *testing.T) {
 	}
 }
 
+// TestMultiScanGeneralBlocks runs multiscan with a non-commutative tuple
+// operator (linear-function composition) in parallel blocks (three
+// workers, tiny chunks) against a Go loop per class.
+func TestMultiScanGeneralBlocks(t *testing.T) {
+	p := program(t, []core.Type{aI64, aI64, aI64}, func(b *core.Builder, ps []*core.Var) []core.Atom {
+		w := b.Size(ps[0], 0)
+		r := b.Bind("m", &core.MultiScan{W: w, K: c64(4), Labels: ps[0], Arrs: ps[1:],
+			Op: &core.ScanOp{Lambda: linComp(b), Neutral: []core.Atom{c64(1), c64(0)}}})
+		return []core.Atom{r[0], r[1]}
+	})
+	const n = 600
+	ls, as, bs := make([]int64, n), make([]int64, n), make([]int64, n)
+	wa, wb := make([]int64, n), make([]int64, n)
+	var ra, rb [4]int64
+	for l := range ra {
+		ra[l] = 1
+	}
+	for i := range ls {
+		ls[i] = int64(i*i+7*i) % 4
+		as[i], bs[i] = int64(i%3)-1, int64(i%11)-5
+		l := ls[i]
+		ra[l], rb[l] = ra[l]*as[i], rb[l]*as[i]+bs[i]
+		wa[i], wb[i] = ra[l], rb[l]
+	}
+	vec := func(xs []int64) eval.Value { return eval.Value{Elem: core.I64, Shape: []int64{n}, Data: xs} }
+	res, err := runWith(t, Options{Workers: 3, Chunk: 2}, p, vec(ls), vec(as), vec(bs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := diffValues(res, []eval.Value{vec(wa), vec(wb)}, 0); d != "" {
+		t.Fatal(d)
+	}
+}
+
 // TestFusedTails checks reductions fused with their input statement
 // (tail.go): a dot product, x*2+1 with constants on either side, and a
 // subtraction with the constant on the left (not fusable as
