@@ -343,7 +343,7 @@ func singleBinOp(l *core.Lambda) (core.BinOp, bool) {
 // scanomap, or screma when it both scans and reduces.
 func kindOf(e *core.Screma) string {
 	l := layoutOf(e)
-	plain := l.nMapOut == 0 && isIdentity(e.Map) && e.Post == nil
+	plain := l.nMapOut == 0 && core.IsIdentityLambda(e.Map) && e.Post == nil
 	switch {
 	case len(e.Scans) == 0 && len(e.Reds) == 0:
 		return "map"
@@ -378,19 +378,6 @@ func kindOfExp(exp core.Exp) string {
 		return "multiscan"
 	}
 	return "statement"
-}
-
-// isIdentity reports whether a lambda returns its parameters unchanged.
-func isIdentity(l *core.Lambda) bool {
-	if len(l.Body.Stmts) != 0 || len(l.Body.Result) != len(l.Params) {
-		return false
-	}
-	for i, r := range l.Body.Result {
-		if v, ok := r.(*core.Var); !ok || v.Name != l.Params[i].Name {
-			return false
-		}
-	}
-	return true
 }
 
 // refusals records, for the producer-consumer edges of b that remain after

@@ -55,7 +55,7 @@ func (f *frame) histByRanges(s *core.Stmt, e *core.Hist, op *opInfo, ins []eval.
 	h := dest.Shape[0]
 	ranges := int((h-1)>>histPartShift) + 1
 	// An identity map's pairs are its inputs: no copy.
-	direct := isIdentityLambda(e.Map) && e.Index == nil
+	direct := core.IsIdentityLambda(e.Map) && e.Index == nil
 	var idx []int64
 	var val any
 	if direct {
@@ -166,17 +166,4 @@ func init() {
 	regPartScatter[uint64](core.U64)
 	regPartScatter[float32](core.F32)
 	regPartScatter[float64](core.F64)
-}
-
-// isIdentityLambda reports whether l returns its parameters unchanged.
-func isIdentityLambda(l *core.Lambda) bool {
-	if len(l.Body.Stmts) > 0 || len(l.Body.Result) != len(l.Params) {
-		return false
-	}
-	for i, a := range l.Body.Result {
-		if v, ok := a.(*core.Var); !ok || v.Name != l.Params[i].Name {
-			return false
-		}
-	}
-	return true
 }

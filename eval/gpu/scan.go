@@ -268,19 +268,6 @@ func hasFloat(ts []core.PrimType) bool {
 	return false
 }
 
-// isIdentity reports whether l returns its parameters unchanged.
-func isIdentity(l *core.Lambda) bool {
-	if l == nil || len(l.Body.Stmts) > 0 || len(l.Body.Result) != len(l.Params) {
-		return false
-	}
-	for i, a := range l.Body.Result {
-		if v, ok := a.(*core.Var); !ok || v != l.Params[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // lookBackWaits are the look-back's waits in ns: CUB's sm_90 values for
 // 4-byte sums (first wait 1245, retry 648), which measured 3-5% faster
 // than no first wait and exponential retries on every scan of the H200
@@ -470,7 +457,7 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 	k.Env = fs.order
 	k.Seq = scanSeq(k, g.lim)
 	k.Words, k.Multi, k.Offs = stateLayout(k.Acc)
-	k.light = isIdentity(op.Map) && op.Post == nil
+	k.light = core.IsIdentityLambda(op.Map) && op.Post == nil
 	k.Det = g.lim.Deterministic && hasFloat(k.Acc)
 	k.MinBlocks = minBlocks(k, g.lim)
 	k.Delay, k.Spin = lookBackWaits(g.lim)
