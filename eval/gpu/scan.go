@@ -781,8 +781,9 @@ func (k *scanKernel) SharedDecl() string {
 }
 
 // LoadPhase loads the tile striped: inputs, the map (map-outs written
-// now, or kept for the post-map), the scanned values into ar_sh; the
-// filter's values into ar_sx and 1 or 0 into ar_sh.
+// now, or kept for the post-map), the scanned values into ar_sh. (The
+// filter has its own phases: FilterLoad, FilterCounts, FilterCompact,
+// FilterStore.)
 func (k *scanKernel) LoadPhase() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
@@ -802,15 +803,8 @@ func (k *scanKernel) LoadPhase() string {
 		args := []string{k.envArgs, index}
 		args = append(args, xs...)
 		var ys []string
-		nres := len(k.Scan) + len(k.Out) + len(k.Held)
-		if k.Mode == scanFilter {
-			nres = len(k.Held)
-		}
 		rts := append(append(append([]core.PrimType(nil), k.Scan...), k.Out...), k.Held...)
-		if k.Mode == scanFilter {
-			rts = k.Held
-		}
-		for j := 0; j < nres; j++ {
+		for j := range rts {
 			y := fmt.Sprintf("ar_y_%d", j)
 			fmt.Fprintf(&b, "      %s %s;\n", ctype(rts[j]), y)
 			ys = append(ys, y)
@@ -819,23 +813,14 @@ func (k *scanKernel) LoadPhase() string {
 		fmt.Fprintf(&b, "      %s(%s);\n", k.fnMap, strings.Join(args, ", "))
 		vals = ys
 	}
-	switch k.Mode {
-	case scanFilter:
-		fmt.Fprintf(&b, "      bool ar_keep;\n      %s(%s, %s, &ar_keep);\n", k.fnPred, k.envArgs, strings.Join(vals, ", "))
-		b.WriteString("      ar_sh_0[AR_PADK] = ar_keep ? (i64)1 : (i64)0;\n")
-		for j := range k.Held {
-			fmt.Fprintf(&b, "      ar_sx_%d[AR_PADK] = %s;\n", j, vals[j])
-		}
-	default:
-		for j := range k.Scan {
-			fmt.Fprintf(&b, "      ar_sh_%d[AR_PADK] = %s;\n", j, vals[j])
-		}
-		for j := range k.Out {
-			fmt.Fprintf(&b, "      ar_out%d[ar_i] = %s;\n", j, vals[len(k.Scan)+j])
-		}
-		for j := range k.Held {
-			fmt.Fprintf(&b, "      ar_sx_%d[AR_PADK] = %s;\n", j, vals[len(k.Scan)+j])
-		}
+	for j := range k.Scan {
+		fmt.Fprintf(&b, "      ar_sh_%d[AR_PADK] = %s;\n", j, vals[j])
+	}
+	for j := range k.Out {
+		fmt.Fprintf(&b, "      ar_out%d[ar_i] = %s;\n", j, vals[len(k.Scan)+j])
+	}
+	for j := range k.Held {
+		fmt.Fprintf(&b, "      ar_sx_%d[AR_PADK] = %s;\n", j, vals[len(k.Scan)+j])
 	}
 	b.WriteString("    } else {\n")
 	for j := range k.Scan {
@@ -1102,9 +1087,7 @@ func (k *scanKernel) publish(b *strings.Builder, idx, val, st string, indent int
 // Finish gives every element its prefix: the block's exclusive prefix and
 // the thread's, combined with the thread-local inclusive value left in
 // shared memory by ThreadScan (a segmented scan recomputes its flags from
-// the index), and puts it back at the same slot: the scanned values, or for
-// a filter the element's destination (kept: count-1; rejected:
-// -(index-count)-1).
+// the index), and puts it back at the same slot.
 func (k *scanKernel) Finish() string {
 	var b strings.Builder
 	b.WriteString("  {\n")
@@ -1118,9 +1101,6 @@ func (k *scanKernel) Finish() string {
 	if k.Seg() {
 		b.WriteString("  ar_r = ar_rs;\n  bool ar_f = false;\n")
 	}
-	if k.Mode == scanFilter {
-		b.WriteString("  i64 ar_prev = 0;\n")
-	}
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = threadIdx.x * %d + ar_j;\n", k.Seq)
 	for j, t := range k.Scan {
@@ -1133,15 +1113,8 @@ func (k *scanKernel) Finish() string {
 	}
 	k.declUninit(&b, "ar_z", 4)
 	k.comb(&b, "ar_z", "ar_ex", "ar_c", 4)
-	if k.Mode == scanFilter {
-		b.WriteString("    const i64 ar_i = ar_base + ar_k;\n")
-		b.WriteString("    const bool ar_kept = ar_c_0 != ar_prev;\n    ar_prev = ar_c_0;\n")
-		b.WriteString("    ar_sh_0[AR_PADK] = ar_kept ? ar_z_0 - 1 : ar_z_0 - ar_i - 1;\n")
-		b.WriteString("    if (ar_i == ar_n - 1) *ar_count = ar_z_0;\n")
-	} else {
-		for j := range k.Scan {
-			fmt.Fprintf(&b, "    ar_sh_%d[AR_PADK] = ar_z_%d;\n", j, j)
-		}
+	for j := range k.Scan {
+		fmt.Fprintf(&b, "    ar_sh_%d[AR_PADK] = ar_z_%d;\n", j, j)
 	}
 	b.WriteString("  }")
 	return b.String()
@@ -1159,27 +1132,13 @@ func (k *scanKernel) padK() string {
 }
 
 // StorePhase writes the tile striped: the scanned values or the post-map's
-// results; a filter scatters its values to their destinations.
+// results.
 func (k *scanKernel) StorePhase() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = ar_warp * %d + ar_j * 32 + ar_lane;\n    const i64 ar_i = ar_base + ar_k;\n", 32*k.Seq)
 	fmt.Fprintf(&b, "    if (%s) {\n", k.inTile())
 	switch {
-	case k.Mode == scanFilter:
-		b.WriteString("      const i64 ar_d = ar_sh_0[AR_PADK];\n      if (ar_d >= 0) {\n")
-		for j := range k.Held {
-			fmt.Fprintf(&b, "        ar_res%d[ar_d] = ar_sx_%d[AR_PADK];\n", j, j)
-		}
-		b.WriteString("      }")
-		if k.Part {
-			b.WriteString(" else {\n")
-			for j := range k.Held {
-				fmt.Fprintf(&b, "        ar_res%d[-ar_d - 1] = ar_sx_%d[AR_PADK];\n", len(k.Held)+j, j)
-			}
-			b.WriteString("      }")
-		}
-		b.WriteString("\n")
 	case k.hasPost:
 		args := []string{k.envArgs}
 		for j := range k.Scan {
