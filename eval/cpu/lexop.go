@@ -406,22 +406,40 @@ func init() {
 // a later key must choose among them. An index key needs no pass: the
 // index grows with the lane, and acc's index is below lo.
 func (w *worker) lexFold(op *opInfo, acc, xs []col, iota []bool, lo int64, n int) ([]col, error) {
+	return w.lexFoldKeys(op, acc, xs, nil, nil, iota, lo, n)
+}
+
+// lexFoldKeys is lexFold with the projected keys of the lanes given
+// (inputKeys computed them from the inputs; nil: from xs), and, when xs is
+// nil, value giving the winning lane's components (the keys then being all
+// the order compares).
+func (w *worker) lexFoldKeys(op *opInfo, acc, xs, keys []col, value func(lane int) ([]col, error), iota []bool, lo int64, n int) ([]col, error) {
 	if n == 0 {
 		return acc, nil
 	}
 	lx := op.lex
 	cols, accCols := xs, acc
 	if lx.proj != nil {
-		keys, err := w.apply(lx.proj, xs, n)
-		if err != nil {
-			return nil, err
+		var err error
+		if keys == nil {
+			if keys, err = w.apply(lx.proj, xs, n); err != nil {
+				return nil, err
+			}
+		}
+		if xs == nil {
+			xs = make([]col, len(op.types))
 		}
 		cols = concatCols(xs, keys)
 		if acc != nil {
-			if keys, err = w.apply(lx.proj, acc, 1); err != nil {
-				return nil, err
+			if w.lexAcc != &acc[0] {
+				ak, err := w.apply(lx.proj, acc, 1)
+				if err != nil {
+					return nil, err
+				}
+				// The keys outlive the chunk's pool release: copy them.
+				w.lexAcc, w.lexAccKeys = &acc[0], fresh(ak, lx.proj.Ret, 0)
 			}
-			accCols = concatCols(acc, keys)
+			accCols = concatCols(acc, w.lexAccKeys)
 		}
 	}
 	alive := acc != nil // acc is tied with the chunk's candidates so far
@@ -484,6 +502,9 @@ func (w *worker) lexFold(op *opInfo, acc, xs []col, iota []bool, lo int64, n int
 		if !lx.tieLeft {
 			lane = int(cand[len(cand)-1])
 		}
+	}
+	if value != nil {
+		return value(lane)
 	}
 	best := make([]col, len(xs))
 	for k := range xs {

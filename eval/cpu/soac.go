@@ -19,6 +19,10 @@ type worker struct {
 	ones   map[core.Const]any // constants as one-element slices
 	unis   map[string]any     // broadcast free scalars, by variable name
 	lexBuf [2][]int32         // candidate lanes of lexicographic reductions
+	// The projected keys of the last accumulator a lexicographic fold
+	// compared with (which stays the same over most chunks).
+	lexAcc     *col
+	lexAccKeys []col
 }
 
 func (f *frame) newWorker() *worker {
@@ -704,6 +708,10 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 		skip.vars[e.Index.Name] = true
 		index = nil
 	}
+	inKeys, skip, mapIndex := lexInputKeys(e, reds, tails, skip)
+	if !mapIndex {
+		index = nil
+	}
 	// When fused tails, chains and index-free lexicographic reductions have
 	// taken every statement of the map, phase 3 makes no columns either.
 	step3 := step
@@ -720,6 +728,7 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 		carry := append([][]col(nil), carries[b]...)
 		defer func() { blockTotals[b] = carry }()
 		direct := make([]bool, len(outs))
+		var one *worker // evaluates the map for single lanes (inKeys)
 		wk.widen(int(step3))
 		return f.chunksOf(wk, bs[b][0], bs[b][1], step3, func(lo int64, n int) error {
 			cols, lf, err := wk.runLambdaSkip(e.Map, index, ins, lo, n, skip)
@@ -753,6 +762,30 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 					continue
 				}
 				switch {
+				case inKeys != nil && inKeys[k] != nil:
+					// Keys from the inputs; the map's value for the winner only.
+					lam, needIndex, iota := inKeys[k].chunk(lo, n, len(op.ne))
+					kidx := e.Index
+					if !needIndex {
+						kidx = nil
+					}
+					var kc []col
+					if kc, _, err = wk.runLambdaSkip(lam, kidx, ins, lo, n, nil); err != nil {
+						return err
+					}
+					at := inKeys[k].pos
+					if one == nil {
+						// A worker of its own: wk's constant columns are a long chunk each.
+						one = f.newWorker()
+					}
+					value := func(lane int) ([]col, error) {
+						vc, err := one.runLambdaOn(e.Map, e.Index, ins, lo+int64(lane), 1)
+						if err != nil {
+							return nil, err
+						}
+						return fresh(vc[at:at+len(op.ne)], op.types, 0), nil
+					}
+					parts[b][k], err = wk.lexFoldKeys(op, parts[b][k], nil, kc, value, iota, lo, n)
 				case op.lex != nil:
 					var iota []bool
 					if iotas != nil {
