@@ -432,12 +432,14 @@ func (w *worker) lexFoldKeys(op *opInfo, acc, xs, keys []col, value func(lane in
 		cols = concatCols(xs, keys)
 		if acc != nil {
 			if w.lexAcc != &acc[0] {
-				ak, err := w.apply(lx.proj, acc, 1)
+				lw := w.lane()
+				ak, err := lw.apply(lx.proj, acc, 1)
 				if err != nil {
 					return nil, err
 				}
-				// The keys outlive the chunk's pool release: copy them.
+				// The keys outlive the lane worker's pool: copy them.
 				w.lexAcc, w.lexAccKeys = &acc[0], fresh(ak, lx.proj.Ret, 0)
+				lw.pool.release()
 			}
 			accCols = concatCols(acc, w.lexAccKeys)
 		}

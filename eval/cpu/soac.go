@@ -23,6 +23,17 @@ type worker struct {
 	// compared with (which stays the same over most chunks).
 	lexAcc     *col
 	lexAccKeys []col
+	single     *worker // for single lanes (see lane)
+}
+
+// lane is a worker for evaluations of one lane beside w's chunks: its
+// constant columns are one element long, where w's are a chunk each (which
+// a long chunk makes a megabyte to fill).
+func (w *worker) lane() *worker {
+	if w.single == nil {
+		w.single = &worker{f: w.f, pool: newPool(1), consts: map[core.Const]any{}, ones: map[core.Const]any{}, unis: map[string]any{}}
+	}
+	return w.single
 }
 
 func (f *frame) newWorker() *worker {
@@ -728,7 +739,6 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 		carry := append([][]col(nil), carries[b]...)
 		defer func() { blockTotals[b] = carry }()
 		direct := make([]bool, len(outs))
-		var one *worker // evaluates the map for single lanes (inKeys)
 		wk.widen(int(step3))
 		return f.chunksOf(wk, bs[b][0], bs[b][1], step3, func(lo int64, n int) error {
 			cols, lf, err := wk.runLambdaSkip(e.Map, index, ins, lo, n, skip)
@@ -774,12 +784,10 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 						return err
 					}
 					at := inKeys[k].pos
-					if one == nil {
-						// A worker of its own: wk's constant columns are a long chunk each.
-						one = f.newWorker()
-					}
 					value := func(lane int) ([]col, error) {
-						vc, err := one.runLambdaOn(e.Map, e.Index, ins, lo+int64(lane), 1)
+						lw := wk.lane()
+						defer lw.pool.release()
+						vc, err := lw.runLambdaOn(e.Map, e.Index, ins, lo+int64(lane), 1)
 						if err != nil {
 							return nil, err
 						}
