@@ -36,14 +36,14 @@ func inputKeys(m *core.Lambda, pos int, lx *lexOp) *core.Lambda {
 			used[key.param-k] = true
 		}
 	}
-	res := make([]core.Atom, len(used))
-	for j, a := range lx.proj.Body.Result {
-		res[j] = a
+	res := append([]core.Atom(nil), lx.proj.Body.Result...)
+	ret := append([]core.Type(nil), lx.proj.Ret...)
+	for j := range res {
 		if !used[j] && len(m.Params) > 0 {
-			res[j] = m.Params[0]
+			res[j], ret[j] = m.Params[0], m.Params[0].Type
 		}
 	}
-	composed := &core.Lambda{Params: m.Params, Body: &core.Body{Stmts: stmts, Result: res}, Ret: lx.proj.Ret}
+	composed := &core.Lambda{Params: m.Params, Body: &core.Body{Stmts: stmts, Result: res}, Ret: ret}
 	simple := simplifyBits(composed)
 	if simple == nil || len(simple.Body.Stmts) >= len(m.Body.Stmts) {
 		return nil
@@ -55,7 +55,7 @@ func inputKeys(m *core.Lambda, pos int, lx *lexOp) *core.Lambda {
 // the bit-field rules below, drops the statements nothing uses, and
 // returns the result; nil when l has statements of other kinds.
 //
-//	i64 (i32 x)                      → x     (a widening and back)
+//	i32 (i64 x), x an i32            → x     (a widening and back)
 //	((z << c) | (w & m)) >> c        → (z << c) >> c   when 0 <= m < 2^c
 //	(z << c) >> c                    → z     when z is sign-extended from 64-c bits or fewer
 //	((z << c) | w) & m               → w & m         when 0 <= m < 2^c
@@ -382,6 +382,7 @@ func newInKeys(lam *core.Lambda, pos int, index *core.Var) *inKeys {
 		defs[s.Pat[0].Name] = s.Exp
 	}
 	res := append([]core.Atom(nil), lam.Body.Result...)
+	ret := append([]core.Type(nil), lam.Ret...)
 	for r, a := range lam.Body.Result {
 		mask := int64(-1)
 		switch {
@@ -401,12 +402,12 @@ func newInKeys(lam *core.Lambda, pos int, index *core.Var) *inKeys {
 			ik.masks = map[int]int64{}
 		}
 		ik.masks[r] = mask
-		res[r] = lam.Params[0]
+		res[r], ret[r] = lam.Params[0], lam.Params[0].Type
 	}
 	if ik.masks == nil {
 		return ik
 	}
-	ik.lazy = simplifyBits(&core.Lambda{Params: lam.Params, Body: &core.Body{Stmts: lam.Body.Stmts, Result: res}, Ret: lam.Ret})
+	ik.lazy = simplifyBits(&core.Lambda{Params: lam.Params, Body: &core.Body{Stmts: lam.Body.Stmts, Result: res}, Ret: ret})
 	for _, s := range ik.lazy.Body.Stmts {
 		ik.lazyIndex = ik.lazyIndex || usesVar(s.Exp, index.Name)
 	}
