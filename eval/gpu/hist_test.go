@@ -61,7 +61,7 @@ func small(n int) []int64 {
 	return xs
 }
 
-func convert[T int32 | int64 | uint8 | float32 | float64](xs []int64) []T {
+func convert[T int16 | int32 | int64 | uint8 | float32 | float64](xs []int64) []T {
 	out := make([]T, len(xs))
 	fill(len(xs), func(i int) { out[i] = T(xs[i]) })
 	return out
@@ -102,7 +102,7 @@ func histOf(kt, vt PrimType, dests []*Var, ops func(b *Builder) []*HistOp, mapFn
 	})
 }
 
-func filled[T int32 | int64 | uint8 | float32 | float64](h int, x T) eval.Value {
+func filled[T bool | int16 | int32 | int64 | uint8 | float32 | float64](h int, x T) eval.Value {
 	xs := make([]T, h)
 	for i := range xs {
 		xs[i] = x
@@ -186,6 +186,29 @@ func histProgs() []histProg {
 			},
 			in: func(n, h int, eq bool) []eval.Value {
 				return []eval.Value{arr(keys(n, h, eq, 0, 0)), arr(convert[uint8](small(n))), filled[uint8](h, 0)}
+			}},
+		{name: "add_i16", method: "cas-word",
+			build: func() *Program {
+				d := &Var{Name: "d_3", Type: ArrayOf(I16, 1)}
+				return histOf(I64, I16, []*Var{d}, func(b *Builder) []*HistOp {
+					return []*HistOp{{Dests: []*Var{d}, Lambda: b.BinOpLambda(Add, I16), Neutral: []Atom{IntConst(I16, 0)}}}
+				}, func(_ *Builder, k, v *Var) []Atom { return []Atom{k, v} })
+			},
+			in: func(n, h int, eq bool) []eval.Value {
+				return []eval.Value{arr(keys(n, h, eq, -1, 1)), arr(convert[int16](small(n))), filled[int16](h, 3)}
+			}},
+		{name: "or_bool", method: "cas-word",
+			// Whether any element of a bucket is odd.
+			build: func() *Program {
+				d := &Var{Name: "d_3", Type: ArrayOf(Bool, 1)}
+				return histOf(I64, I64, []*Var{d}, func(b *Builder) []*HistOp {
+					return []*HistOp{{Dests: []*Var{d}, Lambda: b.BinOpLambda(LogOr, Bool), Neutral: []Atom{BoolConst(false)}}}
+				}, func(lb *Builder, k, v *Var) []Atom {
+					return []Atom{k, lb.BinOp(Eq, lb.BinOp(Rem, v, IntConst(I64, 2)), IntConst(I64, 1))}
+				})
+			},
+			in: func(n, h int, eq bool) []eval.Value {
+				return []eval.Value{arr(keys(n, h, eq, 0, 2)), arr(small(n)), filled[bool](h, false)}
 			}},
 		{name: "tuple_sum_max_lock", method: "lock",
 			// (sum, max) over (i32, i64) pairs with neutral (0, -1):

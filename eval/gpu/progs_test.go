@@ -28,6 +28,10 @@ func pos(line int) source.Pos { return source.Pos{File: "test.fut", Line: line, 
 func arr(xs any) eval.Value {
 	v := eval.Value{Data: xs}
 	switch d := xs.(type) {
+	case []bool:
+		v.Elem, v.Shape = Bool, []int64{int64(len(d))}
+	case []int16:
+		v.Elem, v.Shape = I16, []int64{int64(len(d))}
 	case []int32:
 		v.Elem, v.Shape = I32, []int64{int64(len(d))}
 	case []int64:
