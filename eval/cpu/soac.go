@@ -1416,48 +1416,14 @@ func (f *frame) multiscan(s *core.Stmt, e *core.MultiScan) ([]eval.Value, error)
 	if op.builtin && msTab[op.bop][op.bt] != nil && len(ins) == 1 {
 		return f.multiscanBuiltin(s, e, op, w, k, labels, ins[0], start)
 	}
-	if bs := f.blocks(w, f.m.opts.Workers); len(bs) > 1 && int64(len(bs))*k <= w/4 && k < 1<<31 && scalarTypes(op.types) {
-		return f.multiscanBlocks(s, op, bs, k, labels, ins, start)
+	// Blocks in parallel when there are few classes for the length and
+	// the carries can be gathered into columns (scalars); else one block,
+	// which is the sequential scan.
+	bs := f.blocks(w, f.m.opts.Workers)
+	if len(bs) == 1 || int64(len(bs))*k > w/4 || k >= 1<<31 || !scalarTypes(op.types) {
+		bs = [][2]int64{{0, w}}
 	}
-	wk := f.newWorker()
-	accs := make([][]col, k)
-	outs := make([]*outArr, len(op.types))
-	for i, t := range op.types {
-		if outs[i], err = f.newOut(s, t, w); err != nil {
-			return nil, err
-		}
-	}
-	xs := wk.inputCols(ins, nil, 0, int(w))
-	for i := int64(0); i < w; i++ {
-		if i%4096 == 0 {
-			if err := f.m.cancelled(); err != nil {
-				return nil, err
-			}
-			wk.pool.release()
-		}
-		l := toInt64(labels.Data, int(i))
-		if l < 0 || l >= k {
-			return nil, f.errAt(s, "label %d out of bounds for %d classes", l, k)
-		}
-		if accs[l] == nil {
-			accs[l] = f.neutral(op)
-		}
-		accs[l], err = wk.combine(op, accs[l], fresh(xs, op.types, int(i)))
-		if err != nil {
-			return nil, err
-		}
-		for q, o := range outs {
-			if err := o.write(f, s, i, accs[l][q], 1); err != nil {
-				return nil, err
-			}
-		}
-	}
-	res := make([]eval.Value, len(outs))
-	for i, o := range outs {
-		res[i] = o.value()
-	}
-	f.record("multiscan", start, valuesBytes(ins...)+valuesBytes(res...))
-	return res, nil
+	return f.multiscanBlocks(s, op, bs, k, labels, ins, start)
 }
 
 // scalarTypes reports whether every type of ts is a scalar.
@@ -1470,14 +1436,14 @@ func scalarTypes(ts []core.Type) bool {
 	return true
 }
 
-// multiscanBlocks is multiscan with any operator on scalars, in the three
-// phases of multiscanBuiltin: each block scans its elements from the
-// neutral element with its own running values (one application of the
-// operator per element, as in the sequential path); the blocks' totals are
-// combined per class in block order into each block's carries; then every
-// block after the first combines its results with the carries of their
-// labels, a chunk at a time (the carries gathered by label into columns,
-// the operator applied to whole columns).
+// multiscanBlocks is multiscan with any operator, in the three phases of
+// multiscanBuiltin: each block scans its elements from the neutral element
+// with its own running values (one application of the operator per
+// element); the blocks' totals are combined per class in block order into
+// each block's carries; then every block after the first combines its
+// results with the carries of their labels, a chunk at a time (the carries
+// gathered by label into columns, the operator applied to whole columns).
+// A single block is the sequential scan, for any element type.
 func (f *frame) multiscanBlocks(s *core.Stmt, op *opInfo, bs [][2]int64, k int64, labels eval.Value, ins []eval.Value, start time.Time) ([]eval.Value, error) {
 	w := bs[len(bs)-1][1]
 	outs := make([]*outArr, len(op.types))
