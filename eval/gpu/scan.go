@@ -780,6 +780,17 @@ func (k *scanKernel) SharedDecl() string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// loadInputs renders the loads of element ar_i of every input into
+// ar_x_j and returns those names.
+func (k *scanKernel) loadInputs(b *strings.Builder) []string {
+	var xs []string
+	for j, t := range k.In {
+		fmt.Fprintf(b, "      const %s ar_x_%d = ar_in%d[ar_i];\n", ctype(t), j, j)
+		xs = append(xs, fmt.Sprintf("ar_x_%d", j))
+	}
+	return xs
+}
+
 // LoadPhase loads the tile striped: inputs, the map (map-outs written
 // now, or kept for the post-map), the scanned values into ar_sh. (The
 // filter has its own phases: FilterLoad, FilterCounts, FilterCompact,
@@ -789,11 +800,7 @@ func (k *scanKernel) LoadPhase() string {
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = ar_warp * %d + ar_j * 32 + ar_lane;\n    const i64 ar_i = ar_base + ar_k;\n", 32*k.Seq)
 	fmt.Fprintf(&b, "    if (%s) {\n", k.inTile())
-	var xs []string
-	for j, t := range k.In {
-		fmt.Fprintf(&b, "      const %s ar_x_%d = ar_in%d[ar_i];\n", ctype(t), j, j)
-		xs = append(xs, fmt.Sprintf("ar_x_%d", j))
-	}
+	xs := k.loadInputs(&b)
 	vals := xs
 	if k.hasMap {
 		index := "ar_i"
@@ -1222,11 +1229,7 @@ func (k *scanKernel) FilterLoad() string {
 	fmt.Fprintf(&b, "  bool ar_kp[%d];\n  unsigned int ar_bal[%d];\n", k.Seq, k.Seq)
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
 	fmt.Fprintf(&b, "    const i64 ar_i = ar_base + ar_j * %d + threadIdx.x;\n    ar_kp[ar_j] = false;\n    if (ar_i < ar_n) {\n", k.Block)
-	var xs []string
-	for j, t := range k.In {
-		fmt.Fprintf(&b, "      const %s ar_x_%d = ar_in%d[ar_i];\n", ctype(t), j, j)
-		xs = append(xs, fmt.Sprintf("ar_x_%d", j))
-	}
+	xs := k.loadInputs(&b)
 	vals := xs
 	if k.hasMap {
 		args := append([]string{k.envArgs, "ar_i"}, xs...)
