@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"time"
 
 	"github.com/chzyer/readline"
@@ -55,10 +56,11 @@ func runBench(args []string) error {
 	size := fs.Int64("size", 0, "generate random inputs of about this many elements per array (else read stdin)")
 	seed := fs.Uint64("seed", 1, "seed of the random inputs")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed runs to this file (for go tool pprof)")
 	var sf sessionFlags
 	sf.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: arepl bench FILE [-e ENTRY] [--runs N] [--warmup N] [--size N] [--seed N] [--json] [--backend B] [--no-fusion]")
+		fmt.Fprintln(os.Stderr, "usage: arepl bench FILE [-e ENTRY] [--runs N] [--warmup N] [--size N] [--seed N] [--json] [--cpuprofile FILE] [--backend B] [--no-fusion]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseFlags(fs, args)
@@ -83,7 +85,7 @@ func runBench(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep, err := bench(ctx, opts, pos[0], *entry, in, benchConfig{size: *size, seed: *seed, runs: *runs, warmup: *warmup})
+	rep, err := bench(ctx, opts, pos[0], *entry, in, benchConfig{size: *size, seed: *seed, runs: *runs, warmup: *warmup, profile: *cpuProfile})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, source.Detail(err))
 		return exitError{1}
@@ -130,6 +132,7 @@ type benchConfig struct {
 	size         int64
 	seed         uint64
 	runs, warmup int
+	profile      string // a file for the CPU profile of the timed runs, or ""
 }
 
 // bench loads file and times entry on inputs read from in (when non-nil)
@@ -170,6 +173,13 @@ func bench(ctx context.Context, opts eval.Options, file, entry string, in io.Rea
 	}
 	var total, minimum time.Duration
 	for i := -cfg.warmup; i < cfg.runs; i++ {
+		if i == 0 && cfg.profile != "" {
+			stopProfile, err := startCPUProfile(cfg.profile)
+			if err != nil {
+				return rep, err
+			}
+			defer stopProfile()
+		}
 		start := time.Now()
 		res, err := sess.Call(ctx, entry, argv)
 		if err != nil {
@@ -190,6 +200,23 @@ func bench(ctx context.Context, opts eval.Options, file, entry string, in io.Rea
 	rep.MeanSec = total.Seconds() / float64(cfg.runs)
 	rep.MinSec = minimum.Seconds()
 	return rep, nil
+}
+
+// startCPUProfile starts Go's CPU profiler writing to file; the function it
+// returns stops it and closes the file.
+func startCPUProfile(file string) (stop func(), err error) {
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // randomArgs generates one random value per parameter (see the comment at

@@ -18,9 +18,15 @@ func TestBenchGenerated(t *testing.T) {
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := bench(context.Background(), eval.Options{Backend: "cpu", Fusion: true}, file, "main", nil, benchConfig{size: 1000, seed: 1, runs: 3, warmup: 1})
+	profile := filepath.Join(t.TempDir(), "cpu.prof")
+	rep, err := bench(context.Background(), eval.Options{Backend: "cpu", Fusion: true}, file, "main", nil,
+		benchConfig{size: 1000, seed: 1, runs: 3, warmup: 1, profile: profile})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A CPU profile is gzip-compressed protobuf: it starts with gzip's magic.
+	if b, err := os.ReadFile(profile); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("--cpuprofile wrote %d bytes (err %v), want a gzip-compressed profile", len(b), err)
 	}
 	if rep.Elements != 2000 || rep.Bytes != 1000*4+1000*8 || rep.Runs != 3 || rep.Backend != "cpu" {
 		t.Errorf("report %+v: want 2000 elements, 12000 bytes, 3 runs on cpu", rep)
