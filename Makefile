@@ -5,6 +5,10 @@
 GO      ?= go
 BIN     := bin/arepl
 export CGO_ENABLED := 0
+# The CPU interpreter's AVX2 kernels use Go's experimental simd/archsimd
+# package (eval/cpu/simd.go); without the experiment the portable kernels
+# run, which test-go checks too.
+export GOEXPERIMENT := simd
 
 .PHONY: all build repl test test-go test-programs test-jupyter gpu-build gpu-test bench-cpu clean
 
@@ -26,6 +30,8 @@ test-go:
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:" $$unformatted; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test ./...
+	GOEXPERIMENT= $(GO) vet ./eval/cpu
+	GOEXPERIMENT= $(GO) test ./eval/cpu
 
 test-programs: build
 	./$(BIN) test testdata examples

@@ -27,7 +27,7 @@ PROGRAMS=bench/cpu/programs.tsv
 
 if [ ! -x "$AREPL" ]; then
   echo "building $AREPL" >&2
-  CGO_ENABLED=0 go build -o "$AREPL" ./cmd/arepl
+  CGO_ENABLED=0 GOEXPERIMENT=simd go build -o "$AREPL" ./cmd/arepl
 fi
 if ! "$PY" -c 'import numpy' 2>/dev/null; then
   echo "installing python3-numpy" >&2

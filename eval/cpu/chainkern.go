@@ -736,7 +736,8 @@ func chainScanFloatOps[T float](t core.PrimType) {
 	chainScan2[2][2][t] = csFMulMul[T]
 }
 
-func init() {
+// initChainTables fills the chained-kernel tables (tables.go calls it).
+func initChainTables() {
 	chainIntOps[int8](core.I8)
 	chainIntOps[int16](core.I16)
 	chainIntOps[int32](core.I32)

@@ -154,7 +154,8 @@ func regPartScatter[T any](t core.PrimType) {
 	}
 }
 
-func init() {
+// initPartScatterTables fills the partitioned scatter table (tables.go calls it).
+func initPartScatterTables() {
 	regPartScatter[bool](core.Bool)
 	regPartScatter[int8](core.I8)
 	regPartScatter[int16](core.I16)

@@ -884,7 +884,8 @@ func f2iFor[F float](to core.PrimType) unK {
 	return nil
 }
 
-func init() {
+// initKernelTables fills binTab, unTab and convTab (tables.go calls it).
+func initKernelTables() {
 	signedOps[int8](core.I8)
 	signedOps[int16](core.I16)
 	signedOps[int32](core.I32)
@@ -1139,7 +1140,8 @@ func vsUnsignedOps[T unsigned](t core.PrimType) {
 	binVSTab[core.Shr][t] = vs(kShrVSu[T])
 }
 
-func init() {
+// initVSTables fills binVSTab (tables.go calls it).
+func initVSTables() {
 	vsSignedOps[int8](core.I8)
 	vsSignedOps[int16](core.I16)
 	vsSignedOps[int32](core.I32)

@@ -384,7 +384,8 @@ func (lexT[T]) cmp(a any, i int, b any, j int) int {
 
 var lexTab [11]lexCol
 
-func init() {
+// initLexTables fills lexTab (tables.go calls it).
+func initLexTables() {
 	lexTab[core.I8] = lexT[int8]{}
 	lexTab[core.I16] = lexT[int16]{}
 	lexTab[core.I32] = lexT[int32]{}

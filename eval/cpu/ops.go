@@ -375,7 +375,8 @@ func redFloat[T float](t core.PrimType) {
 	regMS(core.Max, t, fmax[T])
 }
 
-func init() {
+// initReduceTables fills the fold, scan, hist and multiscan tables (tables.go calls it).
+func initReduceTables() {
 	redInt[int8](core.I8)
 	redInt[int16](core.I16)
 	redInt[int32](core.I32)

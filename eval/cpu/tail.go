@@ -141,7 +141,8 @@ func intTailOps[T integer](t core.PrimType) {
 	tailVV[core.Mul][t], tailVS[core.Mul][t] = tAddMulI[T], tAddMulSI[T]
 }
 
-func init() {
+// initTailTables fills the tail tables (tables.go calls it).
+func initTailTables() {
 	intTailOps[int8](core.I8)
 	intTailOps[int16](core.I16)
 	intTailOps[int32](core.I32)

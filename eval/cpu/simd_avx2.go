@@ -1,0 +1,756 @@
+//go:build goexperiment.simd && amd64
+
+package cpu
+
+import (
+	"math"
+	"math/bits"
+	"simd/archsimd"
+	"unsafe"
+
+	"github.com/arepl/arepl/lang/core"
+)
+
+// The AVX2 kernels. Each handles whole vectors of 8 (4-byte) or 4 (8-byte)
+// lanes and leaves the last len%8 (or len%4) lanes to the scalar formula,
+// so no kernel reads or writes past its slices.
+
+var simdOn = archsimd.X86.AVX2() && archsimd.X86.FMA()
+
+var simdStatus = func() string {
+	if simdOn {
+		return "AVX2"
+	}
+	return "none (the CPU lacks AVX2 or FMA)"
+}()
+
+// useSIMD replaces the portable kernels that have AVX2 twins, when the CPU
+// has AVX2 and FMA.
+func useSIMD() {
+	if !simdOn {
+		return
+	}
+	f32, f64, i32, u32, i64, u64 := core.F32, core.F64, core.I32, core.U32, core.I64, core.U64
+	binTab[core.Add][f32] = b2(vAddF32)
+	binTab[core.Sub][f32] = b2(vSubF32)
+	binTab[core.Mul][f32] = b2(vMulF32)
+	binTab[core.Div][f32] = b2(vDivF32)
+	binVSTab[core.Add][f32] = vs(vAddVSF32)
+	binVSTab[core.Sub][f32] = vs(vSubVSF32)
+	binVSTab[core.Mul][f32] = vs(vMulVSF32)
+	binVSTab[core.Lt][f32] = vs(vLtVSF32)
+	binVSTab[core.Le][f32] = vs(vLeVSF32)
+	binVSTab[core.Gt][f32] = vs(vGtVSF32)
+	binVSTab[core.Ge][f32] = vs(vGeVSF32)
+	unTab[core.Sqrt][f32] = u1(vSqrtF32)
+	unTab[core.Abs][f32] = u1(vAbsF32)
+	foldTab[core.Min][f32] = vFoldMinF32
+	foldTab[core.Max][f32] = vFoldMaxF32
+
+	binTab[core.Add][f64] = b2(vAddF64)
+	binTab[core.Sub][f64] = b2(vSubF64)
+	binTab[core.Mul][f64] = b2(vMulF64)
+	binTab[core.Div][f64] = b2(vDivF64)
+	binVSTab[core.Add][f64] = vs(vAddVSF64)
+	binVSTab[core.Sub][f64] = vs(vSubVSF64)
+	binVSTab[core.Mul][f64] = vs(vMulVSF64)
+	unTab[core.Sqrt][f64] = u1(vSqrtF64)
+
+	// Wrapping +, - and * are the same bits for signed and unsigned lanes.
+	for _, t := range []core.PrimType{i32, u32} {
+		binTab[core.Add][t] = bits32(vAddI32)
+		binTab[core.Sub][t] = bits32(vSubI32)
+		binTab[core.Mul][t] = bits32(vMulI32)
+		binVSTab[core.Add][t] = bits32VS(vAddVSI32)
+		binVSTab[core.Mul][t] = bits32VS(vMulVSI32)
+		foldTab[core.Add][t] = vFoldAddI32
+	}
+	binTab[core.Min][i32] = b2(vMinI32)
+	binTab[core.Max][i32] = b2(vMaxI32)
+	foldTab[core.Min][i32] = vFoldMinI32
+	foldTab[core.Max][i32] = vFoldMaxI32
+	lexTab[i32] = lexI32{}
+	for _, t := range []core.PrimType{i64, u64} {
+		binTab[core.Add][t] = bits64(vAddI64)
+		binTab[core.Sub][t] = bits64(vSubI64)
+		foldTab[core.Add][t] = vFoldAddI64
+	}
+	// The f32 math functions (vmath_avx2.go) are registered here.
+}
+
+// as32 and as64 view a 4- or 8-byte integer column as signed lanes.
+func as32(s any) []int32 {
+	switch v := s.(type) {
+	case []int32:
+		return v
+	case []uint32:
+		return unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
+	}
+	panic("cpu: as32 of a column that is not 4-byte integers")
+}
+
+func as64(s any) []int64 {
+	switch v := s.(type) {
+	case []int64:
+		return v
+	case []uint64:
+		return unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
+	}
+	panic("cpu: as64 of a column that is not 8-byte integers")
+}
+
+func bits32(k func(d, x, y []int32) kerr) binK {
+	return func(d, x, y any) kerr { return k(as32(d), as32(x), as32(y)) }
+}
+
+func bits32VS(k func(d, x []int32, c int32) kerr) binVSK {
+	return func(d, x, c any) kerr { return k(as32(d), as32(x), as32(c)[0]) }
+}
+
+func bits64(k func(d, x, y []int64) kerr) binK {
+	return func(d, x, y any) kerr { return k(as64(d), as64(x), as64(y)) }
+}
+
+// ---------------------------------------------------------------------------
+// f32
+
+func vAddF32(d, x, y []float32) kerr {
+	n := len(d)
+	x, y = x[:n], y[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadFloat32x8Slice(x[i:]).Add(archsimd.LoadFloat32x8Slice(y[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] + y[i]
+	}
+	return kOK
+}
+
+func vSubF32(d, x, y []float32) kerr {
+	n := len(d)
+	x, y = x[:n], y[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadFloat32x8Slice(x[i:]).Sub(archsimd.LoadFloat32x8Slice(y[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] - y[i]
+	}
+	return kOK
+}
+
+func vMulF32(d, x, y []float32) kerr {
+	n := len(d)
+	x, y = x[:n], y[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadFloat32x8Slice(x[i:]).Mul(archsimd.LoadFloat32x8Slice(y[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] * y[i]
+	}
+	return kOK
+}
+
+func vDivF32(d, x, y []float32) kerr {
+	n := len(d)
+	x, y = x[:n], y[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadFloat32x8Slice(x[i:]).Div(archsimd.LoadFloat32x8Slice(y[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] / y[i]
+	}
+	return kOK
+}
+
+func vAddVSF32(d, x []float32, c float32) kerr {
+	n := len(d)
+	x = x[:n]
+	cv := archsimd.BroadcastFloat32x8(c)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadFloat32x8Slice(x[i:]).Add(cv).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] + c
+	}
+	return kOK
+}
+
+func vSubVSF32(d, x []float32, c float32) kerr {
+	n := len(d)
+	x = x[:n]
+	cv := archsimd.BroadcastFloat32x8(c)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadFloat32x8Slice(x[i:]).Sub(cv).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] - c
+	}
+	return kOK
+}
+
+func vMulVSF32(d, x []float32, c float32) kerr {
+	n := len(d)
+	x = x[:n]
+	cv := archsimd.BroadcastFloat32x8(c)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadFloat32x8Slice(x[i:]).Mul(cv).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] * c
+	}
+	return kOK
+}
+
+// spread8[m] is eight bools, lane j set where bit j of m is: the bytes a
+// comparison's 8-lane mask stands for.
+var spread8 = func() (t [256]uint64) {
+	for m := range t {
+		for j := 0; j < 8; j++ {
+			t[m] |= uint64(m>>j&1) << (8 * j)
+		}
+	}
+	return t
+}()
+
+// putBools8 stores the 8 bools of mask m at d[0:8].
+func putBools8(d []bool, m uint8) {
+	_ = d[7]
+	*(*uint64)(unsafe.Pointer(&d[0])) = spread8[m]
+}
+
+func vLtVSF32(d []bool, x []float32, c float32) kerr {
+	n := len(d)
+	x = x[:n]
+	cv := archsimd.BroadcastFloat32x8(c)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		putBools8(d[i:], archsimd.LoadFloat32x8Slice(x[i:]).Less(cv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] < c
+	}
+	return kOK
+}
+
+func vLeVSF32(d []bool, x []float32, c float32) kerr {
+	n := len(d)
+	x = x[:n]
+	cv := archsimd.BroadcastFloat32x8(c)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		putBools8(d[i:], archsimd.LoadFloat32x8Slice(x[i:]).LessEqual(cv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] <= c
+	}
+	return kOK
+}
+
+func vGtVSF32(d []bool, x []float32, c float32) kerr {
+	n := len(d)
+	x = x[:n]
+	cv := archsimd.BroadcastFloat32x8(c)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		putBools8(d[i:], archsimd.LoadFloat32x8Slice(x[i:]).Greater(cv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] > c
+	}
+	return kOK
+}
+
+func vGeVSF32(d []bool, x []float32, c float32) kerr {
+	n := len(d)
+	x = x[:n]
+	cv := archsimd.BroadcastFloat32x8(c)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		putBools8(d[i:], archsimd.LoadFloat32x8Slice(x[i:]).GreaterEqual(cv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] >= c
+	}
+	return kOK
+}
+
+// vSqrtF32: VSQRTPS is correctly rounded, as is the portable kernel's
+// square root in float64 rounded to float32.
+func vSqrtF32(d, x []float32) kerr {
+	n := len(d)
+	x = x[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadFloat32x8Slice(x[i:]).Sqrt().StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = float32(math.Sqrt(float64(x[i])))
+	}
+	return kOK
+}
+
+// vAbsF32 clears the sign bit (of NaNs too, as math.Abs does).
+func vAbsF32(d, x []float32) kerr {
+	n := len(d)
+	x = x[:n]
+	m := archsimd.BroadcastInt32x8(math.MaxInt32)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadFloat32x8Slice(x[i:]).AsInt32x8().And(m).AsFloat32x8().StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = float32(math.Abs(float64(x[i])))
+	}
+	return kOK
+}
+
+// vFoldMinF32 and vFoldMaxF32 fold with fmin/fmax (NaN operands ignored,
+// the first of equal operands kept). Lanes take the smallest (largest)
+// non-NaN value, which is the sequential fold's result unless it is a
+// zero (whose sign depends on which zero came first) or an infinity
+// standing for "no number yet": then the chunk is folded sequentially.
+func vFoldMinF32(acc, x any) {
+	a, xs := acc.([]float32), x.([]float32)
+	inf := archsimd.BroadcastFloat32x8(float32(math.Inf(1)))
+	m0, m1 := inf, inf
+	i := 0
+	for ; i+16 <= len(xs); i += 16 {
+		v0, v1 := archsimd.LoadFloat32x8Slice(xs[i:]), archsimd.LoadFloat32x8Slice(xs[i+8:])
+		m0 = m0.Min(inf.Merge(v0, v0.IsNaN()))
+		m1 = m1.Min(inf.Merge(v1, v1.IsNaN()))
+	}
+	var lanes [8]float32
+	m0.Min(m1).Store(&lanes)
+	archsimd.ClearAVXUpperBits()
+	m := lanes[0]
+	for _, e := range lanes[1:] {
+		m = min(m, e)
+	}
+	for _, e := range xs[i:] {
+		m = fmin(m, e)
+	}
+	if m == 0 || math.IsInf(float64(m), 0) || m != m {
+		foldMinF[float32](acc, x)
+		return
+	}
+	a[0] = fmin(a[0], m)
+}
+
+func vFoldMaxF32(acc, x any) {
+	a, xs := acc.([]float32), x.([]float32)
+	inf := archsimd.BroadcastFloat32x8(float32(math.Inf(-1)))
+	m0, m1 := inf, inf
+	i := 0
+	for ; i+16 <= len(xs); i += 16 {
+		v0, v1 := archsimd.LoadFloat32x8Slice(xs[i:]), archsimd.LoadFloat32x8Slice(xs[i+8:])
+		m0 = m0.Max(inf.Merge(v0, v0.IsNaN()))
+		m1 = m1.Max(inf.Merge(v1, v1.IsNaN()))
+	}
+	var lanes [8]float32
+	m0.Max(m1).Store(&lanes)
+	archsimd.ClearAVXUpperBits()
+	m := lanes[0]
+	for _, e := range lanes[1:] {
+		m = max(m, e)
+	}
+	for _, e := range xs[i:] {
+		m = fmax(m, e)
+	}
+	if m == 0 || math.IsInf(float64(m), 0) || m != m {
+		foldMaxF[float32](acc, x)
+		return
+	}
+	a[0] = fmax(a[0], m)
+}
+
+// ---------------------------------------------------------------------------
+// f64
+
+func vAddF64(d, x, y []float64) kerr {
+	n := len(d)
+	x, y = x[:n], y[:n]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		archsimd.LoadFloat64x4Slice(x[i:]).Add(archsimd.LoadFloat64x4Slice(y[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] + y[i]
+	}
+	return kOK
+}
+
+func vSubF64(d, x, y []float64) kerr {
+	n := len(d)
+	x, y = x[:n], y[:n]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		archsimd.LoadFloat64x4Slice(x[i:]).Sub(archsimd.LoadFloat64x4Slice(y[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] - y[i]
+	}
+	return kOK
+}
+
+func vMulF64(d, x, y []float64) kerr {
+	n := len(d)
+	x, y = x[:n], y[:n]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		archsimd.LoadFloat64x4Slice(x[i:]).Mul(archsimd.LoadFloat64x4Slice(y[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] * y[i]
+	}
+	return kOK
+}
+
+func vDivF64(d, x, y []float64) kerr {
+	n := len(d)
+	x, y = x[:n], y[:n]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		archsimd.LoadFloat64x4Slice(x[i:]).Div(archsimd.LoadFloat64x4Slice(y[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] / y[i]
+	}
+	return kOK
+}
+
+func vAddVSF64(d, x []float64, c float64) kerr {
+	n := len(d)
+	x = x[:n]
+	cv := archsimd.BroadcastFloat64x4(c)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		archsimd.LoadFloat64x4Slice(x[i:]).Add(cv).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] + c
+	}
+	return kOK
+}
+
+func vSubVSF64(d, x []float64, c float64) kerr {
+	n := len(d)
+	x = x[:n]
+	cv := archsimd.BroadcastFloat64x4(c)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		archsimd.LoadFloat64x4Slice(x[i:]).Sub(cv).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] - c
+	}
+	return kOK
+}
+
+func vMulVSF64(d, x []float64, c float64) kerr {
+	n := len(d)
+	x = x[:n]
+	cv := archsimd.BroadcastFloat64x4(c)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		archsimd.LoadFloat64x4Slice(x[i:]).Mul(cv).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] * c
+	}
+	return kOK
+}
+
+func vSqrtF64(d, x []float64) kerr {
+	n := len(d)
+	x = x[:n]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		archsimd.LoadFloat64x4Slice(x[i:]).Sqrt().StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = math.Sqrt(x[i])
+	}
+	return kOK
+}
+
+// ---------------------------------------------------------------------------
+// 4- and 8-byte integers
+
+func vAddI32(d, x, y []int32) kerr {
+	n := len(d)
+	x, y = x[:n], y[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadInt32x8Slice(x[i:]).Add(archsimd.LoadInt32x8Slice(y[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] + y[i]
+	}
+	return kOK
+}
+
+func vSubI32(d, x, y []int32) kerr {
+	n := len(d)
+	x, y = x[:n], y[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadInt32x8Slice(x[i:]).Sub(archsimd.LoadInt32x8Slice(y[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] - y[i]
+	}
+	return kOK
+}
+
+func vMulI32(d, x, y []int32) kerr {
+	n := len(d)
+	x, y = x[:n], y[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadInt32x8Slice(x[i:]).Mul(archsimd.LoadInt32x8Slice(y[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] * y[i]
+	}
+	return kOK
+}
+
+func vMinI32(d, x, y []int32) kerr {
+	n := len(d)
+	x, y = x[:n], y[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadInt32x8Slice(x[i:]).Min(archsimd.LoadInt32x8Slice(y[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = min(x[i], y[i])
+	}
+	return kOK
+}
+
+func vMaxI32(d, x, y []int32) kerr {
+	n := len(d)
+	x, y = x[:n], y[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadInt32x8Slice(x[i:]).Max(archsimd.LoadInt32x8Slice(y[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = max(x[i], y[i])
+	}
+	return kOK
+}
+
+func vAddVSI32(d, x []int32, c int32) kerr {
+	n := len(d)
+	x = x[:n]
+	cv := archsimd.BroadcastInt32x8(c)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadInt32x8Slice(x[i:]).Add(cv).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] + c
+	}
+	return kOK
+}
+
+func vMulVSI32(d, x []int32, c int32) kerr {
+	n := len(d)
+	x = x[:n]
+	cv := archsimd.BroadcastInt32x8(c)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadInt32x8Slice(x[i:]).Mul(cv).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] * c
+	}
+	return kOK
+}
+
+func vAddI64(d, x, y []int64) kerr {
+	n := len(d)
+	x, y = x[:n], y[:n]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		archsimd.LoadInt64x4Slice(x[i:]).Add(archsimd.LoadInt64x4Slice(y[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] + y[i]
+	}
+	return kOK
+}
+
+func vSubI64(d, x, y []int64) kerr {
+	n := len(d)
+	x, y = x[:n], y[:n]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		archsimd.LoadInt64x4Slice(x[i:]).Sub(archsimd.LoadInt64x4Slice(y[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = x[i] - y[i]
+	}
+	return kOK
+}
+
+// Integer folds run in four vector accumulators (32 lanes of 4 bytes),
+// so consecutive loads do not wait on one another.
+
+func sumI32x8(xs []int32) int32 {
+	var z archsimd.Int32x8
+	s0, s1, s2, s3 := z, z, z, z
+	i := 0
+	for ; i+32 <= len(xs); i += 32 {
+		s0 = s0.Add(archsimd.LoadInt32x8Slice(xs[i:]))
+		s1 = s1.Add(archsimd.LoadInt32x8Slice(xs[i+8:]))
+		s2 = s2.Add(archsimd.LoadInt32x8Slice(xs[i+16:]))
+		s3 = s3.Add(archsimd.LoadInt32x8Slice(xs[i+24:]))
+	}
+	var lanes [8]int32
+	s0.Add(s1).Add(s2.Add(s3)).Store(&lanes)
+	archsimd.ClearAVXUpperBits()
+	return sumInt(lanes[:]) + sumInt(xs[i:])
+}
+
+func maxI32x8(xs []int32) int32 {
+	lo := archsimd.BroadcastInt32x8(math.MinInt32)
+	s0, s1, s2, s3 := lo, lo, lo, lo
+	i := 0
+	for ; i+32 <= len(xs); i += 32 {
+		s0 = s0.Max(archsimd.LoadInt32x8Slice(xs[i:]))
+		s1 = s1.Max(archsimd.LoadInt32x8Slice(xs[i+8:]))
+		s2 = s2.Max(archsimd.LoadInt32x8Slice(xs[i+16:]))
+		s3 = s3.Max(archsimd.LoadInt32x8Slice(xs[i+24:]))
+	}
+	var lanes [8]int32
+	s0.Max(s1).Max(s2.Max(s3)).Store(&lanes)
+	archsimd.ClearAVXUpperBits()
+	return max(maxOf(lanes[:]), maxOf(xs[i:]))
+}
+
+func minI32x8(xs []int32) int32 {
+	hi := archsimd.BroadcastInt32x8(math.MaxInt32)
+	s0, s1, s2, s3 := hi, hi, hi, hi
+	i := 0
+	for ; i+32 <= len(xs); i += 32 {
+		s0 = s0.Min(archsimd.LoadInt32x8Slice(xs[i:]))
+		s1 = s1.Min(archsimd.LoadInt32x8Slice(xs[i+8:]))
+		s2 = s2.Min(archsimd.LoadInt32x8Slice(xs[i+16:]))
+		s3 = s3.Min(archsimd.LoadInt32x8Slice(xs[i+24:]))
+	}
+	var lanes [8]int32
+	s0.Min(s1).Min(s2.Min(s3)).Store(&lanes)
+	archsimd.ClearAVXUpperBits()
+	return min(minOf(lanes[:]), minOf(xs[i:]))
+}
+
+func sumI64x4(xs []int64) int64 {
+	var z archsimd.Int64x4
+	s0, s1, s2, s3 := z, z, z, z
+	i := 0
+	for ; i+16 <= len(xs); i += 16 {
+		s0 = s0.Add(archsimd.LoadInt64x4Slice(xs[i:]))
+		s1 = s1.Add(archsimd.LoadInt64x4Slice(xs[i+4:]))
+		s2 = s2.Add(archsimd.LoadInt64x4Slice(xs[i+8:]))
+		s3 = s3.Add(archsimd.LoadInt64x4Slice(xs[i+12:]))
+	}
+	var lanes [4]int64
+	s0.Add(s1).Add(s2.Add(s3)).Store(&lanes)
+	archsimd.ClearAVXUpperBits()
+	return sumInt(lanes[:]) + sumInt(xs[i:])
+}
+
+func vFoldAddI32(acc, x any) {
+	a := as32(acc)
+	a[0] += sumI32x8(as32(x))
+}
+
+func vFoldAddI64(acc, x any) {
+	a := as64(acc)
+	a[0] += sumI64x4(as64(x))
+}
+
+func vFoldMaxI32(acc, x any) {
+	a := acc.([]int32)
+	a[0] = max(a[0], maxI32x8(x.([]int32)))
+}
+
+func vFoldMinI32(acc, x any) {
+	a := acc.([]int32)
+	a[0] = min(a[0], minI32x8(x.([]int32)))
+}
+
+// lexI32 is lexT[int32] with the whole-column passes of an arg-max (the
+// extreme of a chunk, then the lanes that hold it) in vector lanes.
+type lexI32 struct{ lexT[int32] }
+
+func (l lexI32) extreme(x any, n int, cand []int32, larger bool) any {
+	if cand != nil {
+		return l.lexT.extreme(x, n, cand, larger)
+	}
+	xs := x.([]int32)[:n]
+	if larger {
+		return []int32{maxI32x8(xs)}
+	}
+	return []int32{minI32x8(xs)}
+}
+
+func (l lexI32) equal(x any, n int, cand []int32, v any, buf []int32) []int32 {
+	if cand != nil {
+		return l.lexT.equal(x, n, cand, v, buf)
+	}
+	xs, e := x.([]int32)[:n], v.([]int32)[0]
+	ev := archsimd.BroadcastInt32x8(e)
+	i := 0
+	for ; i+8 <= len(xs); i += 8 {
+		for m := archsimd.LoadInt32x8Slice(xs[i:]).Equal(ev).ToBits(); m != 0; m &= m - 1 {
+			buf = append(buf, int32(i+bits.TrailingZeros8(m)))
+		}
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < len(xs); i++ {
+		if xs[i] == e {
+			buf = append(buf, int32(i))
+		}
+	}
+	return buf
+}

@@ -1,0 +1,311 @@
+//go:build goexperiment.simd && amd64
+
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/arepl/arepl/lang/core"
+)
+
+// The AVX2 kernels must give exactly the portable kernels' results, bit
+// for bit (floats compared by their bits, so NaN payloads and signed zeros
+// count), on every length from 0 to past two vectors' worth of tail and on
+// a whole chunk, for data full of the values where vector and scalar
+// instructions could disagree.
+
+// TestSIMDActive fails when a CPU with AVX2 and FMA runs the portable
+// kernels: `make test` must exercise the AVX2 ones.
+func TestSIMDActive(t *testing.T) {
+	if !simdOn {
+		t.Logf("this CPU lacks AVX2 or FMA: %s", SIMD())
+		return
+	}
+	if SIMD() != "AVX2" || reflect.ValueOf(foldTab[core.Max][core.I32]).Pointer() == reflect.ValueOf(foldK(foldMaxInt[int32])).Pointer() {
+		t.Fatalf("SIMD() = %q and the i32 max fold is the portable one", SIMD())
+	}
+}
+
+var simdLens = append([]int{0, 1, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 100}, DefaultChunk)
+
+func specialF32(r *rand.Rand) float32 {
+	switch r.IntN(12) {
+	case 0:
+		return float32(math.NaN())
+	case 1:
+		return float32(math.Inf(1))
+	case 2:
+		return float32(math.Inf(-1))
+	case 3:
+		return 0
+	case 4:
+		return float32(math.Copysign(0, -1))
+	case 5:
+		return math.Float32frombits(r.Uint32() & 0x807fffff) // subnormal
+	case 6:
+		return math.Float32frombits(r.Uint32()) // any bits
+	}
+	return float32(r.NormFloat64() * 100)
+}
+
+func specialI32(r *rand.Rand) int32 {
+	switch r.IntN(6) {
+	case 0:
+		return math.MinInt32
+	case 1:
+		return math.MaxInt32
+	case 2:
+		return int32(r.IntN(5) - 2)
+	}
+	return int32(r.Uint32())
+}
+
+func fill[T any](r *rand.Rand, n int, gen func(*rand.Rand) T) []T {
+	xs := make([]T, n)
+	for i := range xs {
+		xs[i] = gen(r)
+	}
+	return xs
+}
+
+func specialF64(r *rand.Rand) float64 {
+	if r.IntN(3) == 0 {
+		return math.Float64frombits(r.Uint64())
+	}
+	return float64(specialF32(r))
+}
+
+func specialI64(r *rand.Rand) int64 { return int64(r.Uint64()) >> r.IntN(64) }
+
+// sameBits compares two columns element by element, floats by their bits.
+func sameBits(a, b any) (int, bool) {
+	switch x := a.(type) {
+	case []float32:
+		y := b.([]float32)
+		for i := range x {
+			if math.Float32bits(x[i]) != math.Float32bits(y[i]) {
+				return i, false
+			}
+		}
+	case []float64:
+		y := b.([]float64)
+		for i := range x {
+			if math.Float64bits(x[i]) != math.Float64bits(y[i]) {
+				return i, false
+			}
+		}
+	default:
+		va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+		for i := 0; i < va.Len(); i++ {
+			if va.Index(i).Interface() != vb.Index(i).Interface() {
+				return i, false
+			}
+		}
+	}
+	return 0, true
+}
+
+func column(t core.PrimType, r *rand.Rand, n int) any {
+	switch t {
+	case core.F32:
+		return fill(r, n, specialF32)
+	case core.F64:
+		return fill(r, n, specialF64)
+	case core.I32:
+		return fill(r, n, specialI32)
+	case core.U32:
+		return fill(r, n, func(r *rand.Rand) uint32 { return uint32(specialI32(r)) })
+	case core.I64:
+		return fill(r, n, specialI64)
+	case core.U64:
+		return fill(r, n, func(r *rand.Rand) uint64 { return uint64(specialI64(r)) })
+	}
+	panic(fmt.Sprint("no generator for ", t))
+}
+
+func makeCol(t core.PrimType, n int) any {
+	if t == core.Bool {
+		return make([]bool, n)
+	}
+	return reflect.MakeSlice(reflect.TypeOf(column(t, rand.New(rand.NewPCG(0, 0)), 0)), n, n).Interface()
+}
+
+// portableTables are the kernel tables as the portable build fills them.
+func portableTables() (bin [len(core.BinOps)][11]binK, un [len(core.UnOps)][11]unK, bvs [len(core.BinOps)][11]binVSK, fold [len(core.BinOps)][11]foldK) {
+	saved := [4]any{binTab, unTab, binVSTab, foldTab}
+	initKernelTables()
+	initVSTables()
+	initReduceTables()
+	bin, un, bvs, fold = binTab, unTab, binVSTab, foldTab
+	binTab = saved[0].([len(core.BinOps)][11]binK)
+	unTab = saved[1].([len(core.UnOps)][11]unK)
+	binVSTab = saved[2].([len(core.BinOps)][11]binVSK)
+	foldTab = saved[3].([len(core.BinOps)][11]foldK)
+	return
+}
+
+func TestSIMDKernelsMatchPortable(t *testing.T) {
+	if !simdOn {
+		t.Skip("the CPU lacks AVX2 or FMA: the portable kernels run, and are tested elsewhere")
+	}
+	pBin, pUn, pVS, pFold := portableTables()
+	r := rand.New(rand.NewPCG(1, 2))
+	types := []core.PrimType{core.I32, core.U32, core.I64, core.U64, core.F32, core.F64}
+	checked := 0
+	for _, ty := range types {
+		for op := range binTab {
+			if same(binTab[op][ty], pBin[op][ty]) {
+				continue
+			}
+			checked++
+			resT := ty
+			if core.BinOps[op].Comparison {
+				resT = core.Bool
+			}
+			for _, n := range simdLens {
+				x, y := column(ty, r, n), column(ty, r, n)
+				got, want := makeCol(resT, n), makeCol(resT, n)
+				binTab[op][ty](got, x, y)
+				pBin[op][ty](want, x, y)
+				if i, ok := sameBits(got, want); !ok {
+					t.Fatalf("%v %v, n=%d, lane %d: AVX2 %v, portable %v", core.BinOp(op), ty, n, i,
+						reflect.ValueOf(got).Index(i), reflect.ValueOf(want).Index(i))
+				}
+			}
+		}
+		for op := range binVSTab {
+			if same(binVSTab[op][ty], pVS[op][ty]) {
+				continue
+			}
+			checked++
+			resT := ty
+			if core.BinOps[op].Comparison {
+				resT = core.Bool
+			}
+			for _, n := range simdLens {
+				for k := 0; k < 8; k++ {
+					x, c := column(ty, r, n), column(ty, r, 1)
+					got, want := makeCol(resT, n), makeCol(resT, n)
+					binVSTab[op][ty](got, x, c)
+					pVS[op][ty](want, x, c)
+					if i, ok := sameBits(got, want); !ok {
+						t.Fatalf("%v %v by %v, n=%d, lane %d: AVX2 %v, portable %v", core.BinOp(op), ty, c, n, i,
+							reflect.ValueOf(got).Index(i), reflect.ValueOf(want).Index(i))
+					}
+				}
+			}
+		}
+		for op := range unTab {
+			if same(unTab[op][ty], pUn[op][ty]) || core.UnOp(op) == core.ExpF || core.UnOp(op) == core.Log {
+				continue // exp and log: vmath_test.go
+			}
+			checked++
+			for _, n := range simdLens {
+				x := column(ty, r, n)
+				got, want := makeCol(ty, n), makeCol(ty, n)
+				unTab[op][ty](got, x)
+				pUn[op][ty](want, x)
+				if i, ok := sameBits(got, want); !ok {
+					t.Fatalf("%v %v, n=%d, lane %d: AVX2 %v, portable %v", core.UnOp(op), ty, n, i,
+						reflect.ValueOf(got).Index(i), reflect.ValueOf(want).Index(i))
+				}
+			}
+		}
+		for op := range foldTab {
+			if same(foldTab[op][ty], pFold[op][ty]) {
+				continue
+			}
+			checked++
+			for _, n := range simdLens {
+				for k := 0; k < 8; k++ {
+					x := column(ty, r, n)
+					if k&1 == 1 && (ty == core.F32 || ty == core.F64) {
+						x = plainFloats(x, r) // no NaN, zero or infinity: the vector path's result
+					}
+					acc := column(ty, r, 1)
+					got, want := makeCol(ty, 1), makeCol(ty, 1)
+					reflect.Copy(reflect.ValueOf(got), reflect.ValueOf(acc))
+					reflect.Copy(reflect.ValueOf(want), reflect.ValueOf(acc))
+					foldTab[op][ty](got, x)
+					pFold[op][ty](want, x)
+					if _, ok := sameBits(got, want); !ok {
+						t.Fatalf("fold %v %v from %v, n=%d: AVX2 %v, portable %v", core.BinOp(op), ty, acc, n, got, want)
+					}
+				}
+			}
+		}
+	}
+	if checked < 30 {
+		t.Errorf("only %d AVX2 kernels compared: the tables lost their replacements?", checked)
+	}
+}
+
+// plainFloats replaces the NaNs, zeros and infinities of a float column by
+// ordinary numbers.
+func plainFloats(x any, r *rand.Rand) any {
+	switch xs := x.(type) {
+	case []float32:
+		for i, e := range xs {
+			for e != e || e == 0 || math.IsInf(float64(e), 0) {
+				e = float32(r.NormFloat64())
+			}
+			xs[i] = e
+		}
+	case []float64:
+		for i, e := range xs {
+			for e != e || e == 0 || math.IsInf(e, 0) {
+				e = r.NormFloat64()
+			}
+			xs[i] = e
+		}
+	}
+	return x
+}
+
+func same(a, b any) bool {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	if va.IsNil() || vb.IsNil() {
+		return va.IsNil() == vb.IsNil()
+	}
+	return va.Pointer() == vb.Pointer()
+}
+
+// TestSIMDArgMax compares the vector passes of an i32 arg-max with the
+// portable ones, on chunks where the extreme occurs once, many times, or
+// in every lane.
+func TestSIMDArgMax(t *testing.T) {
+	if !simdOn {
+		t.Skip("the CPU lacks AVX2 or FMA")
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range simdLens {
+		for k := 0; k < 6; k++ {
+			xs := fill(r, n, specialI32)
+			if k >= 3 {
+				for i := range xs {
+					xs[i] = int32(r.IntN(k)) // many ties
+				}
+			}
+			for _, larger := range []bool{true, false} {
+				got := lexI32{}.extreme(xs, n, nil, larger)
+				want := lexT[int32]{}.extreme(xs, n, nil, larger)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("n=%d larger=%v: extreme %v, portable %v", n, larger, got, want)
+				}
+				if n == 0 {
+					continue
+				}
+				g := lexI32{}.equal(xs, n, nil, want, nil)
+				w := lexT[int32]{}.equal(xs, n, nil, want, nil)
+				if !slices.Equal(g, w) {
+					t.Fatalf("n=%d: lanes equal to %v %v, portable %v", n, want, g, w)
+				}
+			}
+		}
+	}
+}
