@@ -30,6 +30,7 @@ import (
 	"strings"
 
 	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/eval/cpu"
 	"github.com/arepl/arepl/jupyter"
 )
 
@@ -140,7 +141,7 @@ func versionString() string {
 		}
 		s += " " + info.GoVersion
 	}
-	return s
+	return s + "; CPU vector kernels: " + cpu.SIMD()
 }
 
 // ---------------------------------------------------------------------------

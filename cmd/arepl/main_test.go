@@ -192,6 +192,8 @@ func hasSection(sections []section, name string) bool {
 func TestVersion(t *testing.T) {
 	if v := versionString(); !strings.HasPrefix(v, "arepl "+version) {
 		t.Errorf("versionString() = %q, want it to start with %q", v, "arepl "+version)
+	} else if !strings.Contains(v, "CPU vector kernels: ") {
+		t.Errorf("versionString() = %q does not say which CPU vector kernels run", v)
 	}
 }
 
