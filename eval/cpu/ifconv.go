@@ -80,8 +80,16 @@ func selectInto[T any](dst []T, cond []bool, a, b any) {
 	}
 }
 
+// selectVec, when the build has vector kernels (simd_*.go), does
+// selectAny's work for the element types it handles, reporting whether it
+// did.
+var selectVec func(dst any, cond []bool, a, b any) bool
+
 // selectAny sets dst[i] to a[i] where cond[i] holds and to b[i] elsewhere.
 func selectAny(dst any, cond []bool, a, b any) {
+	if selectVec != nil && selectVec(dst, cond, a, b) {
+		return
+	}
 	switch d := dst.(type) {
 	case []bool:
 		selectInto(d, cond, a, b)

@@ -3,6 +3,7 @@
 package cpu
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"simd/archsimd"
@@ -44,6 +45,8 @@ func useSIMD() {
 	binVSTab[core.Ge][f32] = vs(vGeVSF32)
 	unTab[core.Sqrt][f32] = u1(vSqrtF32)
 	unTab[core.Abs][f32] = u1(vAbsF32)
+	unTab[core.Neg][f32] = u1(vNegF32)
+	selectVec = vSelect
 	foldTab[core.Min][f32] = vFoldMinF32
 	foldTab[core.Max][f32] = vFoldMaxF32
 
@@ -320,6 +323,22 @@ func vAbsF32(d, x []float32) kerr {
 	archsimd.ClearAVXUpperBits()
 	for ; i < n; i++ {
 		d[i] = float32(math.Abs(float64(x[i])))
+	}
+	return kOK
+}
+
+// vNegF32 flips the sign bit, as the scalar negation does (of NaNs too).
+func vNegF32(d, x []float32) kerr {
+	n := len(d)
+	x = x[:n]
+	m := archsimd.BroadcastInt32x8(math.MinInt32)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadFloat32x8Slice(x[i:]).AsInt32x8().Xor(m).AsFloat32x8().StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = -x[i]
 	}
 	return kOK
 }
@@ -753,4 +772,44 @@ func (l lexI32) equal(x any, n int, cand []int32, v any, buf []int32) []int32 {
 		}
 	}
 	return buf
+}
+
+// vSelect is selectAny for 4-byte elements: 8 conditions (bools, one byte
+// each) are widened to 8 lanes at a time and blend the two sources.
+func vSelect(dst any, cond []bool, a, b any) bool {
+	var d, x, y []uint32
+	switch dd := dst.(type) {
+	case []float32:
+		d, x, y = bits32of(dd), bits32of(a.([]float32)), bits32of(b.([]float32))
+	case []int32:
+		d, x, y = bits32of(dd), bits32of(a.([]int32)), bits32of(b.([]int32))
+	case []uint32:
+		d, x, y = dd, a.([]uint32), b.([]uint32)
+	default:
+		return false
+	}
+	n := len(cond)
+	d, x, y = d[:n], x[:n], y[:n]
+	cb := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(cond))), n)
+	var zero archsimd.Uint32x8
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		c8 := binary.LittleEndian.Uint64(cb[i:])
+		isFalse := archsimd.BroadcastUint64x2(c8).AsUint8x16().ExtendLo8ToUint32().Equal(zero)
+		archsimd.LoadUint32x8Slice(y[i:]).Merge(archsimd.LoadUint32x8Slice(x[i:]), isFalse).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		if cond[i] {
+			d[i] = x[i]
+		} else {
+			d[i] = y[i]
+		}
+	}
+	return true
+}
+
+// bits32of views a column of 4-byte elements as their bits.
+func bits32of[T float32 | int32](s []T) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }
