@@ -7,14 +7,21 @@ package cpu
 // other builds and CPUs keep the portable kernels, which stay the
 // reference (every AVX2 kernel is tested against its portable twin).
 //
-// A replacement must give exactly the portable kernel's results, so only
-// operators whose vector instruction rounds like the scalar one are
-// replaced: float +, -, *, / and sqrt (IEEE, correctly rounded either
-// way); wrapping integer +, -, *; integer min and max. Reductions keep
-// their meaning: integer +, min and max are associative and commutative,
-// so a fold may run in vector lanes; a float + fold is sequential in
-// Futhark's interpreter and stays scalar.
+// A replacement must give exactly the portable kernel's results (NaN
+// payloads aside), so only operators whose vector instructions round like
+// the scalar ones are replaced: float +, -, *, /, sqrt, abs, negation and
+// comparisons (IEEE, correctly rounded either way); wrapping integer +, -,
+// *; integer min and max; selection. Reductions and scans keep their
+// meaning: wrapping integer + and integer min and max are associative and
+// commutative, so they may run in vector lanes; float min and max are too,
+// except for which of two equal zeros wins, so a vector float min/max fold
+// whose result is a zero or an infinity redoes the chunk sequentially; a
+// float + fold is sequential in Futhark's interpreter and stays scalar.
+// exp and log of f32 (vmath_avx2.go) compute in float64 vector lanes and
+// round once, as the portable kernels do through math.Exp and math.Log;
+// the two differ only where the float64 results straddle a float32
+// rounding boundary (counted by the tests).
 
 // SIMD reports which vector kernels the interpreter uses, for `arepl
-// version` and the REPL's :backend: "AVX2", or why none.
+// version`: "AVX2", or why none.
 func SIMD() string { return simdStatus }

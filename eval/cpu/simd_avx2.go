@@ -67,6 +67,9 @@ func useSIMD() {
 		binVSTab[core.Add][t] = bits32VS(vAddVSI32)
 		binVSTab[core.Mul][t] = bits32VS(vMulVSI32)
 		foldTab[core.Add][t] = vFoldAddI32
+		scanTab[core.Add][t] = vScanAddI32
+		chainFold2[2][0][t] = vChainFoldMulAddI32
+		chainScan2[2][0][t] = vChainScanMulAddI32
 	}
 	binTab[core.Min][i32] = b2(vMinI32)
 	binTab[core.Max][i32] = b2(vMaxI32)
@@ -812,4 +815,103 @@ func vSelect(dst any, cond []bool, a, b any) bool {
 // bits32of views a column of 4-byte elements as their bits.
 func bits32of[T float32 | int32](s []T) []uint32 {
 	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+// The in-register inclusive prefix sum of 8 lanes: three steps, each adding
+// the vector moved up by 1, 2 and 4 lanes (VPERMD, then zeroing the lanes
+// that had no predecessor). prefix8 holds the permutations and masks.
+type prefix8 struct {
+	up1, up2, up4, last archsimd.Uint32x8
+	keep1, keep2, keep4 archsimd.Int32x8
+}
+
+func newPrefix8() prefix8 {
+	return prefix8{
+		up1:   archsimd.LoadUint32x8(&[8]uint32{0, 0, 1, 2, 3, 4, 5, 6}),
+		up2:   archsimd.LoadUint32x8(&[8]uint32{0, 0, 0, 1, 2, 3, 4, 5}),
+		up4:   archsimd.LoadUint32x8(&[8]uint32{0, 0, 0, 0, 0, 1, 2, 3}),
+		last:  archsimd.LoadUint32x8(&[8]uint32{7, 7, 7, 7, 7, 7, 7, 7}),
+		keep1: archsimd.LoadInt32x8(&[8]int32{0, -1, -1, -1, -1, -1, -1, -1}),
+		keep2: archsimd.LoadInt32x8(&[8]int32{0, 0, -1, -1, -1, -1, -1, -1}),
+		keep4: archsimd.LoadInt32x8(&[8]int32{0, 0, 0, 0, -1, -1, -1, -1}),
+	}
+}
+
+// scanI32x8 writes the running sums of v's lanes plus carry to d[0:8] and
+// returns the last of them in every lane (the next carry). Wrapping
+// addition is associative, so this is the sequential scan's result.
+func (p *prefix8) scan(d []int32, v, carry archsimd.Int32x8) archsimd.Int32x8 {
+	v = v.Add(v.Permute(p.up1).And(p.keep1))
+	v = v.Add(v.Permute(p.up2).And(p.keep2))
+	v = v.Add(v.Permute(p.up4).And(p.keep4))
+	v = v.Add(carry)
+	v.StoreSlice(d)
+	return v.Permute(p.last)
+}
+
+func vScanAddI32(dst, x, carry any) {
+	xs, c := as32(x), as32(carry)
+	d := as32(dst)[:len(xs)]
+	p := newPrefix8()
+	s := archsimd.BroadcastInt32x8(c[0])
+	i := 0
+	for ; i+8 <= len(xs); i += 8 {
+		s = p.scan(d[i:], archsimd.LoadInt32x8Slice(xs[i:]), s)
+	}
+	archsimd.ClearAVXUpperBits()
+	v := c[0]
+	if i > 0 {
+		v = d[i-1]
+	}
+	for ; i < len(xs); i++ {
+		v += xs[i]
+		d[i] = v
+	}
+	c[0] = v
+}
+
+// vChainScanMulAddI32 is csIMulAdd: the scan of x*c1 + c2.
+func vChainScanMulAddI32(dst, x, c1, c2, carry any) {
+	xs, a, b, c := as32(x), as32(c1)[0], as32(c2)[0], as32(carry)
+	d := as32(dst)[:len(xs)]
+	p := newPrefix8()
+	av, bv := archsimd.BroadcastInt32x8(a), archsimd.BroadcastInt32x8(b)
+	s := archsimd.BroadcastInt32x8(c[0])
+	i := 0
+	for ; i+8 <= len(xs); i += 8 {
+		s = p.scan(d[i:], archsimd.LoadInt32x8Slice(xs[i:]).Mul(av).Add(bv), s)
+	}
+	archsimd.ClearAVXUpperBits()
+	v := c[0]
+	if i > 0 {
+		v = d[i-1]
+	}
+	for ; i < len(xs); i++ {
+		v += xs[i]*a + b
+		d[i] = v
+	}
+	c[0] = v
+}
+
+// vChainFoldMulAddI32 is cfIMulAdd: the sum of x*c1 + c2.
+func vChainFoldMulAddI32(acc, x, c1, c2 any) {
+	xs, a, b := as32(x), as32(c1)[0], as32(c2)[0]
+	av, bv := archsimd.BroadcastInt32x8(a), archsimd.BroadcastInt32x8(b)
+	var z archsimd.Int32x8
+	s0, s1, s2, s3 := z, z, z, z
+	i := 0
+	for ; i+32 <= len(xs); i += 32 {
+		s0 = s0.Add(archsimd.LoadInt32x8Slice(xs[i:]).Mul(av).Add(bv))
+		s1 = s1.Add(archsimd.LoadInt32x8Slice(xs[i+8:]).Mul(av).Add(bv))
+		s2 = s2.Add(archsimd.LoadInt32x8Slice(xs[i+16:]).Mul(av).Add(bv))
+		s3 = s3.Add(archsimd.LoadInt32x8Slice(xs[i+24:]).Mul(av).Add(bv))
+	}
+	var lanes [8]int32
+	s0.Add(s1).Add(s2.Add(s3)).Store(&lanes)
+	archsimd.ClearAVXUpperBits()
+	sum := sumInt(lanes[:])
+	for _, v := range xs[i:] {
+		sum += v*a + b
+	}
+	as32(acc)[0] += sum
 }
