@@ -47,6 +47,7 @@ func useSIMD() {
 	unTab[core.Abs][f32] = u1(vAbsF32)
 	unTab[core.Neg][f32] = u1(vNegF32)
 	selectVec = vSelect
+	deinterleaveVec = vDeinterleave
 	foldTab[core.Min][f32] = vFoldMinF32
 	foldTab[core.Max][f32] = vFoldMaxF32
 
@@ -808,6 +809,38 @@ func vSelect(dst any, cond []bool, a, b any) bool {
 		} else {
 			d[i] = y[i]
 		}
+	}
+	return true
+}
+
+// vDeinterleave is deinterleave for 4-byte elements (the pairwise tree of
+// a general reduction splits every level's columns so): each 16 source
+// lanes are permuted into their 8 even and 8 odd ones.
+func vDeinterleave(even, odd, src any) bool {
+	var e, o, s []uint32
+	switch ee := even.(type) {
+	case []float32:
+		e, o, s = bits32of(ee), bits32of(odd.([]float32)), bits32of(src.([]float32))
+	case []int32:
+		e, o, s = bits32of(ee), bits32of(odd.([]int32)), bits32of(src.([]int32))
+	case []uint32:
+		e, o, s = ee, odd.([]uint32), src.([]uint32)
+	default:
+		return false
+	}
+	n := len(e)
+	o, s = o[:n], s[:2*n]
+	split := archsimd.LoadUint32x8(&[8]uint32{0, 2, 4, 6, 1, 3, 5, 7})
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		a := archsimd.LoadUint32x8Slice(s[2*i:]).Permute(split)   // evens 0-3, odds 0-3
+		b := archsimd.LoadUint32x8Slice(s[2*i+8:]).Permute(split) // evens 4-7, odds 4-7
+		a.Select128FromPair(0, 2, b).StoreSlice(e[i:])
+		a.Select128FromPair(1, 3, b).StoreSlice(o[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		e[i], o[i] = s[2*i], s[2*i+1]
 	}
 	return true
 }

@@ -413,3 +413,35 @@ func TestSIMDScans(t *testing.T) {
 		}
 	}
 }
+
+// TestSIMDDeinterleave compares the vector split of a column into its even
+// and odd lanes with the portable loop.
+func TestSIMDDeinterleave(t *testing.T) {
+	if !simdOn {
+		t.Skip("the CPU lacks AVX2 or FMA")
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, ty := range []core.PrimType{core.F32, core.I32, core.U32} {
+		for _, n := range simdLens {
+			src := column(ty, r, 2*n+1) // an odd element past the pairs is left alone
+			ge, go_, we, wo := makeCol(ty, n), makeCol(ty, n), makeCol(ty, n), makeCol(ty, n)
+			if !vDeinterleave(ge, go_, src) {
+				t.Fatalf("%v: the vector deinterleave declined", ty)
+			}
+			switch e := we.(type) {
+			case []float32:
+				split2(e, wo.([]float32), src.([]float32)[:2*n])
+			case []int32:
+				split2(e, wo.([]int32), src.([]int32)[:2*n])
+			case []uint32:
+				split2(e, wo.([]uint32), src.([]uint32)[:2*n])
+			}
+			if i, ok := sameBits(ge, we); !ok {
+				t.Fatalf("%v, n=%d: even lane %d", ty, n, i)
+			}
+			if i, ok := sameBits(go_, wo); !ok {
+				t.Fatalf("%v, n=%d: odd lane %d", ty, n, i)
+			}
+		}
+	}
+}

@@ -262,9 +262,17 @@ func fillAny(dst any, src any, j int) {
 	}
 }
 
+// deinterleaveVec, when the build has vector kernels (simd_*.go), does
+// deinterleave's work for the element types it handles, reporting whether
+// it did.
+var deinterleaveVec func(even, odd, src any) bool
+
 // deinterleave sets even[i] to src[2i] and odd[i] to src[2i+1] for i
 // below len(even), which odd's length equals.
 func deinterleave(even, odd, src any) {
+	if deinterleaveVec != nil && deinterleaveVec(even, odd, src) {
+		return
+	}
 	switch e := even.(type) {
 	case []bool:
 		split2(e, odd.([]bool), src.([]bool))
