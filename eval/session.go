@@ -56,6 +56,8 @@ type Session struct {
 
 	gpu    Backend
 	gpuErr error
+
+	calls map[callKey]compiledCall // Call's compiled programs
 }
 
 // Result is the outcome of one input.
@@ -126,8 +128,27 @@ func (s *Session) Eval(ctx context.Context, name, src string) (*Result, error) {
 
 // evalExpr is the whole pipeline for one expression.
 func (s *Session) evalExpr(ctx context.Context, file *source.File, env *types.Env, x syntax.Expr) (*Result, error) {
-	res := &Result{}
-	t := &res.Timings
+	c, err := s.compile(file, env, x)
+	if err != nil {
+		return nil, err
+	}
+	return s.run(ctx, c, c.timings)
+}
+
+// compiled is an expression checked, lowered and (with fusion on) fused:
+// all that is left is to run it on the values its params name.
+type compiled struct {
+	typ     types.Type
+	prog    *core.Program
+	params  []lower.Param
+	plan    *fusion.Plan
+	timings Timings // what the steps above cost, and their notes
+}
+
+// compile checks, lowers and fuses an expression.
+func (s *Session) compile(file *source.File, env *types.Env, x syntax.Expr) (*compiled, error) {
+	c := &compiled{}
+	t := &c.timings
 
 	mark := time.Now()
 	typ, info, err := env.CheckExpr(file, x)
@@ -155,24 +176,32 @@ func (s *Session) evalExpr(ctx context.Context, file *source.File, env *types.En
 			// cost the user the result, so run unfused and say so.
 			t.Notes = append(t.Notes, "ran unfused: "+err.Error())
 		} else {
-			prog, res.Plan = fused, plan
+			prog, c.plan = fused, plan
 		}
 	}
+	c.typ, c.prog, c.params = typ, prog, params
+	return c, nil
+}
 
+// run runs a compiled expression on the session's values; t starts the
+// result's timings.
+func (s *Session) run(ctx context.Context, c *compiled, t Timings) (*Result, error) {
+	t.Notes = append([]string(nil), t.Notes...) // the backend adds to them, not to c's
+	res := &Result{Type: c.typ, Plan: c.plan, Timings: t}
 	var args []Value
-	for _, p := range params {
+	for _, p := range c.params {
 		args = append(args, s.values[p.Name]...)
 	}
-	backend, err := s.backend(t)
+	backend, err := s.backend(&res.Timings)
 	if err != nil {
 		return nil, err
 	}
-	t.Backend = backend.Name()
-	vals, err := runGuarded(ctx, backend, prog, args, t)
+	res.Timings.Backend = backend.Name()
+	vals, err := runGuarded(ctx, backend, c.prog, args, &res.Timings)
 	if err != nil {
 		return nil, s.quote(err)
 	}
-	res.Type, res.Values = typ, vals
+	res.Values = vals
 	return res, nil
 }
 
@@ -431,12 +460,40 @@ func (s *Session) Call(ctx context.Context, fn string, args [][]Value) (*Result,
 			}
 		}
 	}()
+	// A call of the same entry point in the same environment compiles to
+	// the same program: compile it once (benchmarks and notebooks call
+	// entry points over and over).
+	key := callKey{fn: fn, fusion: s.opts.Fusion}
+	if c, ok := s.calls[key]; ok && c.env == s.env {
+		return s.run(ctx, c.compiled, Timings{Notes: c.timings.Notes})
+	}
 	file := source.NewFile("<call "+fn+">", strings.Join(call, " "))
 	x, err := syntax.ParseExpr(file)
 	if err != nil {
 		return nil, err
 	}
-	return s.evalExpr(ctx, file, env, x)
+	c, err := s.compile(file, env, x)
+	if err != nil {
+		return nil, err
+	}
+	if s.calls == nil {
+		s.calls = map[callKey]compiledCall{}
+	}
+	s.calls[key] = compiledCall{env: s.env, compiled: c}
+	return s.run(ctx, c, c.timings)
+}
+
+// callKey and compiledCall are Call's cache: the compiled call of an entry
+// point, valid while the session's environment is env (a declaration
+// replaces the environment, and so retires every entry).
+type callKey struct {
+	fn     string
+	fusion bool
+}
+
+type compiledCall struct {
+	env *types.Env
+	*compiled
 }
 
 // SetBackend selects "auto", "cpu" or "gpu" for later inputs; "gpu" fails

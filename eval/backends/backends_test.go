@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/lang/core"
 )
 
 // These tests drive the whole pipeline — parse, check, lower, fuse, run on
@@ -62,4 +63,49 @@ func show(t *testing.T, r *eval.Result) string {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestCallReusesCompiledEntry calls an entry point repeatedly: the second
+// call of the same entry runs the program compiled by the first (no
+// checking, lowering or fusion time), on arguments of another size; after
+// a declaration, or with fusion switched, it compiles afresh.
+func TestCallReusesCompiledEntry(t *testing.T) {
+	ctx := context.Background()
+	s := NewSession(eval.Options{Backend: "cpu", Fusion: true})
+	eval1(t, s, "def f (x: i32) = x * 2")
+	eval1(t, s, "entry main (xs: []i32) : i32 = reduce (+) 0 (map f xs)")
+	arg := func(xs ...int32) [][]eval.Value {
+		return [][]eval.Value{{{Elem: core.I32, Shape: []int64{int64(len(xs))}, Data: xs}}}
+	}
+	call := func(want int32, xs ...int32) *eval.Result {
+		t.Helper()
+		r, err := s.Call(ctx, "main", arg(xs...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Values[0].Data.([]int32)[0]; got != want {
+			t.Fatalf("main %v = %d, want %d", xs, got, want)
+		}
+		return r
+	}
+	first := call(12, 1, 2, 3)
+	if first.Timings.Lower == 0 || first.Plan == nil {
+		t.Fatalf("first call: lower time %v, plan %v: want a fresh compilation", first.Timings.Lower, first.Plan)
+	}
+	again := call(20, 1, 2, 3, 4)
+	if again.Timings.Parse != 0 || again.Timings.Lower != 0 || again.Timings.Fuse != 0 || again.Plan != first.Plan {
+		t.Fatalf("second call compiled again: %+v", again.Timings)
+	}
+	// main keeps the f it was declared with (declarations are lexically
+	// scoped, as in Futhark), but the environment changed: compile afresh.
+	eval1(t, s, "def f (x: i32) = x * 3")
+	if r := call(12, 1, 2, 3); r.Timings.Lower == 0 {
+		t.Fatal("the call after a declaration did not compile afresh")
+	}
+	eval1(t, s, "entry main (xs: []i32) : i32 = reduce (+) 0 (map f xs)")
+	call(18, 1, 2, 3)
+	s.SetFusion(false)
+	if r := call(18, 1, 2, 3); r.Plan != nil || r.Timings.Lower == 0 {
+		t.Fatalf("with fusion off: plan %v, lower time %v", r.Plan, r.Timings.Lower)
+	}
 }
