@@ -441,12 +441,10 @@ func (s *Session) Call(ctx context.Context, fn string, args [][]Value) (*Result,
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	env := s.env
 	saved := map[string][]Value{}
 	call := []string{fn}
-	for i, p := range params {
+	for i := range params {
 		name := fmt.Sprintf("arepl_arg%d_", i)
-		env = env.BindValue(name, p)
 		saved[name] = s.values[name]
 		s.values[name] = args[i]
 		call = append(call, name)
@@ -466,6 +464,10 @@ func (s *Session) Call(ctx context.Context, fn string, args [][]Value) (*Result,
 	key := callKey{fn: fn, fusion: s.opts.Fusion}
 	if c, ok := s.calls[key]; ok && c.env == s.env {
 		return s.run(ctx, c.compiled, Timings{Notes: c.timings.Notes})
+	}
+	env := s.env
+	for i, p := range params {
+		env = env.BindValue(call[1+i], p)
 	}
 	file := source.NewFile("<call "+fn+">", strings.Join(call, " "))
 	x, err := syntax.ParseExpr(file)
