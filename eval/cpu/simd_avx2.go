@@ -83,6 +83,7 @@ func useSIMD() {
 		foldTab[core.Add][t] = vFoldAddI64
 	}
 	// The f32 math functions (vmath_avx2.go) are registered here.
+	useSIMDMath()
 }
 
 // as32 and as64 view a 4- or 8-byte integer column as signed lanes.
