@@ -60,13 +60,27 @@ const (
 	expBias    = 1023
 )
 
+// expPoly is the degree-10 polynomial closest to e^r on [-ln2/2, ln2/2]
+// in Chebyshev's sense, lowest coefficient first: mpmath.chebyfit(exp,
+// [-log(2)/2, log(2)/2], 11) at 50 digits, each coefficient then rounded to
+// float64. Its relative error, so rounded, is below 3.3e-16 on the
+// interval (measured on 4001 points at 50 digits), about what Taylor's
+// polynomial of degree 13 gives with three more terms (which measured 10%
+// slower; the exhaustive check's counts are the same for both).
+var expPoly = [11]float64{
+	0x1.0000000000000p+0, 0x1.000000000001ep+0, 0x1.0000000000005p-1,
+	0x1.555555554b757p-3, 0x1.55555555520afp-5, 0x1.1111112dd67c5p-7,
+	0x1.6c16c17f43a58p-10, 0x1.a01978c6baf81p-13, 0x1.a019a66a75dd4p-16,
+	0x1.72faf024b693bp-19, 0x1.28a2c0a7209fbp-22,
+}
+
 // expK holds exp's constants as vectors, broadcast once per call rather
 // than once per vector (a broadcast is a load and a shuffle).
 type expK struct {
 	lo, hi             f64x4 // the clamp: exp(-150) and exp(100) narrow to 0 and +Inf
 	log2e, shifter     f64x4
 	negLn2Hi, negLn2Lo f64x4
-	c                  [14]f64x4 // 1/k!, k = 0..13, lowest first
+	c                  [11]f64x4 // expPoly
 	bias               archsimd.Uint64x4
 }
 
@@ -80,12 +94,8 @@ func newExpK() *expK {
 		negLn2Lo: archsimd.BroadcastFloat64x4(-ln2Lo),
 		bias:     archsimd.BroadcastUint64x4(expBias),
 	}
-	f := 1.0
-	for i := range k.c {
-		if i > 0 {
-			f *= float64(i)
-		}
-		k.c[i] = archsimd.BroadcastFloat64x4(1 / f)
+	for i, c := range expPoly {
+		k.c[i] = archsimd.BroadcastFloat64x4(c)
 	}
 	return k
 }
@@ -100,8 +110,7 @@ func newExpK() *expK {
 // beyond them (±Inf included); a NaN lane is put back at the end. Then
 // x = n·ln2 + r with n = round(x·log2 e) and |r| <= ln2/2 (Cody-Waite: ln2
 // in two parts, each product subtracted by one FMA, so r carries almost no
-// rounding), e^r is its Taylor polynomial of degree 13 (the first omitted
-// term is below 1e-17 of the result on that interval), and 2^n is built
+// rounding), e^r is expPoly (relative error below 3.3e-16), and 2^n is built
 // directly as a float64's bits: n is in [-216, 144], so 2^n is a normal
 // float64 and the product never leaves float64's range.
 func expLanes(d, x []float32, k *expK) {
@@ -117,7 +126,7 @@ func expLanes(d, x []float32, k *expK) {
 		r = n.MulAdd(k.negLn2Lo, r)
 		// The polynomial by Estrin's scheme: pairs of terms, then pairs of
 		// pairs with r², and so on, so its critical path is four FMAs deep
-		// rather than Horner's thirteen: the length of one vector's chain
+		// rather than Horner's ten: the length of one vector's chain
 		// bounds how many vectors the CPU can overlap (a Horner loop made
 		// the kernel about twice as slow).
 		c := &k.c
@@ -126,9 +135,8 @@ func expLanes(d, x []float32, k *expK) {
 		r8 := r4.Mul(r4)
 		q0 := r2.MulAdd(r.MulAdd(c[3], c[2]), r.MulAdd(c[1], c[0]))
 		q1 := r2.MulAdd(r.MulAdd(c[7], c[6]), r.MulAdd(c[5], c[4]))
-		q2 := r2.MulAdd(r.MulAdd(c[11], c[10]), r.MulAdd(c[9], c[8]))
-		q3 := r.MulAdd(c[13], c[12])
-		p := r8.MulAdd(r4.MulAdd(q3, q2), r4.MulAdd(q1, q0))
+		q2 := r2.MulAdd(c[10], r.MulAdd(c[9], c[8]))
+		p := r8.MulAdd(q2, r4.MulAdd(q1, q0))
 		// 2^n: the exponent field is n + 1023; t's bits are bits(shifter) + n,
 		// and shifting left by 52 drops everything above the low 12 bits, so
 		// (bits(t) + 1023) << 52 is the biased exponent with a zero mantissa.
