@@ -159,6 +159,7 @@ func expF32x8(d, x []float32) kerr {
 		expLanes(bd[:], bx[:], k)
 		copy(d[n:], bd[:])
 	}
+	archsimd.ClearAVXUpperBits() // before the SSE code that follows (simd_avx2.go)
 	return kOK
 }
 
@@ -268,6 +269,7 @@ func logLanes(d, x []float32, k *logK) {
 // logSpecial redoes the lanes of x outside (0, +Inf) with the portable
 // kernel's formula.
 func logSpecial(d, x []float32) {
+	archsimd.ClearAVXUpperBits() // math.Log is SSE code
 	for j, v := range x[:len(d)] {
 		if !(v > 0 && v < float32(math.Inf(1))) {
 			d[j] = float32(math.Log(float64(v)))
@@ -289,5 +291,6 @@ func logF32x8(d, x []float32) kerr {
 		logLanes(bd[:], bx[:], k)
 		copy(d[n:], bd[:])
 	}
+	archsimd.ClearAVXUpperBits() // before the SSE code that follows (simd_avx2.go)
 	return kOK
 }
