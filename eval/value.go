@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	"github.com/arepl/arepl/lang/core"
 )
@@ -69,8 +70,21 @@ func NewArray(t core.PrimType, shape ...int64) Value {
 	return Value{Elem: t, Shape: shape, Data: MakeSlice(t, int(n))}
 }
 
-// MakeSlice returns a zeroed typed slice of n elements of t.
+// MakeSlice returns a zeroed typed slice of n elements of t. Slices of
+// hugeHintBytes and more are hinted to live on huge pages (hugePageHint).
 func MakeSlice(t core.PrimType, n int) any {
+	s := makeSlice(t, n)
+	if size := uintptr(n) * uintptr(t.Size()); size >= hugeHintBytes {
+		hugePageHint(reflect.ValueOf(s).UnsafePointer(), size)
+	}
+	return s
+}
+
+// hugeHintBytes is numpy's threshold for the same hint: below it an
+// array spans too few huge pages to matter.
+const hugeHintBytes = 4 << 20
+
+func makeSlice(t core.PrimType, n int) any {
 	switch t {
 	case core.Bool:
 		return make([]bool, n)
