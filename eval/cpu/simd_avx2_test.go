@@ -3,9 +3,12 @@
 package cpu
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"reflect"
 	"runtime"
 	"slices"
@@ -443,5 +446,22 @@ func TestSIMDDeinterleave(t *testing.T) {
 				t.Fatalf("%v, n=%d: odd lane %d", ty, n, i)
 			}
 		}
+	}
+}
+
+// TestGeneratedSIMDIsCurrent runs gen_simd.go and compares its output with
+// simd_kernels_avx2.go, so the generated kernels never drift from their
+// generator.
+func TestGeneratedSIMDIsCurrent(t *testing.T) {
+	out, err := exec.Command("go", "run", "gen_simd.go", "-o", "-").Output()
+	if err != nil {
+		t.Fatalf("go run gen_simd.go: %v", err)
+	}
+	have, err := os.ReadFile("simd_kernels_avx2.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out, have) {
+		t.Error("simd_kernels_avx2.go is not what gen_simd.go writes: run `go generate ./eval/cpu`")
 	}
 }
