@@ -62,6 +62,7 @@ var (
 	le  = binop{"Le", "core.Le", "LessEqual", "a <= b", false}
 	gt  = binop{"Gt", "core.Gt", "Greater", "a > b", false}
 	ge  = binop{"Ge", "core.Ge", "GreaterEqual", "a >= b", false}
+	eq  = binop{"Eq", "core.Eq", "Equal", "a == b", false}
 )
 
 // unop is a unary operator: Setup declares the vector constants Expr
@@ -93,8 +94,11 @@ var data = struct {
 }{
 	Bin: []kernel{{f32, add}, {f32, sub}, {f32, mul}, {f32, div}, {f64, add}, {f64, sub}, {f64, mul}, {f64, div},
 		{i32, add}, {i32, sub}, {i32, mul}, {i32, mn}, {i32, mx}, {i64, add}, {i64, sub}},
-	VS:  []kernel{{f32, add}, {f32, sub}, {f32, mul}, {f64, add}, {f64, sub}, {f64, mul}, {i32, add}, {i32, mul}},
-	Cmp: []kernel{{f32, lt}, {f32, le}, {f32, gt}, {f32, ge}},
+	VS: []kernel{{f32, add}, {f32, sub}, {f32, mul}, {f64, add}, {f64, sub}, {f64, mul}, {i32, add}, {i32, mul}},
+	// Comparisons of signed integers and floats (unsigned order differs
+	// from the signed lanes' and keeps the portable kernels).
+	Cmp: []kernel{{f32, lt}, {f32, le}, {f32, gt}, {f32, ge}, {f32, eq}, {f64, lt}, {f64, le}, {f64, gt}, {f64, ge}, {f64, eq},
+		{i32, lt}, {i32, le}, {i32, gt}, {i32, ge}, {i32, eq}, {i64, lt}, {i64, le}, {i64, gt}, {i64, ge}, {i64, eq}},
 	Un: []unKernel{
 		{f32, unop{"Sqrt", "core.Sqrt", "", "v.Sqrt()", "float32(math.Sqrt(float64(a)))",
 			"VSQRTPS is correctly rounded, as is the portable square root in float64 rounded to float32"}},
@@ -190,14 +194,14 @@ func v{{.Op.Name}}VS{{.T.Name}}(d, x []{{.T.Elem}}, b {{.T.Elem}}) kerr {
 }
 {{end}}
 {{- range .Cmp}}
-// v{{.Op.Name}}VS{{.T.Name}} compares with a constant; a comparison's lane mask is spread to 8 bools.
+// v{{.Op.Name}}VS{{.T.Name}} compares with a constant; the comparison's lane mask is spread to {{.T.Lanes}} bools.
 func v{{.Op.Name}}VS{{.T.Name}}(d []bool, x []{{.T.Elem}}, b {{.T.Elem}}) kerr {
 	n := len(d)
 	x = x[:n]
 	bv := archsimd.Broadcast{{.T.Vec}}(b)
 	i := 0
 	for ; i+{{.T.Lanes}} <= n; i += {{.T.Lanes}} {
-		putBools8(d[i:], archsimd.Load{{.T.Vec}}Slice(x[i:]).{{.Op.Method}}(bv).ToBits())
+		putBools{{.T.Lanes}}(d[i:], archsimd.Load{{.T.Vec}}Slice(x[i:]).{{.Op.Method}}(bv).ToBits())
 	}
 	archsimd.ClearAVXUpperBits()
 	for ; i < n; i++ {

@@ -109,6 +109,12 @@ func putBools8(d []bool, m uint8) {
 	*(*uint64)(unsafe.Pointer(&d[0])) = spread8[m]
 }
 
+// putBools4 stores the 4 bools of the low bits of mask m at d[0:4].
+func putBools4(d []bool, m uint8) {
+	_ = d[3]
+	*(*uint32)(unsafe.Pointer(&d[0])) = uint32(spread8[m&15])
+}
+
 // vFoldMinF32 and vFoldMaxF32 fold with fmin/fmax (NaN operands ignored,
 // the first of equal operands kept). Lanes take the smallest (largest)
 // non-NaN value, which is the sequential fold's result unless it is a

@@ -53,6 +53,22 @@ func useGeneratedSIMD() {
 	binVSTab[core.Le][core.F32] = vs(vLeVSF32)
 	binVSTab[core.Gt][core.F32] = vs(vGtVSF32)
 	binVSTab[core.Ge][core.F32] = vs(vGeVSF32)
+	binVSTab[core.Eq][core.F32] = vs(vEqVSF32)
+	binVSTab[core.Lt][core.F64] = vs(vLtVSF64)
+	binVSTab[core.Le][core.F64] = vs(vLeVSF64)
+	binVSTab[core.Gt][core.F64] = vs(vGtVSF64)
+	binVSTab[core.Ge][core.F64] = vs(vGeVSF64)
+	binVSTab[core.Eq][core.F64] = vs(vEqVSF64)
+	binVSTab[core.Lt][core.I32] = vs(vLtVSI32)
+	binVSTab[core.Le][core.I32] = vs(vLeVSI32)
+	binVSTab[core.Gt][core.I32] = vs(vGtVSI32)
+	binVSTab[core.Ge][core.I32] = vs(vGeVSI32)
+	binVSTab[core.Eq][core.I32] = vs(vEqVSI32)
+	binVSTab[core.Lt][core.I64] = vs(vLtVSI64)
+	binVSTab[core.Le][core.I64] = vs(vLeVSI64)
+	binVSTab[core.Gt][core.I64] = vs(vGtVSI64)
+	binVSTab[core.Ge][core.I64] = vs(vGeVSI64)
+	binVSTab[core.Eq][core.I64] = vs(vEqVSI64)
 	unTab[core.Sqrt][core.F32] = u1(vSqrtF32)
 	unTab[core.Sqrt][core.F64] = u1(vSqrtF64)
 	unTab[core.Abs][core.F32] = u1(vAbsF32)
@@ -412,7 +428,7 @@ func vMulVSI32(d, x []int32, b int32) kerr {
 	return kOK
 }
 
-// vLtVSF32 compares with a constant; a comparison's lane mask is spread to 8 bools.
+// vLtVSF32 compares with a constant; the comparison's lane mask is spread to 8 bools.
 func vLtVSF32(d []bool, x []float32, b float32) kerr {
 	n := len(d)
 	x = x[:n]
@@ -429,7 +445,7 @@ func vLtVSF32(d []bool, x []float32, b float32) kerr {
 	return kOK
 }
 
-// vLeVSF32 compares with a constant; a comparison's lane mask is spread to 8 bools.
+// vLeVSF32 compares with a constant; the comparison's lane mask is spread to 8 bools.
 func vLeVSF32(d []bool, x []float32, b float32) kerr {
 	n := len(d)
 	x = x[:n]
@@ -446,7 +462,7 @@ func vLeVSF32(d []bool, x []float32, b float32) kerr {
 	return kOK
 }
 
-// vGtVSF32 compares with a constant; a comparison's lane mask is spread to 8 bools.
+// vGtVSF32 compares with a constant; the comparison's lane mask is spread to 8 bools.
 func vGtVSF32(d []bool, x []float32, b float32) kerr {
 	n := len(d)
 	x = x[:n]
@@ -463,7 +479,7 @@ func vGtVSF32(d []bool, x []float32, b float32) kerr {
 	return kOK
 }
 
-// vGeVSF32 compares with a constant; a comparison's lane mask is spread to 8 bools.
+// vGeVSF32 compares with a constant; the comparison's lane mask is spread to 8 bools.
 func vGeVSF32(d []bool, x []float32, b float32) kerr {
 	n := len(d)
 	x = x[:n]
@@ -476,6 +492,278 @@ func vGeVSF32(d []bool, x []float32, b float32) kerr {
 	for ; i < n; i++ {
 		a := x[i]
 		d[i] = a >= b
+	}
+	return kOK
+}
+
+// vEqVSF32 compares with a constant; the comparison's lane mask is spread to 8 bools.
+func vEqVSF32(d []bool, x []float32, b float32) kerr {
+	n := len(d)
+	x = x[:n]
+	bv := archsimd.BroadcastFloat32x8(b)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		putBools8(d[i:], archsimd.LoadFloat32x8Slice(x[i:]).Equal(bv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		a := x[i]
+		d[i] = a == b
+	}
+	return kOK
+}
+
+// vLtVSF64 compares with a constant; the comparison's lane mask is spread to 4 bools.
+func vLtVSF64(d []bool, x []float64, b float64) kerr {
+	n := len(d)
+	x = x[:n]
+	bv := archsimd.BroadcastFloat64x4(b)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		putBools4(d[i:], archsimd.LoadFloat64x4Slice(x[i:]).Less(bv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		a := x[i]
+		d[i] = a < b
+	}
+	return kOK
+}
+
+// vLeVSF64 compares with a constant; the comparison's lane mask is spread to 4 bools.
+func vLeVSF64(d []bool, x []float64, b float64) kerr {
+	n := len(d)
+	x = x[:n]
+	bv := archsimd.BroadcastFloat64x4(b)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		putBools4(d[i:], archsimd.LoadFloat64x4Slice(x[i:]).LessEqual(bv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		a := x[i]
+		d[i] = a <= b
+	}
+	return kOK
+}
+
+// vGtVSF64 compares with a constant; the comparison's lane mask is spread to 4 bools.
+func vGtVSF64(d []bool, x []float64, b float64) kerr {
+	n := len(d)
+	x = x[:n]
+	bv := archsimd.BroadcastFloat64x4(b)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		putBools4(d[i:], archsimd.LoadFloat64x4Slice(x[i:]).Greater(bv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		a := x[i]
+		d[i] = a > b
+	}
+	return kOK
+}
+
+// vGeVSF64 compares with a constant; the comparison's lane mask is spread to 4 bools.
+func vGeVSF64(d []bool, x []float64, b float64) kerr {
+	n := len(d)
+	x = x[:n]
+	bv := archsimd.BroadcastFloat64x4(b)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		putBools4(d[i:], archsimd.LoadFloat64x4Slice(x[i:]).GreaterEqual(bv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		a := x[i]
+		d[i] = a >= b
+	}
+	return kOK
+}
+
+// vEqVSF64 compares with a constant; the comparison's lane mask is spread to 4 bools.
+func vEqVSF64(d []bool, x []float64, b float64) kerr {
+	n := len(d)
+	x = x[:n]
+	bv := archsimd.BroadcastFloat64x4(b)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		putBools4(d[i:], archsimd.LoadFloat64x4Slice(x[i:]).Equal(bv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		a := x[i]
+		d[i] = a == b
+	}
+	return kOK
+}
+
+// vLtVSI32 compares with a constant; the comparison's lane mask is spread to 8 bools.
+func vLtVSI32(d []bool, x []int32, b int32) kerr {
+	n := len(d)
+	x = x[:n]
+	bv := archsimd.BroadcastInt32x8(b)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		putBools8(d[i:], archsimd.LoadInt32x8Slice(x[i:]).Less(bv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		a := x[i]
+		d[i] = a < b
+	}
+	return kOK
+}
+
+// vLeVSI32 compares with a constant; the comparison's lane mask is spread to 8 bools.
+func vLeVSI32(d []bool, x []int32, b int32) kerr {
+	n := len(d)
+	x = x[:n]
+	bv := archsimd.BroadcastInt32x8(b)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		putBools8(d[i:], archsimd.LoadInt32x8Slice(x[i:]).LessEqual(bv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		a := x[i]
+		d[i] = a <= b
+	}
+	return kOK
+}
+
+// vGtVSI32 compares with a constant; the comparison's lane mask is spread to 8 bools.
+func vGtVSI32(d []bool, x []int32, b int32) kerr {
+	n := len(d)
+	x = x[:n]
+	bv := archsimd.BroadcastInt32x8(b)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		putBools8(d[i:], archsimd.LoadInt32x8Slice(x[i:]).Greater(bv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		a := x[i]
+		d[i] = a > b
+	}
+	return kOK
+}
+
+// vGeVSI32 compares with a constant; the comparison's lane mask is spread to 8 bools.
+func vGeVSI32(d []bool, x []int32, b int32) kerr {
+	n := len(d)
+	x = x[:n]
+	bv := archsimd.BroadcastInt32x8(b)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		putBools8(d[i:], archsimd.LoadInt32x8Slice(x[i:]).GreaterEqual(bv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		a := x[i]
+		d[i] = a >= b
+	}
+	return kOK
+}
+
+// vEqVSI32 compares with a constant; the comparison's lane mask is spread to 8 bools.
+func vEqVSI32(d []bool, x []int32, b int32) kerr {
+	n := len(d)
+	x = x[:n]
+	bv := archsimd.BroadcastInt32x8(b)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		putBools8(d[i:], archsimd.LoadInt32x8Slice(x[i:]).Equal(bv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		a := x[i]
+		d[i] = a == b
+	}
+	return kOK
+}
+
+// vLtVSI64 compares with a constant; the comparison's lane mask is spread to 4 bools.
+func vLtVSI64(d []bool, x []int64, b int64) kerr {
+	n := len(d)
+	x = x[:n]
+	bv := archsimd.BroadcastInt64x4(b)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		putBools4(d[i:], archsimd.LoadInt64x4Slice(x[i:]).Less(bv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		a := x[i]
+		d[i] = a < b
+	}
+	return kOK
+}
+
+// vLeVSI64 compares with a constant; the comparison's lane mask is spread to 4 bools.
+func vLeVSI64(d []bool, x []int64, b int64) kerr {
+	n := len(d)
+	x = x[:n]
+	bv := archsimd.BroadcastInt64x4(b)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		putBools4(d[i:], archsimd.LoadInt64x4Slice(x[i:]).LessEqual(bv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		a := x[i]
+		d[i] = a <= b
+	}
+	return kOK
+}
+
+// vGtVSI64 compares with a constant; the comparison's lane mask is spread to 4 bools.
+func vGtVSI64(d []bool, x []int64, b int64) kerr {
+	n := len(d)
+	x = x[:n]
+	bv := archsimd.BroadcastInt64x4(b)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		putBools4(d[i:], archsimd.LoadInt64x4Slice(x[i:]).Greater(bv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		a := x[i]
+		d[i] = a > b
+	}
+	return kOK
+}
+
+// vGeVSI64 compares with a constant; the comparison's lane mask is spread to 4 bools.
+func vGeVSI64(d []bool, x []int64, b int64) kerr {
+	n := len(d)
+	x = x[:n]
+	bv := archsimd.BroadcastInt64x4(b)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		putBools4(d[i:], archsimd.LoadInt64x4Slice(x[i:]).GreaterEqual(bv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		a := x[i]
+		d[i] = a >= b
+	}
+	return kOK
+}
+
+// vEqVSI64 compares with a constant; the comparison's lane mask is spread to 4 bools.
+func vEqVSI64(d []bool, x []int64, b int64) kerr {
+	n := len(d)
+	x = x[:n]
+	bv := archsimd.BroadcastInt64x4(b)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		putBools4(d[i:], archsimd.LoadInt64x4Slice(x[i:]).Equal(bv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		a := x[i]
+		d[i] = a == b
 	}
 	return kOK
 }
