@@ -234,6 +234,9 @@ func (p hParam) decl() string {
 type histTuning struct {
 	block, groups, minBlocks int
 	maxCopies                int32
+	// prefetch pipelines the loads of whole tiles (HistStepNext): a
+	// variant to measure, off until a run on the GPU shows it faster.
+	prefetch bool
 }
 
 var histTune = histTuning{block: 1024, groups: 1, maxCopies: 32}
@@ -419,31 +422,105 @@ func (k *histKernel) places(o int, key string, shared bool) []string {
 func (k *histKernel) HistStep(shared, full bool) string {
 	var b strings.Builder
 	const in = "      "
-	for j, t := range k.In {
-		if k.unread[j] {
-			continue
-		}
-		fmt.Fprintf(&b, "%s%s ar_v%d[%d];\n", in, ctype(t), j, k.Per())
-		for g := 0; g < k.Groups; g++ {
-			fmt.Fprintf(&b, "%sar_load4(ar_in%d, ar_b0 + ((i64)%d + threadIdx.x) * 4, ar_n, ar_vec%d, %v, ar_v%d + %d);\n", in, j, g*k.Block, j, full, j, 4*g)
+	k.loads(&b, "ar_v", "ar_b0", full, in)
+	k.process(&b, shared, full)
+	return b.String()
+}
+
+// HistStepNext is HistStep for a whole tile whose elements a previous step
+// (or HistFirstLoad) already read into ar_v: it first starts the loads of
+// the block's next tile, when that one is whole too, into ar_p, then
+// updates with ar_v while they are in flight, and hands ar_p over as the
+// next step's ar_v (histTune.prefetch: software pipelining, so each thread
+// has a load outstanding during its atomics, not only between them).
+func (k *histKernel) HistStepNext(shared bool) string {
+	var b strings.Builder
+	const in = "    "
+	fmt.Fprintf(&b, "%sconst bool ar_next = ar_b0 + ar_stride + %d <= ar_n;\n", in, k.Tile())
+	k.declare(&b, "ar_p", in)
+	fmt.Fprintf(&b, "%sif (ar_next) {\n", in)
+	k.loadInto(&b, "ar_p", "ar_b0 + ar_stride", true, in+"  ")
+	fmt.Fprintf(&b, "%s}\n", in)
+	k.process(&b, shared, true)
+	for j := range k.In {
+		if !k.unread[j] {
+			fmt.Fprintf(&b, "#pragma unroll\n%sfor (int ar_u = 0; ar_u < %d; ar_u++) ar_v%d[ar_u] = ar_p%d[ar_u];\n", in, k.Per(), j, j)
 		}
 	}
+	return b.String()
+}
+
+// HistFirstLoad declares ar_v and reads the block's first tile into it
+// when that tile is whole (HistStepNext's loop then starts).
+func (k *histKernel) HistFirstLoad() string {
+	var b strings.Builder
+	const in = "  "
+	k.declare(&b, "ar_v", in)
+	fmt.Fprintf(&b, "%sif (ar_b0 + %d <= ar_n) {\n", in, k.Tile())
+	k.loadInto(&b, "ar_v", "ar_b0", true, in+"  ")
+	fmt.Fprintf(&b, "%s}\n", in)
+	return b.String()
+}
+
+// Prefetch says whether the kernels pipeline their loads (HistStepNext).
+func (k *histKernel) Prefetch() bool { return histTune.prefetch }
+
+// declare declares the per-thread arrays <dst><j> of the inputs read.
+func (k *histKernel) declare(b *strings.Builder, dst, in string) {
+	for j, t := range k.In {
+		if !k.unread[j] {
+			fmt.Fprintf(b, "%s%s %s%d[%d];\n", in, ctype(t), dst, j, k.Per())
+		}
+	}
+}
+
+// loads declares <dst><j> and reads the thread's Per elements of every
+// input read from the tile at base into it: group g is the 4 elements at
+// base + 4·(g·Block + thread), so the lanes of a warp read consecutive
+// 16-byte pieces.
+func (k *histKernel) loads(b *strings.Builder, dst, base string, full bool, in string) {
+	for j, t := range k.In {
+		if !k.unread[j] {
+			fmt.Fprintf(b, "%s%s %s%d[%d];\n", in, ctype(t), dst, j, k.Per())
+			k.loadInput(b, j, dst, base, full, in)
+		}
+	}
+}
+
+func (k *histKernel) loadInto(b *strings.Builder, dst, base string, full bool, in string) {
+	for j := range k.In {
+		if !k.unread[j] {
+			k.loadInput(b, j, dst, base, full, in)
+		}
+	}
+}
+
+// loadInput reads the thread's elements of input j (see loads).
+func (k *histKernel) loadInput(b *strings.Builder, j int, dst, base string, full bool, in string) {
+	for g := 0; g < k.Groups; g++ {
+		fmt.Fprintf(b, "%sar_load4(ar_in%d, %s + ((i64)%d + threadIdx.x) * 4, ar_n, ar_vec%d, %v, %s%d + %d);\n", in, j, base, g*k.Block, j, full, dst, j, 4*g)
+	}
+}
+
+// process renders the updates of a step from the elements in ar_v.
+func (k *histKernel) process(b *strings.Builder, shared, full bool) {
+	const in = "      "
 	for o, op := range k.ops {
 		if !k.runs(o, shared) {
 			continue
 		}
-		fmt.Fprintf(&b, "%sbool ar_rv%d = false;\n%si64 ar_rk%d = 0;\n", in, o, in, o)
+		fmt.Fprintf(b, "%sbool ar_rv%d = false;\n%si64 ar_rk%d = 0;\n", in, o, in, o)
 		for c, t := range op.ts {
-			fmt.Fprintf(&b, "%s%s ar_ra%d_%d = %s;\n", in, ctype(t), o, c, op.neutral[c])
+			fmt.Fprintf(b, "%s%s ar_ra%d_%d = %s;\n", in, ctype(t), o, c, op.neutral[c])
 		}
 	}
-	fmt.Fprintf(&b, "#pragma unroll\n%sfor (int ar_u = 0; ar_u < %d; ar_u++) {\n", in, k.Per())
+	fmt.Fprintf(b, "#pragma unroll\n%sfor (int ar_u = 0; ar_u < %d; ar_u++) {\n", in, k.Per())
 	const in2 = in + "  "
-	fmt.Fprintf(&b, "%sconst i64 ar_i = ar_b0 + ((i64)(ar_u >> 2) * %d + threadIdx.x) * 4 + (ar_u & 3);\n", in2, k.Block)
+	fmt.Fprintf(b, "%sconst i64 ar_i = ar_b0 + ((i64)(ar_u >> 2) * %d + threadIdx.x) * 4 + (ar_u & 3);\n", in2, k.Block)
 	if full {
-		fmt.Fprintf(&b, "%sconst bool ar_live = true;\n", in2)
+		fmt.Fprintf(b, "%sconst bool ar_live = true;\n", in2)
 	} else {
-		fmt.Fprintf(&b, "%sconst bool ar_live = ar_i < ar_n;\n", in2)
+		fmt.Fprintf(b, "%sconst bool ar_live = ar_i < ar_n;\n", in2)
 	}
 	b.WriteString(k.mapPhase(func(j int) string {
 		if k.unread[j] {
@@ -461,38 +538,38 @@ func (k *histKernel) HistStep(shared, full bool) string {
 			for c := range op.ts {
 				ra = append(ra, fmt.Sprintf("ar_ra%d_%d", o, c))
 			}
-			fmt.Fprintf(&b, "%sif (ar_live && %s) {\n", in2, k.inWindow(o, ix))
-			fmt.Fprintf(&b, "%s  if (ar_rv%d && %s == ar_rk%d) {\n", in2, o, ix, o)
-			fmt.Fprintf(&b, "%s    %s\n", in2, k.callOp(op.fn, ra, vs, ra))
-			fmt.Fprintf(&b, "%s  } else {\n", in2)
-			fmt.Fprintf(&b, "%s    if (ar_rv%d) {\n", in2, o)
-			k.update(&b, o, k.places(o, fmt.Sprintf("ar_rk%d", o), shared), ra, "", in2+"      ")
-			fmt.Fprintf(&b, "%s    }\n", in2)
-			fmt.Fprintf(&b, "%s    ar_rv%d = true;\n%s    ar_rk%d = %s;\n", in2, o, in2, o, ix)
+			fmt.Fprintf(b, "%sif (ar_live && %s) {\n", in2, k.inWindow(o, ix))
+			fmt.Fprintf(b, "%s  if (ar_rv%d && %s == ar_rk%d) {\n", in2, o, ix, o)
+			fmt.Fprintf(b, "%s    %s\n", in2, k.callOp(op.fn, ra, vs, ra))
+			fmt.Fprintf(b, "%s  } else {\n", in2)
+			fmt.Fprintf(b, "%s    if (ar_rv%d) {\n", in2, o)
+			k.update(b, o, k.places(o, fmt.Sprintf("ar_rk%d", o), shared), ra, "", in2+"      ")
+			fmt.Fprintf(b, "%s    }\n", in2)
+			fmt.Fprintf(b, "%s    ar_rv%d = true;\n%s    ar_rk%d = %s;\n", in2, o, in2, o, ix)
 			for c := range op.ts {
-				fmt.Fprintf(&b, "%s    %s = %s;\n", in2, ra[c], vs[c])
+				fmt.Fprintf(b, "%s    %s = %s;\n", in2, ra[c], vs[c])
 			}
-			fmt.Fprintf(&b, "%s  }\n%s}\n", in2, in2)
+			fmt.Fprintf(b, "%s  }\n%s}\n", in2, in2)
 		case shared:
 			// Native shared atomics: the hardware combines equal keys.
 			// Elements outside the window update the spare bucket past
 			// its end instead of branching around the atomic.
-			fmt.Fprintf(&b, "%s{\n%s  const bool ar_in = ar_live && %s;\n", in2, in2, k.inWindow(o, ix))
+			fmt.Fprintf(b, "%s{\n%s  const bool ar_in = ar_live && %s;\n", in2, in2, k.inWindow(o, ix))
 			place := fmt.Sprintf("ar_s%d[(ar_in ? (int)(%s - ar_lo%d) : (int)ar_hc%d) * ar_m + ar_cp]", o, ix, o, o)
-			k.update(&b, o, []string{place}, vs, "", in2+"  ")
-			fmt.Fprintf(&b, "%s}\n", in2)
+			k.update(b, o, []string{place}, vs, "", in2+"  ")
+			fmt.Fprintf(b, "%s}\n", in2)
 		default:
 			// Locks: always aggregated, so no two lanes of a warp wait on
 			// one lock.
-			fmt.Fprintf(&b, "%s{\n%s  bool ar_ok = ar_live && %s;\n", in2, in2, k.inWindow(o, ix))
-			fmt.Fprintf(&b, "%s  const i64 ar_key = ar_ok ? %s : (i64)(-1 - ar_lane);\n", in2, ix)
-			k.matchAny(&b, o, vs, in2+"  ")
-			fmt.Fprintf(&b, "%s  if (ar_ok) {\n", in2)
-			k.update(&b, o, k.places(o, ix, false), vs, fmt.Sprintf("ar_lock%d[%s]", o, ix), in2+"    ")
-			fmt.Fprintf(&b, "%s  }\n%s}\n", in2, in2)
+			fmt.Fprintf(b, "%s{\n%s  bool ar_ok = ar_live && %s;\n", in2, in2, k.inWindow(o, ix))
+			fmt.Fprintf(b, "%s  const i64 ar_key = ar_ok ? %s : (i64)(-1 - ar_lane);\n", in2, ix)
+			k.matchAny(b, o, vs, in2+"  ")
+			fmt.Fprintf(b, "%s  if (ar_ok) {\n", in2)
+			k.update(b, o, k.places(o, ix, false), vs, fmt.Sprintf("ar_lock%d[%s]", o, ix), in2+"    ")
+			fmt.Fprintf(b, "%s  }\n%s}\n", in2, in2)
 		}
 	}
-	fmt.Fprintf(&b, "%s}\n", in)
+	fmt.Fprintf(b, "%s}\n", in)
 	// The runs left at the end of the step, through the warp aggregation:
 	// every lane gets here.
 	for o, op := range k.ops {
@@ -504,13 +581,12 @@ func (k *histKernel) HistStep(shared, full bool) string {
 			ra = append(ra, fmt.Sprintf("ar_ra%d_%d", o, c))
 		}
 		key := fmt.Sprintf("ar_rk%d", o)
-		fmt.Fprintf(&b, "%s{\n%s  bool ar_ok = ar_rv%d;\n", in, in, o)
-		k.sample(&b, o, key, ra, !shared, in+"  ")
-		fmt.Fprintf(&b, "%s  if (ar_ok) {\n", in)
-		k.update(&b, o, k.places(o, key, shared), ra, "", in+"    ")
-		fmt.Fprintf(&b, "%s  }\n%s}\n", in, in)
+		fmt.Fprintf(b, "%s{\n%s  bool ar_ok = ar_rv%d;\n", in, in, o)
+		k.sample(b, o, key, ra, !shared, in+"  ")
+		fmt.Fprintf(b, "%s  if (ar_ok) {\n", in)
+		k.update(b, o, k.places(o, key, shared), ra, "", in+"    ")
+		fmt.Fprintf(b, "%s  }\n%s}\n", in, in)
 	}
-	return b.String()
 }
 
 // values are the element's value types: the map's results, or the inputs.

@@ -333,6 +333,33 @@ func TestHistGolden(t *testing.T) {
 	}
 }
 
+// TestHistGoldenPrefetch renders the modules of programs on each update
+// path (native shared atomics, runs of a spinning update, locks in global
+// memory, two operators) with histTune.prefetch, the pipelined variant.
+func TestHistGoldenPrefetch(t *testing.T) {
+	old := histTune
+	defer func() { histTune = old }()
+	histTune.prefetch = true
+	for _, p := range histProgs() {
+		switch p.name {
+		case "count_i32", "sum_f32_i32", "max_f64_cas", "tuple_sum_max_lock", "two_ops":
+		default:
+			continue
+		}
+		t.Run(p.name, func(t *testing.T) {
+			prog := p.build()
+			src, err := HistKernel(prog, histStmtOf(t, prog))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(src, "const bool ar_next = ") {
+				t.Fatal("the prefetching loop is missing")
+			}
+			golden(t, "hist_prefetch_"+p.name, src)
+		})
+	}
+}
+
 // TestHistSource writes the complete CUDA source of every test program's
 // module (prelude included) to -gpu.histsrc, as the backend compiles it.
 func TestHistSource(t *testing.T) {
@@ -340,6 +367,7 @@ func TestHistSource(t *testing.T) {
 		t.Log("gpu.histsrc not set: nothing to write")
 		return
 	}
+	useHistTuneFlags(t)
 	if err := os.MkdirAll(*histSrc, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +377,11 @@ func TestHistSource(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(*histSrc, p.name+".cu"), []byte(m.source()), 0o644); err != nil {
+		name := p.name
+		if histTune.prefetch {
+			name += "_prefetch"
+		}
+		if err := os.WriteFile(filepath.Join(*histSrc, name+".cu"), []byte(m.source()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -505,6 +537,7 @@ func TestHistDevice(t *testing.T) {
 	if b == nil {
 		return
 	}
+	useHistTuneFlags(t)
 	ref := cpu.New(cpu.Options{})
 	ctx := context.Background()
 	for _, p := range histProgs() {
@@ -593,7 +626,41 @@ var (
 	histGroups = flag.Int("gpu.histgroups", 0, "TestHistBench: 4-element groups per thread and step (0: the default)")
 	histCopies = flag.Int("gpu.histcopies", 0, "TestHistBench: most sub-histograms per block, a power of two (0: the default)")
 	histMinBlk = flag.Int("gpu.histminblocks", 0, "TestHistBench: blocks per SM the compiler must leave registers for (0: the default)")
+	histPrefet = flag.Bool("gpu.histprefetch", false, "TestHistBench and TestHistDevice: pipeline the loads of whole tiles (histTune.prefetch)")
 )
+
+// useHistTuneFlags sets the hist kernels' shape from the tuning flags for
+// the rest of the test.
+func useHistTuneFlags(t *testing.T) {
+	if *histBlock <= 0 && *histGroups <= 0 && *histCopies <= 0 && *histMinBlk <= 0 && !*histPrefet {
+		return
+	}
+	old := histTune
+	t.Cleanup(func() {
+		histTune = old
+		resetHistPlans()
+	})
+	if *histBlock > 0 {
+		histTune.block = *histBlock
+	}
+	if *histGroups > 0 {
+		histTune.groups = *histGroups
+	}
+	if *histCopies > 0 {
+		histTune.maxCopies = int32(*histCopies)
+	}
+	if *histMinBlk > 0 {
+		histTune.minBlocks = *histMinBlk
+	}
+	histTune.prefetch = histTune.prefetch || *histPrefet
+	resetHistPlans() // plans made with the old shape must not be reused
+}
+
+func resetHistPlans() {
+	histPlans.Lock()
+	histPlans.m = map[scanPlanKey]*histModule{}
+	histPlans.Unlock()
+}
 
 // TestHistBench times the histogram kernels at -gpu.histbench elements
 // (kernel time only, the best of 3 after a warm-up that also compiles;
@@ -610,31 +677,12 @@ func TestHistBench(t *testing.T) {
 	if b == nil {
 		return
 	}
-	if *histBlock > 0 || *histGroups > 0 || *histCopies > 0 || *histMinBlk > 0 {
-		old := histTune
-		defer func() { histTune = old }()
-		if *histBlock > 0 {
-			histTune.block = *histBlock
-		}
-		if *histGroups > 0 {
-			histTune.groups = *histGroups
-		}
-		if *histCopies > 0 {
-			histTune.maxCopies = int32(*histCopies)
-		}
-		if *histMinBlk > 0 {
-			histTune.minBlocks = *histMinBlk
-		}
-		// Plans made with the old shape must not be reused.
-		histPlans.Lock()
-		histPlans.m = map[scanPlanKey]*histModule{}
-		histPlans.Unlock()
-	}
+	useHistTuneFlags(t)
 	rows, err := regexp.Compile(*histRows)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Printf("HISTTUNE block=%d groups=%d copies=%d minblocks=%d\n", histTune.block, histTune.groups, histTune.maxCopies, histTune.minBlocks)
+	fmt.Printf("HISTTUNE block=%d groups=%d copies=%d minblocks=%d prefetch=%v\n", histTune.block, histTune.groups, histTune.maxCopies, histTune.minBlocks, histTune.prefetch)
 	n := *histBench
 	ctx := context.Background()
 	ref := cpu.New(cpu.Options{})
