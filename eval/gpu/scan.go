@@ -130,7 +130,9 @@ type scanKernel struct {
 	// for accumulators with a float): CUB's stable order, where only
 	// every 32nd tile (an anchor) publishes its inclusive prefix and every
 	// tile combines exactly the aggregates back to its anchor's prefix.
-	Det     bool
+	Det bool
+	// Count32 selects the 32-bit segment-start counter (Limits.SegCount32).
+	Count32 bool
 	hasPost bool   // a post-map computes the results
 	envArgs string // the env as arguments of device functions
 	fnMap   string
@@ -459,6 +461,7 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 	k.Words, k.Multi, k.Offs = stateLayout(k.Acc)
 	k.light = core.IsIdentityLambda(op.Map) && op.Post == nil
 	k.Det = g.lim.Deterministic && hasFloat(k.Acc)
+	k.Count32 = g.lim.SegCount32
 	k.MinBlocks = minBlocks(k, g.lim)
 	k.Delay, k.Spin = lookBackWaits(g.lim)
 	k.Name = "k_" + strings.ReplaceAll(scanModeName[k.Mode], " ", "_")
@@ -837,6 +840,39 @@ func (k *scanKernel) LoadPhase() string {
 	return b.String()
 }
 
+// segCounter is how a segmented scan's thread finds, among its Seq
+// consecutive elements, those that start a segment (index a multiple of
+// ar_w): init declares the counter at the thread's first element, start
+// tests it, step advances it one element, reset rewinds it for the second
+// pass. By default the counter is the index modulo ar_w, in 64 bits. With
+// Limits.SegCount32 it is ar_c, the distance to the next start capped at
+// Seq+1, in 32 bits: a thread's elements hold several starts only when
+// ar_w <= Seq, so capping ar_w there too (ar_wc) changes no flag, and a
+// counter at the cap reaches 0 only past the thread's last element.
+// TestSegCounters checks the two against each other.
+func (k *scanKernel) segCounter() segCounter {
+	rs := fmt.Sprintf("  const i64 ar_rs = (ar_base + (i64)threadIdx.x * %d) %% ar_w;\n", k.Seq)
+	if !k.Count32 {
+		return segCounter{
+			init:  rs + "  i64 ar_r = ar_rs;\n",
+			start: "ar_r == 0",
+			step:  "ar_r = ar_r + 1 == ar_w ? 0 : ar_r + 1;",
+			reset: "  ar_r = ar_rs;\n",
+		}
+	}
+	capped := k.Seq + 1
+	return segCounter{
+		init: rs + fmt.Sprintf("  const int ar_cs = (int)min(ar_rs == 0 ? (i64)0 : ar_w - ar_rs, (i64)%d);\n", capped) +
+			fmt.Sprintf("  const int ar_wc = (int)min(ar_w, (i64)%d);\n  int ar_c = ar_cs;\n", capped),
+		start: "ar_c == 0",
+		step:  "ar_c = (ar_c == 0 ? ar_wc : ar_c) - 1;",
+		reset: "  ar_c = ar_cs;\n",
+	}
+}
+
+// segCounter is the rendered segment-start counter (scanKernel.segCounter).
+type segCounter struct{ init, start, step, reset string }
+
 // ThreadScan scans the thread's Seq consecutive elements in shared
 // memory, in place (the thread's own slots: no other thread reads them
 // until the next barrier), so no per-element registers limit occupancy;
@@ -847,7 +883,7 @@ func (k *scanKernel) ThreadScan() string {
 	var b strings.Builder
 	k.decl(&b, "ar_acc", 2)
 	if k.Seg() {
-		fmt.Fprintf(&b, "  const i64 ar_rs = (ar_base + (i64)threadIdx.x * %d) %% ar_w;\n  i64 ar_r = ar_rs;\n", k.Seq)
+		b.WriteString(k.segCounter().init)
 	}
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = threadIdx.x * %d + ar_j;\n", k.Seq)
@@ -855,8 +891,8 @@ func (k *scanKernel) ThreadScan() string {
 		fmt.Fprintf(&b, "    const %s ar_e_%d = ar_sh_%d[AR_PADK];\n", ctype(t), j, j)
 	}
 	if k.Seg() {
-		f := len(k.Scan)
-		fmt.Fprintf(&b, "    const bool ar_e_%d = ar_r == 0;\n    ar_r = ar_r + 1 == ar_w ? 0 : ar_r + 1;\n", f)
+		c := k.segCounter()
+		fmt.Fprintf(&b, "    const bool ar_e_%d = %s;\n    %s\n", len(k.Scan), c.start, c.step)
 	}
 	k.comb(&b, "ar_acc", "ar_acc", "ar_e", 4)
 	for j := range k.Scan {
@@ -1106,7 +1142,7 @@ func (k *scanKernel) Finish() string {
 	k.comb(&b, "ar_ex", "ar_bp", "ar_ex", 4)
 	b.WriteString("  }\n")
 	if k.Seg() {
-		b.WriteString("  ar_r = ar_rs;\n  bool ar_f = false;\n")
+		b.WriteString(k.segCounter().reset + "  bool ar_f = false;\n")
 	}
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = threadIdx.x * %d + ar_j;\n", k.Seq)
@@ -1115,7 +1151,8 @@ func (k *scanKernel) Finish() string {
 	}
 	if k.Seg() {
 		f := len(k.Scan)
-		b.WriteString("    ar_f = ar_f || ar_r == 0;\n    ar_r = ar_r + 1 == ar_w ? 0 : ar_r + 1;\n")
+		c := k.segCounter()
+		fmt.Fprintf(&b, "    ar_f = ar_f || %s;\n    %s\n", c.start, c.step)
 		fmt.Fprintf(&b, "    const bool ar_c_%d = ar_f;\n", f)
 	}
 	k.declUninit(&b, "ar_z", 4)
