@@ -22,6 +22,8 @@ package cpu
 // the two differ only where the float64 results straddle a float32
 // rounding boundary (counted by the tests).
 
+//go:generate go run gen_simd.go
+
 // SIMD reports which vector kernels the interpreter uses, for `arepl
 // version`: "AVX2", or why none.
 func SIMD() string { return simdStatus }

@@ -17,8 +17,6 @@ import (
 // vectors of 8 (4-byte) or 4 (8-byte) lanes and leaves the last lanes to
 // the scalar formula, so no kernel reads or writes past its slices.
 
-//go:generate go run gen_simd.go
-
 var simdOn = archsimd.X86.AVX2() && archsimd.X86.FMA()
 
 var simdStatus = func() string {
