@@ -4,7 +4,6 @@ package cpu
 
 import (
 	"encoding/binary"
-	"math"
 	"math/bits"
 	"simd/archsimd"
 	"unsafe"
@@ -35,9 +34,7 @@ func useSIMD() {
 	useGeneratedSIMD() // the element-wise kernels (simd_kernels_avx2.go)
 	selectVec = vSelect
 	deinterleaveVec = vDeinterleave
-	f32, i32, u32, i64, u64 := core.F32, core.I32, core.U32, core.I64, core.U64
-	foldTab[core.Min][f32] = vFoldMinF32
-	foldTab[core.Max][f32] = vFoldMaxF32
+	i32, u32, i64, u64 := core.I32, core.U32, core.I64, core.U64
 	for _, t := range []core.PrimType{i32, u32} {
 		foldTab[core.Add][t] = vFoldAddI32
 		scanTab[core.Add][t] = vScanAddI32
@@ -88,7 +85,7 @@ func bits64(k func(d, x, y []int64) kerr) binK {
 }
 
 // ---------------------------------------------------------------------------
-// Float folds and the bool results of comparisons
+// The bool results of comparisons
 
 // spread8[m] is eight bools, lane j set where bit j of m is: the bytes a
 // comparison's 8-lane mask stands for.
@@ -111,65 +108,6 @@ func putBools8(d []bool, m uint8) {
 func putBools4(d []bool, m uint8) {
 	_ = d[3]
 	*(*uint32)(unsafe.Pointer(&d[0])) = uint32(spread8[m&15])
-}
-
-// vFoldMinF32 and vFoldMaxF32 fold with fmin/fmax (NaN operands ignored,
-// the first of equal operands kept). Lanes take the smallest (largest)
-// non-NaN value, which is the sequential fold's result unless it is a
-// zero (whose sign depends on which zero came first) or an infinity
-// standing for "no number yet": then the chunk is folded sequentially.
-func vFoldMinF32(acc, x any) {
-	a, xs := acc.([]float32), x.([]float32)
-	inf := archsimd.BroadcastFloat32x8(float32(math.Inf(1)))
-	m0, m1 := inf, inf
-	i := 0
-	for ; i+16 <= len(xs); i += 16 {
-		v0, v1 := archsimd.LoadFloat32x8Slice(xs[i:]), archsimd.LoadFloat32x8Slice(xs[i+8:])
-		m0 = m0.Min(inf.Merge(v0, v0.IsNaN()))
-		m1 = m1.Min(inf.Merge(v1, v1.IsNaN()))
-	}
-	var lanes [8]float32
-	m0.Min(m1).Store(&lanes)
-	archsimd.ClearAVXUpperBits()
-	m := lanes[0]
-	for _, e := range lanes[1:] {
-		m = min(m, e)
-	}
-	for _, e := range xs[i:] {
-		m = fmin(m, e)
-	}
-	if m == 0 || math.IsInf(float64(m), 0) || m != m {
-		foldMinF[float32](acc, x)
-		return
-	}
-	a[0] = fmin(a[0], m)
-}
-
-func vFoldMaxF32(acc, x any) {
-	a, xs := acc.([]float32), x.([]float32)
-	inf := archsimd.BroadcastFloat32x8(float32(math.Inf(-1)))
-	m0, m1 := inf, inf
-	i := 0
-	for ; i+16 <= len(xs); i += 16 {
-		v0, v1 := archsimd.LoadFloat32x8Slice(xs[i:]), archsimd.LoadFloat32x8Slice(xs[i+8:])
-		m0 = m0.Max(inf.Merge(v0, v0.IsNaN()))
-		m1 = m1.Max(inf.Merge(v1, v1.IsNaN()))
-	}
-	var lanes [8]float32
-	m0.Max(m1).Store(&lanes)
-	archsimd.ClearAVXUpperBits()
-	m := lanes[0]
-	for _, e := range lanes[1:] {
-		m = max(m, e)
-	}
-	for _, e := range xs[i:] {
-		m = fmax(m, e)
-	}
-	if m == 0 || math.IsInf(float64(m), 0) || m != m {
-		foldMaxF[float32](acc, x)
-		return
-	}
-	a[0] = fmax(a[0], m)
 }
 
 // ---------------------------------------------------------------------------

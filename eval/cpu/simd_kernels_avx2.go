@@ -73,6 +73,10 @@ func useGeneratedSIMD() {
 	unTab[core.Sqrt][core.F64] = u1(vSqrtF64)
 	unTab[core.Abs][core.F32] = u1(vAbsF32)
 	unTab[core.Neg][core.F32] = u1(vNegF32)
+	foldTab[core.Min][core.F32] = vFoldMinF32
+	foldTab[core.Max][core.F32] = vFoldMaxF32
+	foldTab[core.Min][core.F64] = vFoldMinF64
+	foldTab[core.Max][core.F64] = vFoldMaxF64
 }
 
 func vAddF32(d, x, y []float32) kerr {
@@ -916,4 +920,136 @@ func sumI64x4(xs []int64) int64 {
 	s0.Add(s1).Add(s2.Add(s3)).Store(&lanes)
 	archsimd.ClearAVXUpperBits()
 	return sumInt(lanes[:]) + sumInt(xs[i:])
+}
+
+// vFoldMinF32 folds with fmin (NaN operands ignored, the first
+// of equal operands kept). Lanes take the smallest non-NaN value, which is
+// the sequential fold's result unless it is a zero (whose sign depends on
+// which zero came first) or an infinity standing for "no number yet":
+// then the chunk is folded sequentially.
+func vFoldMinF32(acc, x any) {
+	a, xs := acc.([]float32), x.([]float32)
+	none := archsimd.BroadcastFloat32x8(float32(math.Inf(1)))
+	m0, m1 := none, none
+	const l = 8
+	i := 0
+	for ; i+2*l <= len(xs); i += 2 * l {
+		v0, v1 := archsimd.LoadFloat32x8Slice(xs[i:]), archsimd.LoadFloat32x8Slice(xs[i+l:])
+		m0 = m0.Min(none.Merge(v0, v0.IsNaN()))
+		m1 = m1.Min(none.Merge(v1, v1.IsNaN()))
+	}
+	var lanes [l]float32
+	m0.Min(m1).Store(&lanes)
+	archsimd.ClearAVXUpperBits()
+	m := lanes[0]
+	for _, e := range lanes[1:] {
+		m = min(m, e)
+	}
+	for _, e := range xs[i:] {
+		m = fmin(m, e)
+	}
+	if m == 0 || math.IsInf(float64(m), 0) || m != m {
+		foldMinF[float32](acc, x)
+		return
+	}
+	a[0] = fmin(a[0], m)
+}
+
+// vFoldMaxF32 folds with fmax (NaN operands ignored, the first
+// of equal operands kept). Lanes take the largest non-NaN value, which is
+// the sequential fold's result unless it is a zero (whose sign depends on
+// which zero came first) or an infinity standing for "no number yet":
+// then the chunk is folded sequentially.
+func vFoldMaxF32(acc, x any) {
+	a, xs := acc.([]float32), x.([]float32)
+	none := archsimd.BroadcastFloat32x8(float32(math.Inf(-1)))
+	m0, m1 := none, none
+	const l = 8
+	i := 0
+	for ; i+2*l <= len(xs); i += 2 * l {
+		v0, v1 := archsimd.LoadFloat32x8Slice(xs[i:]), archsimd.LoadFloat32x8Slice(xs[i+l:])
+		m0 = m0.Max(none.Merge(v0, v0.IsNaN()))
+		m1 = m1.Max(none.Merge(v1, v1.IsNaN()))
+	}
+	var lanes [l]float32
+	m0.Max(m1).Store(&lanes)
+	archsimd.ClearAVXUpperBits()
+	m := lanes[0]
+	for _, e := range lanes[1:] {
+		m = max(m, e)
+	}
+	for _, e := range xs[i:] {
+		m = fmax(m, e)
+	}
+	if m == 0 || math.IsInf(float64(m), 0) || m != m {
+		foldMaxF[float32](acc, x)
+		return
+	}
+	a[0] = fmax(a[0], m)
+}
+
+// vFoldMinF64 folds with fmin (NaN operands ignored, the first
+// of equal operands kept). Lanes take the smallest non-NaN value, which is
+// the sequential fold's result unless it is a zero (whose sign depends on
+// which zero came first) or an infinity standing for "no number yet":
+// then the chunk is folded sequentially.
+func vFoldMinF64(acc, x any) {
+	a, xs := acc.([]float64), x.([]float64)
+	none := archsimd.BroadcastFloat64x4(float64(math.Inf(1)))
+	m0, m1 := none, none
+	const l = 4
+	i := 0
+	for ; i+2*l <= len(xs); i += 2 * l {
+		v0, v1 := archsimd.LoadFloat64x4Slice(xs[i:]), archsimd.LoadFloat64x4Slice(xs[i+l:])
+		m0 = m0.Min(none.Merge(v0, v0.IsNaN()))
+		m1 = m1.Min(none.Merge(v1, v1.IsNaN()))
+	}
+	var lanes [l]float64
+	m0.Min(m1).Store(&lanes)
+	archsimd.ClearAVXUpperBits()
+	m := lanes[0]
+	for _, e := range lanes[1:] {
+		m = min(m, e)
+	}
+	for _, e := range xs[i:] {
+		m = fmin(m, e)
+	}
+	if m == 0 || math.IsInf(float64(m), 0) || m != m {
+		foldMinF[float64](acc, x)
+		return
+	}
+	a[0] = fmin(a[0], m)
+}
+
+// vFoldMaxF64 folds with fmax (NaN operands ignored, the first
+// of equal operands kept). Lanes take the largest non-NaN value, which is
+// the sequential fold's result unless it is a zero (whose sign depends on
+// which zero came first) or an infinity standing for "no number yet":
+// then the chunk is folded sequentially.
+func vFoldMaxF64(acc, x any) {
+	a, xs := acc.([]float64), x.([]float64)
+	none := archsimd.BroadcastFloat64x4(float64(math.Inf(-1)))
+	m0, m1 := none, none
+	const l = 4
+	i := 0
+	for ; i+2*l <= len(xs); i += 2 * l {
+		v0, v1 := archsimd.LoadFloat64x4Slice(xs[i:]), archsimd.LoadFloat64x4Slice(xs[i+l:])
+		m0 = m0.Max(none.Merge(v0, v0.IsNaN()))
+		m1 = m1.Max(none.Merge(v1, v1.IsNaN()))
+	}
+	var lanes [l]float64
+	m0.Max(m1).Store(&lanes)
+	archsimd.ClearAVXUpperBits()
+	m := lanes[0]
+	for _, e := range lanes[1:] {
+		m = max(m, e)
+	}
+	for _, e := range xs[i:] {
+		m = fmax(m, e)
+	}
+	if m == 0 || math.IsInf(float64(m), 0) || m != m {
+		foldMaxF[float64](acc, x)
+		return
+	}
+	a[0] = fmax(a[0], m)
 }
