@@ -180,14 +180,8 @@ func TestSIMDKernelsMatchPortable(t *testing.T) {
 			for _, n := range simdLens {
 				x, y := column(ty, r, n), column(ty, r, n)
 				got, want := makeCol(resT, n), makeCol(resT, n)
-				gk, wk := binTab[op][ty](got, x, y), pBin[op][ty](want, x, y)
-				if gk != wk {
-					t.Fatalf("%v %v, n=%d: AVX2 reports %v, portable %v", core.BinOp(op), ty, n, gk, wk)
-				}
-				if i, ok := sameBits(got, want); !ok && wk == kOK {
-					t.Fatalf("%v %v, n=%d, lane %d: AVX2 %v, portable %v", core.BinOp(op), ty, n, i,
-						reflect.ValueOf(got).Index(i), reflect.ValueOf(want).Index(i))
-				}
+				agree(t, fmt.Sprintf("%v %v, n=%d", core.BinOp(op), ty, n),
+					binTab[op][ty](got, x, y), pBin[op][ty](want, x, y), got, want)
 			}
 		}
 		for op := range binVSTab {
@@ -203,14 +197,8 @@ func TestSIMDKernelsMatchPortable(t *testing.T) {
 				for k := 0; k < 8; k++ {
 					x, c := column(ty, r, n), column(ty, r, 1)
 					got, want := makeCol(resT, n), makeCol(resT, n)
-					gk, wk := binVSTab[op][ty](got, x, c), pVS[op][ty](want, x, c)
-					if gk != wk {
-						t.Fatalf("%v %v by %v, n=%d: AVX2 reports %v, portable %v", core.BinOp(op), ty, c, n, gk, wk)
-					}
-					if i, ok := sameBits(got, want); !ok && wk == kOK {
-						t.Fatalf("%v %v by %v, n=%d, lane %d: AVX2 %v, portable %v", core.BinOp(op), ty, c, n, i,
-							reflect.ValueOf(got).Index(i), reflect.ValueOf(want).Index(i))
-					}
+					agree(t, fmt.Sprintf("%v %v by %v, n=%d", core.BinOp(op), ty, c, n),
+						binVSTab[op][ty](got, x, c), pVS[op][ty](want, x, c), got, want)
 				}
 			}
 		}
@@ -229,14 +217,8 @@ func TestSIMDKernelsMatchPortable(t *testing.T) {
 			for _, n := range simdLens {
 				x := column(ty, r, n)
 				got, want := makeCol(resT, n), makeCol(resT, n)
-				gk, wk := unTab[op][ty](got, x), pUn[op][ty](want, x)
-				if gk != wk {
-					t.Fatalf("%v %v, n=%d: AVX2 reports %v, portable %v", core.UnOp(op), ty, n, gk, wk)
-				}
-				if i, ok := sameBits(got, want); !ok && wk == kOK {
-					t.Fatalf("%v %v, n=%d, lane %d: AVX2 %v, portable %v", core.UnOp(op), ty, n, i,
-						reflect.ValueOf(got).Index(i), reflect.ValueOf(want).Index(i))
-				}
+				agree(t, fmt.Sprintf("%v %v, n=%d", core.UnOp(op), ty, n),
+					unTab[op][ty](got, x), pUn[op][ty](want, x), got, want)
 			}
 		}
 		for op := range foldTab {
@@ -265,6 +247,19 @@ func TestSIMDKernelsMatchPortable(t *testing.T) {
 	}
 	if checked < 30 {
 		t.Errorf("only %d AVX2 kernels compared: the tables lost their replacements?", checked)
+	}
+}
+
+// agree fails the test unless a vector kernel and its portable twin
+// reported the same error code and, when they succeeded, wrote the same
+// bits.
+func agree(t *testing.T, what string, gk, wk kerr, got, want any) {
+	t.Helper()
+	if gk != wk {
+		t.Fatalf("%s: AVX2 reports %v, portable %v", what, gk, wk)
+	}
+	if i, ok := sameBits(got, want); !ok && wk == kOK {
+		t.Fatalf("%s, lane %d: AVX2 %v, portable %v", what, i, reflect.ValueOf(got).Index(i), reflect.ValueOf(want).Index(i))
 	}
 }
 
