@@ -2,10 +2,9 @@
      persistent blocks walking the elements in a grid-stride loop of
      Tile elements per block and step: each thread first reads its Per
      elements of every input with 16-byte loads, then maps and updates them
-     one by one (HistStep). With histTune.prefetch, whole tiles are a
-     loop of their own whose steps start the next tile's loads before
-     updating with the current one (HistStepNext), then at most one
-     partial tile follows. The step's bounds are the same for every lane
+     one by one (HistStep). (Starting the next tile's loads before the
+     current tile's updates measured slower: 368 against 397 Gelem/s for
+     the f32 add into 256 buckets, bench/RESULTS.md.) The step's bounds are the same for every lane
      of a block, so warp collectives are safe, and a step wholly in range
      (all but the last) runs a copy of the code without bounds checks; the
      fused map computes, per element, every op's bucket index and values. Each launch
@@ -28,19 +27,11 @@ extern "C" __global__ void __launch_bounds__({{.Bounds}})
 {{.Name}}_global({{.Params false}}) {
 {{.VecFlags}}  const int ar_lane = threadIdx.x & 31;
   const i64 ar_stride = (i64)gridDim.x * {{.Tile}};
-{{- if .Prefetch}}
-  i64 ar_b0 = (i64)blockIdx.x * {{.Tile}};
-{{.HistFirstLoad}}  for (; ar_b0 + {{.Tile}} <= ar_n; ar_b0 += ar_stride) {
-{{.HistStepNext false}}  }
-  if (ar_b0 < ar_n) {
-{{.HistStep false false}}  }
-{{- else}}
   for (i64 ar_b0 = (i64)blockIdx.x * {{.Tile}}; ar_b0 < ar_n; ar_b0 += ar_stride) {
     if (ar_b0 + {{.Tile}} <= ar_n) {
 {{.HistStep false true}}    } else {
 {{.HistStep false false}}    }
   }
-{{- end}}
 }
 {{if .SharedOK}}
 extern "C" __global__ void __launch_bounds__({{.Bounds}})
@@ -50,19 +41,11 @@ extern "C" __global__ void __launch_bounds__({{.Bounds}})
 {{.VecFlags}}  const int ar_lane = threadIdx.x & 31;
   const int ar_cp = ar_lane & (ar_m - 1);
   const i64 ar_stride = (i64)gridDim.x * {{.Tile}};
-{{- if .Prefetch}}
-  i64 ar_b0 = (i64)blockIdx.x * {{.Tile}};
-{{.HistFirstLoad}}  for (; ar_b0 + {{.Tile}} <= ar_n; ar_b0 += ar_stride) {
-{{.HistStepNext true}}  }
-  if (ar_b0 < ar_n) {
-{{.HistStep true false}}  }
-{{- else}}
   for (i64 ar_b0 = (i64)blockIdx.x * {{.Tile}}; ar_b0 < ar_n; ar_b0 += ar_stride) {
     if (ar_b0 + {{.Tile}} <= ar_n) {
 {{.HistStep true true}}    } else {
 {{.HistStep true false}}    }
   }
-{{- end}}
   __syncthreads();
 {{.SharedMerge}}}
 {{end}}

@@ -7,61 +7,71 @@
      in lane order into lane 0. Warps' ranges follow each other inside a
      block and blocks' ranges follow each other, so the block folds its warps
      in order and the last block folds the block partials in order.
-     Elements past the end are the neutral element. */ -}}
-extern "C" __global__ void __launch_bounds__({{.Block}})
+     Elements past the end are the neutral element. The tile body comes in
+     two copies: every tile but the last is full and runs without bounds
+     checks (they were half of the loop's instructions, and the kernel is
+     bound by instruction issue, not memory); only the last runs the
+     checked copy. */ -}}
+{{define "ordered_tile" -}}
+{{- if .TransposeIn}}
+      // The inputs are narrower than the accumulator: transpose the inputs
+      // and apply the map after, in the lane's own order.
+#pragma unroll
+      for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
+        const int ar_k = ar_j * 32 + ar_lane;
+        const i64 ar_i = ar_base + ar_k;
+        {{if .Checked}}if (ar_i < ar_n) {{end}}{
+{{.StoreIn "ar_i" (printf "ar_wbase + %s(ar_k)" .Pad) 10}}
+        }
+      }
+      __syncwarp();
+#pragma unroll
+      for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
+        const i64 ar_i = ar_base + ar_lane * {{.Seq}} + ar_j;
+        {{if .Checked}}if (ar_i < ar_n) {{end}}{
+{{.LoadIn (printf "ar_wbase + %s(ar_lane * %d + ar_j)" .Pad .Seq) 10}}
+{{.Apply "ar_i" "ar_i" "" "ar_v" 10}}
+        }
+      }
+{{- else}}
+#pragma unroll
+      for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
+        const int ar_k = ar_j * 32 + ar_lane;
+        const i64 ar_i = ar_base + ar_k;
+        {{if .Checked}}if (ar_i < ar_n) {{end}}{
+{{.Load "ar_i" "ar_i" "" 10}}
+{{.ApplyTo "ar_i" "ar_i" "" "ar_tile" (printf "ar_wbase + %s(ar_k)" .Pad) 10}}
+        }{{if .Checked}} else {
+{{.StoreNeutral "ar_tile" (printf "ar_wbase + %s(ar_k)" .Pad) 10}}
+        }{{end}}
+      }
+      __syncwarp();
+#pragma unroll
+      for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
+{{.FoldFrom "ar_v" "ar_tile" (printf "ar_wbase + %s(ar_lane * %d + ar_j)" .Pad .Seq) 8}}
+      }
+{{- end}}
+{{- end -}}
+extern "C" __global__ void __launch_bounds__({{.OrderedBounds}})
 {{.Name}}({{.Params}}) {
 {{.TileDecl}}
   const int ar_lane = threadIdx.x & 31;
   const int ar_wbase = (threadIdx.x >> 5) * {{.TileStride}};
 {{.Decl "ar_acc" 2}}
   const i64 ar_tiles = (ar_n + {{.Tile}} - 1) / {{.Tile}};
+  const i64 ar_full = ar_n / {{.Tile}}; // tiles with no element missing
   const i64 ar_gw = (i64)blockIdx.x * {{.Warps}} + (threadIdx.x >> 5);
   const i64 ar_t0 = ar_gw * ar_tiles_per_warp;
   const i64 ar_t1 = min(ar_t0 + ar_tiles_per_warp, ar_tiles);
   for (i64 ar_t = ar_t0; ar_t < ar_t1; ar_t++) {
     const i64 ar_base = ar_t * {{.Tile}};
-{{- if .TransposeIn}}
-    // The inputs are narrower than the accumulator: transpose the inputs
-    // and apply the map after, in the lane's own order.
-#pragma unroll
-    for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
-      const int ar_k = ar_j * 32 + ar_lane;
-      const i64 ar_i = ar_base + ar_k;
-      if (ar_i < ar_n) {
-{{.StoreIn "ar_i" (printf "ar_wbase + %s(ar_k)" .Pad) 8}}
-      }
-    }
-    __syncwarp();
 {{.Decl "ar_v" 4}}
-#pragma unroll
-    for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
-      const i64 ar_i = ar_base + ar_lane * {{.Seq}} + ar_j;
-      if (ar_i < ar_n) {
-{{.LoadIn (printf "ar_wbase + %s(ar_lane * %d + ar_j)" .Pad .Seq) 8}}
-{{.Apply "ar_i" "ar_i" "" "ar_v" 8}}
-      }
+    if (ar_t < ar_full) {
+{{- template "ordered_tile" .TileBody false}}
+    } else {
+{{- template "ordered_tile" .TileBody true}}
     }
     __syncwarp();
-{{- else}}
-#pragma unroll
-    for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
-      const int ar_k = ar_j * 32 + ar_lane;
-      const i64 ar_i = ar_base + ar_k;
-      if (ar_i < ar_n) {
-{{.Load "ar_i" "ar_i" "" 8}}
-{{.ApplyTo "ar_i" "ar_i" "" "ar_tile" (printf "ar_wbase + %s(ar_k)" .Pad) 8}}
-      } else {
-{{.StoreNeutral "ar_tile" (printf "ar_wbase + %s(ar_k)" .Pad) 8}}
-      }
-    }
-    __syncwarp();
-{{.Decl "ar_v" 4}}
-#pragma unroll
-    for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
-{{.FoldFrom "ar_v" "ar_tile" (printf "ar_wbase + %s(ar_lane * %d + ar_j)" .Pad .Seq) 6}}
-    }
-    __syncwarp();
-{{- end}}
 {{.WarpReduce "ar_v" 4}}
     if (ar_lane == 0) {
 {{.Combine "ar_acc" "ar_v" 6}}

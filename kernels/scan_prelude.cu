@@ -60,3 +60,12 @@ AR_D u64 ar_bits(i64 v) { return (u64)v; }
 AR_D u64 ar_bits(u64 v) { return v; }
 AR_D u64 ar_bits(f32 v) { return (u64)__float_as_uint(v); }
 AR_D u64 ar_bits(f64 v) { return (u64)__double_as_longlong(v); }
+
+// ar_cp_async16 starts copying 16 bytes from global to shared memory
+// without a register in between (sm_80's cp.async, bypassing L1: the data
+// is read once); ar_cp_async_wait waits for all of the thread's copies.
+// Other lanes see them after the __syncwarp that follows.
+AR_D void ar_cp_async16(void *smem, const void *gmem) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((unsigned)__cvta_generic_to_shared(smem)), "l"(gmem));
+}
+AR_D void ar_cp_async_wait() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }

@@ -19,6 +19,7 @@ var (
 	benchScanBlocks = flag.String("gpubench.scanblock", "", "comma-separated block sizes the scan sweep runs each degree with")
 	benchMinBlocks  = flag.String("gpubench.minblocks", "0", "comma-separated minimum blocks per multiprocessor (launch bounds) the scan sweep runs with")
 	benchDelays     = flag.String("gpubench.delay", "", "comma-separated first look-back waits (ns, 0: the shipped one) the scan sweep runs with")
+	benchOrdMin     = flag.String("gpubench.ordminblocks", "", "comma-separated minimum blocks per multiprocessor (launch bounds) to run the ordered redomap (MSSP) with")
 	benchSpins      = flag.String("gpubench.spin", "0", "comma-separated look-back retry waits (ns, 0: the shipped one) the scan sweep runs with")
 )
 
@@ -107,14 +108,25 @@ func BenchmarkGPU(b *testing.B) {
 			b.ReportMetric(float64(n)*float64(b.N)/kt.Seconds()/1e9, "Gelem/s")
 		})
 	}
+	type ordered struct {
+		name          string
+		seq, minBlock int
+	}
+	var sweep []ordered
 	for _, f := range strings.Split(*benchSeqs, ",") {
-		seq, err := strconv.Atoi(f)
-		if err != nil {
-			continue
+		if seq, err := strconv.Atoi(f); err == nil {
+			sweep = append(sweep, ordered{fmt.Sprintf("mssp_i32_seq%d", seq), seq, 0})
 		}
-		b.Run(fmt.Sprintf("mssp_i32_seq%d", seq), func(b *testing.B) {
-			be.lim.Seq = seq
-			defer func() { be.lim.Seq = 0 }()
+	}
+	for _, f := range strings.Split(*benchOrdMin, ",") {
+		if mb, err := strconv.Atoi(f); err == nil {
+			sweep = append(sweep, ordered{fmt.Sprintf("mssp_i32_minblocks%d", mb), 0, mb})
+		}
+	}
+	for _, o := range sweep {
+		b.Run(o.name, func(b *testing.B) {
+			be.lim.Seq, be.lim.OrderedMinBlocks = o.seq, o.minBlock
+			defer func() { be.lim.Seq, be.lim.OrderedMinBlocks = 0, 0 }()
 			prog := byName["mssp"].build()
 			if _, err := be.Run(ctx, prog, "main", []eval.Value{xi}, &eval.Timings{}); err != nil {
 				b.Fatal(err)

@@ -89,6 +89,7 @@ type kernel struct {
 	params []kparam
 
 	Block, Unroll, Seq, Group int
+	MinBlocks                 int // kRedOrdered: launch bounds' blocks per SM, if positive
 
 	In      []core.PrimType // element types of Op.Arrs
 	Red     []core.PrimType // accumulator components, all reductions
@@ -286,6 +287,25 @@ func (k *kernel) TransposeIn() bool {
 		red += t.Size()
 	}
 	return in <= red
+}
+
+// tileBody is an ordered reduction's kernel as its tile body sees it:
+// Checked bodies test every index against ar_n (the last tile), the
+// others run without tests (every full tile).
+type tileBody struct {
+	*kernel
+	Checked bool
+}
+
+// TileBody is the kernel for the "ordered_tile" template.
+func (k *kernel) TileBody(checked bool) tileBody { return tileBody{k, checked} }
+
+// OrderedBounds is the ordered reduction's __launch_bounds__.
+func (k *kernel) OrderedBounds() string {
+	if k.MinBlocks > 0 {
+		return fmt.Sprintf("%d, %d", k.Block, k.MinBlocks)
+	}
+	return fmt.Sprint(k.Block)
 }
 
 // StoreIn copies element idx of every input into its shared tile.

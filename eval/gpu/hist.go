@@ -234,9 +234,6 @@ func (p hParam) decl() string {
 type histTuning struct {
 	block, groups, minBlocks int
 	maxCopies                int32
-	// prefetch pipelines the loads of whole tiles (HistStepNext): a
-	// variant to measure, off until a run on the GPU shows it faster.
-	prefetch bool
 }
 
 var histTune = histTuning{block: 1024, groups: 1, maxCopies: 32}
@@ -427,53 +424,6 @@ func (k *histKernel) HistStep(shared, full bool) string {
 	return b.String()
 }
 
-// HistStepNext is HistStep for a whole tile whose elements a previous step
-// (or HistFirstLoad) already read into ar_v: it first starts the loads of
-// the block's next tile, when that one is whole too, into ar_p, then
-// updates with ar_v while they are in flight, and hands ar_p over as the
-// next step's ar_v (histTune.prefetch: software pipelining, so each thread
-// has a load outstanding during its atomics, not only between them).
-func (k *histKernel) HistStepNext(shared bool) string {
-	var b strings.Builder
-	const in = "    "
-	fmt.Fprintf(&b, "%sconst bool ar_next = ar_b0 + ar_stride + %d <= ar_n;\n", in, k.Tile())
-	k.declare(&b, "ar_p", in)
-	fmt.Fprintf(&b, "%sif (ar_next) {\n", in)
-	k.loadInto(&b, "ar_p", "ar_b0 + ar_stride", true, in+"  ")
-	fmt.Fprintf(&b, "%s}\n", in)
-	k.process(&b, shared, true)
-	for j := range k.In {
-		if !k.unread[j] {
-			fmt.Fprintf(&b, "#pragma unroll\n%sfor (int ar_u = 0; ar_u < %d; ar_u++) ar_v%d[ar_u] = ar_p%d[ar_u];\n", in, k.Per(), j, j)
-		}
-	}
-	return b.String()
-}
-
-// HistFirstLoad declares ar_v and reads the block's first tile into it
-// when that tile is whole (HistStepNext's loop then starts).
-func (k *histKernel) HistFirstLoad() string {
-	var b strings.Builder
-	const in = "  "
-	k.declare(&b, "ar_v", in)
-	fmt.Fprintf(&b, "%sif (ar_b0 + %d <= ar_n) {\n", in, k.Tile())
-	k.loadInto(&b, "ar_v", "ar_b0", true, in+"  ")
-	fmt.Fprintf(&b, "%s}\n", in)
-	return b.String()
-}
-
-// Prefetch says whether the kernels pipeline their loads (HistStepNext).
-func (k *histKernel) Prefetch() bool { return histTune.prefetch }
-
-// declare declares the per-thread arrays <dst><j> of the inputs read.
-func (k *histKernel) declare(b *strings.Builder, dst, in string) {
-	for j, t := range k.In {
-		if !k.unread[j] {
-			fmt.Fprintf(b, "%s%s %s%d[%d];\n", in, ctype(t), dst, j, k.Per())
-		}
-	}
-}
-
 // loads declares <dst><j> and reads the thread's Per elements of every
 // input read from the tile at base into it: group g is the 4 elements at
 // base + 4·(g·Block + thread), so the lanes of a warp read consecutive
@@ -482,14 +432,6 @@ func (k *histKernel) loads(b *strings.Builder, dst, base string, full bool, in s
 	for j, t := range k.In {
 		if !k.unread[j] {
 			fmt.Fprintf(b, "%s%s %s%d[%d];\n", in, ctype(t), dst, j, k.Per())
-			k.loadInput(b, j, dst, base, full, in)
-		}
-	}
-}
-
-func (k *histKernel) loadInto(b *strings.Builder, dst, base string, full bool, in string) {
-	for j := range k.In {
-		if !k.unread[j] {
 			k.loadInput(b, j, dst, base, full, in)
 		}
 	}

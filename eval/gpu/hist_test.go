@@ -333,33 +333,6 @@ func TestHistGolden(t *testing.T) {
 	}
 }
 
-// TestHistGoldenPrefetch renders the modules of programs on each update
-// path (native shared atomics, runs of a spinning update, locks in global
-// memory, two operators) with histTune.prefetch, the pipelined variant.
-func TestHistGoldenPrefetch(t *testing.T) {
-	old := histTune
-	defer func() { histTune = old }()
-	histTune.prefetch = true
-	for _, p := range histProgs() {
-		switch p.name {
-		case "count_i32", "sum_f32_i32", "max_f64_cas", "tuple_sum_max_lock", "two_ops":
-		default:
-			continue
-		}
-		t.Run(p.name, func(t *testing.T) {
-			prog := p.build()
-			src, err := HistKernel(prog, histStmtOf(t, prog))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(src, "const bool ar_next = ") {
-				t.Fatal("the prefetching loop is missing")
-			}
-			golden(t, "hist_prefetch_"+p.name, src)
-		})
-	}
-}
-
 // TestHistSource writes the complete CUDA source of every test program's
 // module (prelude included) to -gpu.histsrc, as the backend compiles it.
 func TestHistSource(t *testing.T) {
@@ -377,11 +350,7 @@ func TestHistSource(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		name := p.name
-		if histTune.prefetch {
-			name += "_prefetch"
-		}
-		if err := os.WriteFile(filepath.Join(*histSrc, name+".cu"), []byte(m.source()), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(*histSrc, p.name+".cu"), []byte(m.source()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -626,13 +595,12 @@ var (
 	histGroups = flag.Int("gpu.histgroups", 0, "TestHistBench: 4-element groups per thread and step (0: the default)")
 	histCopies = flag.Int("gpu.histcopies", 0, "TestHistBench: most sub-histograms per block, a power of two (0: the default)")
 	histMinBlk = flag.Int("gpu.histminblocks", 0, "TestHistBench: blocks per SM the compiler must leave registers for (0: the default)")
-	histPrefet = flag.Bool("gpu.histprefetch", false, "TestHistBench and TestHistDevice: pipeline the loads of whole tiles (histTune.prefetch)")
 )
 
 // useHistTuneFlags sets the hist kernels' shape from the tuning flags for
 // the rest of the test.
 func useHistTuneFlags(t *testing.T) {
-	if *histBlock <= 0 && *histGroups <= 0 && *histCopies <= 0 && *histMinBlk <= 0 && !*histPrefet {
+	if *histBlock <= 0 && *histGroups <= 0 && *histCopies <= 0 && *histMinBlk <= 0 {
 		return
 	}
 	old := histTune
@@ -652,7 +620,6 @@ func useHistTuneFlags(t *testing.T) {
 	if *histMinBlk > 0 {
 		histTune.minBlocks = *histMinBlk
 	}
-	histTune.prefetch = histTune.prefetch || *histPrefet
 	resetHistPlans() // plans made with the old shape must not be reused
 }
 
@@ -682,7 +649,7 @@ func TestHistBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Printf("HISTTUNE block=%d groups=%d copies=%d minblocks=%d prefetch=%v\n", histTune.block, histTune.groups, histTune.maxCopies, histTune.minBlocks, histTune.prefetch)
+	fmt.Printf("HISTTUNE block=%d groups=%d copies=%d minblocks=%d\n", histTune.block, histTune.groups, histTune.maxCopies, histTune.minBlocks)
 	n := *histBench
 	ctx := context.Background()
 	ref := cpu.New(cpu.Options{})

@@ -214,6 +214,7 @@ func (g *generator) kernel(s *core.Stmt, op *core.Screma, outer []core.Atom, gro
 			tile += t.Size()
 		}
 		k.Seq = seqDegree(held, tile, k.Block, g.lim)
+		k.MinBlocks = g.lim.OrderedMinBlocks
 	}
 
 	// The environment: free variables of the lambdas and the neutral

@@ -130,9 +130,7 @@ type scanKernel struct {
 	// for accumulators with a float): CUB's stable order, where only
 	// every 32nd tile (an anchor) publishes its inclusive prefix and every
 	// tile combines exactly the aggregates back to its anchor's prefix.
-	Det bool
-	// Count32 selects the 32-bit segment-start counter (Limits.SegCount32).
-	Count32 bool
+	Det     bool
 	hasPost bool   // a post-map computes the results
 	envArgs string // the env as arguments of device functions
 	fnMap   string
@@ -461,7 +459,6 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 	k.Words, k.Multi, k.Offs = stateLayout(k.Acc)
 	k.light = core.IsIdentityLambda(op.Map) && op.Post == nil
 	k.Det = g.lim.Deterministic && hasFloat(k.Acc)
-	k.Count32 = g.lim.SegCount32
 	k.MinBlocks = minBlocks(k, g.lim)
 	k.Delay, k.Spin = lookBackWaits(g.lim)
 	k.Name = "k_" + strings.ReplaceAll(scanModeName[k.Mode], " ", "_")
@@ -772,7 +769,7 @@ func (k *scanKernel) SharedDecl() string {
 	var b strings.Builder
 	slots := tileSlots(k.Tile())
 	for j, t := range k.Scan {
-		fmt.Fprintf(&b, "  __shared__ %s ar_sh_%d[%d];\n", ctype(t), j, slots)
+		fmt.Fprintf(&b, "  __shared__ __align__(16) %s ar_sh_%d[%d];\n", ctype(t), j, slots)
 	}
 	for j, t := range k.Held {
 		fmt.Fprintf(&b, "  __shared__ %s ar_sx_%d[%d];\n", ctype(t), j, slots)
@@ -799,10 +796,80 @@ func (k *scanKernel) loadInputs(b *strings.Builder) []string {
 // filter has its own phases: FilterLoad, FilterCounts, FilterCompact,
 // FilterStore.)
 func (k *scanKernel) LoadPhase() string {
+	if k.copies() {
+		return k.perTileCase(func(checked bool) string {
+			if checked {
+				return k.loadLoop(true)
+			}
+			return k.copyLoop(true)
+		})
+	}
+	return k.perTileCase(k.loadLoop)
+}
+
+// copies reports whether the scanned values go between global and shared
+// memory unchanged, in the tile's order, 16 bytes at a time: no map,
+// map-out or post-map, and an unpadded tile (odd Seq) of 4- or 8-byte
+// values. Device arrays are whole allocations, so 256-byte aligned, and a
+// warp's slice of a tile is a multiple of 16 bytes. Such a full tile is
+// loaded with cp.async, straight into shared memory: no registers hold
+// the loads (the kernel has 32 per thread), so all of a warp's loads are
+// in flight at once instead of in register-sized batches, and stored
+// from 16-byte shared-memory reads.
+func (k *scanKernel) copies() bool {
+	if !k.light || k.Mode == scanFilter || len(k.Out) > 0 || len(k.Held) > 0 || k.Seq%2 == 0 || len(k.In) != len(k.Scan) {
+		return false
+	}
+	for j, t := range k.Scan {
+		if k.In[j] != t || (t.Size() != 4 && t.Size() != 8) {
+			return false
+		}
+	}
+	return true
+}
+
+// copyLoop renders a full tile's copy between global memory and the
+// warp's slice of shared memory in 16-byte chunks, striped over the lanes
+// (cp.async into shared memory when load, plain 16-byte moves out of it
+// otherwise).
+func (k *scanKernel) copyLoop(load bool) string {
+	var b strings.Builder
+	slice := 32 * k.Seq // elements of a warp's slice
+	for j, t := range k.Scan {
+		chunks := slice * t.Size() / 16
+		fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_r = 0; ar_r < %d; ar_r++) {\n", (chunks+31)/32)
+		fmt.Fprintf(&b, "    const int ar_c = ar_r * 32 + ar_lane;\n")
+		fmt.Fprintf(&b, "    char *ar_s = (char *)(ar_sh_%d + ar_warp * %d) + ar_c * 16;\n", j, slice)
+		g, q := "ar_res", ""
+		if load {
+			g, q = "ar_in", "const "
+		}
+		fmt.Fprintf(&b, "    %schar *ar_g = (%schar *)(%s%d + ar_base + ar_warp * %d) + ar_c * 16;\n", q, q, g, j, slice)
+		if chunks%32 != 0 {
+			fmt.Fprintf(&b, "    if (ar_c < %d) {\n", chunks)
+		} else {
+			b.WriteString("    {\n")
+		}
+		if load {
+			b.WriteString("      ar_cp_async16(ar_s, ar_g);\n")
+		} else {
+			b.WriteString("      *(uint4 *)ar_g = *(const uint4 *)ar_s;\n")
+		}
+		b.WriteString("    }\n  }\n")
+	}
+	if load {
+		b.WriteString("  ar_cp_async_wait();\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// loadLoop is LoadPhase's loop, with bounds checks or (a full tile)
+// without.
+func (k *scanKernel) loadLoop(checked bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = ar_warp * %d + ar_j * 32 + ar_lane;\n    const i64 ar_i = ar_base + ar_k;\n", 32*k.Seq)
-	fmt.Fprintf(&b, "    if (%s) {\n", k.inTile())
+	b.WriteString(k.ifInTile(checked))
 	xs := k.loadInputs(&b)
 	vals := xs
 	if k.hasMap {
@@ -832,9 +899,11 @@ func (k *scanKernel) LoadPhase() string {
 	for j := range k.Held {
 		fmt.Fprintf(&b, "      ar_sx_%d[AR_PADK] = %s;\n", j, vals[len(k.Scan)+j])
 	}
-	b.WriteString("    } else {\n")
-	for j := range k.Scan {
-		fmt.Fprintf(&b, "      ar_sh_%d[AR_PADK] = %s;\n", j, k.Neutral[j])
+	if checked {
+		b.WriteString("    } else {\n")
+		for j := range k.Scan {
+			fmt.Fprintf(&b, "      ar_sh_%d[AR_PADK] = %s;\n", j, k.Neutral[j])
+		}
 	}
 	b.WriteString("    }\n  }")
 	return b.String()
@@ -844,22 +913,15 @@ func (k *scanKernel) LoadPhase() string {
 // consecutive elements, those that start a segment (index a multiple of
 // ar_w): init declares the counter at the thread's first element, start
 // tests it, step advances it one element, reset rewinds it for the second
-// pass. By default the counter is the index modulo ar_w, in 64 bits. With
-// Limits.SegCount32 it is ar_c, the distance to the next start capped at
+// pass. The counter is ar_c, the distance to the next start capped at
 // Seq+1, in 32 bits: a thread's elements hold several starts only when
 // ar_w <= Seq, so capping ar_w there too (ar_wc) changes no flag, and a
-// counter at the cap reaches 0 only past the thread's last element.
-// TestSegCounters checks the two against each other.
+// counter at the cap reaches 0 only past the thread's last element. (It
+// replaced the 64-bit index modulo ar_w: 0.91-0.97 of copy instead of
+// 0.81-0.92 for rows of 1 to 1000, bench/RESULTS.md.) TestSegCounters
+// checks it against the definition.
 func (k *scanKernel) segCounter() segCounter {
 	rs := fmt.Sprintf("  const i64 ar_rs = (ar_base + (i64)threadIdx.x * %d) %% ar_w;\n", k.Seq)
-	if !k.Count32 {
-		return segCounter{
-			init:  rs + "  i64 ar_r = ar_rs;\n",
-			start: "ar_r == 0",
-			step:  "ar_r = ar_r + 1 == ar_w ? 0 : ar_r + 1;",
-			reset: "  ar_r = ar_rs;\n",
-		}
-	}
 	capped := k.Seq + 1
 	return segCounter{
 		init: rs + fmt.Sprintf("  const int ar_cs = (int)min(ar_rs == 0 ? (i64)0 : ar_w - ar_rs, (i64)%d);\n", capped) +
@@ -1178,10 +1240,24 @@ func (k *scanKernel) padK() string {
 // StorePhase writes the tile striped: the scanned values or the post-map's
 // results.
 func (k *scanKernel) StorePhase() string {
+	if k.copies() {
+		return k.perTileCase(func(checked bool) string {
+			if checked {
+				return k.storeLoop(true)
+			}
+			return k.copyLoop(false)
+		})
+	}
+	return k.perTileCase(k.storeLoop)
+}
+
+// storeLoop is StorePhase's loop, with bounds checks or (a full tile)
+// without.
+func (k *scanKernel) storeLoop(checked bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = ar_warp * %d + ar_j * 32 + ar_lane;\n    const i64 ar_i = ar_base + ar_k;\n", 32*k.Seq)
-	fmt.Fprintf(&b, "    if (%s) {\n", k.inTile())
+	b.WriteString(k.ifInTile(checked))
 	switch {
 	case k.hasPost:
 		args := []string{k.envArgs}
@@ -1212,11 +1288,34 @@ func (k *scanKernel) StorePhase() string {
 // segmented scan whose segments fit in a tile uses tiles of whole segments
 // (the thesis' segment-aligned tiling): no segment crosses a tile, so no
 // tile looks back.
+// ar_full says that every slot of the tile holds an element (perTileCase).
 func (k *scanKernel) TileBase() string {
 	if !k.Seg() {
-		return fmt.Sprintf("  const i64 ar_tlen = %d;\n  const i64 ar_base = ar_tile * ar_tlen;", k.Tile())
+		return fmt.Sprintf("  const i64 ar_tlen = %d;\n  const i64 ar_base = ar_tile * ar_tlen;\n  const bool ar_full = ar_base + %d <= ar_n;", k.Tile(), k.Tile())
 	}
-	return fmt.Sprintf("  const i64 ar_tlen = ar_w <= %d ? ar_w * (%d / ar_w) : %d;\n  const i64 ar_base = ar_tile * ar_tlen;", k.Tile(), k.Tile(), k.Tile())
+	return fmt.Sprintf("  const i64 ar_tlen = ar_w <= %d ? ar_w * (%d / ar_w) : %d;\n  const i64 ar_base = ar_tile * ar_tlen;\n  const bool ar_full = ar_tlen == %d && ar_base + %d <= ar_n;",
+		k.Tile(), k.Tile(), k.Tile(), k.Tile(), k.Tile())
+}
+
+// perTileCase renders a striped loop over the tile twice: without bounds
+// checks for a full tile (every tile but the last, and not a
+// whole-segment tile shorter than Tile), and with them otherwise. The
+// checks are 64-bit compares of every index, a third of the load and store
+// phases' instructions.
+func (k *scanKernel) perTileCase(loop func(checked bool) string) string {
+	return "  if (ar_full) {\n" + indent(loop(false), 2) + "\n  } else {\n" + indent(loop(true), 2) + "\n  }"
+}
+
+// indent shifts every non-empty line of s right by n spaces, but for
+// preprocessor lines, which stay in the first column.
+func indent(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			lines[i] = strings.Repeat(" ", n) + l
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // tileLen is TileBase's ar_tlen on the host.
@@ -1226,6 +1325,15 @@ func (k *scanKernel) tileLen(w int64) int64 {
 		return w * (t / w)
 	}
 	return t
+}
+
+// ifInTile opens the block of a striped loop's body that runs when slot
+// ar_k holds an element: under that test when checked, at once otherwise.
+func (k *scanKernel) ifInTile(checked bool) string {
+	if !checked {
+		return "    {\n"
+	}
+	return fmt.Sprintf("    if (%s) {\n", k.inTile())
 }
 
 // inTile is the condition that the tile's slot ar_k holds element ar_i.

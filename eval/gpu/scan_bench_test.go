@@ -163,16 +163,6 @@ func BenchmarkScan(b *testing.B) {
 		defer be.SetDeterministic(false)
 		measure(b, cases[2])
 	})
-	// The segmented scans with the 32-bit segment-start countdown.
-	for _, c := range cases {
-		if strings.HasPrefix(c.name, "segscan") {
-			b.Run(c.name+"_count32", func(b *testing.B) {
-				be.lim.SegCount32 = true
-				defer func() { be.lim.SegCount32 = false }()
-				measure(b, c)
-			})
-		}
-	}
 	swept := map[string]bool{"scan_i32": true, "scan_i64": true, "scan_f64": true, "mssp_scan_i32": true,
 		"scanomap_i32": true, "filter_50pct_i32": true, "segscan_i32_len1000": true, "segscan_i32_len16777216": true}
 	// The sweep: every block size of gpubench.scanblock with every degree

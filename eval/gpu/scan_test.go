@@ -22,7 +22,6 @@ var (
 	scanSeqFlag       = flag.Int("gpu.scanseq", 0, "scan elements per thread TestScanDevice uses (0: the formula)")
 	scanMinBlocksFlag = flag.Int("gpu.scanminblocks", 0, "minimum blocks per multiprocessor of the scan kernels TestScanDevice uses")
 	scanDetFlag       = flag.Bool("gpu.scandet", false, "TestScanDevice runs the float scans in deterministic mode")
-	scanSeg32Flag     = flag.Bool("gpu.segcount32", false, "TestScanDevice finds segment starts with the 32-bit countdown (Limits.SegCount32)")
 )
 
 // A scanProg is a program whose first statement of kind scan, segmented
@@ -249,43 +248,19 @@ func TestScanGoldenDeterministic(t *testing.T) {
 	}
 }
 
-// TestScanGoldenSegCount32 renders the segmented scans with the 32-bit
-// segment-start countdown (Limits.SegCount32).
-func TestScanGoldenSegCount32(t *testing.T) {
-	lim := DefaultLimits
-	lim.SegCount32 = true
-	for _, name := range []string{"segscan_i32", "segscan_linfun"} {
-		t.Run(name, func(t *testing.T) {
-			p := scanProgByName(t, name)
-			prog := p.build()
-			m, err := genScan(prog, scanStmtOf(t, prog), lim)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(m.body, "int ar_c = ar_cs;") {
-				t.Fatal("the 32-bit countdown is missing")
-			}
-			golden(t, "scan_"+name+"_count32", m.body)
-		})
-	}
-}
-
-// TestSegCounters runs the two segment-start counters of segCounter, as
-// Go transcriptions of their rendered lines, against the definition (index
-// a multiple of w) for every thread of tiles over many row lengths,
+// TestSegCounters runs the segment-start counter of segCounter, as a Go
+// transcription of its rendered lines, against the definition (index a
+// multiple of w) for every thread of tiles over many row lengths,
 // including lengths around Seq and lengths past 32 bits, and checks that
 // the rendered kernel uses exactly those lines.
 func TestSegCounters(t *testing.T) {
 	for _, seq := range []int{1, 7, 15, 23, 31} {
 		k := &scanKernel{Seq: seq}
-		c64 := k.segCounter()
-		k.Count32 = true
 		c32 := k.segCounter()
-		if c64.step != "ar_r = ar_r + 1 == ar_w ? 0 : ar_r + 1;" ||
-			c32.step != "ar_c = (ar_c == 0 ? ar_wc : ar_c) - 1;" || c32.start != "ar_c == 0" ||
+		if c32.step != "ar_c = (ar_c == 0 ? ar_wc : ar_c) - 1;" || c32.start != "ar_c == 0" ||
 			!strings.Contains(c32.init, fmt.Sprintf("(int)min(ar_rs == 0 ? (i64)0 : ar_w - ar_rs, (i64)%d)", seq+1)) ||
 			!strings.Contains(c32.init, fmt.Sprintf("(int)min(ar_w, (i64)%d)", seq+1)) {
-			t.Fatalf("seq %d: the rendered counters are not the ones this test transcribes:\n%+v\n%+v", seq, c64, c32)
+			t.Fatalf("seq %d: the rendered counter is not the one this test transcribes:\n%+v", seq, c32)
 		}
 		for _, w := range []int64{1, 2, 3, int64(seq) - 1, int64(seq), int64(seq) + 1, int64(seq) + 2, 31, 32, 33, 1000, 1 << 20, 1<<33 + 7} {
 			if w < 1 {
@@ -295,22 +270,13 @@ func TestSegCounters(t *testing.T) {
 				for thread := int64(0); thread < 64; thread++ {
 					first := base + thread*int64(seq)
 					rs := first % w
-					r := rs // the 64-bit counter
 					cs := int32(min(map[bool]int64{true: 0, false: w - rs}[rs == 0], int64(seq)+1))
 					wc := int32(min(w, int64(seq)+1))
 					c := cs // the 32-bit countdown
 					for j := int64(0); j < int64(seq); j++ {
 						want := (first+j)%w == 0
-						if got := r == 0; got != want {
-							t.Fatalf("64-bit: seq %d w %d index %d: start %v, want %v", seq, w, first+j, got, want)
-						}
 						if got := c == 0; got != want {
-							t.Fatalf("32-bit: seq %d w %d index %d: start %v, want %v", seq, w, first+j, got, want)
-						}
-						if r+1 == w {
-							r = 0
-						} else {
-							r++
+							t.Fatalf("seq %d w %d index %d: start %v, want %v", seq, w, first+j, got, want)
 						}
 						if c == 0 {
 							c = wc
@@ -318,6 +284,19 @@ func TestSegCounters(t *testing.T) {
 						c--
 					}
 				}
+			}
+		}
+	}
+	for _, name := range []string{"segscan_i32", "segscan_linfun"} {
+		prog := scanProgByName(t, name).build()
+		m, err := genScan(prog, scanStmtOf(t, prog), DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := m.k.segCounter()
+		for _, line := range []string{c.init, c.start, c.step, c.reset} {
+			if !strings.Contains(m.body, line) {
+				t.Errorf("%s: the kernel lacks %q", name, line)
 			}
 		}
 	}
@@ -431,7 +410,6 @@ func TestScanDevice(t *testing.T) {
 	}
 	// The kernel variants a measurement sweeps are checked the same way.
 	b.lim.ScanBlock, b.lim.Seq, b.lim.ScanMinBlocks = *scanBlockFlag, *scanSeqFlag, *scanMinBlocksFlag
-	b.lim.SegCount32 = *scanSeg32Flag
 	b.SetDeterministic(*scanDetFlag)
 	ref := cpu.New(cpu.Options{})
 	ctx := context.Background()

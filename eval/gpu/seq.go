@@ -30,11 +30,10 @@ type Limits struct {
 	// ScanDelay and ScanSpin, when positive, replace the look-back's first
 	// wait and its wait per retry in ns (lookBackWaits).
 	ScanDelay, ScanSpin int
-	// SegCount32 finds a segmented scan's segment starts with a 32-bit
-	// countdown instead of the 64-bit index modulo the row length
-	// (scanKernel.segCounter): a variant to measure, off until a GPU run
-	// shows it correct and faster.
-	SegCount32 bool
+	// OrderedMinBlocks, when positive, is the minimum blocks per
+	// multiprocessor of the ordered redomap's launch bounds (for
+	// measuring).
+	OrderedMinBlocks int
 }
 
 // DefaultLimits are the sm_90 values (H100 and H200 agree on all but SMs).

@@ -105,6 +105,7 @@ type GPU struct {
 	props Props
 	start uintptr // events for Launch timing, created once
 	stop  uintptr
+	hold  *hold // holds the stream while Launch queues (hold.go); nil: none
 
 	mu     sync.Mutex
 	broken error // set after a sticky error
@@ -179,7 +180,11 @@ func (g *GPU) init() error {
 	if err := g.check("cuEventCreate", d.cuEventCreate(&g.start, 0)); err != nil {
 		return err
 	}
-	return g.check("cuEventCreate", d.cuEventCreate(&g.stop, 0))
+	if err := g.check("cuEventCreate", d.cuEventCreate(&g.stop, 0)); err != nil {
+		return err
+	}
+	g.hold = g.initHold()
+	return nil
 }
 
 func (g *GPU) readProps() error {
@@ -446,6 +451,8 @@ type Dim3 struct{ X, Y, Z uint32 }
 // Launch runs the kernel with args (each a Ptr, int64, int32, uint32,
 // uint64, float32, float64, or any fixed-size value of up to 8 bytes) and
 // returns the kernel time measured by CUDA events, after waiting for it.
+// The events bracket the kernel alone, not the host's time launching it
+// (hold.go).
 func (f *Function) Launch(grid, block Dim3, shared int, args ...any) (time.Duration, error) {
 	vals := make([]uint64, len(args))
 	ptrs := make([]unsafe.Pointer, len(args))
@@ -463,8 +470,20 @@ func (f *Function) Launch(grid, block Dim3, shared int, args ...any) (time.Durat
 	g := f.g
 	err := g.do(func() error {
 		d := g.d
+		release := func() {}
+		if g.hold != nil {
+			r, err := g.hold.queue(g)
+			if err != nil {
+				return err
+			}
+			release = r
+			defer release()
+		}
 		if err := g.check("cuEventRecord", d.cuEventRecord(g.start, 0)); err != nil {
 			return err
+		}
+		if testLaunchDelay > 0 {
+			time.Sleep(testLaunchDelay)
 		}
 		if err := g.check("cuLaunchKernel("+f.Name+")", d.cuLaunchKernel(f.h, grid.X, max(grid.Y, 1), max(grid.Z, 1),
 			block.X, max(block.Y, 1), max(block.Z, 1), uint32(shared), 0, params, nil)); err != nil {
@@ -473,6 +492,7 @@ func (f *Function) Launch(grid, block Dim3, shared int, args ...any) (time.Durat
 		if err := g.check("cuEventRecord", d.cuEventRecord(g.stop, 0)); err != nil {
 			return err
 		}
+		release()
 		if err := g.check("cuEventSynchronize("+f.Name+")", d.cuEventSynchronize(g.stop)); err != nil {
 			return err
 		}

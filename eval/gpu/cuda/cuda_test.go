@@ -3,6 +3,7 @@ package cuda
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestOpen checks both outcomes: on a machine without a driver Open fails
@@ -45,5 +46,46 @@ func TestPackArg(t *testing.T) {
 	var v uint64
 	if err := packArg(&v, "x"); err == nil {
 		t.Error("packArg(string): want an error")
+	}
+}
+
+// TestLaunchTimeIsKernelTime checks that a launch's time leaves out the
+// host: with the host stalled 20 ms between the first event and the
+// launch, an empty kernel still times at well under a millisecond (without
+// the stream hold of hold.go it times at 20 ms).
+func TestLaunchTimeIsKernelTime(t *testing.T) {
+	g, err := Open()
+	if err != nil {
+		t.Logf("no GPU, nothing to time: %v", err)
+		return
+	}
+	if g.hold == nil {
+		t.Fatal("the stream hold did not load")
+	}
+	src := `extern "C" __global__ void empty() {}`
+	image, err := g.Compile(src, "empty.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := g.LoadModule(image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Unload()
+	f, err := m.Function("empty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testLaunchDelay = 20 * time.Millisecond
+	defer func() { testLaunchDelay = 0 }()
+	for i := 0; i < 3; i++ {
+		d, err := f.Launch(Dim3{X: 1}, Dim3{X: 32}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d > time.Millisecond {
+			t.Fatalf("launch %d: an empty kernel timed at %v with the host stalled 20 ms: the events count the host", i, d)
+		}
+		t.Logf("launch %d: %v", i, d)
 	}
 }

@@ -33,6 +33,8 @@ type driver struct {
 	cuMemcpyDtoD                                func(dst, src uint64, n uint64) int32
 	cuMemsetD8                                  func(dst uint64, v uint8, n uint64) int32
 	cuMemGetInfo                                func(free, total *uint64) int32
+	cuMemHostAlloc                              func(p *unsafe.Pointer, n uint64, flags uint32) int32
+	cuMemHostGetDevicePointer                   func(d *uint64, p unsafe.Pointer, flags uint32) int32
 	cuModuleLoadData                            func(m *uintptr, image unsafe.Pointer) int32
 	cuModuleUnload                              func(m uintptr) int32
 	cuModuleGetFunction                         func(f *uintptr, m uintptr, name string) int32
@@ -87,6 +89,8 @@ func (d *driver) cudaSymbols() []symbol {
 		{&d.cuMemcpyDtoD, "cuMemcpyDtoD_v2"},
 		{&d.cuMemsetD8, "cuMemsetD8_v2"},
 		{&d.cuMemGetInfo, "cuMemGetInfo_v2"},
+		{&d.cuMemHostAlloc, "cuMemHostAlloc"},
+		{&d.cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"},
 		{&d.cuModuleLoadData, "cuModuleLoadData"},
 		{&d.cuModuleUnload, "cuModuleUnload"},
 		{&d.cuModuleGetFunction, "cuModuleGetFunction"},
