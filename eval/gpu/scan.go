@@ -160,12 +160,16 @@ func (k *scanKernel) Seg() bool { return k.Mode == scanSeg }
 func tileSlots(tile int) int { return tile + tile/32 + 1 }
 
 // sharedBytes is the static shared memory of a kernel with m elements per
-// thread: one padded tile per scanned and held component, and the block
-// scan's per-warp values, block aggregate and prefix.
-func sharedBytes(scan, held, acc []core.PrimType, block, m int) int {
+// thread: one padded tile per scanned and held component, the threads'
+// prefixes (ar_tp, when the store applies them), and the block scan's
+// per-warp values, block aggregate and prefix.
+func sharedBytes(scan, held, acc []core.PrimType, block, m int, prefixes bool) int {
 	n := 0
 	for _, t := range scan {
 		n += tileSlots(block*m) * t.Size()
+		if prefixes {
+			n += block * t.Size()
+		}
 	}
 	for _, t := range held {
 		n += tileSlots(block*m) * t.Size()
@@ -182,7 +186,7 @@ func (k *scanKernel) shared() int {
 	if k.Mode == scanFilter {
 		return filterShared(k.Held, k.Block, k.Seq)
 	}
-	return sharedBytes(k.Scan, k.Held, k.Acc, k.Block, k.Seq)
+	return sharedBytes(k.Scan, k.Held, k.Acc, k.Block, k.Seq, !k.Seg())
 }
 
 // scanSeq is the sequentiality degree: the formula of seqDegree (thesis
@@ -194,7 +198,7 @@ func (k *scanKernel) shared() int {
 func scanSeq(k *scanKernel, lim Limits) int {
 	m := seqDegree(k.Scan, 0, k.Block, Limits{SMs: lim.SMs, MaxThreadsPerBlock: lim.MaxThreadsPerBlock,
 		SharedPerBlock: 1 << 30, SharedOptin: lim.SharedOptin, RegsPerBlock: lim.RegsPerBlock, Seq: lim.Seq})
-	for m > 1 && sharedBytes(k.Scan, k.Held, k.Acc, k.Block, m) > lim.SharedPerBlock {
+	for m > 1 && sharedBytes(k.Scan, k.Held, k.Acc, k.Block, m, !k.Seg()) > lim.SharedPerBlock {
 		m--
 	}
 	return m
@@ -770,6 +774,9 @@ func (k *scanKernel) SharedDecl() string {
 	slots := tileSlots(k.Tile())
 	for j, t := range k.Scan {
 		fmt.Fprintf(&b, "  __shared__ __align__(16) %s ar_sh_%d[%d];\n", ctype(t), j, slots)
+		if !k.Seg() {
+			fmt.Fprintf(&b, "  __shared__ %s ar_tp_%d[%d];\n", ctype(t), j, k.Block)
+		}
 	}
 	for j, t := range k.Held {
 		fmt.Fprintf(&b, "  __shared__ %s ar_sx_%d[%d];\n", ctype(t), j, slots)
@@ -850,10 +857,35 @@ func (k *scanKernel) copyLoop(load bool) string {
 		} else {
 			b.WriteString("    {\n")
 		}
-		if load {
+		switch {
+		case load:
 			b.WriteString("      ar_cp_async16(ar_s, ar_g);\n")
-		} else {
+		case k.Seg():
 			b.WriteString("      *(uint4 *)ar_g = *(const uint4 *)ar_s;\n")
+		default:
+			// One component (StorePhase): its values get their threads'
+			// prefixes on the way out. A chunk's e elements belong to at
+			// most two threads when Seq >= e: two reads of ar_tp per chunk.
+			e := 16 / t.Size()
+			fmt.Fprintf(&b, "      union { uint4 v; %s e[%d]; } ar_u;\n      ar_u.v = *(const uint4 *)ar_s;\n", ctype(t), e)
+			if k.Seq >= e {
+				fmt.Fprintf(&b, "      const int ar_o = ar_c * %d / %d;\n", e, k.Seq)
+				fmt.Fprintf(&b, "      const int ar_b1 = (ar_o + 1) * %d - ar_c * %d;\n", k.Seq, e)
+				fmt.Fprintf(&b, "      const %s ar_t0 = ar_tp_0[ar_warp * 32 + ar_o];\n", ctype(t))
+				fmt.Fprintf(&b, "      const %s ar_t1 = ar_tp_0[ar_warp * 32 + min(ar_o + 1, 31)];\n", ctype(t))
+			}
+			fmt.Fprintf(&b, "#pragma unroll\n      for (int ar_x = 0; ar_x < %d; ar_x++) {\n", e)
+			var vals []string
+			if k.Seq >= e {
+				fmt.Fprintf(&b, "        const %s ar_tq_0 = ar_x < ar_b1 ? ar_t0 : ar_t1;\n", ctype(t))
+				fmt.Fprintf(&b, "        const %s ar_c_0 = ar_u.e[ar_x];\n", ctype(t))
+				k.declUninit(&b, "ar_z", 8)
+				k.comb(&b, "ar_z", "ar_tq", "ar_c", 8)
+				vals = []string{"ar_z_0"}
+			} else {
+				vals = k.storedValues(&b, fmt.Sprintf("ar_c * %d + ar_x", e), func(int) string { return "ar_u.e[ar_x]" }, 8)
+			}
+			fmt.Fprintf(&b, "        ar_u.e[ar_x] = %s;\n      }\n      *(uint4 *)ar_g = ar_u.v;\n", vals[0])
 		}
 		b.WriteString("    }\n  }\n")
 	}
@@ -1189,10 +1221,13 @@ func (k *scanKernel) publish(b *strings.Builder, idx, val, st string, indent int
 	fmt.Fprintf(b, "%s}\n", in)
 }
 
-// Finish gives every element its prefix: the block's exclusive prefix and
-// the thread's, combined with the thread-local inclusive value left in
-// shared memory by ThreadScan (a segmented scan recomputes its flags from
-// the index), and puts it back at the same slot.
+// Finish makes every thread's exclusive prefix (the block's, the warp's and
+// its own within the warp). A plain scan leaves it in ar_tp for the store,
+// which combines it with the thread-local inclusive values ThreadScan left
+// in shared memory as it writes them out (storedValues): one pass over
+// shared memory fewer. A segmented scan, whose prefix stops at the first
+// segment start (flags recomputed from the index), combines its elements
+// here and puts them back at the same slots.
 func (k *scanKernel) Finish() string {
 	var b strings.Builder
 	b.WriteString("  {\n")
@@ -1203,20 +1238,22 @@ func (k *scanKernel) Finish() string {
 	k.comb(&b, "ar_ex", "ar_w", "ar_ex", 4)
 	k.comb(&b, "ar_ex", "ar_bp", "ar_ex", 4)
 	b.WriteString("  }\n")
-	if k.Seg() {
-		b.WriteString(k.segCounter().reset + "  bool ar_f = false;\n")
+	if !k.Seg() {
+		for j := range k.Scan {
+			fmt.Fprintf(&b, "  ar_tp_%d[threadIdx.x] = ar_ex_%d;\n", j, j)
+		}
+		return strings.TrimRight(b.String(), "\n")
 	}
+	b.WriteString(k.segCounter().reset + "  bool ar_f = false;\n")
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = threadIdx.x * %d + ar_j;\n", k.Seq)
 	for j, t := range k.Scan {
 		fmt.Fprintf(&b, "    const %s ar_c_%d = ar_sh_%d[AR_PADK];\n", ctype(t), j, j)
 	}
-	if k.Seg() {
-		f := len(k.Scan)
-		c := k.segCounter()
-		fmt.Fprintf(&b, "    ar_f = ar_f || %s;\n    %s\n", c.start, c.step)
-		fmt.Fprintf(&b, "    const bool ar_c_%d = ar_f;\n", f)
-	}
+	f := len(k.Scan)
+	c := k.segCounter()
+	fmt.Fprintf(&b, "    ar_f = ar_f || %s;\n    %s\n", c.start, c.step)
+	fmt.Fprintf(&b, "    const bool ar_c_%d = ar_f;\n", f)
 	k.declUninit(&b, "ar_z", 4)
 	k.comb(&b, "ar_z", "ar_ex", "ar_c", 4)
 	for j := range k.Scan {
@@ -1240,7 +1277,7 @@ func (k *scanKernel) padK() string {
 // StorePhase writes the tile striped: the scanned values or the post-map's
 // results.
 func (k *scanKernel) StorePhase() string {
-	if k.copies() {
+	if k.copies() && (k.Seg() || len(k.Scan) == 1) {
 		return k.perTileCase(func(checked bool) string {
 			if checked {
 				return k.storeLoop(true)
@@ -1258,12 +1295,11 @@ func (k *scanKernel) storeLoop(checked bool) string {
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = ar_warp * %d + ar_j * 32 + ar_lane;\n    const i64 ar_i = ar_base + ar_k;\n", 32*k.Seq)
 	b.WriteString(k.ifInTile(checked))
+	vals := k.storedValues(&b, "ar_j * 32 + ar_lane", func(j int) string { return fmt.Sprintf("ar_sh_%d[AR_PADK]", j) }, 6)
 	switch {
 	case k.hasPost:
 		args := []string{k.envArgs}
-		for j := range k.Scan {
-			args = append(args, fmt.Sprintf("ar_sh_%d[AR_PADK]", j))
-		}
+		args = append(args, vals...)
 		for j := range k.Held {
 			args = append(args, fmt.Sprintf("ar_sx_%d[AR_PADK]", j))
 		}
@@ -1277,11 +1313,38 @@ func (k *scanKernel) storeLoop(checked bool) string {
 		}
 	default:
 		for j := range k.Res {
-			fmt.Fprintf(&b, "      ar_res%d[ar_i] = ar_sh_%d[AR_PADK];\n", j, j)
+			fmt.Fprintf(&b, "      ar_res%d[ar_i] = %s;\n", j, vals[j])
 		}
 	}
 	b.WriteString("    }\n  }")
 	return b.String()
+}
+
+// storedValues renders the scanned values of the element at position pos
+// of the warp's slice, whose thread-local inclusive values are slot(j)
+// for component j: as they
+// are for a segmented scan (Finish combined them), or combined with their
+// thread's prefix in ar_tp. It returns the values' C expressions.
+func (k *scanKernel) storedValues(b *strings.Builder, pos string, slot func(j int) string, indent int) []string {
+	vals := make([]string, len(k.Scan))
+	if k.Seg() {
+		for j := range k.Scan {
+			vals[j] = slot(j)
+		}
+		return vals
+	}
+	in := ind(indent)
+	fmt.Fprintf(b, "%sconst int ar_o = ar_warp * 32 + (%s) / %d;\n", in, pos, k.Seq)
+	for j, t := range k.Scan {
+		fmt.Fprintf(b, "%sconst %s ar_tq_%d = ar_tp_%d[ar_o];\n", in, ctype(t), j, j)
+		fmt.Fprintf(b, "%sconst %s ar_c_%d = %s;\n", in, ctype(t), j, slot(j))
+	}
+	k.declUninit(b, "ar_z", indent)
+	k.comb(b, "ar_z", "ar_tq", "ar_c", indent)
+	for j := range k.Scan {
+		vals[j] = fmt.Sprintf("ar_z_%d", j)
+	}
+	return vals
 }
 
 // TileBase renders the tile's length ar_tlen and first element ar_base. A
