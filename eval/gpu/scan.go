@@ -195,14 +195,41 @@ func (k *scanKernel) shared() int {
 // scan's flag is left out: it is recomputed from the index, never stored
 // (with it, i32 segments got 15 per thread and ran at 0.72 of copy at
 // length 1000; without it 31 and 0.76, bench/RESULTS.md).
+//
+// Accumulators that span several look-back words (k.Multi, e.g. MSSP's
+// four i32) are the exception. The formula bounds them by registers, but
+// this kernel keeps a thread's elements in shared memory, and their tiles
+// were too small to pay for the look-back each tile waits for. They run
+// wideScanBlock threads with the largest odd degree that still lets
+// wideScanResident blocks share a multiprocessor's shared memory: the sweep
+// in bench/RESULTS.md ("GPU scan", run 3) put MSSP at 1.82 ms with 128 x 19
+// (5 blocks per SM) against 1.96 with 256 x 7, 1.87 with 128 x 21 (4 per
+// SM) and 1.87-2.33 elsewhere.
 func scanSeq(k *scanKernel, lim Limits) int {
+	limit := lim.SharedPerBlock
 	m := seqDegree(k.Scan, 0, k.Block, Limits{SMs: lim.SMs, MaxThreadsPerBlock: lim.MaxThreadsPerBlock,
 		SharedPerBlock: 1 << 30, SharedOptin: lim.SharedOptin, RegsPerBlock: lim.RegsPerBlock, Seq: lim.Seq})
-	for m > 1 && sharedBytes(k.Scan, k.Held, k.Acc, k.Block, m, !k.Seg()) > lim.SharedPerBlock {
+	if k.Multi && lim.Seq <= 0 && lim.SharedPerSM > 0 {
+		// 1 KB per block is the driver's.
+		limit = min(limit, lim.SharedPerSM/wideScanResident-1024)
+		m = wideScanMaxSeq
+	}
+	for m > 1 && sharedBytes(k.Scan, k.Held, k.Acc, k.Block, m, !k.Seg()) > limit {
 		m--
+	}
+	if k.Multi && lim.Seq <= 0 && m > 1 && m%2 == 0 {
+		m-- // odd: no padding (padK)
 	}
 	return m
 }
+
+// The shape of scans whose accumulator spans several look-back words
+// (scanSeq).
+const (
+	wideScanBlock    = 128
+	wideScanResident = 5
+	wideScanMaxSeq   = 31
+)
 
 // filterSeq is the elements per thread of a filter: the formula's degree
 // for the values each thread keeps in registers, at most 32 rounds (so
@@ -459,8 +486,11 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 		return nil, fs.err
 	}
 	k.Env = fs.order
-	k.Seq = scanSeq(k, g.lim)
 	k.Words, k.Multi, k.Offs = stateLayout(k.Acc)
+	if k.Multi && g.lim.ScanBlock <= 0 {
+		k.Block = wideScanBlock
+	}
+	k.Seq = scanSeq(k, g.lim)
 	k.light = core.IsIdentityLambda(op.Map) && op.Post == nil
 	k.Det = g.lim.Deterministic && hasFloat(k.Acc)
 	k.MinBlocks = minBlocks(k, g.lim)

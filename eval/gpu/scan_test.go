@@ -381,7 +381,7 @@ func TestScanUnsupported(t *testing.T) {
 // TestScanSeq checks the sequentiality degrees the formula gives for the
 // test programs' accumulators and that every tile fits in shared memory.
 func TestScanSeq(t *testing.T) {
-	want := map[string]int{"scan_i32": 31, "scan_u8_max": 31, "scan_f64": 15, "mssp_scan": 7, "segscan_i32": 31,
+	want := map[string]int{"scan_i32": 31, "scan_u8_max": 31, "scan_f64": 15, "mssp_scan": 19, "segscan_i32": 31,
 		"filter_map": 15, "partition_pairs": 15}
 	for _, p := range scanProgs() {
 		prog := p.build()
