@@ -53,3 +53,14 @@ AR_D void ar_load4(const T *__restrict__ p, const i64 i, const i64 n, const bool
     for (int j = 0; j < 4; j++) v[j] = full || i + j < n ? p[i + j] : (T)0;
   }
 }
+
+// ar_lane_value is lane l's v (every lane of the warp takes part); values
+// narrower than 4 bytes travel as an int.
+template <typename T>
+AR_D T ar_lane_value(T v, int l) {
+  if constexpr (sizeof(T) < 4) {
+    return (T)__shfl_sync(0xffffffffu, (int)v, l);
+  } else {
+    return __shfl_sync(0xffffffffu, v, l);
+  }
+}

@@ -574,12 +574,14 @@ func (r *run) launchMultiScan(m *histModule, env map[string]eval.Value) error {
 		if err != nil {
 			return err
 		}
-		blocks := ceilDiv(a.c, int64(k.Block))
-		// The accumulators stay in shared memory while a chunk is walked
-		// when the block's k columns of them fit.
+		// The accumulators stay in shared memory while a thread walks a
+		// chunk when the block's k columns of them fit; otherwise a warp
+		// walks each chunk with the state in global memory.
 		agg, out, smem := k.Name+"_agg", k.Name+"_out", 0
+		blocks := ceilDiv(a.c*32, int64(k.Block))
 		if sb := k.multiscanSmemBytes(classes); classes > 0 && sb <= int64(r.b.lim.SharedOptin) {
 			agg, out, smem = k.Name+"_aggs", k.Name+"_outs", int(sb)
+			blocks = ceilDiv(a.c, int64(k.Block))
 		}
 		if err := r.histLaunch1(m, l, agg, blocks, smem, args, traffic, env); err != nil {
 			return err

@@ -118,6 +118,47 @@ func (k *histKernel) Step(out, smem bool) string {
 	return b.String()
 }
 
+// WarpStep is Step for the 32 elements ar_b + lane of a warp's chunk (a
+// _agg or _out kernel): lanes with the same label (__match_any_sync) each
+// fold, in lane order, the label's accumulator and the values of the lanes
+// up to their own; the last of them writes the accumulator back. A label
+// out of range raises the error flag and leaves its lane out, since a lane
+// that returned would hang the warp's collectives.
+func (k *histKernel) WarpStep(out bool) string {
+	var b strings.Builder
+	b.WriteString("    const i64 ar_i = ar_b + ar_lane;\n")
+	b.WriteString("    i64 ar_l = ar_i < ar_hi ? (i64)ar_lab[ar_i] : (i64)-1;\n")
+	fmt.Fprintf(&b, "    if (ar_i < ar_hi && (ar_l < 0 || ar_l >= ar_k)) {\n      ar_fail(ar_err, %d);\n      ar_l = -1;\n    }\n", k.labelSite)
+	b.WriteString("    const bool ar_on = ar_l >= 0;\n")
+	b.WriteString("    const unsigned int ar_m = __match_any_sync(0xffffffffu, ar_l);\n")
+	b.WriteString("    const i64 ar_s = ar_l * ar_c + ar_c0;\n")
+	var as, ys []string
+	for j, t := range k.scanTs {
+		fmt.Fprintf(&b, "    const %s ar_x%d = ar_on ? ar_in%d[ar_i] : %s;\n", ctype(t), j, j, k.scanNe[j])
+		fmt.Fprintf(&b, "    %s ar_a%d = ar_on ? ar_st%d[ar_s] : %s;\n", ctype(t), j, j, k.scanNe[j])
+		as = append(as, fmt.Sprintf("ar_a%d", j))
+		ys = append(ys, fmt.Sprintf("ar_y%d", j))
+	}
+	b.WriteString("#pragma unroll\n    for (int ar_t = 0; ar_t < 32; ar_t++) {\n")
+	for j, t := range k.scanTs {
+		fmt.Fprintf(&b, "      const %s ar_y%d = ar_lane_value(ar_x%d, ar_t);\n", ctype(t), j, j)
+	}
+	fmt.Fprintf(&b, "      if (ar_t <= ar_lane && ((ar_m >> ar_t) & 1u)) %s\n    }\n", k.callOp(k.scanFn, as, ys, as))
+	b.WriteString("    if (ar_on && ar_lane == 31 - __clz(ar_m)) {\n")
+	for j := range k.scanTs {
+		fmt.Fprintf(&b, "      ar_st%d[ar_s] = ar_a%d;\n", j, j)
+	}
+	b.WriteString("    }\n")
+	if out {
+		b.WriteString("    if (ar_on) {\n")
+		for j := range k.scanTs {
+			fmt.Fprintf(&b, "      ar_res%d[ar_i] = ar_a%d;\n", j, j)
+		}
+		b.WriteString("    }\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
 // SmemState carves the shared state out of dynamic shared memory: per
 // component, ar_k rows of one accumulator per thread (so the lanes of a
 // warp always use different banks).
