@@ -833,6 +833,14 @@ func (k *scanKernel) loadInputs(b *strings.Builder) []string {
 // filter has its own phases: FilterLoad, FilterCounts, FilterCompact,
 // FilterStore.)
 func (k *scanKernel) LoadPhase() string {
+	if k.stages() {
+		return k.perTileCase(func(checked bool) string {
+			if checked {
+				return k.stageLoop()
+			}
+			return k.copyLoop(true)
+		})
+	}
 	if k.copies() {
 		return k.perTileCase(func(checked bool) string {
 			if checked {
@@ -865,6 +873,42 @@ func (k *scanKernel) copies() bool {
 	return true
 }
 
+// stages reports whether the load phase leaves the inputs themselves in
+// the scanned components' tiles (input j in ar_sh_j, bit for bit) and
+// ThreadScan applies the map as each thread reads its own elements: a map
+// with no map-outs or held values, whose inputs are no more than the
+// scanned components and each the size of its component (4 or 8 bytes),
+// over an unpadded tile. MSSP's one i32 becomes four i32 components: the
+// load phase then moves one word an element with cp.async instead of
+// storing four, and ThreadScan reads one instead of four.
+func (k *scanKernel) stages() bool {
+	if !k.hasMap || k.light || k.Mode == scanFilter || len(k.Out) > 0 || len(k.Held) > 0 || k.Seq%2 == 0 ||
+		len(k.In) == 0 || len(k.In) > len(k.Scan) {
+		return false
+	}
+	for j, t := range k.In {
+		if t.Size() != k.Scan[j].Size() || (t.Size() != 4 && t.Size() != 8) {
+			return false
+		}
+	}
+	return true
+}
+
+// stageLoop is stages' load phase for a tile that is not full: each input
+// element in range goes to its slot as it is; ThreadScan gives the slots
+// past the end the neutral element.
+func (k *scanKernel) stageLoop() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+	fmt.Fprintf(&b, "    const int ar_k = ar_warp * %d + ar_j * 32 + ar_lane;\n    const i64 ar_i = ar_base + ar_k;\n", 32*k.Seq)
+	b.WriteString(k.ifInTile(true))
+	for j, t := range k.In {
+		fmt.Fprintf(&b, "      *(%s *)&ar_sh_%d[AR_PADK] = ar_in%d[ar_i];\n", ctype(t), j, j)
+	}
+	b.WriteString("    }\n  }")
+	return b.String()
+}
+
 // copyLoop renders a full tile's copy between global memory and the
 // warp's slice of shared memory in 16-byte chunks, striped over the lanes
 // (cp.async into shared memory when load, plain 16-byte moves out of it
@@ -872,7 +916,11 @@ func (k *scanKernel) copies() bool {
 func (k *scanKernel) copyLoop(load bool) string {
 	var b strings.Builder
 	slice := 32 * k.Seq // elements of a warp's slice
-	for j, t := range k.Scan {
+	ts := k.Scan
+	if load {
+		ts = k.In // the same as Scan, or staged inputs (stages)
+	}
+	for j, t := range ts {
 		chunks := slice * t.Size() / 16
 		fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_r = 0; ar_r < %d; ar_r++) {\n", (chunks+31)/32)
 		fmt.Fprintf(&b, "    const int ar_c = ar_r * 32 + ar_lane;\n")
@@ -1011,8 +1059,12 @@ func (k *scanKernel) ThreadScan() string {
 	}
 	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = threadIdx.x * %d + ar_j;\n", k.Seq)
-	for j, t := range k.Scan {
-		fmt.Fprintf(&b, "    const %s ar_e_%d = ar_sh_%d[AR_PADK];\n", ctype(t), j, j)
+	if k.stages() {
+		k.stagedElement(&b)
+	} else {
+		for j, t := range k.Scan {
+			fmt.Fprintf(&b, "    const %s ar_e_%d = ar_sh_%d[AR_PADK];\n", ctype(t), j, j)
+		}
 	}
 	if k.Seg() {
 		c := k.segCounter()
@@ -1024,6 +1076,31 @@ func (k *scanKernel) ThreadScan() string {
 	}
 	b.WriteString("  }")
 	return b.String()
+}
+
+// stagedElement renders ThreadScan's ar_e for a staged tile (stages): the
+// map of the inputs in slot ar_k, or the neutral element past the end.
+func (k *scanKernel) stagedElement(b *strings.Builder) {
+	b.WriteString("    const i64 ar_i = ar_base + ar_k;\n")
+	if k.Seg() {
+		b.WriteString("    const bool ar_ok = ar_full || (ar_k < ar_tlen && ar_i < ar_n);\n")
+	} else {
+		b.WriteString("    const bool ar_ok = ar_full || ar_i < ar_n;\n")
+	}
+	index := "ar_i"
+	if k.Seg() {
+		index = "ar_i % ar_w"
+	}
+	args := []string{k.envArgs, index}
+	for j, t := range k.In {
+		fmt.Fprintf(b, "    const %s ar_x_%d = *(const %s *)&ar_sh_%d[AR_PADK];\n", ctype(t), j, ctype(t), j)
+		args = append(args, fmt.Sprintf("ar_x_%d", j))
+	}
+	for j, t := range k.Scan {
+		fmt.Fprintf(b, "    %s ar_e_%d = %s;\n", ctype(t), j, k.Neutral[j])
+		args = append(args, fmt.Sprintf("&ar_e_%d", j))
+	}
+	fmt.Fprintf(b, "    if (ar_ok) {\n      %s(%s);\n    }\n", k.fnMap, strings.Join(args, ", "))
 }
 
 // warpScan renders an inclusive scan of name across the warp (lane
