@@ -324,7 +324,7 @@ func (f *frame) atom(a core.Atom) col {
 		return f.lookup(a)
 	case core.Const:
 		if f.wk != nil && f.n <= f.wk.pool.size {
-			return col{data: sliceAny(f.wk.constant(a), 0, f.n)}
+			return col{data: sliceAny(f.wk.constant(a, f.n), 0, f.n)}
 		}
 		d := f.alloc(a.T, f.n)
 		fillAny(d, eval.Scalar(a).Data, 0)

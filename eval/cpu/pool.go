@@ -30,9 +30,20 @@ func (p *pool) get(t core.PrimType, n int) any {
 			return sliceAny(d, 0, n)
 		}
 	}
-	d := eval.MakeSlice(t, max(n, p.size))
+	d := eval.MakeSlice(t, columnLen(n, p.size))
 	p.used[t] = append(p.used[t], d)
 	return sliceAny(d, 0, n)
+}
+
+// columnLen is the length to allocate for a column of n lanes of a worker
+// whose chunks are size long: the whole size, so that the column serves
+// every later chunk, unless n is under a 64th of it (a combine of partials,
+// one lane), which gets exactly n.
+func columnLen(n, size int) int {
+	if n < size/64 {
+		return n
+	}
+	return max(n, size)
 }
 
 // release makes every column handed out since the last release reusable.

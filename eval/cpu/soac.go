@@ -63,11 +63,14 @@ func (w *worker) widen(n int) {
 	clear(w.unis)
 }
 
-// constant is a column of pool.size copies of c, made once per worker.
-func (w *worker) constant(c core.Const) any {
+// constant is a column of at least n copies of c, made once per worker at
+// pool.size, or at n when n is a small fraction of it (columnLen: the
+// one-lane combines of block partials would otherwise allocate and fill
+// whole chunks of every constant on every call).
+func (w *worker) constant(c core.Const, n int) any {
 	d, ok := w.consts[c]
-	if !ok {
-		d = eval.MakeSlice(c.T, w.pool.size)
+	if !ok || anyLen(d) < n {
+		d = eval.MakeSlice(c.T, columnLen(n, w.pool.size))
 		fillAny(d, eval.Scalar(c).Data, 0)
 		w.consts[c] = d
 	}
@@ -723,6 +726,14 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	if !mapIndex {
 		index = nil
 	}
+	// When every reduction takes its keys from the inputs and nothing else
+	// is computed, the map need not run per chunk at all: its statements
+	// are all skipped, and setting up its frame anyway was 13% of
+	// IndexOfMaxPack's time.
+	mapFree := len(scans) == 0 && len(outs) == 0 && e.Post == nil && inKeys != nil
+	for k := range reds {
+		mapFree = mapFree && inKeys[k] != nil
+	}
 	// When fused tails, chains and index-free lexicographic reductions have
 	// taken every statement of the map, phase 3 makes no columns either.
 	step3 := step
@@ -741,9 +752,13 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 		direct := make([]bool, len(outs))
 		wk.widen(int(step3))
 		return f.chunksOf(wk, bs[b][0], bs[b][1], step3, func(lo int64, n int) error {
-			cols, lf, err := wk.runLambdaSkip(e.Map, index, ins, lo, n, skip)
-			if err != nil {
-				return err
+			var cols []col
+			var lf *frame
+			var err error
+			if !mapFree {
+				if cols, lf, err = wk.runLambdaSkip(e.Map, index, ins, lo, n, skip); err != nil {
+					return err
+				}
 			}
 			var scanned []col
 			off := 0
@@ -809,6 +824,9 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 					return err
 				}
 				off += len(op.ne)
+			}
+			if mapFree {
+				return nil // no map-outs, post-map or scans
 			}
 			res := append(scanned, cols[off:]...)
 			if e.Post != nil {
