@@ -202,7 +202,7 @@ func (k *scanKernel) shared() int {
 // were too small to pay for the look-back each tile waits for. They run
 // wideScanBlock threads with the largest odd degree that still lets
 // wideScanResident blocks share a multiprocessor's shared memory: the sweep
-// in bench/RESULTS.md ("GPU scan", run 3) put MSSP at 1.82 ms with 128 x 19
+// in bench/RESULTS.md ("GPU scan", run 4) put MSSP at 1.82 ms with 128 x 19
 // (5 blocks per SM) against 1.96 with 256 x 7, 1.87 with 128 x 21 (4 per
 // SM) and 1.87-2.33 elsewhere.
 func scanSeq(k *scanKernel, lim Limits) int {
