@@ -49,3 +49,29 @@ extern "C" __global__ void __launch_bounds__({{.Bounds}})
   __syncthreads();
 {{.SharedMerge}}}
 {{end}}
+{{if .Sortable}}
+{{/* The sort-based path (thesis §4.4) for histograms far beyond the caches:
+     _keys maps every element and stores its bucket's place in the window
+     (the window's size past it: skipped later), the host sorts those keys
+     (sort.cu) into the permutation ar_perm, and _sorted runs the global
+     kernel's updates over the elements in that order. */ -}}
+extern "C" __global__ void __launch_bounds__({{.Block}})
+{{.Name}}_keys({{.Params false}}, u32 *__restrict__ ar_skey) {
+  const i64 ar_stride = (i64)gridDim.x * {{.Block}};
+  for (i64 ar_i = (i64)blockIdx.x * {{.Block}} + threadIdx.x; ar_i < ar_n; ar_i += ar_stride) {
+    const bool ar_live = true;
+{{.KeysPhase}}  }
+}
+
+extern "C" __global__ void __launch_bounds__({{.Bounds}})
+{{.Name}}_sorted({{.Params false}}, const u32 *__restrict__ ar_perm) {
+  const bool ar_vecp = ar_vec_ok(ar_perm);
+  const int ar_lane = threadIdx.x & 31;
+  const i64 ar_stride = (i64)gridDim.x * {{.Tile}};
+  for (i64 ar_b0 = (i64)blockIdx.x * {{.Tile}}; ar_b0 < ar_n; ar_b0 += ar_stride) {
+    if (ar_b0 + {{.Tile}} <= ar_n) {
+{{.SortedStep true}}    } else {
+{{.SortedStep false}}    }
+  }
+}
+{{end}}

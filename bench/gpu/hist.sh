@@ -8,6 +8,9 @@
 #              2^22-element size, 2^19 for multiscan; the golden and table
 #              tests)
 #   memcheck   compute-sanitizer memcheck on small sizes
+#   sort       the atomic and the sort-based paths side by side, for
+#              bucket counts up to 2^26 (2^LOG2N elements) and multiscans
+#              of 16 to 2^20 labels (2^24 elements)
 #   peers      PyTorch and CuPy on the same workloads (hist_peers.py)
 #   variants   rows (VROWS) again under each flag set of VARIANTS
 #              (';'-separated, e.g. "-gpu.histblock 512;-gpu.histgroups 2")
@@ -22,7 +25,7 @@ bin=$(cd "$(dirname "${1:-.devbin/hist-gpu.test}")" && pwd)/$(basename "${1:-.de
 log2n=${2:-26}
 out=${OUT:-/tmp}
 here=$(cd "$(dirname "$0")" && pwd)
-phases=" ${PHASES:-bench locks multiscan peers test memcheck} "
+phases=" ${PHASES:-bench locks multiscan sort peers test memcheck} "
 has() { [[ $phases == *" $1 "* ]]; }
 cd "$here/../../eval/gpu" # the tests read testdata/ from here
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
@@ -37,15 +40,19 @@ fi
 if has multiscan; then
   timeout 20 "$bin" -test.run 'TestHistBench$' -gpu.histbench $((1 << 24)) -gpu.histrows '^multiscan' 2>&1 | grep -E '^HISTBENCH|FAIL|panic' | tee -a "$out/hist-bench.txt" || status=1
 fi
+if has sort; then
+  timeout 120 "$bin" -test.run 'TestHistBench$' -gpu.histbench $((1 << log2n)) -gpu.histpaths -gpu.histrows '^(count|sum|add_u8|max|tuple)' 2>&1 | grep -E '^HISTBENCH|FAIL|panic' | tee -a "$out/hist-bench.txt" || status=1
+  timeout 60 "$bin" -test.run 'TestHistBench$' -gpu.histbench $((1 << 24)) -gpu.histpaths -gpu.histrows '^multiscan' 2>&1 | grep -E '^HISTBENCH|FAIL|panic' | tee -a "$out/hist-bench.txt" || status=1
+fi
 if has test; then
   # the histogram programs at up to 2^22 elements, the multiscans (whose
   # CPU reference is sequential) at up to 2^19
-  timeout 45 "$bin" -test.run 'TestHist|TestUpdateMethod|TestMultiscan' -test.skip 'TestHistDevice/multiscan' -test.v -gpu.histlarge $((1 << 22)) >"$out/hist-test.txt" 2>&1 || status=1
-  timeout 30 "$bin" -test.run 'TestHistDevice/multiscan' -test.v -gpu.histlarge $((1 << 19)) >>"$out/hist-test.txt" 2>&1 || status=1
+  timeout 120 "$bin" -test.run 'TestHist|TestUpdateMethod|TestMultiscan|TestSortDigits|TestRadixSort' -test.skip 'TestHistDevice/multiscan' -test.v -gpu.histlarge $((1 << 22)) >"$out/hist-test.txt" 2>&1 || status=1
+  timeout 60 "$bin" -test.run 'TestHistDevice/multiscan' -test.v -gpu.histlarge $((1 << 19)) >>"$out/hist-test.txt" 2>&1 || status=1
   grep -E '^(--- |FAIL|ok|PASS)|^\s+(---|hist_test|.*error)' "$out/hist-test.txt" | grep -v 'TestHistGolden/' | tail -40
 fi
 if has memcheck && command -v compute-sanitizer >/dev/null; then
-  timeout 35 compute-sanitizer --tool memcheck --error-exitcode 3 "$bin" -test.run 'TestHistDevice/(count_i32|tuple_sum_max_lock|max_f64_cas|scatter_two|multiscan_linfun_i32)' -gpu.maxn 1000 >"$out/memcheck.txt" 2>&1 || status=1
+  timeout 90 compute-sanitizer --tool memcheck --error-exitcode 3 "$bin" -test.run 'TestRadixSortDevice|TestHistDevice/(count_i32|tuple_sum_max_lock|max_f64_cas|scatter_two|multiscan_linfun_i32)' -gpu.maxn 5000 >"$out/memcheck.txt" 2>&1 || status=1
   tail -4 "$out/memcheck.txt"
 fi
 if has peers; then

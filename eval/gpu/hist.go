@@ -420,7 +420,56 @@ func (k *histKernel) HistStep(shared, full bool) string {
 	var b strings.Builder
 	const in = "      "
 	k.loads(&b, "ar_v", "ar_b0", full, in)
-	k.process(&b, shared, full)
+	k.process(&b, shared, full, false)
+	return b.String()
+}
+
+// Sortable reports whether the statement has the sort-based kernels
+// (thesis §4.4): one histogram operator, whose bucket index is the sort
+// key.
+func (k *histKernel) Sortable() bool { return k.Kind == hkHist && len(k.ops) == 1 }
+
+// KeysPhase renders the _keys kernel's body for element ar_i: the fused map
+// and the element's sort key, its bucket's place in the window, or the
+// window's size (past every bucket) when the index is outside it.
+func (k *histKernel) KeysPhase() string {
+	var b strings.Builder
+	b.WriteString(k.mapPhase(func(j int) string {
+		if k.unread[j] {
+			return fmt.Sprintf("(%s)0", ctype(k.In[j]))
+		}
+		return fmt.Sprintf("ar_in%d[ar_i]", j)
+	}, "    "))
+	ix := fmt.Sprintf("ar_x%d", k.ops[0].idx)
+	fmt.Fprintf(&b, "    ar_skey[ar_i] = %s ? (u32)(%s - ar_lo0) : (u32)ar_hc0;\n", k.inWindow(0, ix), ix)
+	return b.String()
+}
+
+// SortedStep is HistStep over the elements in sorted order (the _sorted
+// kernel): place e of the tile is element ar_perm[e], whose inputs are
+// gathered and mapped again, so that a thread's and a warp's elements
+// share buckets (runs and the warp aggregation combine them) and the
+// updates walk the histogram in order, a few cache lines at a time.
+func (k *histKernel) SortedStep(full bool) string {
+	var b strings.Builder
+	const in = "      "
+	fmt.Fprintf(&b, "%su32 ar_pv[%d];\n", in, k.Per())
+	for g := 0; g < k.Groups; g++ {
+		fmt.Fprintf(&b, "%sar_load4(ar_perm, ar_b0 + ((i64)%d + threadIdx.x) * 4, ar_n, ar_vecp, %v, ar_pv + %d);\n", in, g*k.Block, full, 4*g)
+	}
+	for j, t := range k.In {
+		if k.unread[j] {
+			continue
+		}
+		fmt.Fprintf(&b, "%s%s ar_v%d[%d];\n", in, ctype(t), j, k.Per())
+		fmt.Fprintf(&b, "#pragma unroll\n%sfor (int ar_u = 0; ar_u < %d; ar_u++) ar_v%d[ar_u] = ", in, k.Per(), j)
+		if full {
+			fmt.Fprintf(&b, "ar_in%d[ar_pv[ar_u]];\n", j)
+		} else {
+			fmt.Fprintf(&b, "ar_b0 + ((i64)(ar_u >> 2) * %d + threadIdx.x) * 4 + (ar_u & 3) < ar_n ? ar_in%d[ar_pv[ar_u]] : (%s)0;\n", k.Block, j, ctype(t))
+		}
+	}
+	k.process(&b, false, full, true)
 	return b.String()
 }
 
@@ -445,7 +494,8 @@ func (k *histKernel) loadInput(b *strings.Builder, j int, dst, base string, full
 }
 
 // process renders the updates of a step from the elements in ar_v.
-func (k *histKernel) process(b *strings.Builder, shared, full bool) {
+// gather: the element's index is ar_pv[ar_u] (SortedStep).
+func (k *histKernel) process(b *strings.Builder, shared, full, gather bool) {
 	const in = "      "
 	for o, op := range k.ops {
 		if !k.runs(o, shared) {
@@ -458,11 +508,18 @@ func (k *histKernel) process(b *strings.Builder, shared, full bool) {
 	}
 	fmt.Fprintf(b, "#pragma unroll\n%sfor (int ar_u = 0; ar_u < %d; ar_u++) {\n", in, k.Per())
 	const in2 = in + "  "
-	fmt.Fprintf(b, "%sconst i64 ar_i = ar_b0 + ((i64)(ar_u >> 2) * %d + threadIdx.x) * 4 + (ar_u & 3);\n", in2, k.Block)
+	pos := "ar_i"
+	if gather {
+		pos = "ar_e"
+	}
+	fmt.Fprintf(b, "%sconst i64 %s = ar_b0 + ((i64)(ar_u >> 2) * %d + threadIdx.x) * 4 + (ar_u & 3);\n", in2, pos, k.Block)
 	if full {
 		fmt.Fprintf(b, "%sconst bool ar_live = true;\n", in2)
 	} else {
-		fmt.Fprintf(b, "%sconst bool ar_live = ar_i < ar_n;\n", in2)
+		fmt.Fprintf(b, "%sconst bool ar_live = %s < ar_n;\n", in2, pos)
+	}
+	if gather {
+		fmt.Fprintf(b, "%sconst i64 ar_i = (i64)ar_pv[ar_u];\n", in2)
 	}
 	b.WriteString(k.mapPhase(func(j int) string {
 		if k.unread[j] {
@@ -993,12 +1050,17 @@ func (m *histModule) source() string { return prelude + "\n" + histPrelude + "\n
 func (m *histModule) kernelNames() []string {
 	switch m.k.Kind {
 	case hkHist:
+		ns := []string{m.k.Name + "_global"}
 		if m.k.SharedOK() {
-			return []string{m.k.Name + "_global", m.k.Name + "_shared"}
+			ns = append(ns, m.k.Name+"_shared")
 		}
-		return []string{m.k.Name + "_global"}
+		if m.k.Sortable() {
+			ns = append(ns, m.k.Name+"_keys", m.k.Name+"_sorted")
+		}
+		return ns
 	case hkMultiScan:
-		return []string{m.k.Name + "_agg", m.k.Name + "_scan", m.k.Name + "_out", m.k.Name + "_aggs", m.k.Name + "_outs"}
+		n := m.k.Name
+		return []string{n + "_agg", n + "_scan", n + "_out", n + "_aggs", n + "_outs", n + "_skeys", n + "_sagg", n + "_sscan", n + "_sout"}
 	}
 	return []string{m.k.Name}
 }

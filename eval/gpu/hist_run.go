@@ -81,11 +81,16 @@ func (r *run) histStmt(s *core.Stmt, env map[string]eval.Value) (ok bool, err er
 
 // loadHist compiles (or finds in the cache) and loads m's kernels.
 func (r *run) loadHist(m *histModule) (*loaded, error) {
+	return r.loadSource(m.source(), "arepl_hist.cu", m.kernelNames())
+}
+
+// loadSource compiles src (or finds its cubin in the memory or disk cache)
+// and loads the named kernels of it; the time counts as compile time.
+func (r *run) loadSource(src, file string, names []string) (*loaded, error) {
 	start := time.Now()
 	defer func() { r.t.Compile += time.Since(start) }()
 	b := r.b
 	p := b.g.Props()
-	src := m.source()
 	key := cacheKey(src, p.Arch(), fmt.Sprint(p.NVRTCVersion))
 	b.mu.Lock()
 	l := b.mods[key]
@@ -96,7 +101,7 @@ func (r *run) loadHist(m *histModule) (*loaded, error) {
 	cubin, hit := cacheLoad(b.opts.CacheDir, key)
 	if !hit {
 		var err error
-		cubin, err = b.g.Compile(src, "arepl_hist.cu")
+		cubin, err = b.g.Compile(src, file)
 		if err != nil {
 			return nil, fmt.Errorf("gpu: compiling the generated CUDA: %w", err)
 		}
@@ -108,7 +113,7 @@ func (r *run) loadHist(m *histModule) (*loaded, error) {
 		return nil, err
 	}
 	l = &loaded{cmod: cm, funcs: map[string]*cuda.Function{}, occ: map[string]int{}}
-	for _, name := range m.kernelNames() {
+	for _, name := range names {
 		f, err := cm.Function(name)
 		if err != nil {
 			return nil, err
@@ -453,7 +458,11 @@ func (r *run) launchHist(m *histModule, env map[string]eval.Value) error {
 			a.lock[o] = lk
 		}
 	}
-	if n > 0 {
+	if n > 0 && k.sorts(a.h, n, r.b.lim) {
+		if err := r.launchHistSorted(m, l, a, env); err != nil {
+			return err
+		}
+	} else if n > 0 {
 		sh := k.shape(a.h, r.b.lim)
 		hc := histWindows(a.h, sh.passes)
 		name, shared := k.Name+"_global", 0
@@ -489,6 +498,65 @@ func (r *run) launchHist(m *histModule, env map[string]eval.Value) error {
 		}
 	}
 	return r.histBind(env, k.Stmt, vals)
+}
+
+// sorts reports whether the statement runs its sort-based path for bucket
+// counts h and n elements. By default only per-bucket locks do, where the
+// sorted order measured faster (bench/RESULTS.md, "GPU histograms", run 6):
+// at 65536 buckets, where every lock is contended by a thousand elements,
+// and beyond L2. Native atomics and CAS loops were faster without sorting
+// at every bucket count up to 2^26.
+func (k *histKernel) sorts(h []int64, n int64, lim Limits) bool {
+	if !k.Sortable() || n > sortMaxN || h[0] >= sortMaxN || lim.HistSort < 0 {
+		return false
+	}
+	if lim.HistSort > 0 {
+		return true
+	}
+	op := k.ops[0]
+	if op.method != updLock {
+		return false
+	}
+	var bytes int64
+	for _, t := range op.ts {
+		bytes += h[0] * int64(t.Size())
+	}
+	return h[0] <= 65536 && n >= 1024*h[0] || bytes > histL2Window
+}
+
+// launchHistSorted runs the sort-based path: the keys, their sort, and the
+// updates in sorted order, all buckets in one window.
+func (r *run) launchHistSorted(m *histModule, l *loaded, a *histArgs, env map[string]eval.Value) error {
+	k := m.k
+	a.lo, a.hc = []int64{0}, []int64{a.h[0]}
+	args, traffic, err := r.histLaunchArgs(m, a, false, env)
+	if err != nil {
+		return err
+	}
+	keys, err := newDevArray(r.b.g, core.U32, a.n)
+	if err != nil {
+		return err
+	}
+	defer keys.Free()
+	grid := min(ceilDiv(a.n, int64(k.Block)), int64(r.b.lim.SMs*2048/k.Block))
+	if err := r.histLaunch1(m, l, k.Name+"_keys", grid, 0, append(args[:len(args):len(args)], keys.ptr()), traffic+4*a.n, env); err != nil {
+		return err
+	}
+	// Keys run from 0 to h (the out-of-range elements' key).
+	sorted, perm, err := r.radixSort(keys, a.n, max(1, keyBits(a.h[0])))
+	if err != nil {
+		return err
+	}
+	sorted.Free()
+	defer perm.Free()
+	occ := 1
+	if f := l.funcs[k.Name+"_sorted"]; f != nil {
+		if o, err := f.Occupancy(k.Block, 0); err == nil && o > 0 {
+			occ = o
+		}
+	}
+	grid = min(ceilDiv(a.n, int64(k.Tile())), int64(r.b.lim.SMs*occ))
+	return r.histLaunch1(m, l, k.Name+"_sorted", grid, 0, append(args[:len(args):len(args)], perm.ptr()), traffic+4*a.n, env)
 }
 
 func (r *run) launchScatter(m *histModule, env map[string]eval.Value) error {
@@ -558,7 +626,11 @@ func (r *run) launchMultiScan(m *histModule, env map[string]eval.Value) error {
 		a.res = append(a.res, d)
 		vals = append(vals, eval.Value{Elem: t, Shape: []int64{n}, Dev: d})
 	}
-	if n > 0 {
+	if n > 0 && k.msorts(classes, n, r.b.lim) {
+		if err := r.launchMultiScanSorted(m, l, a, env); err != nil {
+			return err
+		}
+	} else if n > 0 {
 		a.c = multiscanChunks(n, max(classes, 1))
 		a.chunk = ceilDiv(n, a.c)
 		a.c = ceilDiv(n, a.chunk)
@@ -596,6 +668,76 @@ func (r *run) launchMultiScan(m *histModule, env map[string]eval.Value) error {
 		}
 	}
 	return r.histBind(env, k.Stmt, vals)
+}
+
+// multiscanSortLabels is the number of labels from which the sort-based
+// multiscan runs by default (Limits.MultiscanSort overrides it), where it
+// measured faster than the chunked one (bench/RESULTS.md, "GPU histograms").
+const multiscanSortLabels = 1024
+
+// msorts reports whether a multiscan over classes labels and n elements
+// runs the sort-based path.
+func (k *histKernel) msorts(classes, n int64, lim Limits) bool {
+	if n > sortMaxN || classes >= sortMaxN || lim.MultiscanSort < 0 {
+		return false
+	}
+	return lim.MultiscanSort > 0 || classes >= multiscanSortLabels
+}
+
+// launchMultiScanSorted runs the sort-based multiscan: the keys, their
+// sort, and the segmented scan over the sorted order in three kernels.
+func (r *run) launchMultiScanSorted(m *histModule, l *loaded, a *histArgs, env map[string]eval.Value) error {
+	k := m.k
+	var scratch []*devArray
+	defer func() {
+		for _, d := range scratch {
+			d.Free()
+		}
+	}()
+	a.chunk = multiscanSortChunks(a.n)
+	a.c = ceilDiv(a.n, a.chunk)
+	for _, t := range k.scanTs {
+		st, err := newDevArray(r.b.g, t, a.c)
+		if err != nil {
+			return err
+		}
+		scratch = append(scratch, st)
+		a.state = append(a.state, st)
+	}
+	flags, err := newDevArray(r.b.g, core.U32, a.c)
+	if err != nil {
+		return err
+	}
+	keys, err := newDevArray(r.b.g, core.U32, a.n)
+	if err != nil {
+		return err
+	}
+	scratch = append(scratch, flags, keys)
+	args, traffic, err := r.histLaunchArgs(m, a, false, env)
+	if err != nil {
+		return err
+	}
+	with := func(extra ...any) []any { return append(args[:len(args):len(args)], extra...) }
+	grid := min(ceilDiv(a.n, int64(k.Block)), int64(r.b.lim.SMs*2048/k.Block))
+	labelBytes := int64(k.labels.Type.Elem.Size()) * a.n
+	if err := r.histLaunch1(m, l, k.Name+"_skeys", grid, 0, with(keys.ptr()), labelBytes+4*a.n, env); err != nil {
+		return err
+	}
+	classes := a.k
+	sorted, perm, err := r.radixSort(keys, a.n, max(1, keyBits(classes-1)))
+	if err != nil {
+		return err
+	}
+	scratch = append(scratch, sorted, perm)
+	blocks := ceilDiv(a.c*32, int64(k.Block))
+	valueBytes := traffic - labelBytes
+	if err := r.histLaunch1(m, l, k.Name+"_sagg", blocks, 0, with(sorted.ptr(), perm.ptr(), flags.ptr()), 8*a.n+valueBytes/2, env); err != nil {
+		return err
+	}
+	if err := r.histLaunch1(m, l, k.Name+"_sscan", 1, 0, with(flags.ptr()), 0, env); err != nil {
+		return err
+	}
+	return r.histLaunch1(m, l, k.Name+"_sout", blocks, 0, with(sorted.ptr(), perm.ptr(), flags.ptr()), 8*a.n+valueBytes, env)
 }
 
 // histBind binds a statement's results.

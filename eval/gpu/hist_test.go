@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -552,10 +553,24 @@ func TestHistDevice(t *testing.T) {
 						if err := same(ctx, got, want); err != nil {
 							t.Fatalf("n=%d h=%d equal=%v: %v", n, h, eq, err)
 						}
-						for _, v := range got {
-							if v.Dev != nil {
-								v.Dev.Free()
+						freeValues(got)
+						// The sort-based path, forced, where the statement has one.
+						if sorted := sortKernel(m.k); sorted != "" && n > 0 {
+							lim := b.lim
+							b.lim.HistSort, b.lim.MultiscanSort = 1, 1
+							var tm eval.Timings
+							got, err := b.Run(ctx, prog, "main", in, &tm)
+							b.lim = lim
+							if err != nil {
+								t.Fatalf("sort-based, n=%d h=%d equal=%v: %v", n, h, eq, err)
 							}
+							if !slices.ContainsFunc(tm.Kernels, func(kt eval.KernelTiming) bool { return kt.Name == sorted }) {
+								t.Fatalf("sort-based, n=%d h=%d: %s did not run", n, h, sorted)
+							}
+							if err := same(ctx, got, want); err != nil {
+								t.Fatalf("sort-based, n=%d h=%d equal=%v: %v", n, h, eq, err)
+							}
+							freeValues(got)
 						}
 						// Slow cases are named, so that a run cut short by
 						// its time limit shows where the time went.
@@ -566,6 +581,26 @@ func TestHistDevice(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// sortKernel is the last kernel of k's sort-based path ("" where it has
+// none).
+func sortKernel(k *histKernel) string {
+	switch {
+	case k.Kind == hkMultiScan:
+		return k.Name + "_sout"
+	case k.Sortable():
+		return k.Name + "_sorted"
+	}
+	return ""
+}
+
+func freeValues(vs []eval.Value) {
+	for _, v := range vs {
+		if v.Dev != nil {
+			v.Dev.Free()
+		}
 	}
 }
 
@@ -587,6 +622,11 @@ func TestMultiscanLabelError(t *testing.T) {
 	if err == nil || err.Error() != "test.fut:1:1: label 3 out of bounds for 3 classes" {
 		t.Fatalf("got %v, want the CPU interpreter's error", err)
 	}
+	b.lim.MultiscanSort = 1
+	_, err = b.Run(context.Background(), prog, "main", in, &eval.Timings{})
+	if err == nil || err.Error() != "test.fut:1:1: label 3 out of bounds for 3 classes" {
+		t.Fatalf("sort-based: got %v, want the CPU interpreter's error", err)
+	}
 }
 
 var (
@@ -595,6 +635,7 @@ var (
 	histGroups = flag.Int("gpu.histgroups", 0, "TestHistBench: 4-element groups per thread and step (0: the default)")
 	histCopies = flag.Int("gpu.histcopies", 0, "TestHistBench: most sub-histograms per block, a power of two (0: the default)")
 	histMinBlk = flag.Int("gpu.histminblocks", 0, "TestHistBench: blocks per SM the compiler must leave registers for (0: the default)")
+	histPaths  = flag.Bool("gpu.histpaths", false, "TestHistBench: time the atomic and the sort-based path of the statements that have both, up to 2^26 buckets")
 )
 
 // useHistTuneFlags sets the hist kernels' shape from the tuning flags for
@@ -675,13 +716,38 @@ func TestHistBench(t *testing.T) {
 		work{"tuple_sum_max_lock", 256, false}, work{"tuple_sum_max_lock", 65536, false},
 		work{"multiscan_add_i64", 16, false}, work{"multiscan_add_i64", 65536, false},
 		work{"multiscan_linfun_i32", 16, false})
-	for _, w := range ws {
+	paths := []string{""}
+	if *histPaths {
+		// Both paths of the statements that have a sort-based one, up to
+		// bucket counts far beyond L2.
+		ws = ws[:0]
+		for _, h := range []int{1 << 16, 1 << 20, 1 << 22, 1 << 24, 1 << 26} {
+			ws = append(ws, work{"count_i32", h, false}, work{"sum_f32_i32", h, false})
+		}
+		ws = append(ws, work{"sum_f32_i32", 1 << 24, true}, work{"add_u8", 65536, false}, work{"add_u8", 1 << 20, false},
+			work{"max_f64_cas", 1 << 20, false}, work{"max_f64_cas", 1 << 24, false},
+			work{"tuple_sum_max_lock", 65536, false}, work{"tuple_sum_max_lock", 1 << 20, false}, work{"tuple_sum_max_lock", 1 << 24, false})
+		for _, h := range []int{16, 256, 1024, 4096, 65536, 1 << 20} {
+			ws = append(ws, work{"multiscan_add_i64", h, false})
+		}
+		ws = append(ws, work{"multiscan_add_i64", 65536, true}, work{"multiscan_linfun_i32", 16, false}, work{"multiscan_linfun_i32", 65536, false})
+		paths = []string{"atomic", "sort"}
+	}
+	for _, wp := range crossPaths(ws, paths) {
+		w, path := wp.work, wp.path
 		if !rows.MatchString(fmt.Sprintf("%s h=%d equal=%v", w.prog, w.h, w.eq)) {
 			continue
 		}
 		p := progs[w.prog]
 		prog := p.build()
 		in := p.in(n, w.h, w.eq)
+		lim := b.lim
+		switch path {
+		case "atomic":
+			b.lim.HistSort, b.lim.MultiscanSort = -1, -1
+		case "sort":
+			b.lim.HistSort, b.lim.MultiscanSort = 1, 1
+		}
 		var best time.Duration
 		reps := 4
 		for rep := 0; rep < reps; rep++ {
@@ -692,7 +758,7 @@ func TestHistBench(t *testing.T) {
 			}
 			var d time.Duration
 			for _, kt := range tm.Kernels {
-				if strings.HasPrefix(kt.Name, "k_") {
+				if strings.HasPrefix(kt.Name, "k_") || strings.HasPrefix(kt.Name, "ar_sort_") {
 					d += kt.Time
 				}
 			}
@@ -719,7 +785,33 @@ func TestHistBench(t *testing.T) {
 			c := time.Since(start)
 			cpuNote = fmt.Sprintf(" cpu_ms=%.2f cpu_gelems=%.3f", float64(c.Microseconds())/1000, float64(n)/c.Seconds()/1e9)
 		}
-		fmt.Printf("HISTBENCH %s h=%d equal=%v n=%d ms=%.4f gelems=%.1f%s\n", w.prog, w.h, w.eq, n,
+		b.lim = lim
+		name := w.prog
+		if path != "" {
+			name += " path=" + path
+		}
+		fmt.Printf("HISTBENCH %s h=%d equal=%v n=%d ms=%.4f gelems=%.1f%s\n", name, w.h, w.eq, n,
 			float64(best.Microseconds())/1000, float64(n)/best.Seconds()/1e9, cpuNote)
 	}
+}
+
+// crossPaths pairs every workload with every path, a workload's paths
+// next to each other.
+func crossPaths[W any](ws []W, paths []string) []struct {
+	work W
+	path string
+} {
+	var out []struct {
+		work W
+		path string
+	}
+	for _, w := range ws {
+		for _, p := range paths {
+			out = append(out, struct {
+				work W
+				path string
+			}{w, p})
+		}
+	}
+	return out
 }

@@ -264,3 +264,142 @@ func multiscanChunks(n, k int64) int64 {
 	}
 	return c
 }
+
+// LabelSite is the code of the label range check.
+func (k *histKernel) LabelSite() int { return k.labelSite }
+
+// SegStart declares the state a warp carries through its chunk in the
+// sort-based kernels: the key of the element before the batch (none before
+// the first element), whether a segment started in the chunk, and the
+// accumulator of the current segment (out: the chunk's carry, else the
+// neutral element).
+func (k *histKernel) SegStart(out bool) string {
+	var b strings.Builder
+	b.WriteString("  u32 ar_ck = ar_lo > 0 ? ar_skey[ar_lo - 1] : 0xffffffffu;\n  bool ar_f = false;\n")
+	for j, t := range k.scanTs {
+		init := k.scanNe[j]
+		if out {
+			init = fmt.Sprintf("ar_st%d[ar_c0]", j)
+		}
+		fmt.Fprintf(&b, "  %s ar_a%d = %s;\n", ctype(t), j, init)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// SegBatch renders one batch of 32 sorted elements ar_b + lane of a sorted
+// chunk: gathers their values, marks segment heads (a key unlike the one
+// before), scans the lanes with the segmented operator (the earlier operand
+// on the left, so the operator need not commute), adds the carried
+// accumulator where no head precedes, writes each result to its element's
+// place (out), and carries the last element's key, result and head flag to
+// the next batch.
+func (k *histKernel) SegBatch(out bool) string {
+	var b strings.Builder
+	b.WriteString("    const i64 ar_i = ar_b + ar_lane;\n    const bool ar_ok = ar_i < ar_hi;\n")
+	b.WriteString("    const u32 ar_key = ar_ok ? ar_skey[ar_i] : 0u;\n    const u32 ar_p = ar_ok ? ar_perm[ar_i] : 0u;\n")
+	var vs, ys, as, rs []string
+	for j, t := range k.scanTs {
+		fmt.Fprintf(&b, "    %s ar_v%d = ar_ok ? ar_in%d[ar_p] : %s;\n", ctype(t), j, j, k.scanNe[j])
+		vs = append(vs, fmt.Sprintf("ar_v%d", j))
+		ys = append(ys, fmt.Sprintf("ar_y%d", j))
+		as = append(as, fmt.Sprintf("ar_a%d", j))
+		rs = append(rs, fmt.Sprintf("ar_r%d", j))
+	}
+	b.WriteString("    const u32 ar_prev = __shfl_up_sync(0xffffffffu, ar_key, 1);\n")
+	b.WriteString("    bool ar_h = ar_key != (ar_lane == 0 ? ar_ck : ar_prev);\n")
+	b.WriteString("#pragma unroll\n    for (int ar_d = 1; ar_d < 32; ar_d <<= 1) {\n")
+	for j, t := range k.scanTs {
+		fmt.Fprintf(&b, "      const %s ar_y%d = ar_lane_value(ar_v%d, (ar_lane - ar_d) & 31);\n", ctype(t), j, j)
+	}
+	b.WriteString("      const bool ar_yh = __shfl_up_sync(0xffffffffu, ar_h, ar_d);\n")
+	b.WriteString("      if (ar_lane >= ar_d) {\n")
+	fmt.Fprintf(&b, "        if (!ar_h) %s\n", k.callOp(k.scanFn, ys, vs, vs))
+	b.WriteString("        ar_h = ar_h || ar_yh;\n      }\n    }\n")
+	for j, t := range k.scanTs {
+		fmt.Fprintf(&b, "    %s ar_r%d = ar_v%d;\n", ctype(t), j, j)
+	}
+	fmt.Fprintf(&b, "    if (!ar_h) %s\n", k.callOp(k.scanFn, as, vs, rs))
+	if out {
+		b.WriteString("    if (ar_ok) {\n")
+		for j := range k.scanTs {
+			fmt.Fprintf(&b, "      ar_res%d[ar_p] = ar_r%d;\n", j, j)
+		}
+		b.WriteString("    }\n")
+	}
+	b.WriteString("    const int ar_last = (int)min_i64(31, ar_hi - 1 - ar_b);\n")
+	for j := range k.scanTs {
+		fmt.Fprintf(&b, "    ar_a%d = ar_lane_value(ar_r%d, ar_last);\n", j, j)
+	}
+	b.WriteString("    ar_f = ar_f || __shfl_sync(0xffffffffu, ar_h, ar_last);\n")
+	b.WriteString("    ar_ck = __shfl_sync(0xffffffffu, ar_key, ar_last);")
+	return b.String()
+}
+
+// SegSave stores a chunk's last segment's aggregate and head flag.
+func (k *histKernel) SegSave() string {
+	var b strings.Builder
+	for j := range k.scanTs {
+		fmt.Fprintf(&b, "    ar_st%d[ar_c0] = ar_a%d;\n", j, j)
+	}
+	b.WriteString("    ar_flag[ar_c0] = ar_f;\n")
+	return b.String()
+}
+
+// SegBlockExclusive is BlockExclusive for the segmented operator over the
+// chunks' (flag, aggregate) pairs: (f, a) then (g, b) gives (f || g, g ? b :
+// a ⊕ b). Each chunk's aggregate is replaced by its carry: what the
+// elements before it contribute to its first segment.
+func (k *histKernel) SegBlockExclusive() string {
+	var b strings.Builder
+	var ts, ps, es, vs, st []string
+	for j, t := range k.scanTs {
+		fmt.Fprintf(&b, "  %s ar_t%d = %s;\n", ctype(t), j, k.scanNe[j])
+		ts = append(ts, fmt.Sprintf("ar_t%d", j))
+		ps = append(ps, fmt.Sprintf("ar_p%d", j))
+		es = append(es, fmt.Sprintf("ar_e%d", j))
+		vs = append(vs, fmt.Sprintf("ar_v%d", j))
+		st = append(st, fmt.Sprintf("ar_st%d[ar_j]", j))
+	}
+	b.WriteString("  bool ar_tf = false;\n")
+	b.WriteString("  for (i64 ar_j = ar_lo; ar_j < ar_hi; ar_j++) {\n    if (ar_flag[ar_j]) {\n")
+	for j := range k.scanTs {
+		fmt.Fprintf(&b, "      ar_t%d = ar_st%d[ar_j];\n", j, j)
+	}
+	fmt.Fprintf(&b, "      ar_tf = true;\n    } else %s\n  }\n", k.callOp(k.scanFn, ts, st, ts))
+	for j := range k.scanTs {
+		fmt.Fprintf(&b, "  ar_sm%d[threadIdx.x] = ar_t%d;\n", j, j)
+	}
+	b.WriteString("  ar_smf[threadIdx.x] = ar_tf;\n  __syncthreads();\n")
+	fmt.Fprintf(&b, "  for (int ar_d = 1; ar_d < %d; ar_d <<= 1) {\n", k.Block)
+	b.WriteString("    if (threadIdx.x >= ar_d) {\n")
+	for j, t := range k.scanTs {
+		fmt.Fprintf(&b, "      const %s ar_p%d = ar_sm%d[threadIdx.x - ar_d];\n", ctype(t), j, j)
+	}
+	fmt.Fprintf(&b, "      if (!ar_tf) %s\n", k.callOp(k.scanFn, ps, ts, ts))
+	b.WriteString("      ar_tf = ar_tf || ar_smf[threadIdx.x - ar_d];\n    }\n    __syncthreads();\n")
+	for j := range k.scanTs {
+		fmt.Fprintf(&b, "    ar_sm%d[threadIdx.x] = ar_t%d;\n", j, j)
+	}
+	b.WriteString("    ar_smf[threadIdx.x] = ar_tf;\n    __syncthreads();\n  }\n")
+	for j, t := range k.scanTs {
+		fmt.Fprintf(&b, "  %s ar_e%d = threadIdx.x == 0 ? %s : ar_sm%d[threadIdx.x - 1];\n", ctype(t), j, k.scanNe[j], j)
+	}
+	b.WriteString("  for (i64 ar_j = ar_lo; ar_j < ar_hi; ar_j++) {\n")
+	for j, t := range k.scanTs {
+		fmt.Fprintf(&b, "    const %s ar_v%d = ar_st%d[ar_j];\n    ar_st%d[ar_j] = ar_e%d;\n", ctype(t), j, j, j, j)
+	}
+	b.WriteString("    if (ar_flag[ar_j]) {\n")
+	for j := range k.scanTs {
+		fmt.Fprintf(&b, "      ar_e%d = ar_v%d;\n", j, j)
+	}
+	fmt.Fprintf(&b, "    } else %s\n  }\n", k.callOp(k.scanFn, es, vs, es))
+	return b.String()
+}
+
+// multiscanSortChunks is the chunk length of the sort-based multiscan for
+// n elements: whole batches of 32, at least 256 elements, and at most 2^16
+// chunks (the carries are scanned by one block).
+func multiscanSortChunks(n int64) int64 {
+	chunk := max(256, ceilDiv(n, 1<<16))
+	return ceilDiv(chunk, 32) * 32
+}

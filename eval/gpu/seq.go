@@ -34,6 +34,10 @@ type Limits struct {
 	// multiprocessor of the ordered redomap's launch bounds (for
 	// measuring).
 	OrderedMinBlocks int
+	// HistSort and MultiscanSort choose the sort-based paths of hist and
+	// multiscan (kernels/sort.cu): 0 where they measured faster, positive
+	// always where the statement has one, negative never.
+	HistSort, MultiscanSort int
 }
 
 // DefaultLimits are the sm_90 values (H100 and H200 agree on all but SMs).
