@@ -16,7 +16,7 @@
 //
 // Ranking (stable within the tile): warp w owns the tile's elements
 // [w*32*ITEMS, (w+1)*32*ITEMS), read 32 at a time in order. Lanes with the
-// same digit find each other with __match_any_sync; an element's rank is the
+// same digit find each other with a ballot per bit; an element's rank is the
 // number of earlier lanes with its digit plus the warp's running count of
 // that digit, kept in the warp's own row of shared counters. A scan of those
 // rows over warps and digits then gives every element its place in the tile.
@@ -29,27 +29,54 @@
 #define AR_SORT_WARPS (AR_SORT_BLOCK / 32)
 #define AR_RADIX 256
 
+// ar_digit_peers is the mask of the warp's lanes that are ok and hold the
+// same digit d of dbits bits as this lane, found with one ballot per bit
+// (the warp-level multisplit). __match_any_sync's time grows with the
+// number of distinct values: the count kernel took 0.44-0.5 ms with it for
+// 2^26 uniform keys and 0.11 ms for equal ones (bench/RESULTS.md).
+AR_D unsigned ar_digit_peers(const u32 d, const int dbits, const bool ok) {
+  unsigned peers = __ballot_sync(0xffffffffu, ok);
+  for (int b = 0; b < dbits; b++) {
+    const unsigned ones = __ballot_sync(0xffffffffu, (d >> b) & 1u);
+    peers &= (d >> b) & 1u ? ones : ~ones;
+  }
+  return peers;
+}
+
 extern "C" __global__ void __launch_bounds__(AR_SORT_BLOCK)
 ar_sort_count(const u32 *__restrict__ keys, const i64 n, const int shift, const int dbits,
               u32 *__restrict__ counts, const i64 tiles) {
-  __shared__ u32 ar_h[AR_RADIX];
-  ar_h[threadIdx.x] = 0;
+  // A row of counters per warp, so that warps do not contend; a warp
+  // whose lanes all hold one digit adds 32 once instead of serialising 32
+  // atomics on one counter.
+  __shared__ u32 ar_h[AR_SORT_WARPS][AR_RADIX];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+  for (int w = 0; w < AR_SORT_WARPS; w++) ar_h[w][threadIdx.x] = 0;
   __syncthreads();
   const u32 mask = (1u << dbits) - 1u;
   const i64 base = (i64)blockIdx.x * AR_SORT_TILE;
-  const int lane = threadIdx.x & 31;
-#pragma unroll 4
+  // All the thread's loads first, so that they are in flight together.
+  u32 d[AR_SORT_ITEMS];
+#pragma unroll
   for (int u = 0; u < AR_SORT_ITEMS; u++) {
     const i64 i = base + (i64)u * AR_SORT_BLOCK + threadIdx.x;
-    const bool ok = i < n;
-    const u32 d = ok ? (keys[i] >> shift) & mask : 0xffffffffu;
-    // One shared atomic per distinct digit of the warp, so that keys that
-    // are all equal do not serialise 32 atomics on one counter.
-    const unsigned peers = __match_any_sync(0xffffffffu, d);
-    if (ok && lane == __ffs(peers) - 1) atomicAdd(&ar_h[d], (u32)__popc(peers));
+    d[u] = i < n ? (keys[i] >> shift) & mask : 0xffffffffu;
+  }
+#pragma unroll
+  for (int u = 0; u < AR_SORT_ITEMS; u++) {
+    const u32 d0 = __shfl_sync(0xffffffffu, d[u], 0);
+    if (__all_sync(0xffffffffu, d[u] == d0)) {
+      if (lane == 0 && d0 != 0xffffffffu) atomicAdd(&ar_h[warp][d0], 32u);
+    } else if (d[u] != 0xffffffffu) {
+      atomicAdd(&ar_h[warp][d[u]], 1u);
+    }
   }
   __syncthreads();
-  counts[(i64)threadIdx.x * tiles + blockIdx.x] = ar_h[threadIdx.x];
+  u32 sum = 0;
+#pragma unroll
+  for (int w = 0; w < AR_SORT_WARPS; w++) sum += ar_h[w][threadIdx.x];
+  counts[(i64)threadIdx.x * tiles + blockIdx.x] = sum;
 }
 
 // ar_block_exclusive returns the exclusive prefix sum of x over the block's
@@ -132,14 +159,21 @@ ar_sort_scatter(const u32 *__restrict__ kin, const u32 *__restrict__ vin, u32 *_
   __syncthreads();
   u32 k[AR_SORT_ITEMS], v[AR_SORT_ITEMS], rank[AR_SORT_ITEMS];
   const unsigned below = (1u << lane) - 1u;
+  // All the thread's loads first, so that they are in flight together (the
+  // ranking loop's warp barriers would keep the compiler from hoisting them).
 #pragma unroll
   for (int u = 0; u < AR_SORT_ITEMS; u++) {
     const int t = warp * 32 * AR_SORT_ITEMS + u * 32 + lane; // place in the tile
     const bool ok = t < count;
     k[u] = ok ? kin[base + t] : 0u;
     v[u] = ok ? (vin ? vin[base + t] : (u32)(base + t)) : 0u;
+  }
+#pragma unroll
+  for (int u = 0; u < AR_SORT_ITEMS; u++) {
+    const int t = warp * 32 * AR_SORT_ITEMS + u * 32 + lane;
+    const bool ok = t < count;
     const u32 d = ok ? (k[u] >> shift) & mask : 0xffffffffu;
-    const unsigned peers = __match_any_sync(0xffffffffu, d);
+    const unsigned peers = ar_digit_peers(d, dbits, ok);
     const u32 seen = ok ? ar_wh[warp][d] : 0u;
     __syncwarp();
     rank[u] = seen + __popc(peers & below);

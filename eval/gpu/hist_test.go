@@ -463,6 +463,46 @@ func TestHistKernelShape(t *testing.T) {
 	}
 }
 
+// TestSortPathChoice checks which statements take the sort-based paths by
+// default, at 2^26 elements: the cases RESULTS (GPU histograms, run 6)
+// measured faster sorted, and not the ones it measured slower.
+func TestSortPathChoice(t *testing.T) {
+	progs := map[string]histProg{}
+	for _, p := range histProgs() {
+		progs[p.name] = p
+	}
+	const n = 1 << 26
+	for _, c := range []struct {
+		prog string
+		h    int64
+		want bool
+	}{
+		{"tuple_sum_max_lock", 256, true}, {"tuple_sum_max_lock", 4096, true}, {"tuple_sum_max_lock", 65536, true},
+		{"tuple_sum_max_lock", 1 << 18, false}, {"tuple_sum_max_lock", 1 << 20, false}, {"tuple_sum_max_lock", 1 << 24, true},
+		{"add_u8", 256, false}, {"add_u8", 4096, false}, {"add_u8", 65536, true}, {"add_u8", 1 << 20, false},
+		{"count_i32", 1 << 20, false}, {"count_i32", 1 << 26, false}, {"max_f64_cas", 1 << 24, false},
+		{"two_ops", 1 << 24, false},
+	} {
+		prog := progs[c.prog].build()
+		m, err := genHist(prog, histStmtOf(t, prog), DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.k.sorts([]int64{c.h, c.h}, n, DefaultLimits); got != c.want {
+			t.Errorf("%s, %d buckets: sort-based %v, want %v", c.prog, c.h, got, c.want)
+		}
+	}
+	var k histKernel
+	for _, c := range []struct {
+		labels int64
+		want   bool
+	}{{16, false}, {256, false}, {1024, true}, {1 << 20, true}} {
+		if got := k.msorts(c.labels, 1<<24, DefaultLimits); got != c.want {
+			t.Errorf("multiscan, %d labels: sort-based %v, want %v", c.labels, got, c.want)
+		}
+	}
+}
+
 // TestMultiscanChunks checks the chunking of the multiscan state.
 func TestMultiscanChunks(t *testing.T) {
 	for _, c := range []struct{ n, k, want int64 }{{1, 1, 1}, {100, 3, 12}, {1000, 1 << 20, 1}, {1 << 26, 16, 1 << 16}, {1 << 26, 1 << 20, 256}, {1 << 26, 1 << 30, 1}} {
@@ -724,9 +764,10 @@ func TestHistBench(t *testing.T) {
 		for _, h := range []int{1 << 16, 1 << 20, 1 << 22, 1 << 24, 1 << 26} {
 			ws = append(ws, work{"count_i32", h, false}, work{"sum_f32_i32", h, false})
 		}
-		ws = append(ws, work{"sum_f32_i32", 1 << 24, true}, work{"add_u8", 65536, false}, work{"add_u8", 1 << 20, false},
-			work{"max_f64_cas", 1 << 20, false}, work{"max_f64_cas", 1 << 24, false},
-			work{"tuple_sum_max_lock", 65536, false}, work{"tuple_sum_max_lock", 1 << 20, false}, work{"tuple_sum_max_lock", 1 << 24, false})
+		ws = append(ws, work{"sum_f32_i32", 1 << 24, true})
+		for _, h := range []int{256, 4096, 65536, 1 << 18, 1 << 20, 1 << 24} {
+			ws = append(ws, work{"add_u8", h, false}, work{"max_f64_cas", h, false}, work{"tuple_sum_max_lock", h, false})
+		}
 		for _, h := range []int{16, 256, 1024, 4096, 65536, 1 << 20} {
 			ws = append(ws, work{"multiscan_add_i64", h, false})
 		}
@@ -749,6 +790,7 @@ func TestHistBench(t *testing.T) {
 			b.lim.HistSort, b.lim.MultiscanSort = 1, 1
 		}
 		var best time.Duration
+		var parts []string // the kernels of the best run, for the sort paths
 		reps := 4
 		for rep := 0; rep < reps; rep++ {
 			var tm eval.Timings
@@ -764,6 +806,10 @@ func TestHistBench(t *testing.T) {
 			}
 			if rep > 0 && (best == 0 || d < best) {
 				best = d
+				parts = parts[:0]
+				for _, kt := range tm.Kernels {
+					parts = append(parts, fmt.Sprintf("%s=%.3f", kt.Name, float64(kt.Time.Microseconds())/1000))
+				}
 			}
 			// Slow kernels (locks under contention) are timed once after
 			// the warm-up, so that every row fits the run.
@@ -792,6 +838,9 @@ func TestHistBench(t *testing.T) {
 		}
 		fmt.Printf("HISTBENCH %s h=%d equal=%v n=%d ms=%.4f gelems=%.1f%s\n", name, w.h, w.eq, n,
 			float64(best.Microseconds())/1000, float64(n)/best.Seconds()/1e9, cpuNote)
+		if path == "sort" {
+			fmt.Printf("HISTKERNELS %s h=%d: %s\n", name, w.h, strings.Join(parts, " "))
+		}
 	}
 }
 
