@@ -210,34 +210,75 @@ func (k *histKernel) ScanShared() string {
 // thread into exclusive prefixes over the whole label: a sequential fold
 // per thread, an inclusive Hillis–Steele scan of the thread totals (left
 // operand always the earlier one), then a second sequential pass.
-func (k *histKernel) BlockExclusive() string {
+func (k *histKernel) BlockExclusive() string { return k.blockExclusive(false) }
+
+// SegBlockExclusive is BlockExclusive for the segmented operator over the
+// chunks' (flag, aggregate) pairs of the sort-based multiscan: (f, a) then
+// (g, b) gives (f || g, g ? b : a ⊕ b). Each chunk's aggregate is replaced
+// by its carry: what the elements before it contribute to its first
+// segment.
+func (k *histKernel) SegBlockExclusive() string { return k.blockExclusive(true) }
+
+func (k *histKernel) blockExclusive(seg bool) string {
 	var b strings.Builder
-	var ts, ps, es, vs []string
+	vars := func(p string) []string {
+		var vs []string
+		for j := range k.scanTs {
+			vs = append(vs, fmt.Sprintf("%s%d", p, j))
+		}
+		return vs
+	}
+	ts, ps, es, vs := vars("ar_t"), vars("ar_p"), vars("ar_e"), vars("ar_v")
+	var st []string
 	for j, t := range k.scanTs {
 		fmt.Fprintf(&b, "  %s ar_t%d = %s;\n", ctype(t), j, k.scanNe[j])
-		ts = append(ts, fmt.Sprintf("ar_t%d", j))
-		ps = append(ps, fmt.Sprintf("ar_p%d", j))
-		es = append(es, fmt.Sprintf("ar_e%d", j))
-		vs = append(vs, fmt.Sprintf("ar_v%d", j))
-	}
-	var st []string
-	for j := range k.scanTs {
 		st = append(st, fmt.Sprintf("ar_st%d[ar_j]", j))
 	}
-	fmt.Fprintf(&b, "  for (i64 ar_j = ar_lo; ar_j < ar_hi; ar_j++) %s\n", k.callOp(k.scanFn, ts, st, ts))
-	for j := range k.scanTs {
-		fmt.Fprintf(&b, "  ar_sm%d[threadIdx.x] = ar_t%d;\n", j, j)
+	// fold renders acc = acc ⊕ x, in the segmented case restarting at x
+	// when x's flag (xf) is set and recording that in accf (if named).
+	fold := func(in string, acc []string, accf string, x []string, xf string) {
+		if !seg {
+			fmt.Fprintf(&b, "%s%s\n", in, k.callOp(k.scanFn, acc, x, acc))
+			return
+		}
+		fmt.Fprintf(&b, "%sif (%s) {\n", in, xf)
+		for j := range acc {
+			fmt.Fprintf(&b, "%s  %s = %s;\n", in, acc[j], x[j])
+		}
+		if accf != "" {
+			fmt.Fprintf(&b, "%s  %s = true;\n", in, accf)
+		}
+		fmt.Fprintf(&b, "%s} else %s\n", in, k.callOp(k.scanFn, acc, x, acc))
 	}
+	if seg {
+		b.WriteString("  bool ar_tf = false;\n")
+	}
+	b.WriteString("  for (i64 ar_j = ar_lo; ar_j < ar_hi; ar_j++) {\n")
+	fold("    ", ts, "ar_tf", st, "ar_flag[ar_j]")
+	b.WriteString("  }\n")
+	store := func(in string) {
+		for j := range k.scanTs {
+			fmt.Fprintf(&b, "%sar_sm%d[threadIdx.x] = ar_t%d;\n", in, j, j)
+		}
+		if seg {
+			fmt.Fprintf(&b, "%sar_smf[threadIdx.x] = ar_tf;\n", in)
+		}
+	}
+	store("  ")
 	b.WriteString("  __syncthreads();\n")
 	fmt.Fprintf(&b, "  for (int ar_d = 1; ar_d < %d; ar_d <<= 1) {\n", k.Block)
 	b.WriteString("    if (threadIdx.x >= ar_d) {\n")
 	for j, t := range k.scanTs {
 		fmt.Fprintf(&b, "      const %s ar_p%d = ar_sm%d[threadIdx.x - ar_d];\n", ctype(t), j, j)
 	}
-	fmt.Fprintf(&b, "      %s\n    }\n    __syncthreads();\n", k.callOp(k.scanFn, ps, ts, ts))
-	for j := range k.scanTs {
-		fmt.Fprintf(&b, "    ar_sm%d[threadIdx.x] = ar_t%d;\n", j, j)
+	if seg {
+		fmt.Fprintf(&b, "      if (!ar_tf) %s\n", k.callOp(k.scanFn, ps, ts, ts))
+		b.WriteString("      ar_tf = ar_tf || ar_smf[threadIdx.x - ar_d];\n")
+	} else {
+		fmt.Fprintf(&b, "      %s\n", k.callOp(k.scanFn, ps, ts, ts))
 	}
+	b.WriteString("    }\n    __syncthreads();\n")
+	store("    ")
 	b.WriteString("    __syncthreads();\n  }\n")
 	for j, t := range k.scanTs {
 		fmt.Fprintf(&b, "  %s ar_e%d = threadIdx.x == 0 ? %s : ar_sm%d[threadIdx.x - 1];\n", ctype(t), j, k.scanNe[j], j)
@@ -246,7 +287,8 @@ func (k *histKernel) BlockExclusive() string {
 	for j, t := range k.scanTs {
 		fmt.Fprintf(&b, "    const %s ar_v%d = ar_st%d[ar_j];\n    ar_st%d[ar_j] = ar_e%d;\n", ctype(t), j, j, j, j)
 	}
-	fmt.Fprintf(&b, "    %s\n  }\n", k.callOp(k.scanFn, es, vs, es))
+	fold("    ", es, "", vs, "ar_flag[ar_j]")
+	b.WriteString("  }\n")
 	return b.String()
 }
 
@@ -342,57 +384,6 @@ func (k *histKernel) SegSave() string {
 		fmt.Fprintf(&b, "    ar_st%d[ar_c0] = ar_a%d;\n", j, j)
 	}
 	b.WriteString("    ar_flag[ar_c0] = ar_f;\n")
-	return b.String()
-}
-
-// SegBlockExclusive is BlockExclusive for the segmented operator over the
-// chunks' (flag, aggregate) pairs: (f, a) then (g, b) gives (f || g, g ? b :
-// a ⊕ b). Each chunk's aggregate is replaced by its carry: what the
-// elements before it contribute to its first segment.
-func (k *histKernel) SegBlockExclusive() string {
-	var b strings.Builder
-	var ts, ps, es, vs, st []string
-	for j, t := range k.scanTs {
-		fmt.Fprintf(&b, "  %s ar_t%d = %s;\n", ctype(t), j, k.scanNe[j])
-		ts = append(ts, fmt.Sprintf("ar_t%d", j))
-		ps = append(ps, fmt.Sprintf("ar_p%d", j))
-		es = append(es, fmt.Sprintf("ar_e%d", j))
-		vs = append(vs, fmt.Sprintf("ar_v%d", j))
-		st = append(st, fmt.Sprintf("ar_st%d[ar_j]", j))
-	}
-	b.WriteString("  bool ar_tf = false;\n")
-	b.WriteString("  for (i64 ar_j = ar_lo; ar_j < ar_hi; ar_j++) {\n    if (ar_flag[ar_j]) {\n")
-	for j := range k.scanTs {
-		fmt.Fprintf(&b, "      ar_t%d = ar_st%d[ar_j];\n", j, j)
-	}
-	fmt.Fprintf(&b, "      ar_tf = true;\n    } else %s\n  }\n", k.callOp(k.scanFn, ts, st, ts))
-	for j := range k.scanTs {
-		fmt.Fprintf(&b, "  ar_sm%d[threadIdx.x] = ar_t%d;\n", j, j)
-	}
-	b.WriteString("  ar_smf[threadIdx.x] = ar_tf;\n  __syncthreads();\n")
-	fmt.Fprintf(&b, "  for (int ar_d = 1; ar_d < %d; ar_d <<= 1) {\n", k.Block)
-	b.WriteString("    if (threadIdx.x >= ar_d) {\n")
-	for j, t := range k.scanTs {
-		fmt.Fprintf(&b, "      const %s ar_p%d = ar_sm%d[threadIdx.x - ar_d];\n", ctype(t), j, j)
-	}
-	fmt.Fprintf(&b, "      if (!ar_tf) %s\n", k.callOp(k.scanFn, ps, ts, ts))
-	b.WriteString("      ar_tf = ar_tf || ar_smf[threadIdx.x - ar_d];\n    }\n    __syncthreads();\n")
-	for j := range k.scanTs {
-		fmt.Fprintf(&b, "    ar_sm%d[threadIdx.x] = ar_t%d;\n", j, j)
-	}
-	b.WriteString("    ar_smf[threadIdx.x] = ar_tf;\n    __syncthreads();\n  }\n")
-	for j, t := range k.scanTs {
-		fmt.Fprintf(&b, "  %s ar_e%d = threadIdx.x == 0 ? %s : ar_sm%d[threadIdx.x - 1];\n", ctype(t), j, k.scanNe[j], j)
-	}
-	b.WriteString("  for (i64 ar_j = ar_lo; ar_j < ar_hi; ar_j++) {\n")
-	for j, t := range k.scanTs {
-		fmt.Fprintf(&b, "    const %s ar_v%d = ar_st%d[ar_j];\n    ar_st%d[ar_j] = ar_e%d;\n", ctype(t), j, j, j, j)
-	}
-	b.WriteString("    if (ar_flag[ar_j]) {\n")
-	for j := range k.scanTs {
-		fmt.Fprintf(&b, "      ar_e%d = ar_v%d;\n", j, j)
-	}
-	fmt.Fprintf(&b, "    } else %s\n  }\n", k.callOp(k.scanFn, es, vs, es))
 	return b.String()
 }
 
