@@ -675,6 +675,7 @@ var (
 	histGroups = flag.Int("gpu.histgroups", 0, "TestHistBench: 4-element groups per thread and step (0: the default)")
 	histCopies = flag.Int("gpu.histcopies", 0, "TestHistBench: most sub-histograms per block, a power of two (0: the default)")
 	histMinBlk = flag.Int("gpu.histminblocks", 0, "TestHistBench: blocks per SM the compiler must leave registers for (0: the default)")
+	msChunk    = flag.Int("gpu.mschunk", 0, "TestHistBench: shortest chunk of the sort-based multiscan (0: the default)")
 	histPaths  = flag.Bool("gpu.histpaths", false, "TestHistBench: time the atomic and the sort-based path of the statements that have both, up to 2^26 buckets")
 )
 
@@ -730,7 +731,11 @@ func TestHistBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Printf("HISTTUNE block=%d groups=%d copies=%d minblocks=%d\n", histTune.block, histTune.groups, histTune.maxCopies, histTune.minBlocks)
+	if *msChunk > 0 {
+		defer func(c int64) { multiscanSortMinChunk = c }(multiscanSortMinChunk)
+		multiscanSortMinChunk = int64(*msChunk)
+	}
+	fmt.Printf("HISTTUNE block=%d groups=%d copies=%d minblocks=%d mschunk=%d\n", histTune.block, histTune.groups, histTune.maxCopies, histTune.minBlocks, multiscanSortMinChunk)
 	n := *histBench
 	ctx := context.Background()
 	ref := cpu.New(cpu.Options{})

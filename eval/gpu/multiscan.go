@@ -388,9 +388,13 @@ func (k *histKernel) SegSave() string {
 }
 
 // multiscanSortChunks is the chunk length of the sort-based multiscan for
-// n elements: whole batches of 32, at least 256 elements, and at most 2^16
-// chunks (the carries are scanned by one block).
+// n elements: whole batches of 32, at least multiscanSortMinChunk elements,
+// and at most 2^16 chunks (the carries are scanned by one block).
 func multiscanSortChunks(n int64) int64 {
-	chunk := max(256, ceilDiv(n, 1<<16))
+	chunk := max(multiscanSortMinChunk, ceilDiv(n, 1<<16))
 	return ceilDiv(chunk, 32) * 32
 }
+
+// multiscanSortMinChunk is the shortest chunk of the sort-based multiscan
+// (a variable so that the benchmark can time others).
+var multiscanSortMinChunk int64 = 256
