@@ -112,6 +112,10 @@ type scanKernel struct {
 	// predecessors' states, and Spin its wait while one is not ready, in
 	// grids of at least 500 tiles.
 	Delay, Spin int
+	// Persist runs the kernel as persistent blocks over a ticket loop, the
+	// tiles of the loaded components double-buffered in dynamic shared
+	// memory (persistable, Limits.ScanPersist).
+	Persist bool
 
 	In      []core.PrimType // element types of the inputs
 	Scan    []core.PrimType // scanned components kept in shared memory
@@ -186,8 +190,74 @@ func (k *scanKernel) shared() int {
 	if k.Mode == scanFilter {
 		return filterShared(k.Held, k.Block, k.Seq)
 	}
-	return sharedBytes(k.Scan, k.Held, k.Acc, k.Block, k.Seq, !k.Seg())
+	n := sharedBytes(k.Scan, k.Held, k.Acc, k.Block, k.Seq, !k.Seg())
+	if k.Persist {
+		// The loaded components' tiles are in dynamic shared memory
+		// (DynShared); the tickets are two words.
+		for j := range k.In {
+			n -= tileSlots(k.Tile()) * k.Scan[j].Size()
+		}
+		n += 8
+	}
+	return n
 }
+
+// persistable reports whether a plain scan can run persistent blocks that
+// prefetch their next tile (Persist): its full tiles must load by copy
+// (copies or stages), since only a copy can run while the block goes on.
+func (k *scanKernel) persistable() bool {
+	return k.Mode == scanPlain && (k.copies() || k.stages())
+}
+
+// bufBytes is the bytes of one buffer of loaded component j of a
+// persistent kernel: its padded tile, rounded up so that the next buffer
+// starts 16-byte aligned for cp.async.
+func (k *scanKernel) bufBytes(j int) int {
+	return (tileSlots(k.Tile())*k.Scan[j].Size() + 15) / 16 * 16
+}
+
+// DynShared is the dynamic shared memory of a persistent kernel: two
+// buffers for each loaded component (input j is staged in, or is, scanned
+// component j), one after the other.
+func (k *scanKernel) DynShared() int {
+	if !k.Persist {
+		return 0
+	}
+	n := 0
+	for j := range k.In {
+		n += 2 * k.bufBytes(j)
+	}
+	return n
+}
+
+// Buffers renders, at the top of a persistent kernel's iteration, the
+// current tile's buffer ar_sh_j of every loaded component (the name the
+// phases use) and the other one, ar_nsh_j, that Prefetch fills.
+func (k *scanKernel) Buffers() string {
+	var b strings.Builder
+	off := 0
+	for j := range k.In {
+		t, n := ctype(k.Scan[j]), k.bufBytes(j)
+		fmt.Fprintf(&b, "    %s *const ar_sh_%d = (%s *)(ar_dyn + %d + ar_b * %d);\n", t, j, t, off, n)
+		fmt.Fprintf(&b, "    %s *const ar_nsh_%d = (%s *)(ar_dyn + %d + (ar_b ^ 1) * %d);\n", t, j, t, off, n)
+		off += 2 * n
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// Prefetch renders, after the block scan's barrier has published the next
+// ticket (ar_nx), the start of that tile's copy into the other buffers
+// when it is a full tile; a partial tile (the last) loads at the top of its
+// iteration as in the one-tile kernel. ar_pre, uniform over the block,
+// tells the next iteration which it is.
+func (k *scanKernel) Prefetch() string {
+	t := k.Tile()
+	return fmt.Sprintf("  const unsigned int ar_nx = ar_tk_s[ar_b ^ 1];\n  const i64 ar_nbase = (i64)ar_nx * %d;\n"+
+		"  ar_pre = ar_nbase + %d <= ar_n;\n  if (ar_pre) {\n%s\n  }", t, t, indent(k.copyLoopAt(true, "ar_nsh", "ar_nbase", false), 2))
+}
+
+// Nest indents a phase by one level, for the persistent kernel's loop.
+func (k *scanKernel) Nest(s string) string { return indent(s, 2) }
 
 // scanSeq is the sequentiality degree: the formula of seqDegree (thesis
 // §5.3 with Futhark's 2·Σw) on the scanned components' types, lowered
@@ -282,6 +352,11 @@ func minBlocks(k *scanKernel, lim Limits) int {
 		return 0
 	}
 	full := lim.ThreadsPerSM / k.Block
+	if k.Persist && lim.SharedPerSM > 0 {
+		// As many as fit in shared memory (1 KB per block is the driver's):
+		// asking for more only caps the registers.
+		return max(1, min(full, lim.SharedPerSM/(k.shared()+k.DynShared()+1024)))
+	}
 	if k.light {
 		return max(1, full)
 	}
@@ -493,6 +568,7 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 	k.Seq = scanSeq(k, g.lim)
 	k.light = core.IsIdentityLambda(op.Map) && op.Post == nil
 	k.Det = g.lim.Deterministic && hasFloat(k.Acc)
+	k.Persist = g.lim.ScanPersist > 0 && k.persistable()
 	k.MinBlocks = minBlocks(k, g.lim)
 	k.Delay, k.Spin = lookBackWaits(g.lim)
 	k.Name = "k_" + strings.ReplaceAll(scanModeName[k.Mode], " ", "_")
@@ -802,7 +878,15 @@ func (k *scanKernel) neutral(b *strings.Builder, name string, indent int) {
 func (k *scanKernel) SharedDecl() string {
 	var b strings.Builder
 	slots := tileSlots(k.Tile())
+	if k.Persist {
+		b.WriteString("  extern __shared__ __align__(16) unsigned char ar_dyn[];\n")
+	}
 	for j, t := range k.Scan {
+		if k.Persist && j < len(k.In) {
+			// In ar_dyn (Buffers), but for ar_tp.
+			fmt.Fprintf(&b, "  __shared__ %s ar_tp_%d[%d];\n", ctype(t), j, k.Block)
+			continue
+		}
 		fmt.Fprintf(&b, "  __shared__ __align__(16) %s ar_sh_%d[%d];\n", ctype(t), j, slots)
 		if !k.Seg() {
 			fmt.Fprintf(&b, "  __shared__ %s ar_tp_%d[%d];\n", ctype(t), j, k.Block)
@@ -914,6 +998,12 @@ func (k *scanKernel) stageLoop() string {
 // (cp.async into shared memory when load, plain 16-byte moves out of it
 // otherwise).
 func (k *scanKernel) copyLoop(load bool) string {
+	return k.copyLoopAt(load, "ar_sh", "ar_base", load)
+}
+
+// copyLoopAt is copyLoop between the buffers sh_j and the tile at element
+// base, waiting for a load's copies when wait.
+func (k *scanKernel) copyLoopAt(load bool, sh, base string, wait bool) string {
 	var b strings.Builder
 	slice := 32 * k.Seq // elements of a warp's slice
 	ts := k.Scan
@@ -924,12 +1014,12 @@ func (k *scanKernel) copyLoop(load bool) string {
 		chunks := slice * t.Size() / 16
 		fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_r = 0; ar_r < %d; ar_r++) {\n", (chunks+31)/32)
 		fmt.Fprintf(&b, "    const int ar_c = ar_r * 32 + ar_lane;\n")
-		fmt.Fprintf(&b, "    char *ar_s = (char *)(ar_sh_%d + ar_warp * %d) + ar_c * 16;\n", j, slice)
+		fmt.Fprintf(&b, "    char *ar_s = (char *)(%s_%d + ar_warp * %d) + ar_c * 16;\n", sh, j, slice)
 		g, q := "ar_res", ""
 		if load {
 			g, q = "ar_in", "const "
 		}
-		fmt.Fprintf(&b, "    %schar *ar_g = (%schar *)(%s%d + ar_base + ar_warp * %d) + ar_c * 16;\n", q, q, g, j, slice)
+		fmt.Fprintf(&b, "    %schar *ar_g = (%schar *)(%s%d + %s + ar_warp * %d) + ar_c * 16;\n", q, q, g, j, base, slice)
 		if chunks%32 != 0 {
 			fmt.Fprintf(&b, "    if (ar_c < %d) {\n", chunks)
 		} else {
@@ -967,7 +1057,7 @@ func (k *scanKernel) copyLoop(load bool) string {
 		}
 		b.WriteString("    }\n  }\n")
 	}
-	if load {
+	if wait {
 		b.WriteString("  ar_cp_async_wait();\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -1183,7 +1273,11 @@ func (k *scanKernel) LookBack() string {
 	// Large grids wait before the first read (the predecessors' states are
 	// rarely ready at once) and between retries, as CUB does, so that
 	// spinning warps do not crowd the L2; small ones back off from 16 ns.
-	fmt.Fprintf(&b, "      const bool ar_big = gridDim.x >= 500;\n      if (ar_big) __nanosleep(%d);\n", k.Delay)
+	big := "gridDim.x >= 500"
+	if k.Persist {
+		big = "ar_ntiles >= 500" // the grid is only the resident blocks
+	}
+	fmt.Fprintf(&b, "      const bool ar_big = %s;\n      if (ar_big) __nanosleep(%d);\n", big, k.Delay)
 	b.WriteString("      i64 ar_look = ar_tile - 1;\n      unsigned int ar_ns = 16;\n")
 	if k.Det {
 		b.WriteString("      const int ar_anchor = (int)((ar_tile - 1) & 31);\n")

@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -12,13 +13,17 @@ import (
 	. "github.com/arepl/arepl/lang/core"
 )
 
+var benchPersist = flag.String("gpubench.persist", "0", "comma-separated Limits.ScanPersist values the scan sweep runs each configuration with (0: the one-tile-per-block kernel)")
+
 // BenchmarkScan times the single-pass scans at 2^gpubench.log2n elements
 // by CUDA events around each kernel and reports kernel milliseconds, GB/s
 // (bytes read plus written) and the ratio to a device-to-device copy of
 // the same bytes measured in the same run. gpubench.seq, when set, also
 // sweeps the elements per thread of the plain scans, MSSP and the filter,
 // for each block size of gpubench.scanblock and each minimum of blocks per
-// multiprocessor (launch bounds) of gpubench.minblocks.
+// multiprocessor (launch bounds) of gpubench.minblocks, and with each
+// Limits.ScanPersist of gpubench.persist (timed back to back, on the scans
+// that have a persistent kernel).
 // bench/gpu/scan.sh runs it beside PyTorch.
 func BenchmarkScan(b *testing.B) {
 	be, err := New(Options{})
@@ -165,6 +170,8 @@ func BenchmarkScan(b *testing.B) {
 	})
 	swept := map[string]bool{"scan_i32": true, "scan_i64": true, "scan_f64": true, "mssp_scan_i32": true,
 		"scanomap_i32": true, "filter_50pct_i32": true, "segscan_i32_len1000": true, "segscan_i32_len16777216": true}
+	// The cases whose kernel can run persistent blocks (scanKernel.persistable).
+	persistable := map[string]bool{"scan_i32": true, "scan_i64": true, "scan_f64": true, "mssp_scan_i32": true, "scanomap_i32": true}
 	// The sweep: every block size of gpubench.scanblock with every degree
 	// of gpubench.seq (0: the formula's), on the plain scans, the scanomap,
 	// MSSP, the filter and two segment lengths.
@@ -188,25 +195,33 @@ func BenchmarkScan(b *testing.B) {
 					if !swept[c.name] {
 						continue
 					}
-					b.Run(fmt.Sprintf("%s_block%d_seq%d_min%d", c.name, block, seq, minBlocks), func(b *testing.B) {
-						be.lim.Seq, be.lim.ScanBlock, be.lim.ScanMinBlocks = seq, block, minBlocks
-						defer func() { be.lim.Seq, be.lim.ScanBlock, be.lim.ScanMinBlocks = 0, 0, 0 }()
-						measure(b, c)
-					})
+					for _, persist := range ints(*benchPersist) {
+						if persist > 0 && !persistable[c.name] {
+							continue
+						}
+						b.Run(fmt.Sprintf("%s_block%d_seq%d_min%d_persist%d", c.name, block, seq, minBlocks, persist), func(b *testing.B) {
+							be.lim.Seq, be.lim.ScanBlock, be.lim.ScanMinBlocks, be.lim.ScanPersist = seq, block, minBlocks, persist
+							defer func() { be.lim.Seq, be.lim.ScanBlock, be.lim.ScanMinBlocks, be.lim.ScanPersist = 0, 0, 0, 0 }()
+							measure(b, c)
+						})
+					}
 				}
 			}
 		}
 	}
 	// The look-back's waits: every first delay of gpubench.delay with every
-	// retry wait of gpubench.spin (0: the shipped one), shipped block and degree.
+	// retry wait of gpubench.spin (0: the shipped one), shipped block and
+	// degree, with each gpubench.persist.
 	for _, delay := range ints(*benchDelays) {
 		for _, spin := range ints(*benchSpins) {
 			for _, c := range cases[:4] {
-				b.Run(fmt.Sprintf("%s_delay%d_spin%d", c.name, delay, spin), func(b *testing.B) {
-					be.lim.ScanDelay, be.lim.ScanSpin = delay, spin
-					defer func() { be.lim.ScanDelay, be.lim.ScanSpin = 0, 0 }()
-					measure(b, c)
-				})
+				for _, persist := range ints(*benchPersist) {
+					b.Run(fmt.Sprintf("%s_delay%d_spin%d_persist%d", c.name, delay, spin, persist), func(b *testing.B) {
+						be.lim.ScanDelay, be.lim.ScanSpin, be.lim.ScanPersist = delay, spin, persist
+						defer func() { be.lim.ScanDelay, be.lim.ScanSpin, be.lim.ScanPersist = 0, 0, 0 }()
+						measure(b, c)
+					})
+				}
 			}
 		}
 	}

@@ -22,6 +22,7 @@ var (
 	scanSeqFlag       = flag.Int("gpu.scanseq", 0, "scan elements per thread TestScanDevice uses (0: the formula)")
 	scanMinBlocksFlag = flag.Int("gpu.scanminblocks", 0, "minimum blocks per multiprocessor of the scan kernels TestScanDevice uses")
 	scanDetFlag       = flag.Bool("gpu.scandet", false, "TestScanDevice runs the float scans in deterministic mode")
+	scanPersistFlag   = flag.Int("gpu.scanpersist", 0, "Limits.ScanPersist of TestScanDevice and TestScanHuge (1: persistent blocks that prefetch)")
 )
 
 // A scanProg is a program whose first statement of kind scan, segmented
@@ -248,6 +249,42 @@ func TestScanGoldenDeterministic(t *testing.T) {
 	}
 }
 
+// persistProgs are the test programs whose kernels run persistent blocks
+// when Limits.ScanPersist asks (scanKernel.persistable): plain copies and a
+// staged map.
+var persistProgs = []string{"scan_i32", "scan_f64", "mssp_scan"}
+
+// TestScanGoldenPersist renders the persistent kernels (Limits.ScanPersist)
+// and checks that exactly the persistable programs get one.
+func TestScanGoldenPersist(t *testing.T) {
+	lim := DefaultLimits
+	lim.ScanPersist = 1
+	want := map[string]bool{}
+	for _, name := range persistProgs {
+		want[name] = true
+	}
+	for _, p := range scanProgs() {
+		t.Run(p.name, func(t *testing.T) {
+			prog := p.build()
+			m, err := genScan(prog, scanStmtOf(t, prog), lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.k.Persist != want[p.name] {
+				t.Fatalf("persistent %v, want %v", m.k.Persist, want[p.name])
+			}
+			if !m.k.Persist {
+				return
+			}
+			if sb, dyn := m.k.shared(), m.k.DynShared(); sb > lim.SharedPerBlock || sb+dyn > lim.SharedOptin {
+				t.Fatalf("%d static + %d dynamic bytes of shared memory", sb, dyn)
+			}
+			golden(t, "scan_"+p.name+"_persist", fmt.Sprintf("// tile %d = %d threads x %d, %d bytes of dynamic shared memory\n%s",
+				m.k.Tile(), m.k.Block, m.k.Seq, m.k.DynShared(), m.body))
+		})
+	}
+}
+
 // TestSegCounters runs the segment-start counter of segCounter, as a Go
 // transcription of its rendered lines, against the definition (index a
 // multiple of w) for every thread of tiles over many row lengths,
@@ -410,6 +447,7 @@ func TestScanDevice(t *testing.T) {
 	}
 	// The kernel variants a measurement sweeps are checked the same way.
 	b.lim.ScanBlock, b.lim.Seq, b.lim.ScanMinBlocks = *scanBlockFlag, *scanSeqFlag, *scanMinBlocksFlag
+	b.lim.ScanPersist = *scanPersistFlag
 	b.SetDeterministic(*scanDetFlag)
 	ref := cpu.New(cpu.Options{})
 	ctx := context.Background()
@@ -473,7 +511,8 @@ func TestScanDevice(t *testing.T) {
 
 var scanHuge = flag.Int64("gpu.scanhuge", 0, "when positive, TestScanHuge scans this many u8 elements (2^31+5 checks 64-bit offsets)")
 
-// TestScanHuge runs the u8 max-scan over more elements than an i32 can
+// TestScanHuge runs the u8 max-scan and the i32 sum (the copy kernel,
+// persistent under gpu.scanpersist) over more elements than an i32 can
 // count and compares with a Go loop (the interpreter and the generic
 // comparison would take minutes there). It runs only when asked to.
 func TestScanHuge(t *testing.T) {
@@ -485,6 +524,7 @@ func TestScanHuge(t *testing.T) {
 	if b == nil {
 		return
 	}
+	b.lim.ScanPersist = *scanPersistFlag
 	n := *scanHuge
 	xs := make([]uint8, n)
 	for i := range xs {
@@ -514,6 +554,35 @@ func TestScanHuge(t *testing.T) {
 		m = max(m, x)
 		if ys[i] != m {
 			t.Fatalf("element %d: %d, want %d", i, ys[i], m)
+		}
+	}
+	got[0].Dev.Free()
+	xs, ys, h = nil, nil, eval.Value{}
+
+	// The i32 sum, wrapping, of values whose sum leaves the i32 range.
+	ws := make([]int32, n)
+	for i := range ws {
+		ws[i] = int32(hash(i)%2001) - 1000 + int32(i&1)*7
+	}
+	prog = scanProgByName(t, "scan_i32").build()
+	got, err = b.Run(context.Background(), prog, "main", []eval.Value{arr(ws)}, &eval.Timings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err = got[0].Host(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got[0].Dev.Free()
+	zs := h.Data.([]int32)
+	if int64(len(zs)) != n {
+		t.Fatalf("i32: %d results for %d elements", len(zs), n)
+	}
+	var sum int32
+	for i, x := range ws {
+		sum += x
+		if zs[i] != sum {
+			t.Fatalf("i32 element %d: %d, want %d", i, zs[i], sum)
 		}
 	}
 }

@@ -30,6 +30,11 @@ type Limits struct {
 	// ScanDelay and ScanSpin, when positive, replace the look-back's first
 	// wait and its wait per retry in ns (lookBackWaits).
 	ScanDelay, ScanSpin int
+	// ScanPersist, when positive, runs the plain scans that load their
+	// tiles by copy (scanKernel.Persist) as persistent blocks that prefetch
+	// their next tile during the look-back (for measuring against the
+	// one-tile-per-block kernel).
+	ScanPersist int
 	// OrderedMinBlocks, when positive, is the minimum blocks per
 	// multiprocessor of the ordered redomap's launch bounds (for
 	// measuring).
