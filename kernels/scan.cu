@@ -37,7 +37,7 @@ extern "C" __global__ void __launch_bounds__({{.LaunchBounds}})
   while ((i64)ar_tk < ar_ntiles) {
     const i64 ar_tile = ar_tk;
 {{.Nest .TileBase}}
-{{.Buffers}}
+{{.Nest .Buffers}}
     if (ar_pre) {
       ar_cp_async_wait();
     } else {
@@ -62,6 +62,9 @@ extern "C" __global__ void __launch_bounds__({{.LaunchBounds}})
   const i64 ar_tile = ar_tile_s;
 {{.TileBase}}
   const int ar_lane = threadIdx.x & 31, ar_warp = threadIdx.x >> 5;
+{{- if .Dyn}}
+{{.Buffers}}
+{{- end}}
 {{.LoadPhase}}
   __syncwarp();
 {{.ThreadScan}}

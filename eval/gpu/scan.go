@@ -112,10 +112,15 @@ type scanKernel struct {
 	// predecessors' states, and Spin its wait while one is not ready, in
 	// grids of at least 500 tiles.
 	Delay, Spin int
-	// Persist runs the kernel as persistent blocks over a ticket loop, the
-	// tiles of the loaded components double-buffered in dynamic shared
-	// memory (persistable, Limits.ScanPersist).
-	Persist bool
+	// Dyn keeps the scanned components' tiles in dynamic shared memory
+	// (Buffers), so that they may exceed the 48 KB of static shared memory
+	// (persistable kernels, Limits.ScanDyn). Persist, which implies Dyn,
+	// runs the kernel as persistent blocks over a ticket loop, the tiles of
+	// the loaded components double-buffered (Limits.ScanPersist).
+	Dyn, Persist bool
+	// Wide runs the look-back over the whole block, a window of Block
+	// predecessors per read (lookBackWide, Limits.ScanWide).
+	Wide bool
 
 	In      []core.PrimType // element types of the inputs
 	Scan    []core.PrimType // scanned components kept in shared memory
@@ -191,11 +196,11 @@ func (k *scanKernel) shared() int {
 		return filterShared(k.Held, k.Block, k.Seq)
 	}
 	n := sharedBytes(k.Scan, k.Held, k.Acc, k.Block, k.Seq, !k.Seg())
-	if k.Persist {
-		// The loaded components' tiles are in dynamic shared memory
-		// (DynShared); the tickets are two words.
-		for j := range k.In {
-			n -= tileSlots(k.Tile()) * k.Scan[j].Size()
+	if k.Dyn {
+		// The scanned components' tiles are in dynamic shared memory
+		// (DynShared); a persistent kernel's tickets are two words.
+		for _, t := range k.Scan {
+			n -= tileSlots(k.Tile()) * t.Size()
 		}
 		n += 8
 	}
@@ -216,31 +221,45 @@ func (k *scanKernel) bufBytes(j int) int {
 	return (tileSlots(k.Tile())*k.Scan[j].Size() + 15) / 16 * 16
 }
 
-// DynShared is the dynamic shared memory of a persistent kernel: two
-// buffers for each loaded component (input j is staged in, or is, scanned
-// component j), one after the other.
+// buffers is the number of tiles of scanned component j in dynamic shared
+// memory: two for the loaded components of a persistent kernel (input j
+// is staged in, or is, scanned component j), one otherwise.
+func (k *scanKernel) buffers(j int) int {
+	if k.Persist && j < len(k.In) {
+		return 2
+	}
+	return 1
+}
+
+// DynShared is the dynamic shared memory of a kernel with Dyn tiles: the
+// buffers of every scanned component, one after the other.
 func (k *scanKernel) DynShared() int {
-	if !k.Persist {
+	if !k.Dyn {
 		return 0
 	}
 	n := 0
-	for j := range k.In {
-		n += 2 * k.bufBytes(j)
+	for j := range k.Scan {
+		n += k.buffers(j) * k.bufBytes(j)
 	}
 	return n
 }
 
-// Buffers renders, at the top of a persistent kernel's iteration, the
-// current tile's buffer ar_sh_j of every loaded component (the name the
-// phases use) and the other one, ar_nsh_j, that Prefetch fills.
+// Buffers renders the tiles ar_sh_j (the name the phases use) of a kernel
+// with Dyn tiles; in a persistent kernel, at the top of each iteration,
+// the current tile's buffer and the other one, ar_nsh_j, that Prefetch
+// fills.
 func (k *scanKernel) Buffers() string {
 	var b strings.Builder
 	off := 0
-	for j := range k.In {
-		t, n := ctype(k.Scan[j]), k.bufBytes(j)
-		fmt.Fprintf(&b, "    %s *const ar_sh_%d = (%s *)(ar_dyn + %d + ar_b * %d);\n", t, j, t, off, n)
-		fmt.Fprintf(&b, "    %s *const ar_nsh_%d = (%s *)(ar_dyn + %d + (ar_b ^ 1) * %d);\n", t, j, t, off, n)
-		off += 2 * n
+	for j, t := range k.Scan {
+		c, n := ctype(t), k.bufBytes(j)
+		if k.buffers(j) == 1 {
+			fmt.Fprintf(&b, "  %s *const ar_sh_%d = (%s *)(ar_dyn + %d);\n", c, j, c, off)
+		} else {
+			fmt.Fprintf(&b, "  %s *const ar_sh_%d = (%s *)(ar_dyn + %d + ar_b * %d);\n", c, j, c, off, n)
+			fmt.Fprintf(&b, "  %s *const ar_nsh_%d = (%s *)(ar_dyn + %d + (ar_b ^ 1) * %d);\n", c, j, c, off, n)
+		}
+		off += k.buffers(j) * n
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -284,7 +303,22 @@ func scanSeq(k *scanKernel, lim Limits) int {
 		limit = min(limit, lim.SharedPerSM/wideScanResident-1024)
 		m = wideScanMaxSeq
 	}
-	for m > 1 && sharedBytes(k.Scan, k.Held, k.Acc, k.Block, m, !k.Seg()) > limit {
+	// Dynamic tiles (k.Dyn) may use the opt-in shared memory, the
+	// persistent kernel's second buffers included.
+	need := func(m int) int { return sharedBytes(k.Scan, k.Held, k.Acc, k.Block, m, !k.Seg()) }
+	if k.Dyn && (lim.Seq > 0 || !k.Multi) {
+		limit = lim.SharedOptin
+		need = func(m int) int {
+			n := sharedBytes(k.Scan, k.Held, k.Acc, k.Block, m, !k.Seg()) + 16 + 8
+			if k.Persist {
+				for j := range k.In {
+					n += (tileSlots(k.Block*m)*k.Scan[j].Size() + 15) / 16 * 16
+				}
+			}
+			return n
+		}
+	}
+	for m > 1 && need(m) > limit {
 		m--
 	}
 	if k.Multi && lim.Seq <= 0 && m > 1 && m%2 == 0 {
@@ -352,7 +386,7 @@ func minBlocks(k *scanKernel, lim Limits) int {
 		return 0
 	}
 	full := lim.ThreadsPerSM / k.Block
-	if k.Persist && lim.SharedPerSM > 0 {
+	if k.Dyn && lim.SharedPerSM > 0 {
 		// As many as fit in shared memory (1 KB per block is the driver's):
 		// asking for more only caps the registers.
 		return max(1, min(full, lim.SharedPerSM/(k.shared()+k.DynShared()+1024)))
@@ -565,10 +599,20 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 	if k.Multi && g.lim.ScanBlock <= 0 {
 		k.Block = wideScanBlock
 	}
-	k.Seq = scanSeq(k, g.lim)
 	k.light = core.IsIdentityLambda(op.Map) && op.Post == nil
+	k.Seq = scanSeq(k, g.lim)
+	if (g.lim.ScanDyn > 0 || g.lim.ScanPersist > 0) && k.Mode == scanPlain {
+		// Tiles in dynamic shared memory: the degree is bounded by the
+		// opt-in limit; a shape that cannot load by copy keeps the static
+		// tiles (and the degree they allow).
+		k.Dyn, k.Persist = true, g.lim.ScanPersist > 0
+		if k.Seq = scanSeq(k, g.lim); !k.persistable() {
+			k.Dyn, k.Persist = false, false
+			k.Seq = scanSeq(k, g.lim)
+		}
+	}
 	k.Det = g.lim.Deterministic && hasFloat(k.Acc)
-	k.Persist = g.lim.ScanPersist > 0 && k.persistable()
+	k.Wide = g.lim.ScanWide > 0 && k.Mode == scanPlain && !k.Det
 	k.MinBlocks = minBlocks(k, g.lim)
 	k.Delay, k.Spin = lookBackWaits(g.lim)
 	k.Name = "k_" + strings.ReplaceAll(scanModeName[k.Mode], " ", "_")
@@ -878,11 +922,11 @@ func (k *scanKernel) neutral(b *strings.Builder, name string, indent int) {
 func (k *scanKernel) SharedDecl() string {
 	var b strings.Builder
 	slots := tileSlots(k.Tile())
-	if k.Persist {
+	if k.Dyn {
 		b.WriteString("  extern __shared__ __align__(16) unsigned char ar_dyn[];\n")
 	}
 	for j, t := range k.Scan {
-		if k.Persist && j < len(k.In) {
+		if k.Dyn {
 			// In ar_dyn (Buffers), but for ar_tp.
 			fmt.Fprintf(&b, "  __shared__ %s ar_tp_%d[%d];\n", ctype(t), j, k.Block)
 			continue
@@ -897,6 +941,12 @@ func (k *scanKernel) SharedDecl() string {
 	}
 	for j, t := range k.Acc {
 		fmt.Fprintf(&b, "  __shared__ %s ar_wt_%d[32], ar_wx_%d[32], ar_bagg_%d, ar_bpre_%d;\n", ctype(t), j, j, j, j)
+	}
+	if k.Wide {
+		for j, t := range k.Acc {
+			fmt.Fprintf(&b, "  __shared__ %s ar_lv_%d[%d];\n", ctype(t), j, k.Warps())
+		}
+		fmt.Fprintf(&b, "  __shared__ int ar_lf[%d];\n", k.Warps())
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -1252,6 +1302,9 @@ func (k *scanKernel) BlockScan() string {
 // prefix and leave the exclusive one in ar_bpre for the block. States are
 // the words of stateLayout: published and read without fences.
 func (k *scanKernel) LookBack() string {
+	if k.Wide {
+		return k.lookBackWide()
+	}
 	var b strings.Builder
 	if k.Seg() {
 		fmt.Fprintf(&b, "  if (ar_w <= %d) {\n    // Whole segments per tile: the prefix of earlier tiles never reaches this one.\n    if (threadIdx.x == 0) {\n", k.Tile())
@@ -1284,39 +1337,7 @@ func (k *scanKernel) LookBack() string {
 	}
 	b.WriteString("      for (;;) {\n")
 	b.WriteString("        const i64 ar_p = ar_look - ar_lane;\n")
-	{
-		var ws []string
-		for h := 0; h < k.Words; h++ {
-			ws = append(ws, fmt.Sprintf("ar_s%d", h))
-		}
-		fmt.Fprintf(&b, "        u64 %s;\n", strings.Join(ws, " = 0, ")+" = 0")
-		switch {
-		case k.Multi:
-			// Slot words of tile p: its aggregate's at 2*p*n, its prefix's at (2*p+1)*n.
-			n := k.Words / 2
-			var marks []string
-			for w := 0; w < n; w++ {
-				marks = append(marks, fmt.Sprintf("(ar_s%d >> 32) == 1u", 2*w+1))
-			}
-			load := func(slot string, indent string) {
-				for w := 0; w < n; w++ {
-					fmt.Fprintf(&b, "%sar_load_state((const ulonglong2 *)ar_state + (%s) * %d + %d, &ar_s%d, &ar_s%d);\n", indent, slot, n, w, 2*w, 2*w+1)
-				}
-			}
-			b.WriteString("        unsigned int ar_st = AR_PREFIX;\n        if (ar_p >= 0) {\n")
-			load("2 * ar_p + 1", "          ")
-			fmt.Fprintf(&b, "          if (!(%s)) {\n", strings.Join(marks, " && "))
-			load("2 * ar_p", "            ")
-			fmt.Fprintf(&b, "            ar_st = %s ? AR_AGGREGATE : AR_INVALID;\n          }\n        }\n", strings.Join(marks, " && "))
-		case k.Words == 1:
-			b.WriteString("        if (ar_p >= 0) {\n          ar_load_state(ar_state + ar_p, &ar_s0);\n        }\n")
-		default:
-			b.WriteString("        if (ar_p >= 0) {\n          ar_load_state((const ulonglong2 *)ar_state + ar_p, &ar_s0, &ar_s1);\n        }\n")
-		}
-		if !k.Multi {
-			fmt.Fprintf(&b, "        const unsigned int ar_st = ar_p >= 0 ? (unsigned int)(%s >> 32) : AR_PREFIX;\n", ws[len(ws)-1])
-		}
-	}
+	k.readState(&b)
 	wait := "ar_st == AR_INVALID"
 	if k.Det {
 		// Fixed order: wait for every tile back to the anchor (the last
@@ -1326,16 +1347,7 @@ func (k *scanKernel) LookBack() string {
 		wait = "ar_lane <= ar_anchor && (ar_st == AR_INVALID || (ar_lane == ar_anchor && ar_st != AR_PREFIX))"
 	}
 	fmt.Fprintf(&b, "        if (__any_sync(0xffffffffu, %s)) {\n          __nanosleep(ar_big ? %du : ar_ns);\n          ar_ns = min(ar_ns * 2, 256u);\n          continue;\n        }\n", wait, k.Spin)
-	k.decl(&b, "ar_q", 8)
-	b.WriteString("        if (ar_p >= 0) {\n")
-	for j, t := range k.Acc {
-		w := fmt.Sprintf("ar_s%d", k.Offs[j]/8)
-		if sh := 8 * (k.Offs[j] % 8); sh > 0 {
-			w = fmt.Sprintf("(%s >> %d)", w, sh)
-		}
-		fmt.Fprintf(&b, "          ar_q_%d = %s;\n", j, unpackBits(t, w))
-	}
-	b.WriteString("        }\n")
+	k.unpackState(&b)
 	stop := "ar_st == AR_PREFIX"
 	if k.Seg() {
 		stop += fmt.Sprintf(" || ar_q_%d", len(k.Scan))
@@ -1372,6 +1384,130 @@ func (k *scanKernel) LookBack() string {
 	}
 	b.WriteString("    }\n  }\n  __syncthreads();")
 	return b.String()
+}
+
+// lookBackWide is LookBack with every thread of the block reading one
+// predecessor: windows of Block tiles, nearest at thread 0, so that a tile
+// far from the nearest inclusive prefix reaches it in one read instead of
+// one per 32 tiles (the warps wait at the next barrier anyway). Each warp
+// folds its part of the window up to its first prefix; after a barrier,
+// every thread combines the warps' folds, nearest first, up to the first
+// warp that saw a prefix, so all hold the exclusive prefix ar_P; thread 0
+// publishes the inclusive one.
+func (k *scanKernel) lookBackWide() string {
+	var b strings.Builder
+	w := k.Warps()
+	b.WriteString("  if (ar_warp == 0) {\n    __syncwarp(); // ar_bagg is written by a lane of this warp\n    if (ar_lane == 0) {\n")
+	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "      const %s ar_g_%d = ar_bagg_%d;\n", ctype(t), j, j)
+	}
+	b.WriteString("      if (ar_tile == 0) {\n")
+	k.publish(&b, "0", "ar_g", "AR_PREFIX", 8)
+	b.WriteString("      } else {\n")
+	k.publish(&b, "ar_tile", "ar_g", "AR_AGGREGATE", 8)
+	b.WriteString("      }\n    }\n  }\n")
+	k.decl(&b, "ar_P", 2)
+	b.WriteString("  if (ar_tile != 0) {\n")
+	big := "gridDim.x >= 500"
+	if k.Persist {
+		big = "ar_ntiles >= 500" // the grid is only the resident blocks
+	}
+	fmt.Fprintf(&b, "    const bool ar_big = %s;\n    if (ar_big) __nanosleep(%d);\n", big, k.Delay)
+	b.WriteString("    i64 ar_look = ar_tile - 1;\n    unsigned int ar_ns = 16;\n    for (;;) {\n      {\n")
+	b.WriteString("        const i64 ar_p = ar_look - threadIdx.x;\n")
+	k.readState(&b)
+	fmt.Fprintf(&b, "        if (__syncthreads_or(ar_st == AR_INVALID)) {\n          __nanosleep(ar_big ? %du : ar_ns);\n          ar_ns = min(ar_ns * 2, 256u);\n          continue;\n        }\n", k.Spin)
+	k.unpackState(&b)
+	b.WriteString("        const unsigned int ar_done = __ballot_sync(0xffffffffu, ar_st == AR_PREFIX);\n")
+	b.WriteString("        const int ar_stop = ar_done ? __ffs(ar_done) - 1 : 31;\n        if (ar_lane > ar_stop) {\n")
+	k.neutral(&b, "ar_q", 10)
+	b.WriteString("        }\n        // Fold the warp's part into lane 0, farther (higher) lanes on the left.\n")
+	b.WriteString("        for (int ar_o = 1; ar_o < 32; ar_o <<= 1) {\n")
+	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "          const %s ar_u_%d = ar_shfl_down(ar_q_%d, ar_o);\n", ctype(t), j, j)
+	}
+	b.WriteString("          if ((ar_lane & (2 * ar_o - 1)) == 0) {\n")
+	k.comb(&b, "ar_q", "ar_u", "ar_q", 12)
+	b.WriteString("          }\n        }\n        if (ar_lane == 0) {\n")
+	for j := range k.Acc {
+		fmt.Fprintf(&b, "          ar_lv_%d[ar_warp] = ar_q_%d;\n", j, j)
+	}
+	b.WriteString("          ar_lf[ar_warp] = ar_done != 0;\n        }\n      }\n      __syncthreads();\n")
+	b.WriteString("      // The warps' folds, nearest first, older ones on the left.\n      bool ar_fin = false;\n")
+	fmt.Fprintf(&b, "      for (int ar_v = 0; ar_v < %d; ar_v++) {\n", w)
+	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "        const %s ar_x_%d = ar_lv_%d[ar_v];\n", ctype(t), j, j)
+	}
+	k.comb(&b, "ar_P", "ar_x", "ar_P", 8)
+	b.WriteString("        if (ar_lf[ar_v]) {\n          ar_fin = true;\n          break;\n        }\n      }\n")
+	fmt.Fprintf(&b, "      if (ar_fin) break;\n      ar_look -= %d;\n      __syncthreads(); // ar_lv and ar_lf are the next window's\n    }\n", k.Block)
+	b.WriteString("    if (threadIdx.x == 0) {\n")
+	for j, t := range k.Acc {
+		fmt.Fprintf(&b, "      const %s ar_g_%d = ar_bagg_%d;\n", ctype(t), j, j)
+	}
+	k.declUninit(&b, "ar_I", 6)
+	k.comb(&b, "ar_I", "ar_P", "ar_g", 6)
+	k.publish(&b, "ar_tile", "ar_I", "AR_PREFIX", 6)
+	b.WriteString("    }\n  }\n  if (threadIdx.x == 0) {\n")
+	for j := range k.Acc {
+		fmt.Fprintf(&b, "    ar_bpre_%d = ar_P_%d;\n", j, j)
+	}
+	b.WriteString("  }\n  __syncthreads();")
+	return b.String()
+}
+
+// readState renders the look-back's read of tile ar_p's state (ar_p < 0
+// reads nothing and counts as a prefix): the words ar_s0... and the status
+// ar_st, at the loop body's indentation (8).
+func (k *scanKernel) readState(b *strings.Builder) {
+	{
+		var ws []string
+		for h := 0; h < k.Words; h++ {
+			ws = append(ws, fmt.Sprintf("ar_s%d", h))
+		}
+		fmt.Fprintf(b, "        u64 %s;\n", strings.Join(ws, " = 0, ")+" = 0")
+		switch {
+		case k.Multi:
+			// Slot words of tile p: its aggregate's at 2*p*n, its prefix's at (2*p+1)*n.
+			n := k.Words / 2
+			var marks []string
+			for w := 0; w < n; w++ {
+				marks = append(marks, fmt.Sprintf("(ar_s%d >> 32) == 1u", 2*w+1))
+			}
+			load := func(slot string, indent string) {
+				for w := 0; w < n; w++ {
+					fmt.Fprintf(b, "%sar_load_state((const ulonglong2 *)ar_state + (%s) * %d + %d, &ar_s%d, &ar_s%d);\n", indent, slot, n, w, 2*w, 2*w+1)
+				}
+			}
+			b.WriteString("        unsigned int ar_st = AR_PREFIX;\n        if (ar_p >= 0) {\n")
+			load("2 * ar_p + 1", "          ")
+			fmt.Fprintf(b, "          if (!(%s)) {\n", strings.Join(marks, " && "))
+			load("2 * ar_p", "            ")
+			fmt.Fprintf(b, "            ar_st = %s ? AR_AGGREGATE : AR_INVALID;\n          }\n        }\n", strings.Join(marks, " && "))
+		case k.Words == 1:
+			b.WriteString("        if (ar_p >= 0) {\n          ar_load_state(ar_state + ar_p, &ar_s0);\n        }\n")
+		default:
+			b.WriteString("        if (ar_p >= 0) {\n          ar_load_state((const ulonglong2 *)ar_state + ar_p, &ar_s0, &ar_s1);\n        }\n")
+		}
+		if !k.Multi {
+			fmt.Fprintf(b, "        const unsigned int ar_st = ar_p >= 0 ? (unsigned int)(%s >> 32) : AR_PREFIX;\n", ws[len(ws)-1])
+		}
+	}
+}
+
+// unpackState renders the look-back's value ar_q of the state read by
+// readState (neutral for ar_p < 0).
+func (k *scanKernel) unpackState(b *strings.Builder) {
+	k.decl(b, "ar_q", 8)
+	b.WriteString("        if (ar_p >= 0) {\n")
+	for j, t := range k.Acc {
+		w := fmt.Sprintf("ar_s%d", k.Offs[j]/8)
+		if sh := 8 * (k.Offs[j] % 8); sh > 0 {
+			w = fmt.Sprintf("(%s >> %d)", w, sh)
+		}
+		fmt.Fprintf(b, "          ar_q_%d = %s;\n", j, unpackBits(t, w))
+	}
+	b.WriteString("        }\n")
 }
 
 // publish renders the store of accumulator val as tile idx's state with

@@ -13,7 +13,21 @@ import (
 	. "github.com/arepl/arepl/lang/core"
 )
 
-var benchPersist = flag.String("gpubench.persist", "0", "comma-separated Limits.ScanPersist values the scan sweep runs each configuration with (0: the one-tile-per-block kernel)")
+var benchVariants = flag.String("gpubench.variant", "0", "comma-separated kernel variants the scan sweep runs each configuration with: 0 the shipped kernel, else letters p (Limits.ScanPersist), d (ScanDyn), w (ScanWide), e.g. 0,p,w,dw")
+
+// scanVariant sets the knobs of a gpubench.variant on lim.
+func scanVariant(v string, lim *Limits) {
+	lim.ScanPersist, lim.ScanDyn, lim.ScanWide = 0, 0, 0
+	if strings.Contains(v, "p") {
+		lim.ScanPersist = 1
+	}
+	if strings.Contains(v, "d") {
+		lim.ScanDyn = 1
+	}
+	if strings.Contains(v, "w") {
+		lim.ScanWide = 1
+	}
+}
 
 // BenchmarkScan times the single-pass scans at 2^gpubench.log2n elements
 // by CUDA events around each kernel and reports kernel milliseconds, GB/s
@@ -21,9 +35,9 @@ var benchPersist = flag.String("gpubench.persist", "0", "comma-separated Limits.
 // the same bytes measured in the same run. gpubench.seq, when set, also
 // sweeps the elements per thread of the plain scans, MSSP and the filter,
 // for each block size of gpubench.scanblock and each minimum of blocks per
-// multiprocessor (launch bounds) of gpubench.minblocks, and with each
-// Limits.ScanPersist of gpubench.persist (timed back to back, on the scans
-// that have a persistent kernel).
+// multiprocessor (launch bounds) of gpubench.minblocks, and as each kernel
+// variant of gpubench.variant (timed back to back; a variant the shape does
+// not allow is skipped).
 // bench/gpu/scan.sh runs it beside PyTorch.
 func BenchmarkScan(b *testing.B) {
 	be, err := New(Options{})
@@ -170,8 +184,6 @@ func BenchmarkScan(b *testing.B) {
 	})
 	swept := map[string]bool{"scan_i32": true, "scan_i64": true, "scan_f64": true, "mssp_scan_i32": true,
 		"scanomap_i32": true, "filter_50pct_i32": true, "segscan_i32_len1000": true, "segscan_i32_len16777216": true}
-	// The cases whose kernel can run persistent blocks (scanKernel.persistable).
-	persistable := map[string]bool{"scan_i32": true, "scan_i64": true, "scan_f64": true, "mssp_scan_i32": true, "scanomap_i32": true}
 	// The sweep: every block size of gpubench.scanblock with every degree
 	// of gpubench.seq (0: the formula's), on the plain scans, the scanomap,
 	// MSSP, the filter and two segment lengths.
@@ -195,13 +207,17 @@ func BenchmarkScan(b *testing.B) {
 					if !swept[c.name] {
 						continue
 					}
-					for _, persist := range ints(*benchPersist) {
-						if persist > 0 && !persistable[c.name] {
-							continue
-						}
-						b.Run(fmt.Sprintf("%s_block%d_seq%d_min%d_persist%d", c.name, block, seq, minBlocks, persist), func(b *testing.B) {
-							be.lim.Seq, be.lim.ScanBlock, be.lim.ScanMinBlocks, be.lim.ScanPersist = seq, block, minBlocks, persist
-							defer func() { be.lim.Seq, be.lim.ScanBlock, be.lim.ScanMinBlocks, be.lim.ScanPersist = 0, 0, 0, 0 }()
+					for _, v := range strings.Split(*benchVariants, ",") {
+						b.Run(fmt.Sprintf("%s_block%d_seq%d_min%d_v%s", c.name, block, seq, minBlocks, v), func(b *testing.B) {
+							be.lim.Seq, be.lim.ScanBlock, be.lim.ScanMinBlocks = seq, block, minBlocks
+							scanVariant(v, &be.lim)
+							defer func() {
+								be.lim.Seq, be.lim.ScanBlock, be.lim.ScanMinBlocks = 0, 0, 0
+								scanVariant("0", &be.lim)
+							}()
+							if why := variantMissing(c.prog, be.lim); why != "" {
+								b.Skip(why)
+							}
 							measure(b, c)
 						})
 					}
@@ -211,14 +227,21 @@ func BenchmarkScan(b *testing.B) {
 	}
 	// The look-back's waits: every first delay of gpubench.delay with every
 	// retry wait of gpubench.spin (0: the shipped one), shipped block and
-	// degree, with each gpubench.persist.
+	// degree, as each gpubench.variant.
 	for _, delay := range ints(*benchDelays) {
 		for _, spin := range ints(*benchSpins) {
 			for _, c := range cases[:4] {
-				for _, persist := range ints(*benchPersist) {
-					b.Run(fmt.Sprintf("%s_delay%d_spin%d_persist%d", c.name, delay, spin, persist), func(b *testing.B) {
-						be.lim.ScanDelay, be.lim.ScanSpin, be.lim.ScanPersist = delay, spin, persist
-						defer func() { be.lim.ScanDelay, be.lim.ScanSpin, be.lim.ScanPersist = 0, 0, 0 }()
+				for _, v := range strings.Split(*benchVariants, ",") {
+					b.Run(fmt.Sprintf("%s_delay%d_spin%d_v%s", c.name, delay, spin, v), func(b *testing.B) {
+						be.lim.ScanDelay, be.lim.ScanSpin = delay, spin
+						scanVariant(v, &be.lim)
+						defer func() {
+							be.lim.ScanDelay, be.lim.ScanSpin = 0, 0
+							scanVariant("0", &be.lim)
+						}()
+						if why := variantMissing(c.prog, be.lim); why != "" {
+							b.Skip(why)
+						}
 						measure(b, c)
 					})
 				}
@@ -231,4 +254,26 @@ func BenchmarkScan(b *testing.B) {
 		b.ReportMetric(float64(8*n)/ms/1e6, "GB/s")
 		b.ReportMetric(1, "x-copy")
 	})
+}
+
+// variantMissing says why the scan of prog does not get the kernel
+// variant lim asks for (the shape decides: scanKernel.persistable, Wide),
+// or "" when it does.
+func variantMissing(prog *Program, lim Limits) string {
+	for _, s := range prog.Fun("main").Body.Stmts {
+		switch s.Exp.(type) {
+		case *Screma, *Segmented, *Filter:
+			m, err := genScan(prog, s, lim)
+			switch {
+			case err != nil:
+				return err.Error()
+			case (lim.ScanPersist > 0 || lim.ScanDyn > 0) && !m.k.Dyn:
+				return "no dynamic tiles at this shape (not loaded by copy)"
+			case lim.ScanWide > 0 && !m.k.Wide:
+				return "no block-wide look-back for this kernel"
+			}
+			return ""
+		}
+	}
+	return "no scan statement"
 }

@@ -268,10 +268,14 @@ func (r *run) launchScan(s *core.Stmt, m *scanModule, env map[string]eval.Value)
 	kept := int64(0)
 	if n > 0 {
 		// One block per tile, or for a persistent kernel the blocks that
-		// are resident at once (no more than the tiles), each looping.
+		// are resident at once (no more than the tiles, nor than
+		// Limits.ScanPersist when that is above 1), each looping.
 		grid := tiles
 		if k.Persist {
 			grid = min(tiles, int64(occ)*int64(r.b.g.Props().SMs))
+			if r.b.lim.ScanPersist > 1 {
+				grid = min(grid, int64(r.b.lim.ScanPersist))
+			}
 		}
 		d, err := f.Launch(cuda.Dim3{X: uint32(grid)}, cuda.Dim3{X: uint32(k.Block)}, k.DynShared(), args...)
 		if err != nil {

@@ -22,7 +22,9 @@ var (
 	scanSeqFlag       = flag.Int("gpu.scanseq", 0, "scan elements per thread TestScanDevice uses (0: the formula)")
 	scanMinBlocksFlag = flag.Int("gpu.scanminblocks", 0, "minimum blocks per multiprocessor of the scan kernels TestScanDevice uses")
 	scanDetFlag       = flag.Bool("gpu.scandet", false, "TestScanDevice runs the float scans in deterministic mode")
-	scanPersistFlag   = flag.Int("gpu.scanpersist", 0, "Limits.ScanPersist of TestScanDevice and TestScanHuge (1: persistent blocks that prefetch)")
+	scanDynFlag       = flag.Int("gpu.scandyn", 0, "Limits.ScanDyn of TestScanDevice (1: copy-loaded tiles in dynamic shared memory)")
+	scanWideFlag      = flag.Int("gpu.scanwide", 0, "Limits.ScanWide of TestScanDevice (1: block-wide look-back)")
+	scanPersistFlag   = flag.Int("gpu.scanpersist", 0, "Limits.ScanPersist of TestScanDevice and TestScanHuge (1: persistent blocks that prefetch, as many as fit; N > 1: at most N blocks)")
 )
 
 // A scanProg is a program whose first statement of kind scan, segmented
@@ -285,6 +287,65 @@ func TestScanGoldenPersist(t *testing.T) {
 	}
 }
 
+// TestScanGoldenDyn renders kernels whose tiles are in dynamic shared
+// memory (Limits.ScanDyn) at degrees whose tiles exceed the 48 KB of static
+// shared memory, one tile per block and persistent.
+func TestScanGoldenDyn(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		seq, persist int
+	}{{"scan_i32", 63, 0}, {"mssp_scan", 39, 0}, {"scan_i32", 47, 1}} {
+		t.Run(fmt.Sprintf("%s_%d_%d", c.name, c.seq, c.persist), func(t *testing.T) {
+			lim := DefaultLimits
+			lim.ScanDyn, lim.Seq, lim.ScanPersist = 1, c.seq, c.persist
+			prog := scanProgByName(t, c.name).build()
+			m, err := genScan(prog, scanStmtOf(t, prog), lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := m.k
+			if !k.Dyn || k.Persist != (c.persist > 0) || k.Seq != c.seq {
+				t.Fatalf("dynamic %v, persistent %v, degree %d", k.Dyn, k.Persist, k.Seq)
+			}
+			sb, dyn := k.shared(), k.DynShared()
+			if sb > lim.SharedPerBlock || sb+dyn > lim.SharedOptin || sb+dyn <= 48<<10 {
+				t.Fatalf("%d static + %d dynamic bytes of shared memory", sb, dyn)
+			}
+			golden(t, fmt.Sprintf("scan_%s_dyn%d_persist%d", c.name, c.seq, c.persist),
+				fmt.Sprintf("// tile %d = %d threads x %d, %d bytes of dynamic shared memory\n%s", k.Tile(), k.Block, k.Seq, dyn, m.body))
+		})
+	}
+}
+
+// TestScanGoldenWide renders the block-wide look-back (Limits.ScanWide)
+// of the plain scans, and checks that the segmented scans, the filters and
+// deterministic mode keep warp 0's.
+func TestScanGoldenWide(t *testing.T) {
+	lim := DefaultLimits
+	lim.ScanWide = 1
+	for _, p := range scanProgs() {
+		t.Run(p.name, func(t *testing.T) {
+			prog := p.build()
+			m, err := genScan(prog, scanStmtOf(t, prog), lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := m.k.Mode == scanPlain; m.k.Wide != want {
+				t.Fatalf("block-wide look-back %v, want %v", m.k.Wide, want)
+			}
+			if p.name == "scan_i32" || p.name == "mssp_scan" || p.name == "linfun_two_scans_post" {
+				golden(t, "scan_"+p.name+"_wide", m.body)
+			}
+		})
+	}
+	det := lim
+	det.Deterministic = true
+	prog := scanProgByName(t, "scan_f64").build()
+	if m, err := genScan(prog, scanStmtOf(t, prog), det); err != nil || m.k.Wide {
+		t.Fatalf("deterministic f64 scan: block-wide %v, err %v", m != nil && m.k.Wide, err)
+	}
+}
+
 // TestSegCounters runs the segment-start counter of segCounter, as a Go
 // transcription of its rendered lines, against the definition (index a
 // multiple of w) for every thread of tiles over many row lengths,
@@ -447,7 +508,7 @@ func TestScanDevice(t *testing.T) {
 	}
 	// The kernel variants a measurement sweeps are checked the same way.
 	b.lim.ScanBlock, b.lim.Seq, b.lim.ScanMinBlocks = *scanBlockFlag, *scanSeqFlag, *scanMinBlocksFlag
-	b.lim.ScanPersist = *scanPersistFlag
+	b.lim.ScanPersist, b.lim.ScanDyn, b.lim.ScanWide = *scanPersistFlag, *scanDynFlag, *scanWideFlag
 	b.SetDeterministic(*scanDetFlag)
 	ref := cpu.New(cpu.Options{})
 	ctx := context.Background()
@@ -459,6 +520,17 @@ func TestScanDevice(t *testing.T) {
 				t.Fatal(err)
 			}
 			tile := m.k.Tile()
+			if *scanPersistFlag > 0 {
+				want := false
+				for _, name := range persistProgs {
+					want = want || name == p.name
+				}
+				if m.k.Persist != want {
+					t.Fatalf("persistent kernel %v, want %v", m.k.Persist, want)
+				}
+				t.Logf("persistent %v: %d x %d, %d + %d bytes of shared memory, launch bounds %s",
+					m.k.Persist, m.k.Block, m.k.Seq, m.k.shared(), m.k.DynShared(), m.k.LaunchBounds())
+			}
 			type run struct{ n, seg int }
 			var runs []run
 			if p.seg {
