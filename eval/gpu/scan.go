@@ -118,9 +118,6 @@ type scanKernel struct {
 	// runs the kernel as persistent blocks over a ticket loop, the tiles of
 	// the loaded components double-buffered (Limits.ScanPersist).
 	Dyn, Persist bool
-	// Wide runs the look-back over the whole block, a window of Block
-	// predecessors per read (lookBackWide, Limits.ScanWide).
-	Wide bool
 
 	In      []core.PrimType // element types of the inputs
 	Scan    []core.PrimType // scanned components kept in shared memory
@@ -612,7 +609,6 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 		}
 	}
 	k.Det = g.lim.Deterministic && hasFloat(k.Acc)
-	k.Wide = g.lim.ScanWide > 0 && k.Mode == scanPlain && !k.Det
 	k.MinBlocks = minBlocks(k, g.lim)
 	k.Delay, k.Spin = lookBackWaits(g.lim)
 	k.Name = "k_" + strings.ReplaceAll(scanModeName[k.Mode], " ", "_")
@@ -941,12 +937,6 @@ func (k *scanKernel) SharedDecl() string {
 	}
 	for j, t := range k.Acc {
 		fmt.Fprintf(&b, "  __shared__ %s ar_wt_%d[32], ar_wx_%d[32], ar_bagg_%d, ar_bpre_%d;\n", ctype(t), j, j, j, j)
-	}
-	if k.Wide {
-		for j, t := range k.Acc {
-			fmt.Fprintf(&b, "  __shared__ %s ar_lv_%d[%d];\n", ctype(t), j, k.Warps())
-		}
-		fmt.Fprintf(&b, "  __shared__ int ar_lf[%d];\n", k.Warps())
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -1302,9 +1292,6 @@ func (k *scanKernel) BlockScan() string {
 // prefix and leave the exclusive one in ar_bpre for the block. States are
 // the words of stateLayout: published and read without fences.
 func (k *scanKernel) LookBack() string {
-	if k.Wide {
-		return k.lookBackWide()
-	}
 	var b strings.Builder
 	if k.Seg() {
 		fmt.Fprintf(&b, "  if (ar_w <= %d) {\n    // Whole segments per tile: the prefix of earlier tiles never reaches this one.\n    if (threadIdx.x == 0) {\n", k.Tile())
@@ -1383,76 +1370,6 @@ func (k *scanKernel) LookBack() string {
 		fmt.Fprintf(&b, "      ar_bpre_%d = ar_P_%d;\n", j, j)
 	}
 	b.WriteString("    }\n  }\n  __syncthreads();")
-	return b.String()
-}
-
-// lookBackWide is LookBack with every thread of the block reading one
-// predecessor: windows of Block tiles, nearest at thread 0, so that a tile
-// far from the nearest inclusive prefix reaches it in one read instead of
-// one per 32 tiles (the warps wait at the next barrier anyway). Each warp
-// folds its part of the window up to its first prefix; after a barrier,
-// every thread combines the warps' folds, nearest first, up to the first
-// warp that saw a prefix, so all hold the exclusive prefix ar_P; thread 0
-// publishes the inclusive one.
-func (k *scanKernel) lookBackWide() string {
-	var b strings.Builder
-	w := k.Warps()
-	b.WriteString("  if (ar_warp == 0) {\n    __syncwarp(); // ar_bagg is written by a lane of this warp\n    if (ar_lane == 0) {\n")
-	for j, t := range k.Acc {
-		fmt.Fprintf(&b, "      const %s ar_g_%d = ar_bagg_%d;\n", ctype(t), j, j)
-	}
-	b.WriteString("      if (ar_tile == 0) {\n")
-	k.publish(&b, "0", "ar_g", "AR_PREFIX", 8)
-	b.WriteString("      } else {\n")
-	k.publish(&b, "ar_tile", "ar_g", "AR_AGGREGATE", 8)
-	b.WriteString("      }\n    }\n  }\n")
-	k.decl(&b, "ar_P", 2)
-	b.WriteString("  if (ar_tile != 0) {\n")
-	big := "gridDim.x >= 500"
-	if k.Persist {
-		big = "ar_ntiles >= 500" // the grid is only the resident blocks
-	}
-	fmt.Fprintf(&b, "    const bool ar_big = %s;\n    if (ar_big) __nanosleep(%d);\n", big, k.Delay)
-	b.WriteString("    i64 ar_look = ar_tile - 1;\n    unsigned int ar_ns = 16;\n    for (;;) {\n      {\n")
-	b.WriteString("        const i64 ar_p = ar_look - threadIdx.x;\n")
-	k.readState(&b)
-	fmt.Fprintf(&b, "        if (__syncthreads_or(ar_st == AR_INVALID)) {\n          __nanosleep(ar_big ? %du : ar_ns);\n          ar_ns = min(ar_ns * 2, 256u);\n          continue;\n        }\n", k.Spin)
-	k.unpackState(&b)
-	b.WriteString("        const unsigned int ar_done = __ballot_sync(0xffffffffu, ar_st == AR_PREFIX);\n")
-	b.WriteString("        const int ar_stop = ar_done ? __ffs(ar_done) - 1 : 31;\n        if (ar_lane > ar_stop) {\n")
-	k.neutral(&b, "ar_q", 10)
-	b.WriteString("        }\n        // Fold the warp's part into lane 0, farther (higher) lanes on the left.\n")
-	b.WriteString("        for (int ar_o = 1; ar_o < 32; ar_o <<= 1) {\n")
-	for j, t := range k.Acc {
-		fmt.Fprintf(&b, "          const %s ar_u_%d = ar_shfl_down(ar_q_%d, ar_o);\n", ctype(t), j, j)
-	}
-	b.WriteString("          if ((ar_lane & (2 * ar_o - 1)) == 0) {\n")
-	k.comb(&b, "ar_q", "ar_u", "ar_q", 12)
-	b.WriteString("          }\n        }\n        if (ar_lane == 0) {\n")
-	for j := range k.Acc {
-		fmt.Fprintf(&b, "          ar_lv_%d[ar_warp] = ar_q_%d;\n", j, j)
-	}
-	b.WriteString("          ar_lf[ar_warp] = ar_done != 0;\n        }\n      }\n      __syncthreads();\n")
-	b.WriteString("      // The warps' folds, nearest first, older ones on the left.\n      bool ar_fin = false;\n")
-	fmt.Fprintf(&b, "      for (int ar_v = 0; ar_v < %d; ar_v++) {\n", w)
-	for j, t := range k.Acc {
-		fmt.Fprintf(&b, "        const %s ar_x_%d = ar_lv_%d[ar_v];\n", ctype(t), j, j)
-	}
-	k.comb(&b, "ar_P", "ar_x", "ar_P", 8)
-	b.WriteString("        if (ar_lf[ar_v]) {\n          ar_fin = true;\n          break;\n        }\n      }\n")
-	fmt.Fprintf(&b, "      if (ar_fin) break;\n      ar_look -= %d;\n      __syncthreads(); // ar_lv and ar_lf are the next window's\n    }\n", k.Block)
-	b.WriteString("    if (threadIdx.x == 0) {\n")
-	for j, t := range k.Acc {
-		fmt.Fprintf(&b, "      const %s ar_g_%d = ar_bagg_%d;\n", ctype(t), j, j)
-	}
-	k.declUninit(&b, "ar_I", 6)
-	k.comb(&b, "ar_I", "ar_P", "ar_g", 6)
-	k.publish(&b, "ar_tile", "ar_I", "AR_PREFIX", 6)
-	b.WriteString("    }\n  }\n  if (threadIdx.x == 0) {\n")
-	for j := range k.Acc {
-		fmt.Fprintf(&b, "    ar_bpre_%d = ar_P_%d;\n", j, j)
-	}
-	b.WriteString("  }\n  __syncthreads();")
 	return b.String()
 }
 

@@ -13,19 +13,16 @@ import (
 	. "github.com/arepl/arepl/lang/core"
 )
 
-var benchVariants = flag.String("gpubench.variant", "0", "comma-separated kernel variants the scan sweep runs each configuration with: 0 the shipped kernel, else letters p (Limits.ScanPersist), d (ScanDyn), w (ScanWide), e.g. 0,p,w,dw")
+var benchVariants = flag.String("gpubench.variant", "0", "comma-separated kernel variants the scan sweep runs each configuration with: 0 the shipped kernel, else letters p (Limits.ScanPersist), d (ScanDyn), e.g. 0,p,d")
 
 // scanVariant sets the knobs of a gpubench.variant on lim.
 func scanVariant(v string, lim *Limits) {
-	lim.ScanPersist, lim.ScanDyn, lim.ScanWide = 0, 0, 0
+	lim.ScanPersist, lim.ScanDyn = 0, 0
 	if strings.Contains(v, "p") {
 		lim.ScanPersist = 1
 	}
 	if strings.Contains(v, "d") {
 		lim.ScanDyn = 1
-	}
-	if strings.Contains(v, "w") {
-		lim.ScanWide = 1
 	}
 }
 
@@ -257,7 +254,7 @@ func BenchmarkScan(b *testing.B) {
 }
 
 // variantMissing says why the scan of prog does not get the kernel
-// variant lim asks for (the shape decides: scanKernel.persistable, Wide),
+// variant lim asks for (the shape decides: scanKernel.persistable),
 // or "" when it does.
 func variantMissing(prog *Program, lim Limits) string {
 	for _, s := range prog.Fun("main").Body.Stmts {
@@ -269,8 +266,6 @@ func variantMissing(prog *Program, lim Limits) string {
 				return err.Error()
 			case (lim.ScanPersist > 0 || lim.ScanDyn > 0) && !m.k.Dyn:
 				return "no dynamic tiles at this shape (not loaded by copy)"
-			case lim.ScanWide > 0 && !m.k.Wide:
-				return "no block-wide look-back for this kernel"
 			}
 			return ""
 		}

@@ -23,7 +23,6 @@ var (
 	scanMinBlocksFlag = flag.Int("gpu.scanminblocks", 0, "minimum blocks per multiprocessor of the scan kernels TestScanDevice uses")
 	scanDetFlag       = flag.Bool("gpu.scandet", false, "TestScanDevice runs the float scans in deterministic mode")
 	scanDynFlag       = flag.Int("gpu.scandyn", 0, "Limits.ScanDyn of TestScanDevice (1: copy-loaded tiles in dynamic shared memory)")
-	scanWideFlag      = flag.Int("gpu.scanwide", 0, "Limits.ScanWide of TestScanDevice (1: block-wide look-back)")
 	scanPersistFlag   = flag.Int("gpu.scanpersist", 0, "Limits.ScanPersist of TestScanDevice and TestScanHuge (1: persistent blocks that prefetch, as many as fit; N > 1: at most N blocks)")
 )
 
@@ -317,35 +316,6 @@ func TestScanGoldenDyn(t *testing.T) {
 	}
 }
 
-// TestScanGoldenWide renders the block-wide look-back (Limits.ScanWide)
-// of the plain scans, and checks that the segmented scans, the filters and
-// deterministic mode keep warp 0's.
-func TestScanGoldenWide(t *testing.T) {
-	lim := DefaultLimits
-	lim.ScanWide = 1
-	for _, p := range scanProgs() {
-		t.Run(p.name, func(t *testing.T) {
-			prog := p.build()
-			m, err := genScan(prog, scanStmtOf(t, prog), lim)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := m.k.Mode == scanPlain; m.k.Wide != want {
-				t.Fatalf("block-wide look-back %v, want %v", m.k.Wide, want)
-			}
-			if p.name == "scan_i32" || p.name == "mssp_scan" || p.name == "linfun_two_scans_post" {
-				golden(t, "scan_"+p.name+"_wide", m.body)
-			}
-		})
-	}
-	det := lim
-	det.Deterministic = true
-	prog := scanProgByName(t, "scan_f64").build()
-	if m, err := genScan(prog, scanStmtOf(t, prog), det); err != nil || m.k.Wide {
-		t.Fatalf("deterministic f64 scan: block-wide %v, err %v", m != nil && m.k.Wide, err)
-	}
-}
-
 // TestSegCounters runs the segment-start counter of segCounter, as a Go
 // transcription of its rendered lines, against the definition (index a
 // multiple of w) for every thread of tiles over many row lengths,
@@ -508,7 +478,7 @@ func TestScanDevice(t *testing.T) {
 	}
 	// The kernel variants a measurement sweeps are checked the same way.
 	b.lim.ScanBlock, b.lim.Seq, b.lim.ScanMinBlocks = *scanBlockFlag, *scanSeqFlag, *scanMinBlocksFlag
-	b.lim.ScanPersist, b.lim.ScanDyn, b.lim.ScanWide = *scanPersistFlag, *scanDynFlag, *scanWideFlag
+	b.lim.ScanPersist, b.lim.ScanDyn = *scanPersistFlag, *scanDynFlag
 	b.SetDeterministic(*scanDetFlag)
 	ref := cpu.New(cpu.Options{})
 	ctx := context.Background()

@@ -41,9 +41,6 @@ type Limits struct {
 	// shared memory (scanKernel.Dyn), one tile per block as shipped, so that
 	// a measurement may give them more than 48 KB (larger degrees).
 	ScanDyn int
-	// ScanWide, when positive, runs the plain scans' look-back over the
-	// whole block (scanKernel.Wide) instead of warp 0 (for measuring).
-	ScanWide int
 	// OrderedMinBlocks, when positive, is the minimum blocks per
 	// multiprocessor of the ordered redomap's launch bounds (for
 	// measuring).
