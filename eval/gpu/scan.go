@@ -118,6 +118,10 @@ type scanKernel struct {
 	// runs the kernel as persistent blocks over a ticket loop, the tiles of
 	// the loaded components double-buffered (Limits.ScanPersist).
 	Dyn, Persist bool
+	// Spread, when above 1, puts tile t's state at Spread times its packed
+	// place (stateIdx), so that a window of 32 states spans Spread times as
+	// many cache lines (Limits.ScanStateSpread).
+	Spread int
 
 	In      []core.PrimType // element types of the inputs
 	Scan    []core.PrimType // scanned components kept in shared memory
@@ -609,6 +613,7 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 		}
 	}
 	k.Det = g.lim.Deterministic && hasFloat(k.Acc)
+	k.Spread = g.lim.ScanStateSpread
 	k.MinBlocks = minBlocks(k, g.lim)
 	k.Delay, k.Spin = lookBackWaits(g.lim)
 	k.Name = "k_" + strings.ReplaceAll(scanModeName[k.Mode], " ", "_")
@@ -674,6 +679,7 @@ func (g *scanGen) filter(s *core.Stmt, f *core.Filter) (*scanKernel, error) {
 	k.Env = fs.order
 	k.Seq = filterSeq(k, g.lim)
 	k.Words, k.Multi, k.Offs = stateLayout(k.Acc)
+	k.Spread = g.lim.ScanStateSpread
 	k.MinBlocks = minBlocks(k, g.lim)
 	k.Delay, k.Spin = lookBackWaits(g.lim)
 	k.Name = "k_filter"
@@ -1397,14 +1403,14 @@ func (k *scanKernel) readState(b *strings.Builder) {
 				}
 			}
 			b.WriteString("        unsigned int ar_st = AR_PREFIX;\n        if (ar_p >= 0) {\n")
-			load("2 * ar_p + 1", "          ")
+			load("2 * "+k.stateIdx("ar_p")+" + 1", "          ")
 			fmt.Fprintf(b, "          if (!(%s)) {\n", strings.Join(marks, " && "))
-			load("2 * ar_p", "            ")
+			load("2 * "+k.stateIdx("ar_p"), "            ")
 			fmt.Fprintf(b, "            ar_st = %s ? AR_AGGREGATE : AR_INVALID;\n          }\n        }\n", strings.Join(marks, " && "))
 		case k.Words == 1:
-			b.WriteString("        if (ar_p >= 0) {\n          ar_load_state(ar_state + ar_p, &ar_s0);\n        }\n")
+			fmt.Fprintf(b, "        if (ar_p >= 0) {\n          ar_load_state(ar_state + %s, &ar_s0);\n        }\n", k.stateIdx("ar_p"))
 		default:
-			b.WriteString("        if (ar_p >= 0) {\n          ar_load_state((const ulonglong2 *)ar_state + ar_p, &ar_s0, &ar_s1);\n        }\n")
+			fmt.Fprintf(b, "        if (ar_p >= 0) {\n          ar_load_state((const ulonglong2 *)ar_state + %s, &ar_s0, &ar_s1);\n        }\n", k.stateIdx("ar_p"))
 		}
 		if !k.Multi {
 			fmt.Fprintf(b, "        const unsigned int ar_st = ar_p >= 0 ? (unsigned int)(%s >> 32) : AR_PREFIX;\n", ws[len(ws)-1])
@@ -1427,6 +1433,16 @@ func (k *scanKernel) unpackState(b *strings.Builder) {
 	b.WriteString("        }\n")
 }
 
+// stateIdx is the index, in state words (or for multi-word states in
+// slot pairs), of tile idx's state: idx, or idx times Spread when the
+// states are spread over more cache lines (Limits.ScanStateSpread).
+func (k *scanKernel) stateIdx(idx string) string {
+	if k.Spread <= 1 {
+		return idx
+	}
+	return fmt.Sprintf("(%s) * %d", idx, k.Spread)
+}
+
 // publish renders the store of accumulator val as tile idx's state with
 // status st: one packed word, or the words of the status's slot.
 func (k *scanKernel) publish(b *strings.Builder, idx, val, st string, indent int) {
@@ -1442,7 +1458,7 @@ func (k *scanKernel) publish(b *strings.Builder, idx, val, st string, indent int
 	if k.Multi {
 		// Every word of the slot carries the written mark.
 		n := k.Words / 2
-		slot := fmt.Sprintf("2 * (%s)", idx)
+		slot := fmt.Sprintf("2 * (%s)", k.stateIdx(idx))
 		if st == "AR_PREFIX" {
 			slot += " + 1"
 		}
@@ -1468,9 +1484,9 @@ func (k *scanKernel) publish(b *strings.Builder, idx, val, st string, indent int
 		ws = append(ws, fmt.Sprintf("ar_pw%d", w))
 	}
 	if k.Words == 1 {
-		fmt.Fprintf(b, "%s  ar_store_state(ar_state + %s, %s);\n", in, idx, ws[0])
+		fmt.Fprintf(b, "%s  ar_store_state(ar_state + %s, %s);\n", in, k.stateIdx(idx), ws[0])
 	} else {
-		fmt.Fprintf(b, "%s  ar_store_state((ulonglong2 *)ar_state + %s, %s);\n", in, idx, strings.Join(ws, ", "))
+		fmt.Fprintf(b, "%s  ar_store_state((ulonglong2 *)ar_state + %s, %s);\n", in, k.stateIdx(idx), strings.Join(ws, ", "))
 	}
 	fmt.Fprintf(b, "%s}\n", in)
 }

@@ -13,11 +13,15 @@ import (
 	. "github.com/arepl/arepl/lang/core"
 )
 
-var benchVariants = flag.String("gpubench.variant", "0", "comma-separated kernel variants the scan sweep runs each configuration with: 0 the shipped kernel, else letters p (Limits.ScanPersist), d (ScanDyn), e.g. 0,p,d")
+var benchVariants = flag.String("gpubench.variant", "0", "comma-separated kernel variants the scan sweep runs each configuration with: 0 the shipped kernel, else letters p (Limits.ScanPersist), d (ScanDyn) and s followed by Limits.ScanStateSpread, e.g. 0,p,d,s4,ps4")
 
 // scanVariant sets the knobs of a gpubench.variant on lim.
 func scanVariant(v string, lim *Limits) {
-	lim.ScanPersist, lim.ScanDyn = 0, 0
+	lim.ScanPersist, lim.ScanDyn, lim.ScanStateSpread = 0, 0, 0
+	if i := strings.Index(v, "s"); i >= 0 {
+		lim.ScanStateSpread, _ = strconv.Atoi(v[i+1:])
+		v = v[:i]
+	}
 	if strings.Contains(v, "p") {
 		lim.ScanPersist = 1
 	}

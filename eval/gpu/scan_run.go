@@ -209,7 +209,7 @@ func (r *run) launchScan(s *core.Stmt, m *scanModule, env map[string]eval.Value)
 	}
 	// The look-back states (stateLayout), then the u32 ticket. All zero:
 	// every tile INVALID, the ticket at 0.
-	stateBytes := 8 * int64(k.Words) * tiles
+	stateBytes := 8 * int64(k.Words) * tiles * int64(max(1, k.Spread))
 	if k.Multi {
 		stateBytes *= 2 // an aggregate slot and a prefix slot
 	}

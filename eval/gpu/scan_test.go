@@ -23,6 +23,7 @@ var (
 	scanMinBlocksFlag = flag.Int("gpu.scanminblocks", 0, "minimum blocks per multiprocessor of the scan kernels TestScanDevice uses")
 	scanDetFlag       = flag.Bool("gpu.scandet", false, "TestScanDevice runs the float scans in deterministic mode")
 	scanDynFlag       = flag.Int("gpu.scandyn", 0, "Limits.ScanDyn of TestScanDevice (1: copy-loaded tiles in dynamic shared memory)")
+	scanSpreadFlag    = flag.Int("gpu.scanspread", 0, "Limits.ScanStateSpread of TestScanDevice (look-back states spaced that many times their size)")
 	scanPersistFlag   = flag.Int("gpu.scanpersist", 0, "Limits.ScanPersist of TestScanDevice and TestScanHuge (1: persistent blocks that prefetch, as many as fit; N > 1: at most N blocks)")
 )
 
@@ -316,6 +317,30 @@ func TestScanGoldenDyn(t *testing.T) {
 	}
 }
 
+// TestScanGoldenSpread renders look-back states spread over more cache
+// lines (Limits.ScanStateSpread): one-word, multi-word and deterministic.
+func TestScanGoldenSpread(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		spread int
+		det    bool
+	}{{"scan_i32", 4, false}, {"mssp_scan", 2, false}, {"scan_f64", 2, true}, {"filter_map", 4, false}} {
+		t.Run(fmt.Sprintf("%s_%d", c.name, c.spread), func(t *testing.T) {
+			lim := DefaultLimits
+			lim.ScanStateSpread, lim.Deterministic = c.spread, c.det
+			prog := scanProgByName(t, c.name).build()
+			m, err := genScan(prog, scanStmtOf(t, prog), lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.k.Spread != c.spread {
+				t.Fatalf("spread %d", m.k.Spread)
+			}
+			golden(t, fmt.Sprintf("scan_%s_spread%d", c.name, c.spread), m.body)
+		})
+	}
+}
+
 // TestSegCounters runs the segment-start counter of segCounter, as a Go
 // transcription of its rendered lines, against the definition (index a
 // multiple of w) for every thread of tiles over many row lengths,
@@ -478,7 +503,7 @@ func TestScanDevice(t *testing.T) {
 	}
 	// The kernel variants a measurement sweeps are checked the same way.
 	b.lim.ScanBlock, b.lim.Seq, b.lim.ScanMinBlocks = *scanBlockFlag, *scanSeqFlag, *scanMinBlocksFlag
-	b.lim.ScanPersist, b.lim.ScanDyn = *scanPersistFlag, *scanDynFlag
+	b.lim.ScanPersist, b.lim.ScanDyn, b.lim.ScanStateSpread = *scanPersistFlag, *scanDynFlag, *scanSpreadFlag
 	b.SetDeterministic(*scanDetFlag)
 	ref := cpu.New(cpu.Options{})
 	ctx := context.Background()
