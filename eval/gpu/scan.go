@@ -120,7 +120,7 @@ type scanKernel struct {
 	Dyn, Persist bool
 	// Spread, when above 1, puts tile t's state at Spread times its packed
 	// place (stateIdx), so that a window of 32 states spans Spread times as
-	// many cache lines (Limits.ScanStateSpread).
+	// many cache lines (stateSpread).
 	Spread int
 
 	In      []core.PrimType // element types of the inputs
@@ -613,7 +613,7 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 		}
 	}
 	k.Det = g.lim.Deterministic && hasFloat(k.Acc)
-	k.Spread = g.lim.ScanStateSpread
+	k.Spread = stateSpread(k, g.lim)
 	k.MinBlocks = minBlocks(k, g.lim)
 	k.Delay, k.Spin = lookBackWaits(g.lim)
 	k.Name = "k_" + strings.ReplaceAll(scanModeName[k.Mode], " ", "_")
@@ -679,7 +679,7 @@ func (g *scanGen) filter(s *core.Stmt, f *core.Filter) (*scanKernel, error) {
 	k.Env = fs.order
 	k.Seq = filterSeq(k, g.lim)
 	k.Words, k.Multi, k.Offs = stateLayout(k.Acc)
-	k.Spread = g.lim.ScanStateSpread
+	k.Spread = stateSpread(k, g.lim)
 	k.MinBlocks = minBlocks(k, g.lim)
 	k.Delay, k.Spin = lookBackWaits(g.lim)
 	k.Name = "k_filter"
@@ -1433,9 +1433,35 @@ func (k *scanKernel) unpackState(b *strings.Builder) {
 	b.WriteString("        }\n")
 }
 
+// stateSpread is how far apart, in state sizes, the tiles' look-back
+// states lie: 8 for states of one 8- or 16-byte word, so that each tile has
+// 64 or 128 bytes to itself, and packed (1) for multi-word states and in
+// deterministic mode; Limits.ScanStateSpread overrides it for measuring.
+//
+// Packed, a window of 32 one-word states lies in two or four 128-byte
+// lines, which every polling warp and every publishing tile of the window
+// then share: the scans ran at a near constant 51 (8-byte states), 57
+// (16-byte) and 62 (MSSP's 64 bytes a tile) tiles per microsecond, whatever
+// their tiles' bytes. Spread, the same kernels ran 9% (i32: 0.667 -> 0.605
+// ms), 4% (i64, f64: 1.25 -> 1.20), 10% (scanomap), 3% (filter; segmented
+// rows of 2^24) faster at 2^28 on the H200 (bench/RESULTS.md, "GPU scan",
+// run 6); 64 and 128 bytes a tile measured alike and 256 worse. MSSP's
+// states, already 64 bytes a tile, ran 6% slower spread twice as far, so
+// multi-word states stay packed. The deterministic mode was not measured
+// spread and stays packed.
+func stateSpread(k *scanKernel, lim Limits) int {
+	switch {
+	case lim.ScanStateSpread > 0:
+		return lim.ScanStateSpread
+	case k.Multi || k.Det:
+		return 1
+	}
+	return 8
+}
+
 // stateIdx is the index, in state words (or for multi-word states in
 // slot pairs), of tile idx's state: idx, or idx times Spread when the
-// states are spread over more cache lines (Limits.ScanStateSpread).
+// states are spread over more cache lines (stateSpread).
 func (k *scanKernel) stateIdx(idx string) string {
 	if k.Spread <= 1 {
 		return idx

@@ -140,7 +140,8 @@ func (r *run) loadScan(m *scanModule) (*cuda.Function, int, error) {
 
 // launchScan evaluates the sizes, brings the inputs to the device, makes
 // the outputs and the look-back state (statuses zeroed, so every launch
-// starts clean), launches one block per tile and binds the results.
+// starts clean), launches one block per tile (a persistent kernel: the
+// blocks that fit) and binds the results.
 func (r *run) launchScan(s *core.Stmt, m *scanModule, env map[string]eval.Value) error {
 	k := m.k
 	f, occ, err := r.loadScan(m)
@@ -207,8 +208,8 @@ func (r *run) launchScan(s *core.Stmt, m *scanModule, env map[string]eval.Value)
 		}
 		res = append(res, d)
 	}
-	// The look-back states (stateLayout), then the u32 ticket. All zero:
-	// every tile INVALID, the ticket at 0.
+	// The look-back states (stateLayout, Spread apart: stateSpread), then
+	// the u32 ticket. All zero: every tile INVALID, the ticket at 0.
 	stateBytes := 8 * int64(k.Words) * tiles * int64(max(1, k.Spread))
 	if k.Multi {
 		stateBytes *= 2 // an aggregate slot and a prefix slot

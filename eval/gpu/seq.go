@@ -41,10 +41,9 @@ type Limits struct {
 	// shared memory (scanKernel.Dyn), one tile per block as shipped, so that
 	// a measurement may give them more than 48 KB (larger degrees).
 	ScanDyn int
-	// ScanStateSpread, when above 1, spaces the look-back states of the
-	// scans' tiles that many times their size apart (scanKernel.Spread),
-	// so that the polls and the publications of neighbouring tiles meet in
-	// fewer cache lines (for measuring).
+	// ScanStateSpread, when positive, spaces the look-back states of the
+	// scans' tiles that many times their size apart instead of stateSpread's
+	// choice (1: packed; for measuring).
 	ScanStateSpread int
 	// OrderedMinBlocks, when positive, is the minimum blocks per
 	// multiprocessor of the ordered redomap's launch bounds (for
