@@ -6,7 +6,8 @@
 # degrees, and PyTorch, CuPy (CUB) and JAX beside it. SCANPERSIST=1 and
 # SCANDYN=1 run the tests with those kernel variants (Limits); VARIANTS=0,p
 # times the sweep with the shipped and the persistent kernels back to back
-# (letters: p persistent, d dynamic tiles).
+# (letters: p persistent, d dynamic tiles, sN look-back states N apart;
+# bench/RESULTS.md "GPU scan" run 6).
 # Build first, where Go is: CGO_ENABLED=0 go test -c -o .devbin/gpu.test ./eval/gpu
 # Usage: bench/gpu/scan.sh [test-binary] [log2n]   (logs under $OUT if set)
 set -uo pipefail

@@ -6,9 +6,14 @@ package gpu
 // kernels/filter.cu): a tile per block in atomic-ticket order, a striped
 // load through the fused map, a transposition through shared memory, a
 // sequential scan per thread, warp and block scans, and the decoupled
-// look-back of one warp over windows of 32 predecessors. The parts that
-// depend on the program are rendered here, in Go, as the methods the
-// templates call.
+// look-back of one warp over windows of 32 predecessors, whose states lie
+// a cache line's part apart (stateSpread). The parts that depend on the
+// program are rendered here, in Go, as the methods the templates call.
+//
+// Measuring knobs (Limits) render variants that lost to this kernel on the
+// H200 and are kept for measuring again: persistent blocks that prefetch
+// their next tile (Persist) and tiles in dynamic shared memory (Dyn);
+// bench/RESULTS.md ("GPU scan", run 6) has the figures.
 //
 // Scan statements get a module of their own (prelude, scan helpers, the
 // program's device functions the lambdas call, one kernel), generated when
@@ -199,11 +204,13 @@ func (k *scanKernel) shared() int {
 	n := sharedBytes(k.Scan, k.Held, k.Acc, k.Block, k.Seq, !k.Seg())
 	if k.Dyn {
 		// The scanned components' tiles are in dynamic shared memory
-		// (DynShared); a persistent kernel's tickets are two words.
+		// (DynShared).
 		for _, t := range k.Scan {
 			n -= tileSlots(k.Tile()) * t.Size()
 		}
-		n += 8
+	}
+	if k.Persist {
+		n += 8 // the two tickets
 	}
 	return n
 }
