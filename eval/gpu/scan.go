@@ -6,9 +6,14 @@ package gpu
 // kernels/filter.cu): a tile per block in atomic-ticket order, a striped
 // load through the fused map, a transposition through shared memory, a
 // sequential scan per thread, warp and block scans, and the decoupled
-// look-back of one warp over windows of 32 predecessors. The parts that
-// depend on the program are rendered here, in Go, as the methods the
-// templates call.
+// look-back of one warp over windows of 32 predecessors, whose states lie
+// a cache line's part apart (stateSpread). The parts that depend on the
+// program are rendered here, in Go, as the methods the templates call.
+//
+// Measuring knobs (Limits) render variants that lost to this kernel on the
+// H200 and are kept for measuring again: persistent blocks that prefetch
+// their next tile (Persist) and tiles in dynamic shared memory (Dyn);
+// bench/RESULTS.md ("GPU scan", run 6) has the figures.
 //
 // Scan statements get a module of their own (prelude, scan helpers, the
 // program's device functions the lambdas call, one kernel), generated when
@@ -112,6 +117,16 @@ type scanKernel struct {
 	// predecessors' states, and Spin its wait while one is not ready, in
 	// grids of at least 500 tiles.
 	Delay, Spin int
+	// Dyn keeps the scanned components' tiles in dynamic shared memory
+	// (Buffers), so that they may exceed the 48 KB of static shared memory
+	// (persistable kernels, Limits.ScanDyn). Persist, which implies Dyn,
+	// runs the kernel as persistent blocks over a ticket loop, the tiles of
+	// the loaded components double-buffered (Limits.ScanPersist).
+	Dyn, Persist bool
+	// Spread, when above 1, puts tile t's state at Spread times its packed
+	// place (stateIdx), so that a window of 32 states spans Spread times as
+	// many cache lines (stateSpread).
+	Spread int
 
 	In      []core.PrimType // element types of the inputs
 	Scan    []core.PrimType // scanned components kept in shared memory
@@ -186,8 +201,90 @@ func (k *scanKernel) shared() int {
 	if k.Mode == scanFilter {
 		return filterShared(k.Held, k.Block, k.Seq)
 	}
-	return sharedBytes(k.Scan, k.Held, k.Acc, k.Block, k.Seq, !k.Seg())
+	n := sharedBytes(k.Scan, k.Held, k.Acc, k.Block, k.Seq, !k.Seg())
+	if k.Dyn {
+		// The scanned components' tiles are in dynamic shared memory
+		// (DynShared).
+		for _, t := range k.Scan {
+			n -= tileSlots(k.Tile()) * t.Size()
+		}
+	}
+	if k.Persist {
+		n += 8 // the two tickets
+	}
+	return n
 }
+
+// persistable reports whether a plain scan can run persistent blocks that
+// prefetch their next tile (Persist): its full tiles must load by copy
+// (copies or stages), since only a copy can run while the block goes on.
+func (k *scanKernel) persistable() bool {
+	return k.Mode == scanPlain && (k.copies() || k.stages())
+}
+
+// bufBytes is the bytes of one buffer of loaded component j of a
+// persistent kernel: its padded tile, rounded up so that the next buffer
+// starts 16-byte aligned for cp.async.
+func (k *scanKernel) bufBytes(j int) int {
+	return (tileSlots(k.Tile())*k.Scan[j].Size() + 15) / 16 * 16
+}
+
+// buffers is the number of tiles of scanned component j in dynamic shared
+// memory: two for the loaded components of a persistent kernel (input j
+// is staged in, or is, scanned component j), one otherwise.
+func (k *scanKernel) buffers(j int) int {
+	if k.Persist && j < len(k.In) {
+		return 2
+	}
+	return 1
+}
+
+// DynShared is the dynamic shared memory of a kernel with Dyn tiles: the
+// buffers of every scanned component, one after the other.
+func (k *scanKernel) DynShared() int {
+	if !k.Dyn {
+		return 0
+	}
+	n := 0
+	for j := range k.Scan {
+		n += k.buffers(j) * k.bufBytes(j)
+	}
+	return n
+}
+
+// Buffers renders the tiles ar_sh_j (the name the phases use) of a kernel
+// with Dyn tiles; in a persistent kernel, at the top of each iteration,
+// the current tile's buffer and the other one, ar_nsh_j, that Prefetch
+// fills.
+func (k *scanKernel) Buffers() string {
+	var b strings.Builder
+	off := 0
+	for j, t := range k.Scan {
+		c, n := ctype(t), k.bufBytes(j)
+		if k.buffers(j) == 1 {
+			fmt.Fprintf(&b, "  %s *const ar_sh_%d = (%s *)(ar_dyn + %d);\n", c, j, c, off)
+		} else {
+			fmt.Fprintf(&b, "  %s *const ar_sh_%d = (%s *)(ar_dyn + %d + ar_b * %d);\n", c, j, c, off, n)
+			fmt.Fprintf(&b, "  %s *const ar_nsh_%d = (%s *)(ar_dyn + %d + (ar_b ^ 1) * %d);\n", c, j, c, off, n)
+		}
+		off += k.buffers(j) * n
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// Prefetch renders, after the block scan's barrier has published the next
+// ticket (ar_nx), the start of that tile's copy into the other buffers
+// when it is a full tile; a partial tile (the last) loads at the top of its
+// iteration as in the one-tile kernel. ar_pre, uniform over the block,
+// tells the next iteration which it is.
+func (k *scanKernel) Prefetch() string {
+	t := k.Tile()
+	return fmt.Sprintf("  const unsigned int ar_nx = ar_tk_s[ar_b ^ 1];\n  const i64 ar_nbase = (i64)ar_nx * %d;\n"+
+		"  ar_pre = ar_nbase + %d <= ar_n;\n  if (ar_pre) {\n%s\n  }", t, t, indent(k.copyLoopAt(true, "ar_nsh", "ar_nbase", false), 2))
+}
+
+// Nest indents a phase by one level, for the persistent kernel's loop.
+func (k *scanKernel) Nest(s string) string { return indent(s, 2) }
 
 // scanSeq is the sequentiality degree: the formula of seqDegree (thesis
 // §5.3 with Futhark's 2·Σw) on the scanned components' types, lowered
@@ -214,7 +311,22 @@ func scanSeq(k *scanKernel, lim Limits) int {
 		limit = min(limit, lim.SharedPerSM/wideScanResident-1024)
 		m = wideScanMaxSeq
 	}
-	for m > 1 && sharedBytes(k.Scan, k.Held, k.Acc, k.Block, m, !k.Seg()) > limit {
+	// Dynamic tiles (k.Dyn) may use the opt-in shared memory, the
+	// persistent kernel's second buffers included.
+	need := func(m int) int { return sharedBytes(k.Scan, k.Held, k.Acc, k.Block, m, !k.Seg()) }
+	if k.Dyn && (lim.Seq > 0 || !k.Multi) {
+		limit = lim.SharedOptin
+		need = func(m int) int {
+			n := sharedBytes(k.Scan, k.Held, k.Acc, k.Block, m, !k.Seg()) + 16 + 8
+			if k.Persist {
+				for j := range k.In {
+					n += (tileSlots(k.Block*m)*k.Scan[j].Size() + 15) / 16 * 16
+				}
+			}
+			return n
+		}
+	}
+	for m > 1 && need(m) > limit {
 		m--
 	}
 	if k.Multi && lim.Seq <= 0 && m > 1 && m%2 == 0 {
@@ -282,6 +394,11 @@ func minBlocks(k *scanKernel, lim Limits) int {
 		return 0
 	}
 	full := lim.ThreadsPerSM / k.Block
+	if k.Dyn && lim.SharedPerSM > 0 {
+		// As many as fit in shared memory (1 KB per block is the driver's):
+		// asking for more only caps the registers.
+		return max(1, min(full, lim.SharedPerSM/(k.shared()+k.DynShared()+1024)))
+	}
 	if k.light {
 		return max(1, full)
 	}
@@ -490,9 +607,20 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 	if k.Multi && g.lim.ScanBlock <= 0 {
 		k.Block = wideScanBlock
 	}
-	k.Seq = scanSeq(k, g.lim)
 	k.light = core.IsIdentityLambda(op.Map) && op.Post == nil
+	k.Seq = scanSeq(k, g.lim)
+	if (g.lim.ScanDyn > 0 || g.lim.ScanPersist > 0) && k.Mode == scanPlain {
+		// Tiles in dynamic shared memory: the degree is bounded by the
+		// opt-in limit; a shape that cannot load by copy keeps the static
+		// tiles (and the degree they allow).
+		k.Dyn, k.Persist = true, g.lim.ScanPersist > 0
+		if k.Seq = scanSeq(k, g.lim); !k.persistable() {
+			k.Dyn, k.Persist = false, false
+			k.Seq = scanSeq(k, g.lim)
+		}
+	}
 	k.Det = g.lim.Deterministic && hasFloat(k.Acc)
+	k.Spread = stateSpread(k, g.lim)
 	k.MinBlocks = minBlocks(k, g.lim)
 	k.Delay, k.Spin = lookBackWaits(g.lim)
 	k.Name = "k_" + strings.ReplaceAll(scanModeName[k.Mode], " ", "_")
@@ -558,6 +686,7 @@ func (g *scanGen) filter(s *core.Stmt, f *core.Filter) (*scanKernel, error) {
 	k.Env = fs.order
 	k.Seq = filterSeq(k, g.lim)
 	k.Words, k.Multi, k.Offs = stateLayout(k.Acc)
+	k.Spread = stateSpread(k, g.lim)
 	k.MinBlocks = minBlocks(k, g.lim)
 	k.Delay, k.Spin = lookBackWaits(g.lim)
 	k.Name = "k_filter"
@@ -802,7 +931,15 @@ func (k *scanKernel) neutral(b *strings.Builder, name string, indent int) {
 func (k *scanKernel) SharedDecl() string {
 	var b strings.Builder
 	slots := tileSlots(k.Tile())
+	if k.Dyn {
+		b.WriteString("  extern __shared__ __align__(16) unsigned char ar_dyn[];\n")
+	}
 	for j, t := range k.Scan {
+		if k.Dyn {
+			// In ar_dyn (Buffers), but for ar_tp.
+			fmt.Fprintf(&b, "  __shared__ %s ar_tp_%d[%d];\n", ctype(t), j, k.Block)
+			continue
+		}
 		fmt.Fprintf(&b, "  __shared__ __align__(16) %s ar_sh_%d[%d];\n", ctype(t), j, slots)
 		if !k.Seg() {
 			fmt.Fprintf(&b, "  __shared__ %s ar_tp_%d[%d];\n", ctype(t), j, k.Block)
@@ -914,6 +1051,12 @@ func (k *scanKernel) stageLoop() string {
 // (cp.async into shared memory when load, plain 16-byte moves out of it
 // otherwise).
 func (k *scanKernel) copyLoop(load bool) string {
+	return k.copyLoopAt(load, "ar_sh", "ar_base", load)
+}
+
+// copyLoopAt is copyLoop between the buffers sh_j and the tile at element
+// base, waiting for a load's copies when wait.
+func (k *scanKernel) copyLoopAt(load bool, sh, base string, wait bool) string {
 	var b strings.Builder
 	slice := 32 * k.Seq // elements of a warp's slice
 	ts := k.Scan
@@ -924,12 +1067,12 @@ func (k *scanKernel) copyLoop(load bool) string {
 		chunks := slice * t.Size() / 16
 		fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_r = 0; ar_r < %d; ar_r++) {\n", (chunks+31)/32)
 		fmt.Fprintf(&b, "    const int ar_c = ar_r * 32 + ar_lane;\n")
-		fmt.Fprintf(&b, "    char *ar_s = (char *)(ar_sh_%d + ar_warp * %d) + ar_c * 16;\n", j, slice)
+		fmt.Fprintf(&b, "    char *ar_s = (char *)(%s_%d + ar_warp * %d) + ar_c * 16;\n", sh, j, slice)
 		g, q := "ar_res", ""
 		if load {
 			g, q = "ar_in", "const "
 		}
-		fmt.Fprintf(&b, "    %schar *ar_g = (%schar *)(%s%d + ar_base + ar_warp * %d) + ar_c * 16;\n", q, q, g, j, slice)
+		fmt.Fprintf(&b, "    %schar *ar_g = (%schar *)(%s%d + %s + ar_warp * %d) + ar_c * 16;\n", q, q, g, j, base, slice)
 		if chunks%32 != 0 {
 			fmt.Fprintf(&b, "    if (ar_c < %d) {\n", chunks)
 		} else {
@@ -967,7 +1110,7 @@ func (k *scanKernel) copyLoop(load bool) string {
 		}
 		b.WriteString("    }\n  }\n")
 	}
-	if load {
+	if wait {
 		b.WriteString("  ar_cp_async_wait();\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -1183,46 +1326,18 @@ func (k *scanKernel) LookBack() string {
 	// Large grids wait before the first read (the predecessors' states are
 	// rarely ready at once) and between retries, as CUB does, so that
 	// spinning warps do not crowd the L2; small ones back off from 16 ns.
-	fmt.Fprintf(&b, "      const bool ar_big = gridDim.x >= 500;\n      if (ar_big) __nanosleep(%d);\n", k.Delay)
+	big := "gridDim.x >= 500"
+	if k.Persist {
+		big = "ar_ntiles >= 500" // the grid is only the resident blocks
+	}
+	fmt.Fprintf(&b, "      const bool ar_big = %s;\n      if (ar_big) __nanosleep(%d);\n", big, k.Delay)
 	b.WriteString("      i64 ar_look = ar_tile - 1;\n      unsigned int ar_ns = 16;\n")
 	if k.Det {
 		b.WriteString("      const int ar_anchor = (int)((ar_tile - 1) & 31);\n")
 	}
 	b.WriteString("      for (;;) {\n")
 	b.WriteString("        const i64 ar_p = ar_look - ar_lane;\n")
-	{
-		var ws []string
-		for h := 0; h < k.Words; h++ {
-			ws = append(ws, fmt.Sprintf("ar_s%d", h))
-		}
-		fmt.Fprintf(&b, "        u64 %s;\n", strings.Join(ws, " = 0, ")+" = 0")
-		switch {
-		case k.Multi:
-			// Slot words of tile p: its aggregate's at 2*p*n, its prefix's at (2*p+1)*n.
-			n := k.Words / 2
-			var marks []string
-			for w := 0; w < n; w++ {
-				marks = append(marks, fmt.Sprintf("(ar_s%d >> 32) == 1u", 2*w+1))
-			}
-			load := func(slot string, indent string) {
-				for w := 0; w < n; w++ {
-					fmt.Fprintf(&b, "%sar_load_state((const ulonglong2 *)ar_state + (%s) * %d + %d, &ar_s%d, &ar_s%d);\n", indent, slot, n, w, 2*w, 2*w+1)
-				}
-			}
-			b.WriteString("        unsigned int ar_st = AR_PREFIX;\n        if (ar_p >= 0) {\n")
-			load("2 * ar_p + 1", "          ")
-			fmt.Fprintf(&b, "          if (!(%s)) {\n", strings.Join(marks, " && "))
-			load("2 * ar_p", "            ")
-			fmt.Fprintf(&b, "            ar_st = %s ? AR_AGGREGATE : AR_INVALID;\n          }\n        }\n", strings.Join(marks, " && "))
-		case k.Words == 1:
-			b.WriteString("        if (ar_p >= 0) {\n          ar_load_state(ar_state + ar_p, &ar_s0);\n        }\n")
-		default:
-			b.WriteString("        if (ar_p >= 0) {\n          ar_load_state((const ulonglong2 *)ar_state + ar_p, &ar_s0, &ar_s1);\n        }\n")
-		}
-		if !k.Multi {
-			fmt.Fprintf(&b, "        const unsigned int ar_st = ar_p >= 0 ? (unsigned int)(%s >> 32) : AR_PREFIX;\n", ws[len(ws)-1])
-		}
-	}
+	k.readState(&b)
 	wait := "ar_st == AR_INVALID"
 	if k.Det {
 		// Fixed order: wait for every tile back to the anchor (the last
@@ -1232,16 +1347,7 @@ func (k *scanKernel) LookBack() string {
 		wait = "ar_lane <= ar_anchor && (ar_st == AR_INVALID || (ar_lane == ar_anchor && ar_st != AR_PREFIX))"
 	}
 	fmt.Fprintf(&b, "        if (__any_sync(0xffffffffu, %s)) {\n          __nanosleep(ar_big ? %du : ar_ns);\n          ar_ns = min(ar_ns * 2, 256u);\n          continue;\n        }\n", wait, k.Spin)
-	k.decl(&b, "ar_q", 8)
-	b.WriteString("        if (ar_p >= 0) {\n")
-	for j, t := range k.Acc {
-		w := fmt.Sprintf("ar_s%d", k.Offs[j]/8)
-		if sh := 8 * (k.Offs[j] % 8); sh > 0 {
-			w = fmt.Sprintf("(%s >> %d)", w, sh)
-		}
-		fmt.Fprintf(&b, "          ar_q_%d = %s;\n", j, unpackBits(t, w))
-	}
-	b.WriteString("        }\n")
+	k.unpackState(&b)
 	stop := "ar_st == AR_PREFIX"
 	if k.Seg() {
 		stop += fmt.Sprintf(" || ar_q_%d", len(k.Scan))
@@ -1280,6 +1386,96 @@ func (k *scanKernel) LookBack() string {
 	return b.String()
 }
 
+// readState renders the look-back's read of tile ar_p's state (ar_p < 0
+// reads nothing and counts as a prefix): the words ar_s0... and the status
+// ar_st, at the loop body's indentation (8).
+func (k *scanKernel) readState(b *strings.Builder) {
+	{
+		var ws []string
+		for h := 0; h < k.Words; h++ {
+			ws = append(ws, fmt.Sprintf("ar_s%d", h))
+		}
+		fmt.Fprintf(b, "        u64 %s;\n", strings.Join(ws, " = 0, ")+" = 0")
+		switch {
+		case k.Multi:
+			// Slot words of tile p: its aggregate's at 2*p*n, its prefix's at (2*p+1)*n.
+			n := k.Words / 2
+			var marks []string
+			for w := 0; w < n; w++ {
+				marks = append(marks, fmt.Sprintf("(ar_s%d >> 32) == 1u", 2*w+1))
+			}
+			load := func(slot string, indent string) {
+				for w := 0; w < n; w++ {
+					fmt.Fprintf(b, "%sar_load_state((const ulonglong2 *)ar_state + (%s) * %d + %d, &ar_s%d, &ar_s%d);\n", indent, slot, n, w, 2*w, 2*w+1)
+				}
+			}
+			b.WriteString("        unsigned int ar_st = AR_PREFIX;\n        if (ar_p >= 0) {\n")
+			load("2 * "+k.stateIdx("ar_p")+" + 1", "          ")
+			fmt.Fprintf(b, "          if (!(%s)) {\n", strings.Join(marks, " && "))
+			load("2 * "+k.stateIdx("ar_p"), "            ")
+			fmt.Fprintf(b, "            ar_st = %s ? AR_AGGREGATE : AR_INVALID;\n          }\n        }\n", strings.Join(marks, " && "))
+		case k.Words == 1:
+			fmt.Fprintf(b, "        if (ar_p >= 0) {\n          ar_load_state(ar_state + %s, &ar_s0);\n        }\n", k.stateIdx("ar_p"))
+		default:
+			fmt.Fprintf(b, "        if (ar_p >= 0) {\n          ar_load_state((const ulonglong2 *)ar_state + %s, &ar_s0, &ar_s1);\n        }\n", k.stateIdx("ar_p"))
+		}
+		if !k.Multi {
+			fmt.Fprintf(b, "        const unsigned int ar_st = ar_p >= 0 ? (unsigned int)(%s >> 32) : AR_PREFIX;\n", ws[len(ws)-1])
+		}
+	}
+}
+
+// unpackState renders the look-back's value ar_q of the state read by
+// readState (neutral for ar_p < 0).
+func (k *scanKernel) unpackState(b *strings.Builder) {
+	k.decl(b, "ar_q", 8)
+	b.WriteString("        if (ar_p >= 0) {\n")
+	for j, t := range k.Acc {
+		w := fmt.Sprintf("ar_s%d", k.Offs[j]/8)
+		if sh := 8 * (k.Offs[j] % 8); sh > 0 {
+			w = fmt.Sprintf("(%s >> %d)", w, sh)
+		}
+		fmt.Fprintf(b, "          ar_q_%d = %s;\n", j, unpackBits(t, w))
+	}
+	b.WriteString("        }\n")
+}
+
+// stateSpread is how far apart, in state sizes, the tiles' look-back
+// states lie: 8 for states of one 8- or 16-byte word, so that each tile has
+// 64 or 128 bytes to itself, and packed (1) for multi-word states and in
+// deterministic mode; Limits.ScanStateSpread overrides it for measuring.
+//
+// Packed, a window of 32 one-word states lies in two or four 128-byte
+// lines, which every polling warp and every publishing tile of the window
+// then share: the scans ran at a near constant 51 (8-byte states), 57
+// (16-byte) and 62 (MSSP's 64 bytes a tile) tiles per microsecond, whatever
+// their tiles' bytes. Spread, the same kernels ran 9% (i32: 0.667 -> 0.605
+// ms), 4% (i64, f64: 1.25 -> 1.20), 10% (scanomap), 3% (filter; segmented
+// rows of 2^24) faster at 2^28 on the H200 (bench/RESULTS.md, "GPU scan",
+// run 6); 64 and 128 bytes a tile measured alike and 256 worse. MSSP's
+// states, already 64 bytes a tile, ran 6% slower spread twice as far, so
+// multi-word states stay packed. The deterministic mode was not measured
+// spread and stays packed.
+func stateSpread(k *scanKernel, lim Limits) int {
+	switch {
+	case lim.ScanStateSpread > 0:
+		return lim.ScanStateSpread
+	case k.Multi || k.Det:
+		return 1
+	}
+	return 8
+}
+
+// stateIdx is the index, in state words (or for multi-word states in
+// slot pairs), of tile idx's state: idx, or idx times Spread when the
+// states are spread over more cache lines (stateSpread).
+func (k *scanKernel) stateIdx(idx string) string {
+	if k.Spread <= 1 {
+		return idx
+	}
+	return fmt.Sprintf("(%s) * %d", idx, k.Spread)
+}
+
 // publish renders the store of accumulator val as tile idx's state with
 // status st: one packed word, or the words of the status's slot.
 func (k *scanKernel) publish(b *strings.Builder, idx, val, st string, indent int) {
@@ -1295,7 +1491,7 @@ func (k *scanKernel) publish(b *strings.Builder, idx, val, st string, indent int
 	if k.Multi {
 		// Every word of the slot carries the written mark.
 		n := k.Words / 2
-		slot := fmt.Sprintf("2 * (%s)", idx)
+		slot := fmt.Sprintf("2 * (%s)", k.stateIdx(idx))
 		if st == "AR_PREFIX" {
 			slot += " + 1"
 		}
@@ -1321,9 +1517,9 @@ func (k *scanKernel) publish(b *strings.Builder, idx, val, st string, indent int
 		ws = append(ws, fmt.Sprintf("ar_pw%d", w))
 	}
 	if k.Words == 1 {
-		fmt.Fprintf(b, "%s  ar_store_state(ar_state + %s, %s);\n", in, idx, ws[0])
+		fmt.Fprintf(b, "%s  ar_store_state(ar_state + %s, %s);\n", in, k.stateIdx(idx), ws[0])
 	} else {
-		fmt.Fprintf(b, "%s  ar_store_state((ulonglong2 *)ar_state + %s, %s);\n", in, idx, strings.Join(ws, ", "))
+		fmt.Fprintf(b, "%s  ar_store_state((ulonglong2 *)ar_state + %s, %s);\n", in, k.stateIdx(idx), strings.Join(ws, ", "))
 	}
 	fmt.Fprintf(b, "%s}\n", in)
 }

@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -12,13 +13,32 @@ import (
 	. "github.com/arepl/arepl/lang/core"
 )
 
+var benchVariants = flag.String("gpubench.variant", "0", "comma-separated kernel variants the scan sweep runs each configuration with: 0 the shipped kernel, else letters p (Limits.ScanPersist), d (ScanDyn) and s followed by Limits.ScanStateSpread, e.g. 0,p,d,s4,ps4")
+
+// scanVariant sets the knobs of a gpubench.variant on lim.
+func scanVariant(v string, lim *Limits) {
+	lim.ScanPersist, lim.ScanDyn, lim.ScanStateSpread = 0, 0, 0
+	if i := strings.Index(v, "s"); i >= 0 {
+		lim.ScanStateSpread, _ = strconv.Atoi(v[i+1:])
+		v = v[:i]
+	}
+	if strings.Contains(v, "p") {
+		lim.ScanPersist = 1
+	}
+	if strings.Contains(v, "d") {
+		lim.ScanDyn = 1
+	}
+}
+
 // BenchmarkScan times the single-pass scans at 2^gpubench.log2n elements
 // by CUDA events around each kernel and reports kernel milliseconds, GB/s
 // (bytes read plus written) and the ratio to a device-to-device copy of
 // the same bytes measured in the same run. gpubench.seq, when set, also
 // sweeps the elements per thread of the plain scans, MSSP and the filter,
 // for each block size of gpubench.scanblock and each minimum of blocks per
-// multiprocessor (launch bounds) of gpubench.minblocks.
+// multiprocessor (launch bounds) of gpubench.minblocks, and as each kernel
+// variant of gpubench.variant (timed back to back; a variant the shape does
+// not allow is skipped).
 // bench/gpu/scan.sh runs it beside PyTorch.
 func BenchmarkScan(b *testing.B) {
 	be, err := New(Options{})
@@ -188,25 +208,44 @@ func BenchmarkScan(b *testing.B) {
 					if !swept[c.name] {
 						continue
 					}
-					b.Run(fmt.Sprintf("%s_block%d_seq%d_min%d", c.name, block, seq, minBlocks), func(b *testing.B) {
-						be.lim.Seq, be.lim.ScanBlock, be.lim.ScanMinBlocks = seq, block, minBlocks
-						defer func() { be.lim.Seq, be.lim.ScanBlock, be.lim.ScanMinBlocks = 0, 0, 0 }()
-						measure(b, c)
-					})
+					for _, v := range strings.Split(*benchVariants, ",") {
+						b.Run(fmt.Sprintf("%s_block%d_seq%d_min%d_v%s", c.name, block, seq, minBlocks, v), func(b *testing.B) {
+							be.lim.Seq, be.lim.ScanBlock, be.lim.ScanMinBlocks = seq, block, minBlocks
+							scanVariant(v, &be.lim)
+							defer func() {
+								be.lim.Seq, be.lim.ScanBlock, be.lim.ScanMinBlocks = 0, 0, 0
+								scanVariant("0", &be.lim)
+							}()
+							if why := variantMissing(c.prog, be.lim); why != "" {
+								b.Skip(why)
+							}
+							measure(b, c)
+						})
+					}
 				}
 			}
 		}
 	}
 	// The look-back's waits: every first delay of gpubench.delay with every
-	// retry wait of gpubench.spin (0: the shipped one), shipped block and degree.
+	// retry wait of gpubench.spin (0: the shipped one), shipped block and
+	// degree, as each gpubench.variant.
 	for _, delay := range ints(*benchDelays) {
 		for _, spin := range ints(*benchSpins) {
 			for _, c := range cases[:4] {
-				b.Run(fmt.Sprintf("%s_delay%d_spin%d", c.name, delay, spin), func(b *testing.B) {
-					be.lim.ScanDelay, be.lim.ScanSpin = delay, spin
-					defer func() { be.lim.ScanDelay, be.lim.ScanSpin = 0, 0 }()
-					measure(b, c)
-				})
+				for _, v := range strings.Split(*benchVariants, ",") {
+					b.Run(fmt.Sprintf("%s_delay%d_spin%d_v%s", c.name, delay, spin, v), func(b *testing.B) {
+						be.lim.ScanDelay, be.lim.ScanSpin = delay, spin
+						scanVariant(v, &be.lim)
+						defer func() {
+							be.lim.ScanDelay, be.lim.ScanSpin = 0, 0
+							scanVariant("0", &be.lim)
+						}()
+						if why := variantMissing(c.prog, be.lim); why != "" {
+							b.Skip(why)
+						}
+						measure(b, c)
+					})
+				}
 			}
 		}
 	}
@@ -216,4 +255,24 @@ func BenchmarkScan(b *testing.B) {
 		b.ReportMetric(float64(8*n)/ms/1e6, "GB/s")
 		b.ReportMetric(1, "x-copy")
 	})
+}
+
+// variantMissing says why the scan of prog does not get the kernel
+// variant lim asks for (the shape decides: scanKernel.persistable),
+// or "" when it does.
+func variantMissing(prog *Program, lim Limits) string {
+	for _, s := range prog.Fun("main").Body.Stmts {
+		switch s.Exp.(type) {
+		case *Screma, *Segmented, *Filter:
+			m, err := genScan(prog, s, lim)
+			switch {
+			case err != nil:
+				return err.Error()
+			case (lim.ScanPersist > 0 || lim.ScanDyn > 0) && !m.k.Dyn:
+				return "no dynamic tiles at this shape (not loaded by copy)"
+			}
+			return ""
+		}
+	}
+	return "no scan statement"
 }
