@@ -502,13 +502,14 @@ func (r *run) launchHist(m *histModule, env map[string]eval.Value) error {
 
 // sorts reports whether the statement runs its sort-based path for bucket
 // counts h and n elements. By default it does where the sorted order
-// measured faster (bench/RESULTS.md, "GPU histograms", run 6): per-bucket
-// locks contended by a thousand elements each or more (256 buckets: 168 ms
-// against 20 s; 65536: 6.9 against 12.3 ms) or far beyond L2 (2^24
-// buckets: 7.5 against 15.6 ms); 1- and 2-byte values whose CAS loops share
-// words in the one shared-memory copy a block holds (u8 at 65536 buckets:
-// 5.6 against 9.8 ms). Native atomics and the other CAS loops were faster
-// without sorting at every bucket count up to 2^26.
+// measured faster (bench/RESULTS.md, "GPU histograms", runs 6 and 7):
+// per-bucket locks contended by 256 elements each or more (256 buckets: 166
+// ms against 20 s; 65536: 6.5 against 12.3 ms; 2^18: 6.3 against 7.3 ms) or
+// far beyond L2 (2^24 buckets: 6.8 against 15.5 ms); 1- and 2-byte values
+// whose CAS loops share words in the one shared-memory copy a block holds,
+// in one or two passes (u8 at 65536 buckets: 5.1 against 9.7 ms; 2^18: 5.3
+// against 5.9). Native atomics and the other CAS loops were faster without
+// sorting at every bucket count up to 2^26.
 func (k *histKernel) sorts(h []int64, n int64, lim Limits) bool {
 	if !k.Sortable() || n > sortMaxN || h[0] >= sortMaxN || lim.HistSort < 0 {
 		return false
@@ -522,10 +523,10 @@ func (k *histKernel) sorts(h []int64, n int64, lim Limits) bool {
 		for _, t := range op.ts {
 			bytes += h[0] * int64(t.Size())
 		}
-		return h[0] <= 65536 && n >= 1024*h[0] || bytes > histL2Window
+		return h[0] <= 1<<18 && n >= 256*h[0] || bytes > histL2Window
 	case updCASWord:
 		sh := k.shape(h, lim)
-		return sh.m == 1 && sh.passes == 1
+		return sh.m == 1 && sh.passes <= 2
 	}
 	return false
 }
