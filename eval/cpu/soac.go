@@ -739,8 +739,6 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	step3 := step
 	switch {
 	case step != int64(f.m.opts.Chunk):
-	case noColumnsLeft(e, scans, reds, skip) && lexOps(reds):
-		step3 = longChunk(step, lexChunks)
 	case noColumnsLeft(e, scans, reds, skip):
 		step3 = longChunk(step, columnFreeChunks)
 	case treeOps(scans, reds):
@@ -1751,24 +1749,9 @@ func treeOps(scans, reds []*opInfo) bool {
 // about a microsecond on the project's VM) is time in which no load is in
 // flight: at 16 times the default length (64Ki elements), ReducePlus over
 // 10^7 elements spent 160 us of each call's CPU time there, at 1Mi 30 us.
+// The lexicographic reductions of arg-max read a chunk a second time only
+// up to the first lane holding a new extreme (lexFoldKeys's pick).
 const columnFreeChunks = 256
-
-// lexChunks is how many times longer than Options.Chunk the chunks of a
-// Screma without columns but with a lexicographic reduction are: a chunk
-// whose extreme beats the accumulator is read a second time, to list the
-// lanes that hold it, and at 64Ki elements (256 KB of i32) that second
-// pass is served by the core's L2 cache rather than by memory.
-const lexChunks = 16
-
-// lexOps reports whether a reduction is lexicographic (lexop.go).
-func lexOps(reds []*opInfo) bool {
-	for _, op := range reds {
-		if op.lex != nil {
-			return true
-		}
-	}
-	return false
-}
 
 // columnFree reports whether a Screma runs no lambda code per chunk: its
 // map returns its parameters unchanged and every scan and reduction is a
