@@ -3,7 +3,6 @@ package cpu
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/arepl/arepl/eval"
@@ -412,72 +411,6 @@ func (f *frame) parallelReuse(n int, reuse *worker, fn func(b int, w *worker) er
 	return nil
 }
 
-// parallelClaim runs fn for pieces 0..n-1 on up to workers goroutines
-// (g: the goroutine's number), each claiming the next unclaimed piece
-// until none is left (inline on reuse when n is 1). It returns the error of the lowest failing piece:
-// pieces are claimed in order and a goroutine stops at its first error,
-// so every piece below a failing one is run, whatever the scheduling.
-func (f *frame) parallelClaim(workers, n int, reuse *worker, fn func(p, g int, w *worker) error) error {
-	if n == 1 {
-		return f.parallelReuse(1, reuse, func(_ int, w *worker) error { return fn(0, 0, w) })
-	}
-	errs := make([]error, n)
-	var next atomic.Int64
-	err := f.parallelReuse(min(workers, n), nil, func(g int, w *worker) error {
-		for {
-			p := int(next.Add(1) - 1)
-			if p >= n {
-				return nil
-			}
-			if errs[p] = fn(p, g, w); errs[p] != nil {
-				return nil
-			}
-		}
-	})
-	if err != nil {
-		return err // a panic (internalError)
-	}
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// pieces splits w elements into the pieces of parallelClaim for workers
-// goroutines: maxPiecesPerWorker each, but none under minPiece elements
-// and no fewer than one per worker.
-func pieces(w int64, workers int) [][2]int64 {
-	n := max(min(w/minPiece, int64(workers*maxPiecesPerWorker)), int64(workers))
-	bs := make([][2]int64, n)
-	for b := range bs {
-		bs[b] = [2]int64{w * int64(b) / n, w * int64(b+1) / n}
-	}
-	return bs
-}
-
-// exactTypes reports whether every component is an integer or a boolean,
-// whose operators give the same result in any order of application.
-func exactTypes(ts []core.Type) bool {
-	for _, t := range ts {
-		if t.Rank != 0 || t.Elem == core.F32 || t.Elem == core.F64 {
-			return false
-		}
-	}
-	return true
-}
-
-// maxPiecesPerWorker bounds the pieces of a Screma: each has its own
-// partial results to combine at the end, a lambda application apiece for a
-// general operator. Eight per worker leave two workers of a 10^7-element
-// reduction at most a piece (about 60 us at memory bandwidth) apart.
-const maxPiecesPerWorker = 8
-
-// minPiece is the fewest elements a piece has (where there is more than
-// one per worker).
-const minPiece = 1 << 16
-
 // blocks splits w elements into contiguous blocks, one per worker, or a
 // single block when the work is too small to be worth a goroutine or when
 // this SOAC is nested in another (the outer one is already parallel).
@@ -811,36 +744,9 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	case treeOps(scans, reds):
 		step3 = longChunk(step, treeChunks)
 	}
-	// Without scans, whose three phases need one block per worker, the
-	// blocks are cut into pieces that the workers claim in turn, so that a
-	// worker that started late or streams its memory more slowly (on the
-	// project's VM, whichever half of the input the last call left out of
-	// the L3 cache) takes fewer: with one block each, the two workers of a
-	// 10^7-element reduction finished 100 to 300 us apart. The partial
-	// results are still combined in order.
-	if len(scans) == 0 && nb > 1 {
-		bs = pieces(w, nb)
-		parts, carries = make([][][]col, len(bs)), make([][][]col, len(bs))
-	}
-	// Commutative reductions of exact (integer) values have the same result
-	// whichever worker folds a piece, so each worker folds all of its
-	// pieces into one partial result: a general operator combines two
-	// partials by a lambda application (IndexOfMaxPack's sixteen per-piece
-	// partials took 80 us per call to combine, and as much to evaluate
-	// each piece's winning element).
-	perWorker := len(bs) > nb && len(reds) > 0
-	for _, op := range reds {
-		perWorker = perWorker && op.comm && exactTypes(op.types)
-	}
-	blockTotals := make([][][]col, len(bs)) // with propagate: each block's own scan total
-	err := f.parallelClaim(nb, len(bs), reuse, func(b, g int, wk *worker) error {
-		slot := b
-		if perWorker {
-			slot = g
-		}
-		if parts[slot] == nil {
-			parts[slot] = make([][]col, len(reds))
-		}
+	blockTotals := make([][][]col, nb) // with propagate: each block's own scan total
+	err := f.parallelReuse(nb, reuse, func(b int, wk *worker) error {
+		parts[b] = make([][]col, len(reds))
 		carry := append([][]col(nil), carries[b]...)
 		defer func() { blockTotals[b] = carry }()
 		direct := make([]bool, len(outs))
@@ -876,7 +782,7 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 			}
 			for k, op := range reds {
 				if tails != nil && tails[k] != nil {
-					parts[slot][k] = wk.foldTail(tails[k], parts[slot][k], lf)
+					parts[b][k] = wk.foldTail(tails[k], parts[b][k], lf)
 					off += len(op.ne)
 					continue
 				}
@@ -902,17 +808,17 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 						}
 						return fresh(vc[at:at+len(op.ne)], op.types, 0), nil
 					}
-					parts[slot][k], err = wk.lexFoldKeys(op, parts[slot][k], nil, kc, value, iota, lo, n)
+					parts[b][k], err = wk.lexFoldKeys(op, parts[b][k], nil, kc, value, iota, lo, n)
 				case op.lex != nil:
 					var iota []bool
 					if iotas != nil {
 						iota = iotas[k]
 					}
-					parts[slot][k], err = wk.lexFold(op, parts[slot][k], cols[off:off+len(op.ne)], iota, lo, n)
+					parts[b][k], err = wk.lexFold(op, parts[b][k], cols[off:off+len(op.ne)], iota, lo, n)
 				case op.wide():
-					parts[slot][k], err = wk.wideFold(op, parts[slot][k], cols[off:off+len(op.ne)], n)
+					parts[b][k], err = wk.wideFold(op, parts[b][k], cols[off:off+len(op.ne)], n)
 				default:
-					parts[slot][k], err = wk.foldChunk(op, parts[slot][k], cols[off:off+len(op.ne)], n)
+					parts[b][k], err = wk.foldChunk(op, parts[b][k], cols[off:off+len(op.ne)], n)
 				}
 				if err != nil {
 					return err
@@ -952,9 +858,6 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	for k, op := range reds {
 		acc := f.neutral(op)
 		for b := range parts {
-			if parts[b] == nil { // a slot no worker used (perWorker)
-				continue
-			}
 			part := parts[b][k]
 			if part == nil {
 				continue
