@@ -248,7 +248,12 @@ func v{{.Op.Name}}{{.T.Name}}(d, x []{{.T.Elem}}) kerr {
 {{- range .Folds}}
 // {{.Name}}{{.T.Name}}x{{.T.Lanes}} folds xs in four vector accumulators, so consecutive
 // loads do not wait on one another; the operator is associative and
-// commutative, so the result is the sequential fold's.
+// commutative, so the result is the sequential fold's. The loop loads
+// through one array pointer per four vectors, whose constant-index slices
+// need no bounds checks: LoadSlice(xs[i:]) cost a dozen scalar
+// instructions per vector, which held the fold to about 44 GB/s in cache
+// and 27 GB/s from memory on the project's VM, against 100 and 33 GB/s
+// without them (numpy's sum reaches the latter).
 func {{.Name}}{{.T.Name}}x{{.T.Lanes}}(xs []{{.T.Elem}}) {{.T.Elem}} {
 	{{- if .Identity}}
 	s0 := archsimd.Broadcast{{.T.Vec}}({{.Identity}})
@@ -257,20 +262,20 @@ func {{.Name}}{{.T.Name}}x{{.T.Lanes}}(xs []{{.T.Elem}}) {{.T.Elem}} {
 	{{- end}}
 	s1, s2, s3 := s0, s0, s0
 	const l = {{.T.Lanes}}
-	i := 0
-	for ; i+4*l <= len(xs); i += 4 * l {
-		s0 = s0.{{.Method}}(archsimd.Load{{.T.Vec}}Slice(xs[i:]))
-		s1 = s1.{{.Method}}(archsimd.Load{{.T.Vec}}Slice(xs[i+l:]))
-		s2 = s2.{{.Method}}(archsimd.Load{{.T.Vec}}Slice(xs[i+2*l:]))
-		s3 = s3.{{.Method}}(archsimd.Load{{.T.Vec}}Slice(xs[i+3*l:]))
+	for ; len(xs) >= 4*l; xs = xs[4*l:] {
+		b := (*[4 * l]{{.T.Elem}})(xs)
+		s0 = s0.{{.Method}}(archsimd.Load{{.T.Vec}}((*[l]{{.T.Elem}})(b[:l])))
+		s1 = s1.{{.Method}}(archsimd.Load{{.T.Vec}}((*[l]{{.T.Elem}})(b[l : 2*l])))
+		s2 = s2.{{.Method}}(archsimd.Load{{.T.Vec}}((*[l]{{.T.Elem}})(b[2*l : 3*l])))
+		s3 = s3.{{.Method}}(archsimd.Load{{.T.Vec}}((*[l]{{.T.Elem}})(b[3*l:])))
 	}
 	var lanes [l]{{.T.Elem}}
 	s0.{{.Method}}(s1).{{.Method}}(s2.{{.Method}}(s3)).Store(&lanes)
 	archsimd.ClearAVXUpperBits()
 	{{- if eq .Method "Add"}}
-	return {{.Scalar}}(lanes[:]) + {{.Scalar}}(xs[i:])
+	return {{.Scalar}}(lanes[:]) + {{.Scalar}}(xs)
 	{{- else}}
-	return {{.Method | lower}}({{.Scalar}}(lanes[:]), {{.Scalar}}(xs[i:]))
+	return {{.Method | lower}}({{.Scalar}}(lanes[:]), {{.Scalar}}(xs))
 	{{- end}}
 }
 {{end}}

@@ -311,6 +311,9 @@ type lexCol interface {
 	// equal appends the lanes among cand (all when nil) where x holds v[0]
 	// to buf, in increasing order.
 	equal(x any, n int, cand []int32, v any, buf []int32) []int32
+	// find is the first lane of x's n where x holds v[0] (the last when
+	// last is set), or -1.
+	find(x any, n int, v any, last bool) int
 	// cmp compares a[i] with b[j]: -1, 0 or 1.
 	cmp(a any, i int, b any, j int) int
 }
@@ -369,6 +372,38 @@ func lanesEqual[T integer](xs []T, v T, buf []int32) []int32 {
 		}
 	}
 	return buf
+}
+
+func (lexT[T]) find(x any, n int, v any, last bool) int {
+	xs, e := x.([]T)[:n], v.([]T)[0]
+	if last {
+		i := len(xs)
+		for ; i >= 8; i -= 8 {
+			q := xs[i-8 : i : i]
+			if q[0] == e || q[1] == e || q[2] == e || q[3] == e || q[4] == e || q[5] == e || q[6] == e || q[7] == e {
+				break
+			}
+		}
+		for i--; i >= 0; i-- {
+			if xs[i] == e {
+				return i
+			}
+		}
+		return -1
+	}
+	i := 0
+	for ; i+8 <= len(xs); i += 8 {
+		q := xs[i : i+8 : i+8]
+		if q[0] == e || q[1] == e || q[2] == e || q[3] == e || q[4] == e || q[5] == e || q[6] == e || q[7] == e {
+			break
+		}
+	}
+	for ; i < len(xs); i++ {
+		if xs[i] == e {
+			return i
+		}
+	}
+	return -1
 }
 
 func (lexT[T]) cmp(a any, i int, b any, j int) int {
@@ -460,24 +495,36 @@ func (w *worker) lexFoldKeys(op *opInfo, acc, xs, keys []col, value func(lane in
 		buf = 1 - buf
 		pend = nil
 	}
+	// pick is the first (last) lane among the candidates: when they are
+	// every lane holding the pending extreme, a search that stops at the
+	// first one found, not a second pass over the whole chunk (which is
+	// then as cheap at a million lanes as at a few thousand; see
+	// columnFreeChunks).
+	pick := func(last bool) int {
+		if pend != nil && cand == nil {
+			if i := pend.find(cols[pendKey].data, n, pendVal, last); i >= 0 {
+				pend = nil
+				return i
+			}
+		}
+		list()
+		switch {
+		case cand == nil && last:
+			return n - 1
+		case cand == nil:
+			return 0
+		case last:
+			return int(cand[len(cand)-1])
+		}
+		return int(cand[0])
+	}
 	lane := -1
 	for _, key := range lx.keys {
 		if key.param < len(iota) && iota[key.param] {
 			if alive && !key.larger {
 				return acc, nil
 			}
-			list()
-			if key.larger {
-				lane = n - 1
-				if cand != nil {
-					lane = int(cand[len(cand)-1])
-				}
-			} else {
-				lane = 0
-				if cand != nil {
-					lane = int(cand[0])
-				}
-			}
+			lane = pick(key.larger)
 			alive = false
 			break
 		}
@@ -500,11 +547,7 @@ func (w *worker) lexFoldKeys(op *opInfo, acc, xs, keys []col, value func(lane in
 		if alive && lx.tieLeft {
 			return acc, nil
 		}
-		list()
-		lane = int(cand[0])
-		if !lx.tieLeft {
-			lane = int(cand[len(cand)-1])
-		}
+		lane = pick(!lx.tieLeft)
 	}
 	if value != nil {
 		return value(lane)
