@@ -82,19 +82,22 @@ func BenchmarkScan(b *testing.B) {
 			scale = float64(bytes) / float64(src.bytes)
 			bytes = src.bytes
 		}
-		const reps = 20
+		// Timed by CUDA events like the kernels, the best of three runs of
+		// 10 copies after a warm-up: timed by the host's clock the copy
+		// beside one row varied from 0.508 to 0.57 ms (RESULTS, "GPU scan",
+		// run 6).
 		_ = be.g.DtoD(dst.ptr(), src.ptr(), bytes)
-		_ = be.g.Synchronize()
-		start := time.Now()
-		for i := 0; i < reps; i++ {
-			if err := be.g.DtoD(dst.ptr(), src.ptr(), bytes); err != nil {
+		best := time.Duration(0)
+		for range 3 {
+			d, err := be.g.TimeDtoD(dst.ptr(), src.ptr(), bytes, 10)
+			if err != nil {
 				b.Fatal(err)
 			}
+			if best == 0 || d < best {
+				best = d
+			}
 		}
-		if err := be.g.Synchronize(); err != nil {
-			b.Fatal(err)
-		}
-		return scale * time.Since(start).Seconds() * 1e3 / reps
+		return scale * best.Seconds() * 1e3
 	}
 
 	progs := map[string]*Program{}

@@ -352,6 +352,33 @@ func (g *GPU) DtoD(dst, src Ptr, n int64) error {
 	return g.do(func() error { return g.check("cuMemcpyDtoD_v2", g.d.cuMemcpyDtoD(uint64(dst), uint64(src), uint64(n))) })
 }
 
+// TimeDtoD times reps back-to-back device-to-device copies of n bytes by
+// CUDA events, as Launch times a kernel, and returns the time of one: the
+// copy that benchmarks compare kernels with, measured the same way they
+// are (the host's clock around the copies counted the host's own time).
+func (g *GPU) TimeDtoD(dst, src Ptr, n int64, reps int) (time.Duration, error) {
+	var ms float32
+	err := g.do(func() error {
+		d := g.d
+		if err := g.check("cuEventRecord", d.cuEventRecord(g.start, 0)); err != nil {
+			return err
+		}
+		for range reps {
+			if err := g.check("cuMemcpyDtoD_v2", d.cuMemcpyDtoD(uint64(dst), uint64(src), uint64(n))); err != nil {
+				return err
+			}
+		}
+		if err := g.check("cuEventRecord", d.cuEventRecord(g.stop, 0)); err != nil {
+			return err
+		}
+		if err := g.check("cuEventSynchronize", d.cuEventSynchronize(g.stop)); err != nil {
+			return err
+		}
+		return g.check("cuEventElapsedTime", d.cuEventElapsedTime(&ms, g.start, g.stop))
+	})
+	return time.Duration(float64(ms) * 1e6 / float64(max(reps, 1))), err
+}
+
 // Memset sets n bytes at dst to v.
 func (g *GPU) Memset(dst Ptr, v byte, n int64) error {
 	if n == 0 {

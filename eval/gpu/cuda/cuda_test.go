@@ -92,3 +92,36 @@ func TestLaunchTimeIsKernelTime(t *testing.T) {
 		t.Logf("launch %d: %v", i, d)
 	}
 }
+
+// TestTimeDtoD checks that copies timed by events take a time between the
+// bandwidth bounds of any GPU this runs on: a 256 MiB copy moves 512 MiB,
+// which takes more than 50 µs below 10 TB/s and less than 100 ms above
+// 5 GB/s.
+func TestTimeDtoD(t *testing.T) {
+	g, err := Open()
+	if err != nil {
+		if _, ok := err.(*NoGPUError); !ok {
+			t.Fatalf("Open without a GPU: got %T %q, want *NoGPUError", err, err)
+		}
+		return
+	}
+	const n = 256 << 20
+	src, err := g.Alloc(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Free(src)
+	dst, err := g.Alloc(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Free(dst)
+	d, err := g.TimeDtoD(dst, src, n, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d < 50*time.Microsecond || d > 100*time.Millisecond {
+		t.Fatalf("a 256 MiB copy timed at %v", d)
+	}
+	t.Logf("256 MiB copy: %v (%.0f GB/s)", d, 2*float64(n)/d.Seconds()/1e9)
+}
