@@ -360,6 +360,17 @@ func (g *GPU) TimeDtoD(dst, src Ptr, n int64, reps int) (time.Duration, error) {
 	var ms float32
 	err := g.do(func() error {
 		d := g.d
+		// As in Launch: the stream waits until the events and every copy
+		// are queued, so that the host's enqueueing is not timed.
+		release := func() {}
+		if g.hold != nil {
+			r, err := g.hold.queue(g)
+			if err != nil {
+				return err
+			}
+			release = r
+			defer release()
+		}
 		if err := g.check("cuEventRecord", d.cuEventRecord(g.start, 0)); err != nil {
 			return err
 		}
@@ -371,6 +382,7 @@ func (g *GPU) TimeDtoD(dst, src Ptr, n int64, reps int) (time.Duration, error) {
 		if err := g.check("cuEventRecord", d.cuEventRecord(g.stop, 0)); err != nil {
 			return err
 		}
+		release()
 		if err := g.check("cuEventSynchronize", d.cuEventSynchronize(g.stop)); err != nil {
 			return err
 		}
