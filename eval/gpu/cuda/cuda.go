@@ -357,38 +357,55 @@ func (g *GPU) DtoD(dst, src Ptr, n int64) error {
 // copy that benchmarks compare kernels with, measured the same way they
 // are (the host's clock around the copies counted the host's own time).
 func (g *GPU) TimeDtoD(dst, src Ptr, n int64, reps int) (time.Duration, error) {
-	var ms float32
+	var d time.Duration
 	err := g.do(func() error {
-		d := g.d
-		// As in Launch: the stream waits until the events and every copy
-		// are queued, so that the host's enqueueing is not timed.
-		release := func() {}
-		if g.hold != nil {
-			r, err := g.hold.queue(g)
-			if err != nil {
-				return err
+		var err error
+		d, err = g.timeQueued("cuMemcpyDtoD", func() error {
+			for range reps {
+				if err := g.check("cuMemcpyDtoD_v2", g.d.cuMemcpyDtoD(uint64(dst), uint64(src), uint64(n))); err != nil {
+					return err
+				}
 			}
-			release = r
-			defer release()
-		}
-		if err := g.check("cuEventRecord", d.cuEventRecord(g.start, 0)); err != nil {
-			return err
-		}
-		for range reps {
-			if err := g.check("cuMemcpyDtoD_v2", d.cuMemcpyDtoD(uint64(dst), uint64(src), uint64(n))); err != nil {
-				return err
-			}
-		}
-		if err := g.check("cuEventRecord", d.cuEventRecord(g.stop, 0)); err != nil {
-			return err
-		}
-		release()
-		if err := g.check("cuEventSynchronize", d.cuEventSynchronize(g.stop)); err != nil {
-			return err
-		}
-		return g.check("cuEventElapsedTime", d.cuEventElapsedTime(&ms, g.start, g.stop))
+			return nil
+		})
+		return err
 	})
-	return time.Duration(float64(ms) * 1e6 / float64(max(reps, 1))), err
+	return d / time.Duration(max(reps, 1)), err
+}
+
+// timeQueued, on the command goroutine, times the work enqueue puts on the
+// stream by CUDA events and waits for it. The stream is held (hold.go)
+// until both events and the work are queued, so that the events bracket
+// the GPU's work alone, not the host's time queueing it.
+func (g *GPU) timeQueued(what string, enqueue func() error) (time.Duration, error) {
+	d := g.d
+	release := func() {}
+	if g.hold != nil {
+		r, err := g.hold.queue(g)
+		if err != nil {
+			return 0, err
+		}
+		release = r
+		defer release()
+	}
+	if err := g.check("cuEventRecord", d.cuEventRecord(g.start, 0)); err != nil {
+		return 0, err
+	}
+	if err := enqueue(); err != nil {
+		return 0, err
+	}
+	if err := g.check("cuEventRecord", d.cuEventRecord(g.stop, 0)); err != nil {
+		return 0, err
+	}
+	release()
+	if err := g.check("cuEventSynchronize("+what+")", d.cuEventSynchronize(g.stop)); err != nil {
+		return 0, err
+	}
+	var ms float32
+	if err := g.check("cuEventElapsedTime", d.cuEventElapsedTime(&ms, g.start, g.stop)); err != nil {
+		return 0, err
+	}
+	return time.Duration(float64(ms) * 1e6), nil
 }
 
 // Memset sets n bytes at dst to v.
@@ -505,41 +522,22 @@ func (f *Function) Launch(grid, block Dim3, shared int, args ...any) (time.Durat
 	if len(ptrs) > 0 {
 		params = unsafe.Pointer(&ptrs[0])
 	}
-	var ms float32
 	g := f.g
+	var t time.Duration
 	err := g.do(func() error {
-		d := g.d
-		release := func() {}
-		if g.hold != nil {
-			r, err := g.hold.queue(g)
-			if err != nil {
-				return err
+		var err error
+		t, err = g.timeQueued(f.Name, func() error {
+			if testLaunchDelay > 0 {
+				time.Sleep(testLaunchDelay)
 			}
-			release = r
-			defer release()
-		}
-		if err := g.check("cuEventRecord", d.cuEventRecord(g.start, 0)); err != nil {
-			return err
-		}
-		if testLaunchDelay > 0 {
-			time.Sleep(testLaunchDelay)
-		}
-		if err := g.check("cuLaunchKernel("+f.Name+")", d.cuLaunchKernel(f.h, grid.X, max(grid.Y, 1), max(grid.Z, 1),
-			block.X, max(block.Y, 1), max(block.Z, 1), uint32(shared), 0, params, nil)); err != nil {
-			return err
-		}
-		if err := g.check("cuEventRecord", d.cuEventRecord(g.stop, 0)); err != nil {
-			return err
-		}
-		release()
-		if err := g.check("cuEventSynchronize("+f.Name+")", d.cuEventSynchronize(g.stop)); err != nil {
-			return err
-		}
-		return g.check("cuEventElapsedTime", d.cuEventElapsedTime(&ms, g.start, g.stop))
+			return g.check("cuLaunchKernel("+f.Name+")", g.d.cuLaunchKernel(f.h, grid.X, max(grid.Y, 1), max(grid.Z, 1),
+				block.X, max(block.Y, 1), max(block.Z, 1), uint32(shared), 0, params, nil))
+		})
+		return err
 	})
 	runtime.KeepAlive(vals)
 	runtime.KeepAlive(ptrs)
-	return time.Duration(float64(ms) * 1e6), err
+	return t, err
 }
 
 // packArg stores a kernel argument in the low bytes of one 8-byte slot
