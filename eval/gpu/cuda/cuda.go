@@ -105,7 +105,8 @@ type GPU struct {
 	props Props
 	start uintptr // events for Launch timing, created once
 	stop  uintptr
-	hold  *hold // holds the stream while Launch queues (hold.go); nil: none
+	hold  *hold   // holds the stream while Launch queues (hold.go); nil: none
+	pool  uintptr // the memory pool Alloc takes from (pool.go); 0: none
 
 	mu     sync.Mutex
 	broken error // set after a sticky error
@@ -181,6 +182,9 @@ func (g *GPU) init() error {
 		return err
 	}
 	if err := g.check("cuEventCreate", d.cuEventCreate(&g.stop, 0)); err != nil {
+		return err
+	}
+	if err := g.initPool(); err != nil {
 		return err
 	}
 	g.hold = g.initHold()
@@ -306,20 +310,20 @@ func (g *GPU) Props() Props { return g.props }
 // Ptr is a device address.
 type Ptr uint64
 
-// Alloc allocates n bytes of device memory (at least one byte, so that
-// empty arrays have a valid address).
+// Alloc allocates n bytes of device memory from the pool of pool.go (at
+// least one byte, so that empty arrays have a valid address).
 func (g *GPU) Alloc(n int64) (Ptr, error) {
 	if n < 1 {
 		n = 1
 	}
 	var p uint64
-	err := g.do(func() error { return g.check("cuMemAlloc_v2", g.d.cuMemAlloc(&p, uint64(n))) })
+	err := g.do(func() error { return g.alloc0(&p, uint64(n)) })
 	return Ptr(p), err
 }
 
 // Free releases device memory.
 func (g *GPU) Free(p Ptr) error {
-	return g.do(func() error { return g.check("cuMemFree_v2", g.d.cuMemFree(uint64(p))) })
+	return g.do(func() error { return g.free0(uint64(p)) })
 }
 
 // FreeAsync releases device memory without waiting; garbage-collection

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // TestOpen checks both outcomes: on a machine without a driver Open fails
@@ -124,4 +125,66 @@ func TestTimeDtoD(t *testing.T) {
 		t.Fatalf("a 256 MiB copy timed at %v", d)
 	}
 	t.Logf("256 MiB copy: %v (%.0f GB/s)", d, 2*float64(n)/d.Seconds()/1e9)
+}
+
+// TestPool checks the memory pool of pool.go: freed memory comes back to
+// the next allocation of its size (the pool kept it mapped), and an
+// allocation that only fits once the pool has returned its unused memory to
+// the driver still succeeds (0.6 then 0.7 of the device's memory) and is
+// usable.
+func TestPool(t *testing.T) {
+	g, err := Open()
+	if err != nil {
+		if _, ok := err.(*NoGPUError); !ok {
+			t.Fatalf("Open without a GPU: got %T %q, want *NoGPUError", err, err)
+		}
+		return
+	}
+	if g.pool == 0 {
+		t.Fatalf("device %s has no memory pool", g.Props().Name)
+	}
+	const n = 256 << 20
+	a, err := g.Alloc(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Free(a); err != nil {
+		t.Fatal(err)
+	}
+	b, err := g.Alloc(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Free(b); err != nil {
+		t.Fatal(err)
+	}
+	if a != b {
+		t.Errorf("freed %d bytes at %#x, the next allocation of that size got %#x: the pool did not keep them", n, a, b)
+	}
+
+	total := g.Props().TotalMem
+	big, err := g.Alloc(total / 10 * 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Free(big); err != nil {
+		t.Fatal(err)
+	}
+	bigger, err := g.Alloc(total / 10 * 7)
+	if err != nil {
+		t.Fatalf("0.7 of the device's memory after freeing 0.6: %v", err)
+	}
+	defer g.Free(bigger)
+	if err := g.Memset(bigger+Ptr(total/10*7-16), 7, 16); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 16)
+	if err := g.DtoH(unsafe.Pointer(&got[0]), bigger+Ptr(total/10*7-16), 16); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		if v != 7 {
+			t.Fatalf("byte %d of the last 16 of the 0.7 allocation: %d, want 7", i, v)
+		}
+	}
 }

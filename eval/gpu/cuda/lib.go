@@ -28,6 +28,11 @@ type driver struct {
 	cuCtxSynchronize                            func() int32
 	cuMemAlloc                                  func(p *uint64, n uint64) int32
 	cuMemFree                                   func(p uint64) int32
+	cuMemAllocAsync                             func(p *uint64, n uint64, stream uintptr) int32
+	cuMemFreeAsync                              func(p uint64, stream uintptr) int32
+	cuDeviceGetDefaultMemPool                   func(pool *uintptr, dev int32) int32
+	cuMemPoolSetAttribute                       func(pool uintptr, attr int32, v unsafe.Pointer) int32
+	cuMemPoolTrimTo                             func(pool uintptr, keep uint64) int32
 	cuMemcpyHtoD                                func(dst uint64, src unsafe.Pointer, n uint64) int32
 	cuMemcpyDtoH                                func(dst unsafe.Pointer, src uint64, n uint64) int32
 	cuMemcpyDtoD                                func(dst, src uint64, n uint64) int32
@@ -84,6 +89,11 @@ func (d *driver) cudaSymbols() []symbol {
 		{&d.cuCtxSynchronize, "cuCtxSynchronize"},
 		{&d.cuMemAlloc, "cuMemAlloc_v2"},
 		{&d.cuMemFree, "cuMemFree_v2"},
+		{&d.cuMemAllocAsync, "cuMemAllocAsync"},
+		{&d.cuMemFreeAsync, "cuMemFreeAsync"},
+		{&d.cuDeviceGetDefaultMemPool, "cuDeviceGetDefaultMemPool"},
+		{&d.cuMemPoolSetAttribute, "cuMemPoolSetAttribute"},
+		{&d.cuMemPoolTrimTo, "cuMemPoolTrimTo"},
 		{&d.cuMemcpyHtoD, "cuMemcpyHtoD_v2"},
 		{&d.cuMemcpyDtoH, "cuMemcpyDtoH_v2"},
 		{&d.cuMemcpyDtoD, "cuMemcpyDtoD_v2"},
