@@ -123,6 +123,9 @@ type scanKernel struct {
 	// runs the kernel as persistent blocks over a ticket loop, the tiles of
 	// the loaded components double-buffered (Limits.ScanPersist).
 	Dyn, Persist bool
+	// Recompute: the tile keeps only its staged inputs, and the store
+	// recomputes each thread's scan from them once per result (recomputes).
+	Recompute bool
 	// Spread, when above 1, puts tile t's state at Spread times its packed
 	// place (stateIdx), so that a window of 32 states spans Spread times as
 	// many cache lines (stateSpread).
@@ -195,13 +198,61 @@ func sharedBytes(scan, held, acc []core.PrimType, block, m int, prefixes bool) i
 	return n + 16
 }
 
+// sharedFor is the static shared memory of the scan with m elements per
+// thread (Dyn aside): sharedBytes, or for a kernel that recomputes its
+// store one padded tile per staged input and one for the results, and the
+// block scan's values.
+func (k *scanKernel) sharedFor(m int) int {
+	if !k.Recompute {
+		return sharedBytes(k.Scan, k.Held, k.Acc, k.Block, m, !k.Seg())
+	}
+	return sharedBytes(k.In, nil, k.Acc, k.Block, m, false) + tileSlots(k.Block*m)*maxSize(k.Res)
+}
+
+// maxSize is the size of the largest of ts.
+func maxSize(ts []core.PrimType) int {
+	n := 0
+	for _, t := range ts {
+		n = max(n, t.Size())
+	}
+	return n
+}
+
+// recomputes reports whether a plain scan should keep only its staged
+// inputs in shared memory and recompute its threads' scans in the store
+// (StorePhase, Limits.ScanRecompute): a scan that stages (stages, parity
+// aside) whose inputs and largest result take fewer bytes an element than
+// its scanned components, unless the dynamic-tile variants are asked for. MSSP's one i32 becomes four: 8 bytes an element
+// instead of 16, so tiles of twice the elements in the same shared memory,
+// for the price of running the map and operator once more per result.
+// Such a kernel keeps the scan's usual block of 256 threads (not
+// wideScanBlock: that block suited tiles of the scanned values) and
+// scanSeq's degree. Measured on the H200 (bench/RESULTS.md, "GPU scan"
+// run 9), MSSP at 2^28: 1.432 ms at 256 x 21 (0.88 of copy), 1.444 at
+// 256 x 19, 1.476 at 128 x 31; keeping the scanned values, 1.649 at the
+// shipped 128 x 19 and 1.65-1.87 at the other shapes.
+func (k *scanKernel) recomputes(lim Limits) bool {
+	if lim.ScanRecompute < 0 || lim.ScanDyn > 0 || lim.ScanPersist > 0 || k.Mode != scanPlain || !k.stagesShape() {
+		return false
+	}
+	in := 0
+	for _, t := range k.In {
+		in += t.Size()
+	}
+	scan := 0
+	for _, t := range k.Scan {
+		scan += t.Size()
+	}
+	return lim.ScanRecompute > 0 || in+maxSize(k.Res) < scan
+}
+
 // shared is the kernel's static shared memory: the filter's round counts,
 // or the scan's tiles and block-scan values.
 func (k *scanKernel) shared() int {
 	if k.Mode == scanFilter {
 		return filterShared(k.Held, k.Block, k.Seq)
 	}
-	n := sharedBytes(k.Scan, k.Held, k.Acc, k.Block, k.Seq, !k.Seg())
+	n := k.sharedFor(k.Seq)
 	if k.Dyn {
 		// The scanned components' tiles are in dynamic shared memory
 		// (DynShared).
@@ -313,7 +364,7 @@ func scanSeq(k *scanKernel, lim Limits) int {
 	}
 	// Dynamic tiles (k.Dyn) may use the opt-in shared memory, the
 	// persistent kernel's second buffers included.
-	need := func(m int) int { return sharedBytes(k.Scan, k.Held, k.Acc, k.Block, m, !k.Seg()) }
+	need := k.sharedFor
 	if k.Dyn && (lim.Seq > 0 || !k.Multi) {
 		limit = lim.SharedOptin
 		need = func(m int) int {
@@ -329,8 +380,8 @@ func scanSeq(k *scanKernel, lim Limits) int {
 	for m > 1 && need(m) > limit {
 		m--
 	}
-	if k.Multi && lim.Seq <= 0 && m > 1 && m%2 == 0 {
-		m-- // odd: no padding (padK)
+	if (k.Multi && lim.Seq <= 0 || k.Recompute) && m > 1 && m%2 == 0 {
+		m-- // odd: no padding (padK), which staging needs
 	}
 	return m
 }
@@ -604,10 +655,11 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 	}
 	k.Env = fs.order
 	k.Words, k.Multi, k.Offs = stateLayout(k.Acc)
-	if k.Multi && g.lim.ScanBlock <= 0 {
+	k.light = core.IsIdentityLambda(op.Map) && op.Post == nil
+	k.Recompute = k.recomputes(g.lim)
+	if k.Multi && !k.Recompute && g.lim.ScanBlock <= 0 {
 		k.Block = wideScanBlock
 	}
-	k.light = core.IsIdentityLambda(op.Map) && op.Post == nil
 	k.Seq = scanSeq(k, g.lim)
 	if (g.lim.ScanDyn > 0 || g.lim.ScanPersist > 0) && k.Mode == scanPlain {
 		// Tiles in dynamic shared memory: the degree is bounded by the
@@ -934,6 +986,16 @@ func (k *scanKernel) SharedDecl() string {
 	if k.Dyn {
 		b.WriteString("  extern __shared__ __align__(16) unsigned char ar_dyn[];\n")
 	}
+	if k.Recompute {
+		for j, t := range k.In {
+			fmt.Fprintf(&b, "  __shared__ __align__(16) %s ar_sh_%d[%d];\n", ctype(t), j, slots)
+		}
+		fmt.Fprintf(&b, "  __shared__ __align__(16) unsigned char ar_rb[%d];\n", slots*maxSize(k.Res))
+		for j, t := range k.Acc {
+			fmt.Fprintf(&b, "  __shared__ %s ar_wt_%d[32], ar_wx_%d[32], ar_bagg_%d, ar_bpre_%d;\n", ctype(t), j, j, j, j)
+		}
+		return strings.TrimRight(b.String(), "\n")
+	}
 	for j, t := range k.Scan {
 		if k.Dyn {
 			// In ar_dyn (Buffers), but for ar_tp.
@@ -1019,7 +1081,12 @@ func (k *scanKernel) copies() bool {
 // load phase then moves one word an element with cp.async instead of
 // storing four, and ThreadScan reads one instead of four.
 func (k *scanKernel) stages() bool {
-	if !k.hasMap || k.light || k.Mode == scanFilter || len(k.Out) > 0 || len(k.Held) > 0 || k.Seq%2 == 0 ||
+	return k.Seq%2 == 1 && k.stagesShape()
+}
+
+// stagesShape is stages but for the degree's parity.
+func (k *scanKernel) stagesShape() bool {
+	if !k.hasMap || k.light || k.Mode == scanFilter || len(k.Out) > 0 || len(k.Held) > 0 ||
 		len(k.In) == 0 || len(k.In) > len(k.Scan) {
 		return false
 	}
@@ -1214,8 +1281,10 @@ func (k *scanKernel) ThreadScan() string {
 		fmt.Fprintf(&b, "    const bool ar_e_%d = %s;\n    %s\n", len(k.Scan), c.start, c.step)
 	}
 	k.comb(&b, "ar_acc", "ar_acc", "ar_e", 4)
-	for j := range k.Scan {
-		fmt.Fprintf(&b, "    ar_sh_%d[AR_PADK] = ar_acc_%d;\n", j, j)
+	if !k.Recompute {
+		for j := range k.Scan {
+			fmt.Fprintf(&b, "    ar_sh_%d[AR_PADK] = ar_acc_%d;\n", j, j)
+		}
 	}
 	b.WriteString("  }")
 	return b.String()
@@ -1541,6 +1610,9 @@ func (k *scanKernel) Finish() string {
 	k.comb(&b, "ar_ex", "ar_w", "ar_ex", 4)
 	k.comb(&b, "ar_ex", "ar_bp", "ar_ex", 4)
 	b.WriteString("  }\n")
+	if k.Recompute {
+		return strings.TrimRight(b.String(), "\n") // the store starts from ar_ex
+	}
 	if !k.Seg() {
 		for j := range k.Scan {
 			fmt.Fprintf(&b, "  ar_tp_%d[threadIdx.x] = ar_ex_%d;\n", j, j)
@@ -1580,6 +1652,9 @@ func (k *scanKernel) padK() string {
 // StorePhase writes the tile striped: the scanned values or the post-map's
 // results.
 func (k *scanKernel) StorePhase() string {
+	if k.Recompute {
+		return k.recomputedStore()
+	}
 	if k.copies() && (k.Seg() || len(k.Scan) == 1) {
 		return k.perTileCase(func(checked bool) string {
 			if checked {
@@ -1589,6 +1664,55 @@ func (k *scanKernel) StorePhase() string {
 		})
 	}
 	return k.perTileCase(k.storeLoop)
+}
+
+// recomputedStore is StorePhase for a kernel that recomputes (recomputes):
+// for each result in turn, every thread scans its Seq staged elements again
+// from its exclusive prefix ar_ex, through the map, the operator and the
+// post-map, and leaves that result of each element in ar_rb at the
+// element's slot; its warp then writes the warp's slice of ar_rb out
+// striped (16 bytes a lane for a full tile). A warp's threads own its
+// slice, so __syncwarp orders the passes. Errors the map or post-map
+// raise are raised again by each pass; the flag keeps the first.
+func (k *scanKernel) recomputedStore() string {
+	var b strings.Builder
+	slice := 32 * k.Seq
+	for r, t := range k.Res {
+		ct := ctype(t)
+		fmt.Fprintf(&b, "  { // result %d\n", r)
+		for j, at := range k.Acc {
+			fmt.Fprintf(&b, "    %s ar_acc_%d = ar_ex_%d;\n", ctype(at), j, j)
+		}
+		fmt.Fprintf(&b, "#pragma unroll\n    for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+		fmt.Fprintf(&b, "      const int ar_k = threadIdx.x * %d + ar_j;\n", k.Seq)
+		var e strings.Builder
+		k.stagedElement(&e)
+		b.WriteString(indent(e.String(), 2))
+		k.comb(&b, "ar_acc", "ar_acc", "ar_e", 6)
+		val := fmt.Sprintf("ar_acc_%d", r)
+		if k.hasPost {
+			args := []string{k.envArgs}
+			for j := range k.Scan {
+				args = append(args, fmt.Sprintf("ar_acc_%d", j))
+			}
+			for j, rt := range k.Res {
+				fmt.Fprintf(&b, "      %s ar_o_%d;\n", ctype(rt), j)
+				args = append(args, fmt.Sprintf("&ar_o_%d", j))
+			}
+			fmt.Fprintf(&b, "      %s(%s);\n", k.fnPost, strings.Join(args, ", "))
+			val = fmt.Sprintf("ar_o_%d", r)
+		}
+		fmt.Fprintf(&b, "      ((%s *)ar_rb)[ar_k] = %s;\n    }\n    __syncwarp();\n", ct, val)
+		chunks := slice * t.Size() / 16
+		fmt.Fprintf(&b, "    if (ar_full) {\n#pragma unroll\n      for (int ar_c = ar_lane; ar_c < %d; ar_c += 32) {\n", chunks)
+		fmt.Fprintf(&b, "        *(uint4 *)((char *)(ar_res%d + ar_base + ar_warp * %d) + ar_c * 16) = *(const uint4 *)((const char *)((const %s *)ar_rb + ar_warp * %d) + ar_c * 16);\n", r, slice, ct, slice)
+		b.WriteString("      }\n    } else {\n")
+		fmt.Fprintf(&b, "#pragma unroll\n      for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+		fmt.Fprintf(&b, "        const int ar_k = ar_warp * %d + ar_j * 32 + ar_lane;\n", slice)
+		fmt.Fprintf(&b, "        if (ar_base + ar_k < ar_n) ar_res%d[ar_base + ar_k] = ((const %s *)ar_rb)[ar_k];\n", r, ct)
+		b.WriteString("      }\n    }\n    __syncwarp();\n  }\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // storeLoop is StorePhase's loop, with bounds checks or (a full tile)

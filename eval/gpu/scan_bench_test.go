@@ -13,11 +13,11 @@ import (
 	. "github.com/arepl/arepl/lang/core"
 )
 
-var benchVariants = flag.String("gpubench.variant", "0", "comma-separated kernel variants the scan sweep runs each configuration with: 0 the shipped kernel, else letters p (Limits.ScanPersist), d (ScanDyn) and s followed by Limits.ScanStateSpread, e.g. 0,p,d,s4,ps4")
+var benchVariants = flag.String("gpubench.variant", "0", "comma-separated kernel variants the scan sweep runs each configuration with: 0 the shipped kernel, else letters p (Limits.ScanPersist), d (ScanDyn), k (ScanRecompute -1: keep the scanned values, never recompute the store), r (ScanRecompute 1: recompute wherever the shape allows) and s followed by Limits.ScanStateSpread, e.g. 0,p,d,k,s4,ps4")
 
 // scanVariant sets the knobs of a gpubench.variant on lim.
 func scanVariant(v string, lim *Limits) {
-	lim.ScanPersist, lim.ScanDyn, lim.ScanStateSpread = 0, 0, 0
+	lim.ScanPersist, lim.ScanDyn, lim.ScanStateSpread, lim.ScanRecompute = 0, 0, 0, 0
 	if i := strings.Index(v, "s"); i >= 0 {
 		lim.ScanStateSpread, _ = strconv.Atoi(v[i+1:])
 		v = v[:i]
@@ -27,6 +27,12 @@ func scanVariant(v string, lim *Limits) {
 	}
 	if strings.Contains(v, "d") {
 		lim.ScanDyn = 1
+	}
+	if strings.Contains(v, "k") {
+		lim.ScanRecompute = -1
+	}
+	if strings.Contains(v, "r") {
+		lim.ScanRecompute = 1
 	}
 }
 

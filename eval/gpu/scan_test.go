@@ -52,9 +52,9 @@ func linOp(b *Builder, t PrimType) *Lambda {
 	})
 }
 
-// msspScanOp is the maximum-segment-sum operator of buildMSSP.
-func msspScanOp(b *Builder) *Lambda {
-	t := Scalar(I32)
+// msspScanOp is the maximum-segment-sum operator of buildMSSP, on et.
+func msspScanOp(b *Builder, et PrimType) *Lambda {
+	t := Scalar(et)
 	return b.Lambda([]Type{t, t, t, t, t, t, t, t}, func(lb *Builder, p []*Var) []Atom {
 		mss := lb.BinOp(Max, p[0], lb.BinOp(Max, p[4], lb.BinOp(Add, p[2], p[5])))
 		mis := lb.BinOp(Max, p[1], lb.BinOp(Add, p[3], p[5]))
@@ -122,8 +122,35 @@ func scanProgs() []scanProg {
 					return []Atom{m, m, m, p[0]}
 				})
 				r := b.Bind("s", &Screma{W: b.Size(xs, 0), Arrs: []*Var{xs}, Map: f,
-					Scans: []*ScanOp{{Lambda: msspScanOp(b), Neutral: []Atom{z32, z32, z32, z32}}}})
+					Scans: []*ScanOp{{Lambda: msspScanOp(b, I32), Neutral: []Atom{z32, z32, z32, z32}}}})
 				return []Atom{r[0], r[1], r[2], r[3]}
+			})
+		}},
+		{name: "mssp_i64_post", in: one(func(n int) eval.Value {
+			xs := make([]int64, n)
+			for i, x := range i32s(n, -20, 20) {
+				xs[i] = int64(x) << 33 // beyond 32 bits
+			}
+			return arr(xs)
+		}), build: func() *Program {
+			// MSSP on i64 with the index in the map and a post-map: a
+			// scan whose store recomputes (scanKernel.recomputes) with
+			// 8-byte staged inputs and results.
+			xs := &Var{Name: "xs_1", Type: ArrayOf(I64, 1)}
+			z64 := IntConst(I64, 0)
+			return fun([]*Var{xs}, func(b *Builder) []Atom {
+				idx := b.Fresh("i", Scalar(I64))
+				f := b.Lambda([]Type{Scalar(I64)}, func(lb *Builder, p []*Var) []Atom {
+					x := lb.BinOp(Add, p[0], lb.BinOp(Mod, idx, IntConst(I64, 5)))
+					m := lb.BinOp(Max, x, z64)
+					return []Atom{m, m, m, x}
+				})
+				post := b.Lambda([]Type{Scalar(I64), Scalar(I64), Scalar(I64), Scalar(I64)}, func(lb *Builder, p []*Var) []Atom {
+					return []Atom{p[0], lb.BinOp(Sub, p[3], p[0])}
+				})
+				r := b.Bind("s", &Screma{W: b.Size(xs, 0), Arrs: []*Var{xs}, Index: idx, Map: f, Post: post,
+					Scans: []*ScanOp{{Lambda: msspScanOp(b, I64), Neutral: []Atom{z64, z64, z64, z64}}}})
+				return []Atom{r[0], r[1]}
 			})
 		}},
 		{name: "linfun_two_scans_post", in: one(func(n int) eval.Value { return i32v(n, -3, 3) }), build: func() *Program {
@@ -254,7 +281,7 @@ func TestScanGoldenDeterministic(t *testing.T) {
 // persistProgs are the test programs whose kernels run persistent blocks
 // when Limits.ScanPersist asks (scanKernel.persistable): plain copies and a
 // staged map.
-var persistProgs = []string{"scan_i32", "scan_f64", "mssp_scan"}
+var persistProgs = []string{"scan_i32", "scan_f64", "mssp_scan", "mssp_i64_post"}
 
 // TestScanGoldenPersist renders the persistent kernels (Limits.ScanPersist)
 // and checks that exactly the persistable programs get one.
@@ -474,7 +501,7 @@ func TestScanUnsupported(t *testing.T) {
 // TestScanSeq checks the sequentiality degrees the formula gives for the
 // test programs' accumulators and that every tile fits in shared memory.
 func TestScanSeq(t *testing.T) {
-	want := map[string]int{"scan_i32": 31, "scan_u8_max": 31, "scan_f64": 15, "mssp_scan": 19, "segscan_i32": 31,
+	want := map[string]int{"scan_i32": 31, "scan_u8_max": 31, "scan_f64": 15, "mssp_scan": 21, "segscan_i32": 31,
 		"filter_map": 15, "partition_pairs": 15}
 	for _, p := range scanProgs() {
 		prog := p.build()

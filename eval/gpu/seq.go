@@ -45,6 +45,10 @@ type Limits struct {
 	// scans' tiles that many times their size apart instead of stateSpread's
 	// choice (1: packed; for measuring).
 	ScanStateSpread int
+	// ScanRecompute chooses scans that recompute their store
+	// (scanKernel.recomputes): 0 where that saves shared memory, positive
+	// wherever the scan's shape allows it, negative never (for measuring).
+	ScanRecompute int
 	// OrderedMinBlocks, when positive, is the minimum blocks per
 	// multiprocessor of the ordered redomap's launch bounds (for
 	// measuring).

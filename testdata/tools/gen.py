@@ -695,6 +695,23 @@ def gen_soacs():
          lambda a, b: [[w32(sum(x * y for x, y in zip(r, c))) for c in zip(*b)] for r in a],
          [[mat(2, 3, -5, 5), mat(3, 2, -5, 5)], [mat(1, 1, -5, 5), mat(1, 4, -5, 5)],
           [mat(3, 3, -5, 5), mat(3, 3, -5, 5)]])
+    def mssp_op(a, b):
+        return (max(a[0], b[0], w32(a[2] + b[1])), max(a[1], w32(a[3] + b[1])), max(b[2], w32(a[2] + b[3])),
+                w32(a[3] + b[3]))
+
+    def mssp_scan(xs):
+        s = scan(mssp_op, (0, 0, 0, 0), [(max(x, 0), max(x, 0), max(x, 0), x) for x in xs])
+        return ([m for m, _, _, _ in s], [w32(t - m) for m, _, _, t in s])
+
+    soac("soacs/scan_mssp.fut",
+         "scan with the maximum-segment-sum operator on 4-tuples and a map after it: the GPU keeps only the "
+         "input in shared memory and recomputes each thread's scan for each result.",
+         "def mssp_op (m1: i32, i1: i32, c1: i32, t1: i32) (m2: i32, i2: i32, c2: i32, t2: i32) =\n"
+         "  (i32.max m1 (i32.max m2 (c1 + i2)), i32.max i1 (t1 + i2), i32.max c2 (c1 + t2), t1 + t2)\n"
+         "entry main (xs: []i32) : ([]i32, []i32) =\n"
+         "  let s = scan mssp_op (0, 0, 0, 0) (map (\\x -> let m = i32.max x 0 in (m, m, m, x)) xs)\n"
+         "  in unzip (map (\\(m, _, _, t) -> (m, t - m)) s)",
+         "main", ["[]i32"], ["[]i32", "[]i32"], mssp_scan, L(-5, 5))
 
 
 def multiscan(op, ne, ls, vs):
