@@ -4,7 +4,16 @@
 // copy at 2^28 elements. It answers "where does the kernel's time go" with
 // experiments the code generator would take hours to grow: a variant that
 // wins here is then built into eval/gpu/scan.go and measured there.
-//   nvcc -O3 -arch=sm_90 -std=c++17 -I kernels bench/gpu/scanlab/lab.cu -o lab
+// Build and run with bench/gpu/scanlab/run.sh VARIANT... on the GPU machine.
+// Variants: copy; shipped (the hand copy); sleep0 (no first look-back wait);
+// nolook (prefix 0: the structure's upper bound, wrong answers); lbwarp100 /
+// lbwarp400 (a ninth warp looks back during the load); golden / nvrtc (the
+// golden module through nvcc / NVRTC as eval/gpu/cuda compiles it); fresh,
+// golden-fresh, nvrtc-fresh (output cudaMalloc'ed before each run); pool /
+// pool0 (output from the default pool, kept / released); churn (an unrelated
+// cudaMalloc/cudaFree between runs); copy-fresh; trace-shipped, trace-nolook,
+// trace-lbwarp (per-tile phase times from %globaltimer). Results: bench/
+// RESULTS.md, "GPU scan" run 9.
 #ifndef __CUDACC_RTC__
 #include <cstdio>
 #include <cstdlib>
@@ -35,8 +44,7 @@ AR_D u64 gtime() { u64 t; asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t)); r
 constexpr int NTR = 8;
 
 // MODE: 0 shipped; 1 no look-back (prefix 0: an upper bound, wrong answers);
-// 2 a ninth warp looks back while the eight load and scan; 3 shipped but the
-// tile is blockIdx.x (no ticket: measures the ticket's round trip only).
+// 2 a ninth warp looks back while the eight load and scan.
 template <int MODE, bool TRACE>
 __global__ void __launch_bounds__(MODE == 2 ? T + 32 : T, MODE == 2 ? 6 : 8)
 scan_i32(const i64 n, const i32 *__restrict__ in, i32 *__restrict__ out, u64 *__restrict__ state,
@@ -46,11 +54,9 @@ scan_i32(const i64 n, const i32 *__restrict__ in, i32 *__restrict__ out, u64 *__
   __shared__ i32 wt[32], wx[32], bagg, bpre;
   __shared__ unsigned int tile_s;
   u64 t0 = TRACE ? gtime() : 0;
-  if (MODE != 3) {
-    if (threadIdx.x == 0) tile_s = atomicAdd(ticket, 1u);
-    __syncthreads();
-  }
-  const i64 tile = MODE == 3 ? blockIdx.x : tile_s;
+  if (threadIdx.x == 0) tile_s = atomicAdd(ticket, 1u);
+  __syncthreads();
+  const i64 tile = tile_s;
   u64 *trt = tr + tile * NTR;
   if (TRACE && threadIdx.x == 0) { trt[0] = t0; trt[1] = gtime(); unsigned s; asm("mov.u32 %0, %smid;" : "=r"(s)); trt[6] = s; }
   const i64 base = tile * TILE;
@@ -374,7 +380,6 @@ int main(int argc, char **argv) {
   else if (v == "shipped") row("shipped (first sleep 1200)", run<0, false>(L, 1200, 10, true));
   else if (v == "sleep0") row("shipped, first sleep 0", run<0, false>(L, 0, 10, true));
   else if (v == "nolook") row("no look-back (upper bound)", run<1, false>(L, 0, 10, false));
-  else if (v == "blockidx") row("blockIdx order, no ticket", run<3, false>(L, 1200, 10, true));
   else if (v == "lbwarp100") row("look-back warp, spin 100", run<2, false>(L, 100, 10, true));
   else if (v == "lbwarp400") row("look-back warp, spin 400", run<2, false>(L, 400, 10, true));
   else if (v == "fresh") row("shipped, fresh output each run", timed(L, 10, 1, true, [&] { scan_i32<0, false><<<L.ntiles, T>>>(L.n, L.in, L.out, L.state, L.ticket, L.tr, 1200); }));
@@ -401,7 +406,6 @@ int main(int argc, char **argv) {
   }
   else if (v == "trace-shipped") { row("shipped, traced", run<0, true>(L, 1200, 3, false)); trace(L); }
   else if (v == "trace-nolook") { row("no look-back, traced", run<1, true>(L, 0, 3, false)); trace(L); }
-  else if (v == "trace-blockidx") { row("blockIdx order, traced", run<3, true>(L, 1200, 3, false)); trace(L); }
   else if (v == "trace-lbwarp") { row("look-back warp, traced", run<2, true>(L, 100, 3, false)); trace(L); }
   else { printf("unknown variant %s\n", v.c_str()); return 2; }
   return 0;
