@@ -47,6 +47,7 @@ def main():
     xi = (((i * 1103515245 + 12345) >> 8) & 0xFFFF).to(torch.int32) - 32768
     del i
     xl, xd = xi.to(torch.int64), xi.to(torch.float64)
+    xb, xh = xi.to(torch.uint8), xi.to(torch.int16)  # arepl's u8 / i16 inputs: the same values converted
     peers = {}
 
     def add(name, label, fn):
@@ -58,6 +59,8 @@ def main():
     add("scan_i32", "torch.cumsum(i32, dtype=i32)", lambda: timed(lambda: torch.cumsum(xi, 0, dtype=torch.int32)))
     add("scan_i64", "torch.cumsum(i64)", lambda: timed(lambda: torch.cumsum(xl, 0)))
     add("scan_f64", "torch.cumsum(f64)", lambda: timed(lambda: torch.cumsum(xd, 0)))
+    add("scan_u8", "torch.cumsum(u8, dtype=u8)", lambda: timed(lambda: torch.cumsum(xb, 0, dtype=torch.uint8)))
+    add("scan_i16", "torch.cumsum(i16, dtype=i16)", lambda: timed(lambda: torch.cumsum(xh, 0, dtype=torch.int16)))
     add("scanomap_i32", "torch.cumsum(x*x%7+x) unfused", lambda: timed(lambda: torch.cumsum(xi * xi % 7 + xi, 0, dtype=torch.int32)))
     add("filter_50pct_i32", "torch x[x < 0]", lambda: timed(lambda: xi[xi < 0]))
     for l in [1, 2, 3, 4, 31, 32, 33, 1000, 1 << 20, 1 << 24]:
@@ -77,6 +80,9 @@ def main():
         add("scan_i32", "cupy.cumsum(i32) (CUB)", lambda: ctimed(lambda: cupy.cumsum(ci, dtype=cupy.int32)))
         add("scan_i64", "cupy.cumsum(i64) (CUB)", lambda: ctimed(lambda: cupy.cumsum(cl)))
         add("scan_f64", "cupy.cumsum(f64) (CUB)", lambda: ctimed(lambda: cupy.cumsum(cd)))
+        cb, ch = cupy.from_dlpack(xb), cupy.from_dlpack(xh)
+        add("scan_u8", "cupy.cumsum(u8) (CUB)", lambda: ctimed(lambda: cupy.cumsum(cb, dtype=cupy.uint8)))
+        add("scan_i16", "cupy.cumsum(i16) (CUB)", lambda: ctimed(lambda: cupy.cumsum(ch, dtype=cupy.int16)))
         add("scanomap_i32", "cupy.cumsum(x*x%7+x) unfused", lambda: ctimed(lambda: cupy.cumsum(ci * ci % 7 + ci, dtype=cupy.int32)))
         add("filter_50pct_i32", "cupy x[x < 0]", lambda: ctimed(lambda: ci[ci < 0]))
     except Exception as e:

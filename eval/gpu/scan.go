@@ -344,8 +344,17 @@ func (k *scanKernel) Nest(s string) string { return indent(s, 2) }
 // (with it, i32 segments got 15 per thread and ran at 0.72 of copy at
 // length 1000; without it 31 and 0.76, bench/RESULTS.md).
 //
+// Values narrower than 4 bytes in a plain scan are one exception: the
+// formula counts them as a word, but a tile's cost is mostly its look-back, so
+// their tiles carry about as many bytes as a 4-byte scan's: 4/size times
+// the degree, at most narrowScanMaxSeq, less one to keep it odd (which the
+// 16-byte copies need). Measured on the H200 (bench/RESULTS.md, "GPU scan"
+// run 10), 2^28 elements, kernel ms at 256 threads and degree 31 / 47 / 61
+// / 63 / 95 / 123 / 127: u8 0.256 / 0.227 / 0.217 / 0.213 / 0.2025 / 0.214 /
+// 0.334; i16 0.305 / 0.293 / 0.296 / 0.292 / 0.302 / 0.302 / 0.303.
+//
 // Accumulators that span several look-back words (k.Multi, e.g. MSSP's
-// four i32) are the exception. The formula bounds them by registers, but
+// four i32) are the other. The formula bounds them by registers, but
 // this kernel keeps a thread's elements in shared memory, and their tiles
 // were too small to pay for the look-back each tile waits for. They run
 // wideScanBlock threads with the largest odd degree that still lets
@@ -361,6 +370,10 @@ func scanSeq(k *scanKernel, lim Limits) int {
 		// 1 KB per block is the driver's.
 		limit = min(limit, lim.SharedPerSM/wideScanResident-1024)
 		m = wideScanMaxSeq
+	}
+	if w := maxSize(k.Scan); w < 4 && lim.Seq <= 0 && k.Mode == scanPlain {
+		// Narrow values: tiles of the 4-byte tile's bytes (see above).
+		m = min(m*4/w, narrowScanMaxSeq+1) - 1
 	}
 	// Dynamic tiles (k.Dyn) may use the opt-in shared memory, the
 	// persistent kernel's second buffers included.
@@ -385,6 +398,10 @@ func scanSeq(k *scanKernel, lim Limits) int {
 	}
 	return m
 }
+
+// narrowScanMaxSeq caps the degree of scans of values narrower than 4
+// bytes (scanSeq).
+const narrowScanMaxSeq = 95
 
 // The shape of scans whose accumulator spans several look-back words
 // (scanSeq).
@@ -1053,19 +1070,23 @@ func (k *scanKernel) LoadPhase() string {
 
 // copies reports whether the scanned values go between global and shared
 // memory unchanged, in the tile's order, 16 bytes at a time: no map,
-// map-out or post-map, and an unpadded tile (odd Seq) of 4- or 8-byte
-// values. Device arrays are whole allocations, so 256-byte aligned, and a
+// map-out or post-map, and an unpadded tile (odd Seq) of 1-, 2-, 4- or
+// 8-byte values. Device arrays are whole allocations, so 256-byte aligned, and a
 // warp's slice of a tile is a multiple of 16 bytes. Such a full tile is
 // loaded with cp.async, straight into shared memory: no registers hold
 // the loads (the kernel has 32 per thread), so all of a warp's loads are
 // in flight at once instead of in register-sized batches, and stored
 // from 16-byte shared-memory reads.
+// chunkable reports whether values of size bytes fill 16-byte chunks
+// whole.
+func chunkable(size int) bool { return size == 1 || size == 2 || size == 4 || size == 8 }
+
 func (k *scanKernel) copies() bool {
 	if !k.light || k.Mode == scanFilter || len(k.Out) > 0 || len(k.Held) > 0 || k.Seq%2 == 0 || len(k.In) != len(k.Scan) {
 		return false
 	}
 	for j, t := range k.Scan {
-		if k.In[j] != t || (t.Size() != 4 && t.Size() != 8) {
+		if k.In[j] != t || !chunkable(t.Size()) {
 			return false
 		}
 	}

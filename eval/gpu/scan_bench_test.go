@@ -71,7 +71,7 @@ func BenchmarkScan(b *testing.B) {
 		}
 		return vs[0]
 	}
-	xl, xd := conv(I64), conv(F64)
+	xl, xd, xb, xh := conv(I64), conv(F64), conv(U8), conv(I16)
 
 	// The copy every figure is compared with: 4n bytes read and written.
 	copyMS := func(bytes int64) float64 {
@@ -110,10 +110,10 @@ func BenchmarkScan(b *testing.B) {
 	for _, p := range scanProgs() {
 		progs[p.name] = p.build()
 	}
-	i64Scan := func() *Program {
-		xs := &Var{Name: "xs_1", Type: ArrayOf(I64, 1)}
+	plusScan := func(t PrimType) *Program {
+		xs := &Var{Name: "xs_1", Type: ArrayOf(t, 1)}
 		return fun([]*Var{xs}, func(bb *Builder) []Atom {
-			return []Atom{bb.Scan(bb.Size(xs, 0), []*Var{xs}, bb.BinOpLambda(Add, I64), []Atom{IntConst(I64, 0)})[0]}
+			return []Atom{bb.Scan(bb.Size(xs, 0), []*Var{xs}, bb.BinOpLambda(Add, t), []Atom{IntConst(t, 0)})[0]}
 		})
 	}
 	mapScan := func() *Program {
@@ -143,7 +143,9 @@ func BenchmarkScan(b *testing.B) {
 	}
 	cases := []bcase{
 		{"scan_i32", progs["scan_i32"], []eval.Value{xi}},
-		{"scan_i64", i64Scan(), []eval.Value{xl}},
+		{"scan_i64", plusScan(I64), []eval.Value{xl}},
+		{"scan_u8", plusScan(U8), []eval.Value{xb}},
+		{"scan_i16", plusScan(I16), []eval.Value{xh}},
 		{"scan_f64", progs["scan_f64"], []eval.Value{xd}},
 		{"mssp_scan_i32", progs["mssp_scan"], []eval.Value{xi}},
 		{"scanomap_i32", mapScan(), []eval.Value{xi}},
@@ -192,7 +194,7 @@ func BenchmarkScan(b *testing.B) {
 		defer be.SetDeterministic(false)
 		measure(b, cases[2])
 	})
-	swept := map[string]bool{"scan_i32": true, "scan_i64": true, "scan_f64": true, "mssp_scan_i32": true,
+	swept := map[string]bool{"scan_u8": true, "scan_i16": true, "scan_i32": true, "scan_i64": true, "scan_f64": true, "mssp_scan_i32": true,
 		"scanomap_i32": true, "filter_50pct_i32": true, "segscan_i32_len1000": true, "segscan_i32_len16777216": true}
 	// The sweep: every block size of gpubench.scanblock with every degree
 	// of gpubench.seq (0: the formula's), on the plain scans, the scanomap,

@@ -281,7 +281,7 @@ func TestScanGoldenDeterministic(t *testing.T) {
 // persistProgs are the test programs whose kernels run persistent blocks
 // when Limits.ScanPersist asks (scanKernel.persistable): plain copies and a
 // staged map.
-var persistProgs = []string{"scan_i32", "scan_f64", "mssp_scan", "mssp_i64_post"}
+var persistProgs = []string{"scan_i32", "scan_u8_max", "scan_f64", "mssp_scan", "mssp_i64_post"}
 
 // TestScanGoldenPersist renders the persistent kernels (Limits.ScanPersist)
 // and checks that exactly the persistable programs get one.
@@ -501,7 +501,7 @@ func TestScanUnsupported(t *testing.T) {
 // TestScanSeq checks the sequentiality degrees the formula gives for the
 // test programs' accumulators and that every tile fits in shared memory.
 func TestScanSeq(t *testing.T) {
-	want := map[string]int{"scan_i32": 31, "scan_u8_max": 31, "scan_f64": 15, "mssp_scan": 21, "segscan_i32": 31,
+	want := map[string]int{"scan_i32": 31, "scan_u8_max": 95, "scan_f64": 15, "mssp_scan": 21, "segscan_i32": 31,
 		"filter_map": 15, "partition_pairs": 15}
 	for _, p := range scanProgs() {
 		prog := p.build()
