@@ -14,57 +14,16 @@
      {{- if .Seg}} Segments start where the index is a multiple of ar_w: the
      accumulator carries a "segment started" flag, the operator restarts at a
      flag, and the look-back stops at the first predecessor whose value has
-     one.{{end}}
-     {{- if .Persist}} Persistent: the grid is the blocks that fit on the
-     device at once, and each block loops over tiles. It takes its next
-     ticket while it scans the current tile and, after the block scan's
-     barrier, starts that tile's copy (cp.async) into its second buffer, so
-     that its loads keep memory busy while warp 0 looks back and the block
-     stores. Tickets are still taken in order and every block is resident,
-     so the lowest unfinished tile always has its predecessors published.{{end}} */ -}}
+     one.{{end}} */ -}}
 extern "C" __global__ void __launch_bounds__({{.LaunchBounds}})
 {{.Name}}({{.Params}}) {
 {{.SharedDecl}}
-{{- if .Persist}}
-  __shared__ unsigned int ar_tk_s[2];
-  if (threadIdx.x == 0) ar_tk_s[0] = atomicAdd(ar_ticket, 1u);
-  __syncthreads();
-  const i64 ar_ntiles = (ar_n + {{.Tile}} - 1) / {{.Tile}};
-  const int ar_lane = threadIdx.x & 31, ar_warp = threadIdx.x >> 5;
-  unsigned int ar_tk = ar_tk_s[0];
-  int ar_b = 0;        // the buffer of the current tile
-  bool ar_pre = false; // its copy was started by the previous iteration
-  while ((i64)ar_tk < ar_ntiles) {
-    const i64 ar_tile = ar_tk;
-{{.Nest .TileBase}}
-{{.Nest .Buffers}}
-    if (ar_pre) {
-      ar_cp_async_wait();
-    } else {
-{{.Nest (.Nest .LoadPhase)}}
-    }
-    __syncwarp();
-    if (threadIdx.x == 0) ar_tk_s[ar_b ^ 1] = atomicAdd(ar_ticket, 1u);
-{{.Nest .ThreadScan}}
-{{.Nest .BlockScan}}
-{{.Nest .Prefetch}}
-{{.Nest .LookBack}}
-{{.Nest .Finish}}
-    __syncwarp();
-{{.Nest .StorePhase}}
-    ar_tk = ar_nx;
-    ar_b ^= 1;
-  }
-{{- else}}
   __shared__ unsigned int ar_tile_s;
   if (threadIdx.x == 0) ar_tile_s = atomicAdd(ar_ticket, 1u);
   __syncthreads();
   const i64 ar_tile = ar_tile_s;
 {{.TileBase}}
   const int ar_lane = threadIdx.x & 31, ar_warp = threadIdx.x >> 5;
-{{- if .Dyn}}
-{{.Buffers}}
-{{- end}}
 {{.LoadPhase}}
   __syncwarp();
 {{.ThreadScan}}
@@ -73,5 +32,4 @@ extern "C" __global__ void __launch_bounds__({{.LaunchBounds}})
 {{.Finish}}
   __syncwarp();
 {{.StorePhase}}
-{{- end}}
 }

@@ -10,10 +10,10 @@ package gpu
 // a cache line's part apart (stateSpread). The parts that depend on the
 // program are rendered here, in Go, as the methods the templates call.
 //
-// Measuring knobs (Limits) render variants that lost to this kernel on the
-// H200 and are kept for measuring again: persistent blocks that prefetch
-// their next tile (Persist) and tiles in dynamic shared memory (Dyn);
-// bench/RESULTS.md ("GPU scan", run 6) has the figures.
+// Variants that lost to this kernel on the H200 were measured and removed:
+// persistent blocks that prefetch their next tile, tiles in dynamic shared
+// memory, a block-wide look-back (bench/RESULTS.md, "GPU scan", run 6), a
+// ninth warp that looks back during the load (run 9).
 //
 // Scan statements get a module of their own (prelude, scan helpers, the
 // program's device functions the lambdas call, one kernel), generated when
@@ -117,12 +117,6 @@ type scanKernel struct {
 	// predecessors' states, and Spin its wait while one is not ready, in
 	// grids of at least 500 tiles.
 	Delay, Spin int
-	// Dyn keeps the scanned components' tiles in dynamic shared memory
-	// (Buffers), so that they may exceed the 48 KB of static shared memory
-	// (persistable kernels, Limits.ScanDyn). Persist, which implies Dyn,
-	// runs the kernel as persistent blocks over a ticket loop, the tiles of
-	// the loaded components double-buffered (Limits.ScanPersist).
-	Dyn, Persist bool
 	// Recompute: the tile keeps only its staged inputs, and the store
 	// recomputes each thread's scan from them once per result (recomputes).
 	Recompute bool
@@ -199,7 +193,7 @@ func sharedBytes(scan, held, acc []core.PrimType, block, m int, prefixes bool) i
 }
 
 // sharedFor is the static shared memory of the scan with m elements per
-// thread (Dyn aside): sharedBytes, or for a kernel that recomputes its
+// thread: sharedBytes, or for a kernel that recomputes its
 // store one padded tile per staged input and one for the results, and the
 // block scan's values.
 func (k *scanKernel) sharedFor(m int) int {
@@ -222,7 +216,7 @@ func maxSize(ts []core.PrimType) int {
 // inputs in shared memory and recompute its threads' scans in the store
 // (StorePhase, Limits.ScanRecompute): a scan that stages (stages, parity
 // aside) whose inputs and largest result take fewer bytes an element than
-// its scanned components, unless the dynamic-tile variants are asked for. MSSP's one i32 becomes four: 8 bytes an element
+// its scanned components. MSSP's one i32 becomes four: 8 bytes an element
 // instead of 16, so tiles of twice the elements in the same shared memory,
 // for the price of running the map and operator once more per result.
 // Such a kernel keeps the scan's usual block of 256 threads (not
@@ -232,7 +226,7 @@ func maxSize(ts []core.PrimType) int {
 // 256 x 19, 1.476 at 128 x 31; keeping the scanned values, 1.649 at the
 // shipped 128 x 19 and 1.65-1.87 at the other shapes.
 func (k *scanKernel) recomputes(lim Limits) bool {
-	if lim.ScanRecompute < 0 || lim.ScanDyn > 0 || lim.ScanPersist > 0 || k.Mode != scanPlain || !k.stagesShape() {
+	if lim.ScanRecompute < 0 || k.Mode != scanPlain || !k.stagesShape() {
 		return false
 	}
 	in := 0
@@ -252,90 +246,8 @@ func (k *scanKernel) shared() int {
 	if k.Mode == scanFilter {
 		return filterShared(k.Held, k.Block, k.Seq)
 	}
-	n := k.sharedFor(k.Seq)
-	if k.Dyn {
-		// The scanned components' tiles are in dynamic shared memory
-		// (DynShared).
-		for _, t := range k.Scan {
-			n -= tileSlots(k.Tile()) * t.Size()
-		}
-	}
-	if k.Persist {
-		n += 8 // the two tickets
-	}
-	return n
+	return k.sharedFor(k.Seq)
 }
-
-// persistable reports whether a plain scan can run persistent blocks that
-// prefetch their next tile (Persist): its full tiles must load by copy
-// (copies or stages), since only a copy can run while the block goes on.
-func (k *scanKernel) persistable() bool {
-	return k.Mode == scanPlain && (k.copies() || k.stages())
-}
-
-// bufBytes is the bytes of one buffer of loaded component j of a
-// persistent kernel: its padded tile, rounded up so that the next buffer
-// starts 16-byte aligned for cp.async.
-func (k *scanKernel) bufBytes(j int) int {
-	return (tileSlots(k.Tile())*k.Scan[j].Size() + 15) / 16 * 16
-}
-
-// buffers is the number of tiles of scanned component j in dynamic shared
-// memory: two for the loaded components of a persistent kernel (input j
-// is staged in, or is, scanned component j), one otherwise.
-func (k *scanKernel) buffers(j int) int {
-	if k.Persist && j < len(k.In) {
-		return 2
-	}
-	return 1
-}
-
-// DynShared is the dynamic shared memory of a kernel with Dyn tiles: the
-// buffers of every scanned component, one after the other.
-func (k *scanKernel) DynShared() int {
-	if !k.Dyn {
-		return 0
-	}
-	n := 0
-	for j := range k.Scan {
-		n += k.buffers(j) * k.bufBytes(j)
-	}
-	return n
-}
-
-// Buffers renders the tiles ar_sh_j (the name the phases use) of a kernel
-// with Dyn tiles; in a persistent kernel, at the top of each iteration,
-// the current tile's buffer and the other one, ar_nsh_j, that Prefetch
-// fills.
-func (k *scanKernel) Buffers() string {
-	var b strings.Builder
-	off := 0
-	for j, t := range k.Scan {
-		c, n := ctype(t), k.bufBytes(j)
-		if k.buffers(j) == 1 {
-			fmt.Fprintf(&b, "  %s *const ar_sh_%d = (%s *)(ar_dyn + %d);\n", c, j, c, off)
-		} else {
-			fmt.Fprintf(&b, "  %s *const ar_sh_%d = (%s *)(ar_dyn + %d + ar_b * %d);\n", c, j, c, off, n)
-			fmt.Fprintf(&b, "  %s *const ar_nsh_%d = (%s *)(ar_dyn + %d + (ar_b ^ 1) * %d);\n", c, j, c, off, n)
-		}
-		off += k.buffers(j) * n
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
-// Prefetch renders, after the block scan's barrier has published the next
-// ticket (ar_nx), the start of that tile's copy into the other buffers
-// when it is a full tile; a partial tile (the last) loads at the top of its
-// iteration as in the one-tile kernel. ar_pre, uniform over the block,
-// tells the next iteration which it is.
-func (k *scanKernel) Prefetch() string {
-	t := k.Tile()
-	return fmt.Sprintf("  const unsigned int ar_nx = ar_tk_s[ar_b ^ 1];\n  const i64 ar_nbase = (i64)ar_nx * %d;\n"+
-		"  ar_pre = ar_nbase + %d <= ar_n;\n  if (ar_pre) {\n%s\n  }", t, t, indent(k.copyLoopAt(true, "ar_nsh", "ar_nbase", false), 2))
-}
-
-// Nest indents a phase by one level, for the persistent kernel's loop.
-func (k *scanKernel) Nest(s string) string { return indent(s, 2) }
 
 // scanSeq is the sequentiality degree: the formula of seqDegree (thesis
 // §5.3 with Futhark's 2·Σw) on the scanned components' types, lowered
@@ -375,22 +287,7 @@ func scanSeq(k *scanKernel, lim Limits) int {
 		// Narrow values: tiles of the 4-byte tile's bytes (see above).
 		m = min(m*4/w, narrowScanMaxSeq+1) - 1
 	}
-	// Dynamic tiles (k.Dyn) may use the opt-in shared memory, the
-	// persistent kernel's second buffers included.
-	need := k.sharedFor
-	if k.Dyn && (lim.Seq > 0 || !k.Multi) {
-		limit = lim.SharedOptin
-		need = func(m int) int {
-			n := sharedBytes(k.Scan, k.Held, k.Acc, k.Block, m, !k.Seg()) + 16 + 8
-			if k.Persist {
-				for j := range k.In {
-					n += (tileSlots(k.Block*m)*k.Scan[j].Size() + 15) / 16 * 16
-				}
-			}
-			return n
-		}
-	}
-	for m > 1 && need(m) > limit {
+	for m > 1 && k.sharedFor(m) > limit {
 		m--
 	}
 	if (k.Multi && lim.Seq <= 0 || k.Recompute) && m > 1 && m%2 == 0 {
@@ -462,11 +359,6 @@ func minBlocks(k *scanKernel, lim Limits) int {
 		return 0
 	}
 	full := lim.ThreadsPerSM / k.Block
-	if k.Dyn && lim.SharedPerSM > 0 {
-		// As many as fit in shared memory (1 KB per block is the driver's):
-		// asking for more only caps the registers.
-		return max(1, min(full, lim.SharedPerSM/(k.shared()+k.DynShared()+1024)))
-	}
 	if k.light {
 		return max(1, full)
 	}
@@ -678,16 +570,6 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 		k.Block = wideScanBlock
 	}
 	k.Seq = scanSeq(k, g.lim)
-	if (g.lim.ScanDyn > 0 || g.lim.ScanPersist > 0) && k.Mode == scanPlain {
-		// Tiles in dynamic shared memory: the degree is bounded by the
-		// opt-in limit; a shape that cannot load by copy keeps the static
-		// tiles (and the degree they allow).
-		k.Dyn, k.Persist = true, g.lim.ScanPersist > 0
-		if k.Seq = scanSeq(k, g.lim); !k.persistable() {
-			k.Dyn, k.Persist = false, false
-			k.Seq = scanSeq(k, g.lim)
-		}
-	}
 	k.Det = g.lim.Deterministic && hasFloat(k.Acc)
 	k.Spread = stateSpread(k, g.lim)
 	k.MinBlocks = minBlocks(k, g.lim)
@@ -1000,9 +882,6 @@ func (k *scanKernel) neutral(b *strings.Builder, name string, indent int) {
 func (k *scanKernel) SharedDecl() string {
 	var b strings.Builder
 	slots := tileSlots(k.Tile())
-	if k.Dyn {
-		b.WriteString("  extern __shared__ __align__(16) unsigned char ar_dyn[];\n")
-	}
 	if k.Recompute {
 		for j, t := range k.In {
 			fmt.Fprintf(&b, "  __shared__ __align__(16) %s ar_sh_%d[%d];\n", ctype(t), j, slots)
@@ -1014,11 +893,6 @@ func (k *scanKernel) SharedDecl() string {
 		return strings.TrimRight(b.String(), "\n")
 	}
 	for j, t := range k.Scan {
-		if k.Dyn {
-			// In ar_dyn (Buffers), but for ar_tp.
-			fmt.Fprintf(&b, "  __shared__ %s ar_tp_%d[%d];\n", ctype(t), j, k.Block)
-			continue
-		}
 		fmt.Fprintf(&b, "  __shared__ __align__(16) %s ar_sh_%d[%d];\n", ctype(t), j, slots)
 		if !k.Seg() {
 			fmt.Fprintf(&b, "  __shared__ %s ar_tp_%d[%d];\n", ctype(t), j, k.Block)
@@ -1137,14 +1011,8 @@ func (k *scanKernel) stageLoop() string {
 // copyLoop renders a full tile's copy between global memory and the
 // warp's slice of shared memory in 16-byte chunks, striped over the lanes
 // (cp.async into shared memory when load, plain 16-byte moves out of it
-// otherwise).
+// otherwise, then waiting for a load's copies).
 func (k *scanKernel) copyLoop(load bool) string {
-	return k.copyLoopAt(load, "ar_sh", "ar_base", load)
-}
-
-// copyLoopAt is copyLoop between the buffers sh_j and the tile at element
-// base, waiting for a load's copies when wait.
-func (k *scanKernel) copyLoopAt(load bool, sh, base string, wait bool) string {
 	var b strings.Builder
 	slice := 32 * k.Seq // elements of a warp's slice
 	ts := k.Scan
@@ -1155,12 +1023,12 @@ func (k *scanKernel) copyLoopAt(load bool, sh, base string, wait bool) string {
 		chunks := slice * t.Size() / 16
 		fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_r = 0; ar_r < %d; ar_r++) {\n", (chunks+31)/32)
 		fmt.Fprintf(&b, "    const int ar_c = ar_r * 32 + ar_lane;\n")
-		fmt.Fprintf(&b, "    char *ar_s = (char *)(%s_%d + ar_warp * %d) + ar_c * 16;\n", sh, j, slice)
+		fmt.Fprintf(&b, "    char *ar_s = (char *)(ar_sh_%d + ar_warp * %d) + ar_c * 16;\n", j, slice)
 		g, q := "ar_res", ""
 		if load {
 			g, q = "ar_in", "const "
 		}
-		fmt.Fprintf(&b, "    %schar *ar_g = (%schar *)(%s%d + %s + ar_warp * %d) + ar_c * 16;\n", q, q, g, j, base, slice)
+		fmt.Fprintf(&b, "    %schar *ar_g = (%schar *)(%s%d + ar_base + ar_warp * %d) + ar_c * 16;\n", q, q, g, j, slice)
 		if chunks%32 != 0 {
 			fmt.Fprintf(&b, "    if (ar_c < %d) {\n", chunks)
 		} else {
@@ -1198,7 +1066,7 @@ func (k *scanKernel) copyLoopAt(load bool, sh, base string, wait bool) string {
 		}
 		b.WriteString("    }\n  }\n")
 	}
-	if wait {
+	if load {
 		b.WriteString("  ar_cp_async_wait();\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -1416,11 +1284,7 @@ func (k *scanKernel) LookBack() string {
 	// Large grids wait before the first read (the predecessors' states are
 	// rarely ready at once) and between retries, as CUB does, so that
 	// spinning warps do not crowd the L2; small ones back off from 16 ns.
-	big := "gridDim.x >= 500"
-	if k.Persist {
-		big = "ar_ntiles >= 500" // the grid is only the resident blocks
-	}
-	fmt.Fprintf(&b, "      const bool ar_big = %s;\n      if (ar_big) __nanosleep(%d);\n", big, k.Delay)
+	fmt.Fprintf(&b, "      const bool ar_big = gridDim.x >= 500;\n      if (ar_big) __nanosleep(%d);\n", k.Delay)
 	b.WriteString("      i64 ar_look = ar_tile - 1;\n      unsigned int ar_ns = 16;\n")
 	if k.Det {
 		b.WriteString("      const int ar_anchor = (int)((ar_tile - 1) & 31);\n")

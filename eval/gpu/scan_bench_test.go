@@ -13,20 +13,14 @@ import (
 	. "github.com/arepl/arepl/lang/core"
 )
 
-var benchVariants = flag.String("gpubench.variant", "0", "comma-separated kernel variants the scan sweep runs each configuration with: 0 the shipped kernel, else letters p (Limits.ScanPersist), d (ScanDyn), k (ScanRecompute -1: keep the scanned values, never recompute the store), r (ScanRecompute 1: recompute wherever the shape allows) and s followed by Limits.ScanStateSpread, e.g. 0,p,d,k,s4,ps4")
+var benchVariants = flag.String("gpubench.variant", "0", "comma-separated kernel variants the scan sweep runs each configuration with: 0 the shipped kernel, else letters k (Limits.ScanRecompute -1: keep the scanned values, never recompute the store), r (ScanRecompute 1: recompute wherever the shape allows) and s followed by Limits.ScanStateSpread, e.g. 0,k,s4,ks1")
 
 // scanVariant sets the knobs of a gpubench.variant on lim.
 func scanVariant(v string, lim *Limits) {
-	lim.ScanPersist, lim.ScanDyn, lim.ScanStateSpread, lim.ScanRecompute = 0, 0, 0, 0
+	lim.ScanStateSpread, lim.ScanRecompute = 0, 0
 	if i := strings.Index(v, "s"); i >= 0 {
 		lim.ScanStateSpread, _ = strconv.Atoi(v[i+1:])
 		v = v[:i]
-	}
-	if strings.Contains(v, "p") {
-		lim.ScanPersist = 1
-	}
-	if strings.Contains(v, "d") {
-		lim.ScanDyn = 1
 	}
 	if strings.Contains(v, "k") {
 		lim.ScanRecompute = -1
@@ -268,19 +262,14 @@ func BenchmarkScan(b *testing.B) {
 	})
 }
 
-// variantMissing says why the scan of prog does not get the kernel
-// variant lim asks for (the shape decides: scanKernel.persistable),
-// or "" when it does.
+// variantMissing says why the scan of prog cannot be generated with the
+// knobs of lim, or "" when it can.
 func variantMissing(prog *Program, lim Limits) string {
 	for _, s := range prog.Fun("main").Body.Stmts {
 		switch s.Exp.(type) {
 		case *Screma, *Segmented, *Filter:
-			m, err := genScan(prog, s, lim)
-			switch {
-			case err != nil:
+			if _, err := genScan(prog, s, lim); err != nil {
 				return err.Error()
-			case (lim.ScanPersist > 0 || lim.ScanDyn > 0) && !m.k.Dyn:
-				return "no dynamic tiles at this shape (not loaded by copy)"
 			}
 			return ""
 		}

@@ -85,9 +85,9 @@ func (r *run) scanStmt(s *core.Stmt, env map[string]eval.Value) (ok bool, err er
 }
 
 // loadScan compiles (or finds in the cache) and loads a scan module, and
-// returns its kernel with the blocks of it that fit on one multiprocessor.
-// A persistent kernel is allowed its dynamic shared memory first.
-func (r *run) loadScan(m *scanModule) (*cuda.Function, int, error) {
+// returns its kernel, once it has checked that a block of it fits on a
+// multiprocessor.
+func (r *run) loadScan(m *scanModule) (*cuda.Function, error) {
 	start := time.Now()
 	defer func() { r.t.Compile += time.Since(start) }()
 	b := r.b
@@ -103,48 +103,41 @@ func (r *run) loadScan(m *scanModule) (*cuda.Function, int, error) {
 			var err error
 			cubin, err = b.g.Compile(src, "arepl_scan.cu")
 			if err != nil {
-				return nil, 0, fmt.Errorf("gpu: compiling the generated CUDA: %w", err)
+				return nil, fmt.Errorf("gpu: compiling the generated CUDA: %w", err)
 			}
 			cacheStore(b.opts.CacheDir, key, cubin)
 		}
 		r.t.CacheHit = r.t.CacheHit || hit
 		cm, err := b.g.LoadModule(cubin)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		f, err := cm.Function(m.k.Name)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
-		dyn := m.k.DynShared()
-		if dyn > 0 {
-			if err := f.SetMaxDynamicShared(dyn); err != nil {
-				return nil, 0, err
-			}
-		}
-		occ, err := f.Occupancy(m.k.Block, dyn)
+		occ, err := f.Occupancy(m.k.Block, 0)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		if occ < 1 {
-			return nil, 0, fmt.Errorf("gpu: %s (%d threads, %d + %d bytes of shared memory) fits on no multiprocessor",
-				m.k.Name, m.k.Block, m.k.shared(), dyn)
+			return nil, fmt.Errorf("gpu: %s (%d threads, %d bytes of shared memory) fits on no multiprocessor",
+				m.k.Name, m.k.Block, m.k.shared())
 		}
 		l = &loaded{cmod: cm, funcs: map[string]*cuda.Function{m.k.Name: f}, occ: map[string]int{m.k.Name: occ}}
 		b.mu.Lock()
 		b.mods[key] = l
 		b.mu.Unlock()
 	}
-	return l.funcs[m.k.Name], l.occ[m.k.Name], nil
+	return l.funcs[m.k.Name], nil
 }
 
 // launchScan evaluates the sizes, brings the inputs to the device, makes
 // the outputs and the look-back state (statuses zeroed, so every launch
-// starts clean), launches one block per tile (a persistent kernel: the
-// blocks that fit) and binds the results.
+// starts clean), launches one block per tile and binds the results.
 func (r *run) launchScan(s *core.Stmt, m *scanModule, env map[string]eval.Value) error {
 	k := m.k
-	f, occ, err := r.loadScan(m)
+	f, err := r.loadScan(m)
 	if err != nil {
 		return err
 	}
@@ -268,17 +261,7 @@ func (r *run) launchScan(s *core.Stmt, m *scanModule, env map[string]eval.Value)
 	}
 	kept := int64(0)
 	if n > 0 {
-		// One block per tile, or for a persistent kernel the blocks that
-		// are resident at once (no more than the tiles, nor than
-		// Limits.ScanPersist when that is above 1), each looping.
-		grid := tiles
-		if k.Persist {
-			grid = min(tiles, int64(occ)*int64(r.b.g.Props().SMs))
-			if r.b.lim.ScanPersist > 1 {
-				grid = min(grid, int64(r.b.lim.ScanPersist))
-			}
-		}
-		d, err := f.Launch(cuda.Dim3{X: uint32(grid)}, cuda.Dim3{X: uint32(k.Block)}, k.DynShared(), args...)
+		d, err := f.Launch(cuda.Dim3{X: uint32(tiles)}, cuda.Dim3{X: uint32(k.Block)}, 0, args...)
 		if err != nil {
 			return err
 		}

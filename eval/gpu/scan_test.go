@@ -22,9 +22,7 @@ var (
 	scanSeqFlag       = flag.Int("gpu.scanseq", 0, "scan elements per thread TestScanDevice uses (0: the formula)")
 	scanMinBlocksFlag = flag.Int("gpu.scanminblocks", 0, "minimum blocks per multiprocessor of the scan kernels TestScanDevice uses")
 	scanDetFlag       = flag.Bool("gpu.scandet", false, "TestScanDevice runs the float scans in deterministic mode")
-	scanDynFlag       = flag.Int("gpu.scandyn", 0, "Limits.ScanDyn of TestScanDevice (1: copy-loaded tiles in dynamic shared memory)")
 	scanSpreadFlag    = flag.Int("gpu.scanspread", 0, "Limits.ScanStateSpread of TestScanDevice (look-back states spaced that many times their size)")
-	scanPersistFlag   = flag.Int("gpu.scanpersist", 0, "Limits.ScanPersist of TestScanDevice and TestScanHuge (1: persistent blocks that prefetch, as many as fit; N > 1: at most N blocks)")
 )
 
 // A scanProg is a program whose first statement of kind scan, segmented
@@ -278,72 +276,6 @@ func TestScanGoldenDeterministic(t *testing.T) {
 	}
 }
 
-// persistProgs are the test programs whose kernels run persistent blocks
-// when Limits.ScanPersist asks (scanKernel.persistable): plain copies and a
-// staged map.
-var persistProgs = []string{"scan_i32", "scan_u8_max", "scan_f64", "mssp_scan", "mssp_i64_post"}
-
-// TestScanGoldenPersist renders the persistent kernels (Limits.ScanPersist)
-// and checks that exactly the persistable programs get one.
-func TestScanGoldenPersist(t *testing.T) {
-	lim := DefaultLimits
-	lim.ScanPersist = 1
-	want := map[string]bool{}
-	for _, name := range persistProgs {
-		want[name] = true
-	}
-	for _, p := range scanProgs() {
-		t.Run(p.name, func(t *testing.T) {
-			prog := p.build()
-			m, err := genScan(prog, scanStmtOf(t, prog), lim)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if m.k.Persist != want[p.name] {
-				t.Fatalf("persistent %v, want %v", m.k.Persist, want[p.name])
-			}
-			if !m.k.Persist {
-				return
-			}
-			if sb, dyn := m.k.shared(), m.k.DynShared(); sb > lim.SharedPerBlock || sb+dyn > lim.SharedOptin {
-				t.Fatalf("%d static + %d dynamic bytes of shared memory", sb, dyn)
-			}
-			golden(t, "scan_"+p.name+"_persist", fmt.Sprintf("// tile %d = %d threads x %d, %d bytes of dynamic shared memory\n%s",
-				m.k.Tile(), m.k.Block, m.k.Seq, m.k.DynShared(), m.body))
-		})
-	}
-}
-
-// TestScanGoldenDyn renders kernels whose tiles are in dynamic shared
-// memory (Limits.ScanDyn) at degrees whose tiles exceed the 48 KB of static
-// shared memory, one tile per block and persistent.
-func TestScanGoldenDyn(t *testing.T) {
-	for _, c := range []struct {
-		name         string
-		seq, persist int
-	}{{"scan_i32", 63, 0}, {"mssp_scan", 39, 0}, {"scan_i32", 47, 1}} {
-		t.Run(fmt.Sprintf("%s_%d_%d", c.name, c.seq, c.persist), func(t *testing.T) {
-			lim := DefaultLimits
-			lim.ScanDyn, lim.Seq, lim.ScanPersist = 1, c.seq, c.persist
-			prog := scanProgByName(t, c.name).build()
-			m, err := genScan(prog, scanStmtOf(t, prog), lim)
-			if err != nil {
-				t.Fatal(err)
-			}
-			k := m.k
-			if !k.Dyn || k.Persist != (c.persist > 0) || k.Seq != c.seq {
-				t.Fatalf("dynamic %v, persistent %v, degree %d", k.Dyn, k.Persist, k.Seq)
-			}
-			sb, dyn := k.shared(), k.DynShared()
-			if sb > lim.SharedPerBlock || sb+dyn > lim.SharedOptin || sb+dyn <= 48<<10 {
-				t.Fatalf("%d static + %d dynamic bytes of shared memory", sb, dyn)
-			}
-			golden(t, fmt.Sprintf("scan_%s_dyn%d_persist%d", c.name, c.seq, c.persist),
-				fmt.Sprintf("// tile %d = %d threads x %d, %d bytes of dynamic shared memory\n%s", k.Tile(), k.Block, k.Seq, dyn, m.body))
-		})
-	}
-}
-
 // TestScanGoldenSpread renders look-back states spread over more cache
 // lines (Limits.ScanStateSpread): one-word, multi-word and deterministic.
 func TestScanGoldenSpread(t *testing.T) {
@@ -530,7 +462,7 @@ func TestScanDevice(t *testing.T) {
 	}
 	// The kernel variants a measurement sweeps are checked the same way.
 	b.lim.ScanBlock, b.lim.Seq, b.lim.ScanMinBlocks = *scanBlockFlag, *scanSeqFlag, *scanMinBlocksFlag
-	b.lim.ScanPersist, b.lim.ScanDyn, b.lim.ScanStateSpread = *scanPersistFlag, *scanDynFlag, *scanSpreadFlag
+	b.lim.ScanStateSpread = *scanSpreadFlag
 	b.SetDeterministic(*scanDetFlag)
 	ref := cpu.New(cpu.Options{})
 	ctx := context.Background()
@@ -542,17 +474,6 @@ func TestScanDevice(t *testing.T) {
 				t.Fatal(err)
 			}
 			tile := m.k.Tile()
-			if *scanPersistFlag > 0 {
-				want := false
-				for _, name := range persistProgs {
-					want = want || name == p.name
-				}
-				if m.k.Persist != want {
-					t.Fatalf("persistent kernel %v, want %v", m.k.Persist, want)
-				}
-				t.Logf("persistent %v: %d x %d, %d + %d bytes of shared memory, launch bounds %s",
-					m.k.Persist, m.k.Block, m.k.Seq, m.k.shared(), m.k.DynShared(), m.k.LaunchBounds())
-			}
 			type run struct{ n, seg int }
 			var runs []run
 			if p.seg {
@@ -605,8 +526,8 @@ func TestScanDevice(t *testing.T) {
 
 var scanHuge = flag.Int64("gpu.scanhuge", 0, "when positive, TestScanHuge scans this many u8 elements (2^31+5 checks 64-bit offsets)")
 
-// TestScanHuge runs the u8 max-scan and the i32 sum (the copy kernel,
-// persistent under gpu.scanpersist) over more elements than an i32 can
+// TestScanHuge runs the u8 max-scan and the i32 sum (the copy kernels)
+// over more elements than an i32 can
 // count and compares with a Go loop (the interpreter and the generic
 // comparison would take minutes there). It runs only when asked to.
 func TestScanHuge(t *testing.T) {
@@ -618,7 +539,6 @@ func TestScanHuge(t *testing.T) {
 	if b == nil {
 		return
 	}
-	b.lim.ScanPersist = *scanPersistFlag
 	n := *scanHuge
 	xs := make([]uint8, n)
 	for i := range xs {

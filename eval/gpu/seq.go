@@ -30,17 +30,6 @@ type Limits struct {
 	// ScanDelay and ScanSpin, when positive, replace the look-back's first
 	// wait and its wait per retry in ns (lookBackWaits).
 	ScanDelay, ScanSpin int
-	// ScanPersist, when positive, runs the plain scans that load their
-	// tiles by copy (scanKernel.Persist) as persistent blocks that prefetch
-	// their next tile during the look-back (for measuring against the
-	// one-tile-per-block kernel): 1 launches the blocks that fit on the
-	// device at once, N > 1 at most N of them (so that tests at small sizes
-	// make every block loop over several tiles).
-	ScanPersist int
-	// ScanDyn, when positive, keeps the tiles of those kernels in dynamic
-	// shared memory (scanKernel.Dyn), one tile per block as shipped, so that
-	// a measurement may give them more than 48 KB (larger degrees).
-	ScanDyn int
 	// ScanStateSpread, when positive, spaces the look-back states of the
 	// scans' tiles that many times their size apart instead of stateSpread's
 	// choice (1: packed; for measuring).
