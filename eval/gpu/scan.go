@@ -1576,15 +1576,7 @@ func (k *scanKernel) recomputedStore() string {
 		k.comb(&b, "ar_acc", "ar_acc", "ar_e", 6)
 		val := fmt.Sprintf("ar_acc_%d", r)
 		if k.hasPost {
-			args := []string{k.envArgs}
-			for j := range k.Scan {
-				args = append(args, fmt.Sprintf("ar_acc_%d", j))
-			}
-			for j, rt := range k.Res {
-				fmt.Fprintf(&b, "      %s ar_o_%d;\n", ctype(rt), j)
-				args = append(args, fmt.Sprintf("&ar_o_%d", j))
-			}
-			fmt.Fprintf(&b, "      %s(%s);\n", k.fnPost, strings.Join(args, ", "))
+			k.callPost(&b, k.comps("ar_acc", k.Scan), nil, 6)
 			val = fmt.Sprintf("ar_o_%d", r)
 		}
 		fmt.Fprintf(&b, "      ((%s *)ar_rb)[ar_k] = %s;\n    }\n    __syncwarp();\n", ct, val)
@@ -1600,6 +1592,18 @@ func (k *scanKernel) recomputedStore() string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// callPost renders the post-map's call on the scanned values vals and the
+// held values held, into ar_o_0, ar_o_1, ... (one per result).
+func (k *scanKernel) callPost(b *strings.Builder, vals, held []string, indent int) {
+	in := ind(indent)
+	args := append(append([]string{k.envArgs}, vals...), held...)
+	for j, t := range k.Res {
+		fmt.Fprintf(b, "%s%s ar_o_%d;\n", in, ctype(t), j)
+		args = append(args, fmt.Sprintf("&ar_o_%d", j))
+	}
+	fmt.Fprintf(b, "%s%s(%s);\n", in, k.fnPost, strings.Join(args, ", "))
+}
+
 // storeLoop is StorePhase's loop, with bounds checks or (a full tile)
 // without.
 func (k *scanKernel) storeLoop(checked bool) string {
@@ -1610,16 +1614,11 @@ func (k *scanKernel) storeLoop(checked bool) string {
 	vals := k.storedValues(&b, "ar_j * 32 + ar_lane", func(j int) string { return fmt.Sprintf("ar_sh_%d[AR_PADK]", j) }, 6)
 	switch {
 	case k.hasPost:
-		args := []string{k.envArgs}
-		args = append(args, vals...)
+		var held []string
 		for j := range k.Held {
-			args = append(args, fmt.Sprintf("ar_sx_%d[AR_PADK]", j))
+			held = append(held, fmt.Sprintf("ar_sx_%d[AR_PADK]", j))
 		}
-		for j, t := range k.Res {
-			fmt.Fprintf(&b, "      %s ar_o_%d;\n", ctype(t), j)
-			args = append(args, fmt.Sprintf("&ar_o_%d", j))
-		}
-		fmt.Fprintf(&b, "      %s(%s);\n", k.fnPost, strings.Join(args, ", "))
+		k.callPost(&b, vals, held, 6)
 		for j := range k.Res {
 			fmt.Fprintf(&b, "      ar_res%d[ar_i] = ar_o_%d;\n", j, j)
 		}

@@ -43,6 +43,32 @@ AR_D u64 gtime() { u64 t; asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t)); r
 // 4 prefix known, 5 stores issued, 6 smid, 7 polls.
 constexpr int NTR = 8;
 
+// lookBack is warp 0's look-back of the shipped kernel (scan_scan_i32.golden)
+// for tile > 0: windows of 32 predecessors' states, a wait of spin ns while
+// one is not ready; it returns the tile's exclusive prefix and counts its
+// window reads in *polls.
+__device__ __forceinline__ i32 lookBack(const u64 *state, i64 tile, int lane, int spin, int *polls) {
+  i32 P = 0;
+  i64 look = tile - 1;
+  for (;;) {
+    const i64 p = look - lane;
+    u64 s0 = 0;
+    if (p >= 0) ar_load_state(state + p * SPREAD, &s0);
+    (*polls)++;
+    const unsigned st = p >= 0 ? (unsigned)(s0 >> 32) : AR_PREFIX;
+    if (__any_sync(0xffffffffu, st == AR_INVALID)) { __nanosleep(spin); continue; }
+    i32 q = p >= 0 ? (i32)(u32)s0 : 0;
+    const unsigned done = __ballot_sync(0xffffffffu, st == AR_PREFIX);
+    const int stop = done ? __ffs(done) - 1 : 31;
+    if (lane > stop) q = 0;
+    for (int o = 1; o < 32; o <<= 1) { i32 u = __shfl_down_sync(0xffffffffu, q, o); if ((lane & (2 * o - 1)) == 0) q = u + q; }
+    q = __shfl_sync(0xffffffffu, q, 0);
+    P = q + P;
+    if (done) return P;
+    look -= 32;
+  }
+}
+
 // MODE: 0 shipped; 1 no look-back (prefix 0: an upper bound, wrong answers);
 // 2 a ninth warp looks back while the eight load and scan.
 template <int MODE, bool TRACE>
@@ -66,24 +92,7 @@ scan_i32(const i64 n, const i32 *__restrict__ in, i32 *__restrict__ out, u64 *__
     i32 P = 0;
     int polls = 0;
     if (tile > 0) {
-      i64 look = tile - 1;
-      for (;;) {
-        const i64 p = look - lane;
-        u64 s0 = 0;
-        if (p >= 0) ar_load_state(state + p * SPREAD, &s0);
-        polls++;
-        const unsigned st = p >= 0 ? (unsigned)(s0 >> 32) : AR_PREFIX;
-        if (__any_sync(0xffffffffu, st == AR_INVALID)) { __nanosleep(sleep0); continue; }
-        i32 q = p >= 0 ? (i32)(u32)s0 : 0;
-        const unsigned done = __ballot_sync(0xffffffffu, st == AR_PREFIX);
-        const int stop = done ? __ffs(done) - 1 : 31;
-        if (lane > stop) q = 0;
-        for (int o = 1; o < 32; o <<= 1) { i32 u = __shfl_down_sync(0xffffffffu, q, o); if ((lane & (2 * o - 1)) == 0) q = u + q; }
-        q = __shfl_sync(0xffffffffu, q, 0);
-        P = q + P;
-        if (done) break;
-        look -= 32;
-      }
+      P = lookBack(state, tile, lane, sleep0, &polls);
     }
     if (TRACE && lane == 0) { trt[4] = gtime(); trt[7] = polls; }
     asm volatile("bar.sync 2, %0;" ::"n"(T + 32)); // bagg is in shared memory
@@ -143,24 +152,7 @@ scan_i32(const i64 n, const i32 *__restrict__ in, i32 *__restrict__ out, u64 *__
         if (lane == 0) ar_store_state(state + tile * SPREAD, (u64)(u32)g | ((u64)AR_AGGREGATE << 32));
         if (TRACE && lane == 0) trt[3] = gtime();
         if (sleep0) __nanosleep(sleep0);
-        i64 look = tile - 1;
-        for (;;) {
-          const i64 p = look - lane;
-          u64 s0 = 0;
-          if (p >= 0) ar_load_state(state + p * SPREAD, &s0);
-          polls++;
-          const unsigned st = p >= 0 ? (unsigned)(s0 >> 32) : AR_PREFIX;
-          if (__any_sync(0xffffffffu, st == AR_INVALID)) { __nanosleep(650); continue; }
-          i32 q = p >= 0 ? (i32)(u32)s0 : 0;
-          const unsigned done = __ballot_sync(0xffffffffu, st == AR_PREFIX);
-          const int stop = done ? __ffs(done) - 1 : 31;
-          if (lane > stop) q = 0;
-          for (int o = 1; o < 32; o <<= 1) { i32 u = __shfl_down_sync(0xffffffffu, q, o); if ((lane & (2 * o - 1)) == 0) q = u + q; }
-          q = __shfl_sync(0xffffffffu, q, 0);
-          P = q + P;
-          if (done) break;
-          look -= 32;
-        }
+        P = lookBack(state, tile, lane, 650, &polls);
         if (lane == 0) ar_store_state(state + tile * SPREAD, (u64)(u32)(P + g) | ((u64)AR_PREFIX << 32));
       }
       if (TRACE && lane == 0) { trt[4] = gtime(); trt[7] = polls; }
