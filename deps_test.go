@@ -9,6 +9,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -73,6 +74,12 @@ func TestLayering(t *testing.T) {
 		}
 		if d.IsDir() {
 			if name := d.Name(); path != "." && (strings.HasPrefix(name, ".") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			// A directory with its own go.mod is another module (a patched
+			// copy of a dependency under third_party/), not a package of
+			// this one.
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); path != "." && err == nil {
 				return filepath.SkipDir
 			}
 			return nil

@@ -81,6 +81,9 @@ func (f *fakeSession) Eval(ctx context.Context, name, src string) (*eval.Result,
 }
 
 func (f *fakeSession) TypeOf(name, src string) (types.Type, error) {
+	if strings.TrimSpace(src) == "sleep" {
+		return i32, nil // type checking does not run it
+	}
 	r, err := f.Eval(context.Background(), name, src)
 	if err != nil {
 		return nil, err

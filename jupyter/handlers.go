@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime/debug"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/arepl/arepl/eval"
 )
@@ -76,12 +79,12 @@ func (k *kernel) dispatch(c *channel, m *Message) {
 		if ok {
 			why = t + " is not served on the control channel"
 		}
-		logf("%s: %s", c.name, why)
+		k.drops.logf("%s: %s", c.name, why)
 		k.sendReply(c, m, strings.TrimSuffix(t, "_request")+"_reply", map[string]any{
 			"status": "error", "ename": "UnsupportedRequest", "evalue": why, "traceback": []string{why},
 		})
 	default:
-		logf("%s: ignoring %s", c.name, t)
+		k.drops.logf("%s: ignoring %s", c.name, t)
 	}
 }
 
@@ -96,7 +99,7 @@ func content(m *Message, v any) error {
 
 // badRequest answers a request whose content could not be decoded.
 func (k *kernel) badRequest(c *channel, m *Message, err error) {
-	logf("%s: %v", c.name, err)
+	k.drops.logf("%s: %v", c.name, err)
 	k.sendReply(c, m, strings.TrimSuffix(m.Header.MsgType, "_request")+"_reply", map[string]any{
 		"status": "error", "ename": "BadRequest", "evalue": err.Error(), "traceback": []string{err.Error()},
 	})
@@ -166,6 +169,13 @@ func (k *kernel) execute(c *channel, m *Message) {
 	k.runMu.Unlock()
 	out := &cellOutput{k: k, req: m, count: count, silent: r.Silent, allowStdin: orTrue(r.AllowStdin)}
 	err := k.ev.runSafely(ctx, name, r.Code, out)
+	// User expressions are evaluated after a successful cell, under the
+	// same interruptible context (an interrupt_request or SIGINT cancels
+	// them as it cancels the cell) and a time bound.
+	var userExprs map[string]any
+	if err == nil {
+		userExprs = k.userExpressions(ctx, r.UserExpressions)
+	}
 	k.runMu.Lock()
 	k.running = nil
 	k.runMu.Unlock()
@@ -193,21 +203,46 @@ func (k *kernel) execute(c *channel, m *Message) {
 	k.sendReply(c, m, "execute_reply", map[string]any{
 		"status": "ok", "execution_count": count,
 		"payload":          out.payload(),
-		"user_expressions": k.userExpressions(r.UserExpressions),
+		"user_expressions": userExprs,
 	})
 }
+
+// Bounds on the user_expressions of one request: frontends use them for
+// quick queries (a variable's value for a status bar), so a long or
+// numerous set is a mistake or an attack, and must not hold the shell.
+const (
+	maxUserExpressions    = 64
+	userExpressionsBudget = 10 * time.Second
+)
 
 // userExpressions evaluates the user_expressions of an execute request,
 // each on its own; an error is reported per expression. Each must be an
 // expression: it is type-checked first, so a declaration cannot slip in
-// and change the session.
-func (k *kernel) userExpressions(exprs map[string]string) map[string]any {
+// and change the session. ctx is the request's interruptible context;
+// all the expressions together get userExpressionsBudget, and those past
+// maxUserExpressions (in name order) are refused.
+func (k *kernel) userExpressions(ctx context.Context, exprs map[string]string) map[string]any {
+	ctx, cancel := context.WithTimeout(ctx, userExpressionsBudget)
+	defer cancel()
 	res := map[string]any{}
-	for name, src := range exprs {
+	names := slices.Sorted(maps.Keys(exprs))
+	for i, name := range names {
+		src := exprs[name]
 		var r *eval.Result
-		_, err := k.ev.s.TypeOf("user_expressions", src)
-		if err == nil {
-			r, err = k.ev.s.Eval(k.ctx, "user_expressions", src)
+		err := ctx.Err()
+		switch {
+		case i >= maxUserExpressions:
+			err = fmt.Errorf("too many user_expressions (at most %d)", maxUserExpressions)
+		case errors.Is(err, context.DeadlineExceeded):
+			err = fmt.Errorf("user_expressions took longer than %v", userExpressionsBudget)
+		case err == nil:
+			_, err = k.ev.s.TypeOf("user_expressions", src)
+			if err == nil {
+				r, err = k.ev.s.Eval(ctx, "user_expressions", src)
+			}
+			if errors.Is(err, context.DeadlineExceeded) {
+				err = fmt.Errorf("user_expressions took longer than %v", userExpressionsBudget)
+			}
 		}
 		if err == nil && r.Type == nil {
 			err = errors.New("not an expression")
@@ -393,14 +428,14 @@ func (k *kernel) commOpen(c *channel, m *Message) {
 		CommID string `json:"comm_id"`
 	}
 	if err := content(m, &r); err != nil || r.CommID == "" {
-		logf("%s: comm_open without a comm_id", c.name)
+		k.drops.logf("%s: comm_open without a comm_id", c.name)
 		return
 	}
 	k.iopub.publish(m, "comm_close", map[string]any{"comm_id": r.CommID, "data": map[string]any{}})
 }
 
 func (k *kernel) commIgnore(c *channel, m *Message) {
-	logf("%s: ignoring %s: no comms are open", c.name, m.Header.MsgType)
+	k.drops.logf("%s: ignoring %s: no comms are open", c.name, m.Header.MsgType)
 }
 
 // shutdownRequest replies on the request's channel (control, in 5.4),

@@ -88,6 +88,9 @@ type kernel struct {
 
 	hist history
 
+	// drops logs what clients cause, with a rate limit.
+	drops *dropLog
+
 	stopping     atomic.Bool // a shutdown_request was answered
 	shutdownOnce sync.Once
 	exit         chan struct{}
@@ -105,12 +108,30 @@ func newKernel(ci *ConnectionInfo, ev *evaluator) (*kernel, error) {
 		inputs: make(chan *Message, 1),
 		ev:     ev,
 		exit:   make(chan struct{}),
+		drops:  newDropLog(),
+	}
+	if s.key == nil {
+		// The protocol allows an empty key; say loudly what it means.
+		logf("warning: the connection file has an empty key: messages are not signed, " +
+			"so any process that can reach the kernel's ports can run code as this user")
 	}
 	return k, nil
 }
 
+// maxMessageSize bounds every message a kernel socket receives: zmq4
+// disconnects a peer that announces a larger one before allocating it.
+// Jupyter messages are JSON of cells and their replies; this is far above
+// any real one and far below what would exhaust memory.
+const maxMessageSize = 64 << 20
+
 // bind creates and binds the five sockets.
 func (k *kernel) bind() error {
+	// Failed handshakes (zmq4 logs them) are caused by clients: their log
+	// lines are rate-limited like those of dropped messages.
+	opts := func(more ...zmq4.Option) []zmq4.Option {
+		return append([]zmq4.Option{zmq4.WithMaxMsgSize(maxMessageSize),
+			zmq4.WithLogger(log.New(k.drops, "zmq4: ", 0))}, more...)
+	}
 	mk := func(name string, sock zmq4.Socket, port int) (zmq4.Socket, error) {
 		if err := sock.Listen(k.ci.endpoint(port)); err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
@@ -129,20 +150,20 @@ func (k *kernel) bind() error {
 		port int
 		dst  **channel
 	}{{"shell", k.ci.ShellPort, &k.shell}, {"control", k.ci.ControlPort, &k.control}, {"stdin", k.ci.StdinPort, &k.stdin}} {
-		sock, err := mk(c.name, zmq4.NewRouter(k.ctx, zmq4.WithID(zmq4.SocketIdentity("arepl-"+c.name))), c.port)
+		sock, err := mk(c.name, zmq4.NewRouter(k.ctx, opts(zmq4.WithID(zmq4.SocketIdentity("arepl-"+c.name)))...), c.port)
 		if err != nil {
 			return fail(err)
 		}
 		socks = append(socks, sock)
 		*c.dst = &channel{name: c.name, sock: sock, signer: k.signer, sessID: k.sessID}
 	}
-	pub, err := mk("iopub", zmq4.NewPub(k.ctx), k.ci.IOPubPort)
+	pub, err := mk("iopub", zmq4.NewPub(k.ctx, opts()...), k.ci.IOPubPort)
 	if err != nil {
 		return fail(err)
 	}
 	socks = append(socks, pub)
 	k.iopub = newPublisher(pub, k.signer, k.sessID)
-	hb, err := mk("heartbeat", zmq4.NewRep(k.ctx), k.ci.HBPort)
+	hb, err := mk("heartbeat", zmq4.NewRep(k.ctx, opts()...), k.ci.HBPort)
 	if err != nil {
 		return fail(err)
 	}
@@ -245,7 +266,7 @@ func (k *kernel) receive(c *channel, handle func(*Message)) {
 		}
 		m, err := decode(k.signer, msg.Frames)
 		if err != nil {
-			logf("%s: %v", c.name, err)
+			k.drops.logf("%s: %v", c.name, err)
 			continue
 		}
 		handle(m)
@@ -298,13 +319,13 @@ func (k *kernel) handleControl(m *Message) {
 // handleStdin takes input replies to the pending input request.
 func (k *kernel) handleStdin(m *Message) {
 	if m.Header.MsgType != "input_reply" {
-		logf("stdin: unexpected %s", m.Header.MsgType)
+		k.drops.logf("stdin: unexpected %s", m.Header.MsgType)
 		return
 	}
 	select {
 	case k.inputs <- m:
 	default:
-		logf("stdin: input_reply with no pending input_request")
+		k.drops.logf("stdin: input_reply with no pending input_request")
 	}
 }
 

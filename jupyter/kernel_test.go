@@ -26,6 +26,7 @@ type client struct {
 	iopubMsgs        chan *Message
 	shellR, controlR chan *Message
 	stdinR           chan *Message
+	ipcBase          string // the kernel's endpoints are ipc://{ipcBase}-{port}
 }
 
 // startKernel runs a kernel on ipc sockets in a temporary directory (no
@@ -58,7 +59,7 @@ func startKernelWith(t *testing.T, sess session) (*client, <-chan error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	s, _ := newSigner(ci.SignatureScheme, ci.Key)
-	c := &client{t: t, signer: s,
+	c := &client{t: t, signer: s, ipcBase: ci.IP,
 		shell:     zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("test-client"))),
 		control:   zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("test-client"))),
 		stdin:     zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("test-client"))),
@@ -340,4 +341,10 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+func (l *lockedBuffer) Reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.Reset()
 }

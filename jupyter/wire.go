@@ -120,7 +120,9 @@ func (s *signer) verify(sig []byte, frames [4][]byte) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	key := string(sig)
+	// Remember the decoded bytes, not the text: hex.Decode accepts either
+	// case, so an upper-cased copy of a signature is the same signature.
+	key := string(got)
 	if _, dup := s.recent[key]; dup {
 		return wireErrorf("replayed signature")
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -37,6 +38,8 @@ type Conn struct {
 
 	closed         int32
 	onCloseErrorCB func(c *Conn)
+
+	maxMsgSize int64 // bound on the bytes of one received message (see WithMaxMsgSize)
 }
 
 func (c *Conn) Close() error {
@@ -64,7 +67,13 @@ func (c *Conn) Write(p []byte) (int, error) {
 // Open opens a ZMTP connection over rw with the given security, socket type and identity.
 // An optional onCloseErrorCB can be provided to inform the caller when this Conn is closed.
 // Open performs a complete ZMTP handshake.
+//
+// Open bounds received messages by DefaultMaxMsgSize.
 func Open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity, server bool, onCloseErrorCB func(c *Conn)) (*Conn, error) {
+	return open(rw, sec, sockType, sockID, server, onCloseErrorCB, DefaultMaxMsgSize)
+}
+
+func open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity, server bool, onCloseErrorCB func(c *Conn), maxMsgSize int64) (*Conn, error) {
 	if rw == nil {
 		return nil, fmt.Errorf("zmq4: invalid nil read-writer")
 	}
@@ -82,6 +91,10 @@ func Open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity,
 		Meta:           make(Metadata),
 		topics:         make(map[string]struct{}),
 		onCloseErrorCB: onCloseErrorCB,
+		maxMsgSize:     maxMsgSize,
+	}
+	if conn.maxMsgSize <= 0 {
+		conn.maxMsgSize = DefaultMaxMsgSize
 	}
 	conn.Meta[sysSockType] = string(conn.typ)
 	conn.Meta[sysSockID] = conn.id.String()
@@ -375,6 +388,11 @@ func (c *Conn) read() Msg {
 
 		hasMore = true
 		isCmd   = false
+
+		// total counts the bytes of the message so far, with an
+		// overhead per frame so that a flood of empty frames is bounded
+		// too.
+		total int64
 	)
 
 	for hasMore {
@@ -408,13 +426,18 @@ func (c *Conn) read() Msg {
 			size = binary.BigEndian.Uint64(longHdr[:])
 		}
 
-		if size > uint64(maxInt64) {
-			msg.err = errOverflow
+		// The size comes from the peer, before anything is authenticated:
+		// check it against what is left of the message's budget before
+		// allocating anything.
+		total += frameOverhead
+		if total > c.maxMsgSize || size > uint64(c.maxMsgSize-total) {
+			msg.err = fmt.Errorf("%w: message exceeds %d bytes", errOverflow, c.maxMsgSize)
 			return msg
 		}
+		total += int64(size)
 
-		body := make([]byte, size)
-		_, msg.err = io.ReadFull(c.rw, body)
+		var body []byte
+		body, msg.err = readFrame(c.rw, size)
 		if msg.err != nil {
 			c.checkIO(msg.err)
 			return msg
@@ -437,6 +460,42 @@ func (c *Conn) read() Msg {
 		msg.Type = CmdMsg
 	}
 	return msg
+}
+
+// frameOverhead is what a frame costs beyond its body, counted against a
+// message's size limit: the slice header that holds it.
+const frameOverhead = 24
+
+// readFrame reads a frame body of size bytes. It allocates as the bytes
+// arrive, a chunk at a time, so that a peer announcing a large frame and
+// sending little costs little memory.
+func readFrame(r io.Reader, size uint64) ([]byte, error) {
+	const chunk = 1 << 20
+	if size <= chunk {
+		body := make([]byte, size)
+		_, err := io.ReadFull(r, body)
+		return body, err
+	}
+	body := make([]byte, 0, chunk)
+	for uint64(len(body)) < size {
+		n := int(min(size-uint64(len(body)), chunk))
+		body = slices.Grow(body, n)
+		m, err := io.ReadFull(r, body[len(body):len(body)+n])
+		body = body[:len(body)+m]
+		if err != nil {
+			return body, err
+		}
+	}
+	return body, nil
+}
+
+// recoverConn closes c if the goroutine serving it panics on what the peer
+// sent: such a goroutine has no caller that could recover, so the panic
+// would end the whole process.
+func recoverConn(c *Conn) {
+	if e := recover(); e != nil {
+		c.Close()
+	}
 }
 
 func (conn *Conn) subscribe(msg Msg) {

@@ -51,6 +51,16 @@ func WithTimeout(timeout time.Duration) Option {
 	}
 }
 
+// WithMaxMsgSize bounds the size of a message received on any of the
+// socket's connections (all its frames, DefaultMaxMsgSize when n <= 0).
+// A peer that announces a larger message is disconnected before anything
+// is allocated for it.
+func WithMaxMsgSize(n int64) Option {
+	return func(s *socket) {
+		s.maxMsgSize = n
+	}
+}
+
 // WithLogger sets a dedicated log.Logger for the socket.
 func WithLogger(msg *log.Logger) Option {
 	return func(s *socket) {

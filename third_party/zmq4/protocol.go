@@ -42,6 +42,12 @@ const (
 	zmtpMsgLen = 64
 )
 
+// DefaultMaxMsgSize is the default bound on the size of a received
+// message (all its frames). Frame sizes are announced by the peer before
+// any authentication; a message over the bound ends the connection
+// instead of being allocated. WithMaxMsgSize sets another bound.
+const DefaultMaxMsgSize int64 = 1 << 30
+
 var (
 	defaultVersion = [2]uint8{
 		majorVersion,
@@ -240,9 +246,12 @@ func (prop Property) Read(data []byte) (n int, err error) {
 }
 
 func (prop *Property) Write(data []byte) (n int, err error) {
+	if len(data) == 0 {
+		return n, io.ErrUnexpectedEOF
+	}
 	klen := int(data[n])
 	n++
-	if klen > len(data) {
+	if n+klen+4 > len(data) {
 		return n, io.ErrUnexpectedEOF
 	}
 

@@ -182,6 +182,7 @@ func (q *pubQReader) read(ctx context.Context, msg *Msg) error {
 }
 
 func (q *pubQReader) listen(ctx context.Context, r *Conn) {
+	defer recoverConn(r)
 	defer q.rmConn(r)
 	defer r.Close()
 
@@ -194,11 +195,12 @@ func (q *pubQReader) listen(ctx context.Context, r *Conn) {
 			if msg.err != nil {
 				return
 			}
-			switch {
-			case q.topic(msg):
+			// A PUB socket receives nothing but subscriptions (its Recv
+			// always fails, so nothing reads q.c): anything else is
+			// dropped, not queued where it would block this goroutine
+			// and keep the message's memory for good.
+			if q.topic(msg) {
 				r.subscribe(msg)
-			default:
-				q.c <- msg
 			}
 		}
 	}

@@ -153,6 +153,7 @@ func (q *routerQReader) read(ctx context.Context, msg *Msg) error {
 }
 
 func (q *routerQReader) listen(ctx context.Context, r *Conn) {
+	defer recoverConn(r)
 	defer q.rmConn(r)
 	defer r.Close()
 

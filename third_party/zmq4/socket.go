@@ -21,6 +21,10 @@ const (
 	defaultRetry      = 250 * time.Millisecond
 	defaultTimeout    = 5 * time.Minute
 	defaultMaxRetries = 10
+
+	// handshakeTimeout bounds the ZMTP handshake of an accepted
+	// connection.
+	handshakeTimeout = 10 * time.Second
 )
 
 var (
@@ -41,6 +45,7 @@ type socket struct {
 	subTopics     func() []string
 	autoReconnect bool
 	timeout       time.Duration
+	maxMsgSize    int64
 
 	mu    sync.RWMutex
 	conns []*Conn // ZMTP connections
@@ -221,16 +226,33 @@ func (sck *socket) accept() {
 				continue
 			}
 
-			zconn, err := Open(conn, sck.sec, sck.typ, sck.id, true, sck.scheduleRmConn)
-			if err != nil {
-				// FIXME(sbinet): maybe bubble up this error to application code?
-				sck.log.Printf("could not open a ZMTP connection with %q: %+v", sck.ep, err)
-				continue
-			}
-
-			sck.addConn(zconn)
+			// The handshake runs on its own goroutine, under a deadline:
+			// a peer that connects and sends nothing must not keep the
+			// socket from accepting others.
+			go sck.handshake(conn)
 		}
 	}
+}
+
+// handshake opens a ZMTP connection over an accepted conn and adds it to
+// the socket. A malformed handshake only closes conn.
+func (sck *socket) handshake(conn net.Conn) {
+	defer func() {
+		if e := recover(); e != nil {
+			conn.Close()
+			sck.log.Printf("could not open a ZMTP connection with %q: %v", sck.ep, e)
+		}
+	}()
+	conn.SetDeadline(time.Now().Add(handshakeTimeout))
+	zconn, err := open(conn, sck.sec, sck.typ, sck.id, true, sck.scheduleRmConn, sck.maxMsgSize)
+	if err != nil {
+		conn.Close()
+		// FIXME(sbinet): maybe bubble up this error to application code?
+		sck.log.Printf("could not open a ZMTP connection with %q: %+v", sck.ep, err)
+		return
+	}
+	conn.SetDeadline(time.Time{})
+	sck.addConn(zconn)
 }
 
 // Dial connects a remote endpoint to the Socket.
@@ -267,7 +289,7 @@ connect:
 		return fmt.Errorf("zmq4: got a nil dial-conn to %q", endpoint)
 	}
 
-	zconn, err := Open(conn, sck.sec, sck.typ, sck.id, false, sck.scheduleRmConn)
+	zconn, err := open(conn, sck.sec, sck.typ, sck.id, false, sck.scheduleRmConn, sck.maxMsgSize)
 	if err != nil {
 		return fmt.Errorf("zmq4: could not open a ZMTP connection: %w", err)
 	}
