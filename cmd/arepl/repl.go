@@ -127,6 +127,10 @@ func (r *repl) handleInterrupts() (stop func()) {
 
 // historyPath is $XDG_STATE_HOME/arepl/history (default
 // ~/.local/state/arepl/history); "" when there is no home to put it in.
+// History holds whatever was typed, so it is private: the directory is
+// 0700 and the file 0600, and an existing one made with looser modes (as
+// arepl did before, and as readline does when it rewrites the file) is
+// tightened.
 func historyPath() string {
 	dir := os.Getenv("XDG_STATE_HOME")
 	if dir == "" {
@@ -137,10 +141,28 @@ func historyPath() string {
 		dir = filepath.Join(home, ".local", "state")
 	}
 	dir = filepath.Join(dir, "arepl")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return ""
 	}
-	return filepath.Join(dir, "history")
+	path := filepath.Join(dir, "history")
+	if privateHistory(dir, path) != nil {
+		return ""
+	}
+	return path
+}
+
+// privateHistory makes dir 0700 and the history file path (created if
+// missing) 0600.
+func privateHistory(dir, path string) error {
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Chmod(path, 0o600)
 }
 
 func (r *repl) prompt() string { return fmt.Sprintf("[%d]> ", r.n) }
@@ -148,9 +170,10 @@ func (r *repl) prompt() string { return fmt.Sprintf("[%d]> ", r.n) }
 const contPrompt = "...> "
 
 func (r *repl) loopTerminal() error {
+	hist := historyPath()
 	rl, err := readline.NewEx(&readline.Config{
 		Prompt:            r.prompt(),
-		HistoryFile:       historyPath(),
+		HistoryFile:       hist,
 		HistoryLimit:      10000,
 		HistorySearchFold: true,
 		AutoComplete:      &completer{sess: r.sess},
@@ -163,6 +186,11 @@ func (r *repl) loopTerminal() error {
 		return err
 	}
 	defer rl.Close()
+	if hist != "" {
+		// readline rewrites a long history through a new file of mode
+		// 0666 (less the umask).
+		privateHistory(filepath.Dir(hist), hist)
+	}
 	fmt.Fprintf(r.out, "arepl %s on %s. :help lists the commands; Ctrl-D leaves.\n", version, r.sess.Backend())
 	var buf []string
 	for !r.quit {
