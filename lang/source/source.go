@@ -5,13 +5,16 @@
 // can into an ErrorList; a run-time error is a single *Error. Error() is the
 // one-line "file:line:col: message" form used by `arepl run` and the test
 // runner; Detail() adds the source line with a caret under the column, which
-// is what the REPL and the Jupyter kernel show.
+// is what the REPL and the Jupyter kernel show. Both escape control
+// characters (Printable): a source line is quoted as it was read, and a
+// terminal must not interpret escape sequences planted in a file.
 package source
 
 import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pos is a position in a file. Line and Col are 1-based; Col counts bytes.
@@ -96,7 +99,47 @@ func Errorf(pos Pos, format string, args ...any) *Error {
 	return &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+func (e *Error) Error() string { return Printable(e.Pos.String() + ": " + e.Msg) }
+
+// Printable returns s with control characters other than tab (C0, DEL, C1)
+// and invalid UTF-8 bytes written as Go escapes (\x1b, \u009b), so that
+// text quoted from a file or a client cannot move the cursor, retitle the
+// window or clear the screen of whoever reads the error. Printable text is
+// returned unchanged.
+func Printable(s string) string {
+	clean := true
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if needsEscape(r, n) {
+			clean = false
+			break
+		}
+		i += n
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r < 0x80 && needsEscape(r, n):
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case needsEscape(r, n):
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func needsEscape(r rune, n int) bool {
+	return r == utf8.RuneError && n == 1 || r < 0x20 && r != '\t' || r >= 0x7f && r <= 0x9f
+}
 
 // Detail is the error with its source line and a caret under the column.
 func (e *Error) Detail() string {
@@ -106,11 +149,13 @@ func (e *Error) Detail() string {
 	var b strings.Builder
 	b.WriteString(e.Error())
 	b.WriteString("\n  | ")
-	b.WriteString(e.Line)
+	b.WriteString(Printable(e.Line))
 	b.WriteString("\n  | ")
-	// Keep tabs so the caret lines up with the quoted line.
-	for i := 0; i < e.Pos.Col-1 && i < len(e.Line); i++ {
-		if e.Line[i] == '\t' {
+	// Keep tabs so the caret lines up with the quoted line, escapes
+	// included.
+	prefix := Printable(e.Line[:min(max(e.Pos.Col-1, 0), len(e.Line))])
+	for i := 0; i < len(prefix); i++ {
+		if prefix[i] == '\t' {
 			b.WriteByte('\t')
 		} else {
 			b.WriteByte(' ')
