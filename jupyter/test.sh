@@ -2,7 +2,9 @@
 # End-to-end tests of the Jupyter kernel against Debian's Jupyter clients:
 # jupyter_kernel_test's suite, a jupyter_client script for what that suite
 # misses, every example notebook executed by nbconvert with its outputs
-# checked, and jupyter console. Run by `make test-jupyter` (so CI):
+# checked, jupyter console, and a hostile client (raw ZMTP, oversized
+# frames, replays, floods) against a kernel under a 6 GB address-space
+# limit. Run by `make test-jupyter` (so CI):
 #
 #   bash jupyter/test.sh [ABSOLUTE_PATH_OF_AREPL]
 #
@@ -57,6 +59,8 @@ echo "== jupyter_client"
 $py -m unittest -v test_client
 echo "== jupyter console"
 $py -m unittest -v test_console
+echo "== hostile client (kernel under ulimit -v 6000000)"
+$py hostile_client.py "$bin"
 echo "== notebooks"
 cd "$here"
 shopt -s nullglob
