@@ -8,8 +8,12 @@
 //     HMAC-SHA256 signature and four JSON objects (header, parent header,
 //     metadata, content), then binary buffers. decode checks every frame
 //     and returns a *WireError for anything malformed, unsigned, badly
-//     signed or replayed; the kernel logs those and drops them, and never
-//     stops for one. Signatures are compared in constant time.
+//     signed or replayed; the kernel logs those (rate-limited: ratelimit.go)
+//     and drops them, and never stops for one. Signatures are compared in
+//     constant time, and remembered as bytes for replay detection.
+//   - The transport is zmq4, patched (third_party/zmq4/PATCHED.md) so that
+//     no peer can end the process: messages are bounded (maxMessageSize)
+//     before allocation, handshakes are concurrent and time-limited.
 //   - socket.go: one writer per socket. Shell, control and stdin are ROUTER
 //     sockets whose sends go through a mutex, and a reply always leaves on
 //     the channel its request came in on, to its routing identities (the
@@ -45,5 +49,7 @@
 // The kernel is tested at two levels: Go tests drive it through a zmq4
 // client with a fake session (kernel_test.go, execute_test.go), and
 // test.sh runs it under Debian's Jupyter clients (jupyter_kernel_test,
-// jupyter_client, jupyter console, nbconvert on examples/*.ipynb).
+// jupyter_client, jupyter console, nbconvert on examples/*.ipynb, and
+// testdata/hostile_client.py under ulimit -v); hostile_test.go plays a
+// hostile local process in Go.
 package jupyter
