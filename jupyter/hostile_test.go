@@ -321,3 +321,24 @@ func TestUserExpressionsBounded(t *testing.T) {
 		t.Errorf("%d ok, %d refused; want %d, 5", ok, refused, maxUserExpressions)
 	}
 }
+
+// TestSubscriberThatDoesNotRead: a process subscribes to iopub (no key
+// needed) and never reads. Once its buffers are full, zmq4's PUB writer
+// blocked on it for good, and every client stopped getting output.
+func TestSubscriberThatDoesNotRead(t *testing.T) {
+	saved := writeTimeout
+	writeTimeout = 300 * time.Millisecond
+	defer func() { writeTimeout = saved }()
+	c, _ := startKernelWith(t, newFake())
+	conn := rawDial(t, kernelEndpoints(c)[3])
+	defer conn.Close()
+	conn.Write(zmtpGreeting())
+	conn.Write(readyCommand([]byte("\x0bSocket-Type\x00\x00\x00\x03SUB")))
+	conn.Write([]byte{0, 1, 1}) // subscribe to everything
+	time.Sleep(100 * time.Millisecond)
+	for range 3 {
+		id := c.send(c.shell, "execute_request", executeContent(":print rows 100000"))
+		c.wait(c.shellR, id)
+		c.outputs(id) // fails after 5 s without a message
+	}
+}

@@ -124,12 +124,19 @@ func newKernel(ci *ConnectionInfo, ev *evaluator) (*kernel, error) {
 // any real one and far below what would exhaust memory.
 const maxMessageSize = 64 << 20
 
+// writeTimeout bounds how long one message may take to send to one peer:
+// a peer that stops reading (an iopub subscriber, a heartbeat client; no
+// key is needed to connect) is disconnected rather than stalling the
+// socket's sends to every other client. A variable so tests can shorten
+// it.
+var writeTimeout = 10 * time.Second
+
 // bind creates and binds the five sockets.
 func (k *kernel) bind() error {
 	// Failed handshakes (zmq4 logs them) are caused by clients: their log
 	// lines are rate-limited like those of dropped messages.
 	opts := func(more ...zmq4.Option) []zmq4.Option {
-		return append([]zmq4.Option{zmq4.WithMaxMsgSize(maxMessageSize),
+		return append([]zmq4.Option{zmq4.WithMaxMsgSize(maxMessageSize), zmq4.WithWriteTimeout(writeTimeout),
 			zmq4.WithLogger(log.New(k.drops, "zmq4: ", 0))}, more...)
 	}
 	mk := func(name string, sock zmq4.Socket, port int) (zmq4.Socket, error) {

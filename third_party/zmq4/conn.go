@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 var ErrClosedConn = errors.New("zmq4: read/write on closed connection")
@@ -39,7 +40,13 @@ type Conn struct {
 	closed         int32
 	onCloseErrorCB func(c *Conn)
 
-	maxMsgSize int64 // bound on the bytes of one received message (see WithMaxMsgSize)
+	limits // set by the socket's options (WithMaxMsgSize, WithWriteTimeout)
+}
+
+// limits bound what a peer can make a connection do.
+type limits struct {
+	maxMsgSize   int64         // bytes of one received message; DefaultMaxMsgSize when <= 0
+	writeTimeout time.Duration // of one sent message; none when <= 0
 }
 
 func (c *Conn) Close() error {
@@ -70,10 +77,10 @@ func (c *Conn) Write(p []byte) (int, error) {
 //
 // Open bounds received messages by DefaultMaxMsgSize.
 func Open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity, server bool, onCloseErrorCB func(c *Conn)) (*Conn, error) {
-	return open(rw, sec, sockType, sockID, server, onCloseErrorCB, DefaultMaxMsgSize)
+	return open(rw, sec, sockType, sockID, server, onCloseErrorCB, limits{})
 }
 
-func open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity, server bool, onCloseErrorCB func(c *Conn), maxMsgSize int64) (*Conn, error) {
+func open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity, server bool, onCloseErrorCB func(c *Conn), lim limits) (*Conn, error) {
 	if rw == nil {
 		return nil, fmt.Errorf("zmq4: invalid nil read-writer")
 	}
@@ -91,10 +98,7 @@ func open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity,
 		Meta:           make(Metadata),
 		topics:         make(map[string]struct{}),
 		onCloseErrorCB: onCloseErrorCB,
-		maxMsgSize:     maxMsgSize,
-	}
-	if conn.maxMsgSize <= 0 {
-		conn.maxMsgSize = DefaultMaxMsgSize
+		limits:         lim,
 	}
 	conn.Meta[sysSockType] = string(conn.typ)
 	conn.Meta[sysSockID] = conn.id.String()
@@ -186,7 +190,26 @@ func (c *Conn) SendCmd(name string, body []byte) error {
 }
 
 // SendMsg sends a ZMTP message over the wire.
+//
+// With a write timeout (WithWriteTimeout), a peer that does not read what
+// it is sent for that long is disconnected: otherwise it would block the
+// socket's writer, and every other peer with it, for good.
 func (c *Conn) SendMsg(msg Msg) error {
+	if c.writeTimeout <= 0 {
+		return c.sendMsg(msg)
+	}
+	c.rw.SetWriteDeadline(time.Now().Add(c.writeTimeout))
+	err := c.sendMsg(msg)
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		// Part of a frame may be out: the stream is lost.
+		c.Close()
+		c.SetClosed()
+	}
+	return err
+}
+
+func (c *Conn) sendMsg(msg Msg) error {
 	if c.Closed() {
 		return ErrClosedConn
 	}
@@ -392,8 +415,12 @@ func (c *Conn) read() Msg {
 		// total counts the bytes of the message so far, with an
 		// overhead per frame so that a flood of empty frames is bounded
 		// too.
-		total int64
+		total   int64
+		maxSize = c.maxMsgSize
 	)
+	if maxSize <= 0 {
+		maxSize = DefaultMaxMsgSize
+	}
 
 	for hasMore {
 
@@ -430,8 +457,8 @@ func (c *Conn) read() Msg {
 		// check it against what is left of the message's budget before
 		// allocating anything.
 		total += frameOverhead
-		if total > c.maxMsgSize || size > uint64(c.maxMsgSize-total) {
-			msg.err = fmt.Errorf("%w: message exceeds %d bytes", errOverflow, c.maxMsgSize)
+		if total > maxSize || size > uint64(maxSize-total) {
+			msg.err = fmt.Errorf("%w: message exceeds %d bytes", errOverflow, maxSize)
 			return msg
 		}
 		total += int64(size)

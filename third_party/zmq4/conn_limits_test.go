@@ -10,6 +10,7 @@ import (
 	"errors"
 	"net"
 	"testing"
+	"time"
 )
 
 // frameConn is a net.Conn whose reads come from a fixed byte stream.
@@ -29,7 +30,7 @@ func longFrame(flag byte, size uint64) []byte {
 
 func TestReadRejectsOversizedFrames(t *testing.T) {
 	for _, size := range []uint64{1 << 62, 1 << 49, 1 << 40, 1<<20 + 1} {
-		c := &Conn{rw: frameConn{r: bytes.NewReader(longFrame(0, size))}, sec: nullSecurity{}, maxMsgSize: 1 << 20}
+		c := &Conn{rw: frameConn{r: bytes.NewReader(longFrame(0, size))}, sec: nullSecurity{}, limits: limits{maxMsgSize: 1 << 20}}
 		msg := c.read()
 		if !errors.Is(msg.err, errOverflow) {
 			t.Errorf("frame of %d bytes: err = %v, want errOverflow", size, msg.err)
@@ -44,7 +45,7 @@ func TestReadBoundsWholeMessage(t *testing.T) {
 		wire = append(wire, longFrame(hasMoreBitFlag, 1000)...)
 		wire = append(wire, make([]byte, 1000)...)
 	}
-	c := &Conn{rw: frameConn{r: bytes.NewReader(wire)}, sec: nullSecurity{}, maxMsgSize: 50000}
+	c := &Conn{rw: frameConn{r: bytes.NewReader(wire)}, sec: nullSecurity{}, limits: limits{maxMsgSize: 50000}}
 	if msg := c.read(); !errors.Is(msg.err, errOverflow) {
 		t.Fatalf("err = %v, want errOverflow", msg.err)
 	}
@@ -53,13 +54,13 @@ func TestReadBoundsWholeMessage(t *testing.T) {
 func TestReadLargeFrameWithinBound(t *testing.T) {
 	body := bytes.Repeat([]byte("x"), 3<<20+5)
 	wire := append(longFrame(0, uint64(len(body))), body...)
-	c := &Conn{rw: frameConn{r: bytes.NewReader(wire)}, sec: nullSecurity{}, maxMsgSize: 4 << 20}
+	c := &Conn{rw: frameConn{r: bytes.NewReader(wire)}, sec: nullSecurity{}, limits: limits{maxMsgSize: 4 << 20}}
 	msg := c.read()
 	if msg.err != nil || len(msg.Frames) != 1 || !bytes.Equal(msg.Frames[0], body) {
 		t.Fatalf("read: err=%v frames=%d", msg.err, len(msg.Frames))
 	}
 	// A frame announced larger than what arrives is an error, not a hang.
-	c = &Conn{rw: frameConn{r: bytes.NewReader(longFrame(0, 3<<20))}, sec: nullSecurity{}, maxMsgSize: 4 << 20}
+	c = &Conn{rw: frameConn{r: bytes.NewReader(longFrame(0, 3<<20))}, sec: nullSecurity{}, limits: limits{maxMsgSize: 4 << 20}}
 	if msg := c.read(); msg.err == nil {
 		t.Fatal("truncated frame: no error")
 	}
@@ -77,5 +78,25 @@ func TestMetadataMalformed(t *testing.T) {
 		if err := md.UnmarshalZMTP(p); err == nil {
 			t.Errorf("UnmarshalZMTP(%v): no error", p)
 		}
+	}
+}
+
+func TestWriteTimeoutDropsPeerThatDoesNotRead(t *testing.T) {
+	local, peer := net.Pipe() // synchronous: a write blocks until peer reads
+	defer peer.Close()
+	c := &Conn{rw: local, sec: nullSecurity{}, limits: limits{writeTimeout: 100 * time.Millisecond}}
+	done := make(chan error, 1)
+	go func() { done <- c.SendMsg(NewMsgFrom([]byte("hello"))) }()
+	select {
+	case err := <-done:
+		var ne net.Error
+		if !errors.As(err, &ne) || !ne.Timeout() {
+			t.Fatalf("SendMsg = %v, want a timeout", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("SendMsg blocked on a peer that does not read")
+	}
+	if !c.Closed() {
+		t.Error("the connection stays open after a timed-out write")
 	}
 }

@@ -57,7 +57,17 @@ func WithTimeout(timeout time.Duration) Option {
 // is allocated for it.
 func WithMaxMsgSize(n int64) Option {
 	return func(s *socket) {
-		s.maxMsgSize = n
+		s.limits.maxMsgSize = n
+	}
+}
+
+// WithWriteTimeout bounds the time one message may take to send on any of
+// the socket's connections (no bound when d <= 0). A peer that does not
+// read for that long is disconnected, instead of blocking the socket's
+// sends to every peer.
+func WithWriteTimeout(d time.Duration) Option {
+	return func(s *socket) {
+		s.limits.writeTimeout = d
 	}
 }
 

@@ -45,7 +45,7 @@ type socket struct {
 	subTopics     func() []string
 	autoReconnect bool
 	timeout       time.Duration
-	maxMsgSize    int64
+	limits        limits
 
 	mu    sync.RWMutex
 	conns []*Conn // ZMTP connections
@@ -244,7 +244,7 @@ func (sck *socket) handshake(conn net.Conn) {
 		}
 	}()
 	conn.SetDeadline(time.Now().Add(handshakeTimeout))
-	zconn, err := open(conn, sck.sec, sck.typ, sck.id, true, sck.scheduleRmConn, sck.maxMsgSize)
+	zconn, err := open(conn, sck.sec, sck.typ, sck.id, true, sck.scheduleRmConn, sck.limits)
 	if err != nil {
 		conn.Close()
 		// FIXME(sbinet): maybe bubble up this error to application code?
@@ -289,7 +289,7 @@ connect:
 		return fmt.Errorf("zmq4: got a nil dial-conn to %q", endpoint)
 	}
 
-	zconn, err := open(conn, sck.sec, sck.typ, sck.id, false, sck.scheduleRmConn, sck.maxMsgSize)
+	zconn, err := open(conn, sck.sec, sck.typ, sck.id, false, sck.scheduleRmConn, sck.limits)
 	if err != nil {
 		return fmt.Errorf("zmq4: could not open a ZMTP connection: %w", err)
 	}
