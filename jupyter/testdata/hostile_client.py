@@ -8,7 +8,8 @@ ZMTP: greetings followed by frame headers announcing 2^62, 2^40 and just
 over the kernel's 64 MiB message bound, malformed READY metadata, garbage,
 a connection that stalls mid-greeting (kept open to the end), 100 MB
 messages after a proper handshake, and bursts of connections and of bad
-messages. On shell it replays a signed execute_request with its signature's
+messages, and an iopub subscriber that never reads while a cell prints
+20 MB. On shell it replays a signed execute_request with its signature's
 case changed. After each phase the kernel process must be alive; at the
 end a normal client must be answered, the replay must not have run, the
 log must be summarised rather than a line per bad message, and shutdown
@@ -201,6 +202,32 @@ def bursts(k):
         d.close()
 
 
+def deaf_subscriber(k, kc):
+    """An iopub subscriber that never reads, while a cell prints about
+    20 MB: the kernel must drop it (after its 10 s write timeout) rather
+    than stall every client's output."""
+    s = raw(k.port("iopub"))
+    s.sendall(greeting() + ready(prop(b"Socket-Type", b"SUB")) + b"\x00\x01\x01")
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    time.sleep(0.5)
+    start = time.time()
+    msg_id = kc.execute(":print iota 2000000")
+    got = 0
+    while True:
+        m = kc.get_iopub_msg(timeout=TIMEOUT)
+        if m["parent_header"].get("msg_id") != msg_id:
+            continue
+        if m["msg_type"] == "stream":
+            got += len(m["content"]["text"])
+        if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+            break
+    s.close()
+    shell_reply(kc, msg_id)
+    if got < 2000000 * 7:
+        fail("only %d bytes of output arrived" % got)
+    print("hostile_client: a subscriber that never reads: output arrived whole in %.1f s" % (time.time() - start))
+
+
 def replays(k, kc):
     """A signed execute_request replayed with its signature upper-cased and
     in mixed case must not run again."""
@@ -227,11 +254,17 @@ def replays(k, kc):
         _, again = session.recv(d, mode=0)
         fail("a case-changed replay was answered: %s" % again["msg_type"])
     d.close()
-    kc.execute("2")
-    reply = kc.get_shell_msg(timeout=TIMEOUT)
+    reply = shell_reply(kc, kc.execute("2"))
     if reply["content"]["execution_count"] != count + 1:
         fail("execution count %d after one cell at %d: a replay ran"
              % (reply["content"]["execution_count"], count))
+
+
+def shell_reply(kc, msg_id):
+    while True:
+        reply = kc.get_shell_msg(timeout=TIMEOUT)
+        if reply["parent_header"].get("msg_id") == msg_id:
+            return reply
 
 
 def answers(kc):
@@ -276,6 +309,8 @@ def hostile_run(binary, workdir):
                 fail("%s: %s" % (phase, e))
             k.alive(phase)
             print("hostile_client: %s: kernel alive (%.1f s)" % (phase, time.time() - start))
+        deaf_subscriber(k, kc)
+        k.alive("a subscriber that never reads")
         replays(k, kc)
         k.alive("replays")
         print("hostile_client: case-changed replays dropped")
