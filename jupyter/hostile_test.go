@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -152,11 +153,18 @@ func TestOversizedFramesDuringHandshake(t *testing.T) {
 // message larger than maxMessageSize in many frames, and one frame over
 // it.
 func TestOversizedMessageAfterHandshake(t *testing.T) {
+	var log lockedBuffer
+	logger.SetOutput(&log)
+	defer logger.SetOutput(os.Stderr)
 	c, _ := startKernel(t)
-	for _, ep := range kernelEndpoints(c) {
+	// The peer socket types the kernel's shell, control, stdin, iopub and
+	// heartbeat accept.
+	peers := []string{"DEALER", "DEALER", "DEALER", "SUB", "REQ"}
+	for i, ep := range kernelEndpoints(c) {
+		ready := readyCommand([]byte(fmt.Sprintf("\x0bSocket-Type\x00\x00\x00%c%s", len(peers[i]), peers[i])))
 		conn := rawDial(t, ep)
 		conn.Write(zmtpGreeting())
-		conn.Write(readyCommand([]byte("\x0bSocket-Type\x00\x00\x00\x06DEALER")))
+		conn.Write(ready)
 		chunk := append(longHeader(false, 1<<20), make([]byte, 1<<20)...)
 		chunk[0] |= 0x01 // more
 		for range maxMessageSize>>20 + 2 {
@@ -167,11 +175,15 @@ func TestOversizedMessageAfterHandshake(t *testing.T) {
 		conn.Close()
 		conn = rawDial(t, ep)
 		conn.Write(zmtpGreeting())
-		conn.Write(readyCommand([]byte("\x0bSocket-Type\x00\x00\x00\x03SUB")))
+		conn.Write(ready)
 		conn.Write(longHeader(false, 1<<61))
+		io.Copy(io.Discard, conn) // until the kernel hangs up
 		conn.Close()
 	}
 	stillAnswers(t, c)
+	if n := strings.Count(log.String(), "message exceeds"); n != 10 {
+		t.Errorf("%d oversized messages logged, want 10:\n%s", n, log.String())
+	}
 }
 
 // TestCaseChangedReplayDropped replays a signed request with its

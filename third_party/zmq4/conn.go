@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"slices"
 	"strings"
@@ -47,6 +48,7 @@ type Conn struct {
 type limits struct {
 	maxMsgSize   int64         // bytes of one received message; DefaultMaxMsgSize when <= 0
 	writeTimeout time.Duration // of one sent message; none when <= 0
+	log          *log.Logger   // where a refused message is reported; nil for nowhere
 }
 
 func (c *Conn) Close() error {
@@ -459,6 +461,9 @@ func (c *Conn) read() Msg {
 		total += frameOverhead
 		if total > maxSize || size > uint64(maxSize-total) {
 			msg.err = fmt.Errorf("%w: message exceeds %d bytes", errOverflow, maxSize)
+			if c.log != nil {
+				c.log.Printf("closing the connection from %v: %v", c.rw.RemoteAddr(), msg.err)
+			}
 			return msg
 		}
 		total += int64(size)
