@@ -253,6 +253,11 @@ func (sck *socket) handshake(conn net.Conn) {
 		return
 	}
 	conn.SetDeadline(time.Time{})
+	if sck.ctx.Err() != nil {
+		// The socket closed during the handshake.
+		zconn.Close()
+		return
+	}
 	sck.addConn(zconn)
 }
 
