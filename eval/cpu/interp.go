@@ -160,6 +160,9 @@ func checkValue(v eval.Value, t core.Type) error {
 	if v.Data == nil {
 		return fmt.Errorf("value has no data")
 	}
+	if err := eval.CheckShape(v.Shape); err != nil {
+		return err
+	}
 	if n := anyLenSafe(v.Data); n < 0 || int64(n) != v.Len() {
 		return fmt.Errorf("value of shape %v holds %d elements", v.Shape, n)
 	}
