@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -164,9 +163,9 @@ func (r *repl) loopTerminal() error {
 	}
 	defer rl.Close()
 	fmt.Fprintf(r.out, "arepl %s on %s. :help lists the commands; Ctrl-D leaves.\n", version, r.sess.Backend())
-	var buf []string
+	var buf inputBuffer
 	for !r.quit {
-		if len(buf) == 0 {
+		if len(buf.lines) == 0 {
 			rl.SetPrompt(r.prompt())
 		} else {
 			rl.SetPrompt(contPrompt)
@@ -174,10 +173,10 @@ func (r *repl) loopTerminal() error {
 		line, err := rl.Readline()
 		switch {
 		case errors.Is(err, readline.ErrInterrupt):
-			buf = nil
+			buf.reset()
 			continue
 		case errors.Is(err, io.EOF):
-			if len(buf) == 0 {
+			if len(buf.lines) == 0 {
 				return nil
 			}
 			// Ctrl-D inside an unfinished input submits it, so its error
@@ -186,7 +185,7 @@ func (r *repl) loopTerminal() error {
 		case err != nil:
 			return err
 		}
-		src, done := addLine(&buf, line)
+		src, done := buf.addLine(line)
 		if !done {
 			continue
 		}
@@ -194,25 +193,6 @@ func (r *repl) loopTerminal() error {
 		r.input(src)
 	}
 	return nil
-}
-
-// addLine adds a line to the unfinished input buf and reports whether the
-// input is complete, returning it (and emptying buf) if so. Blank lines
-// before an input are skipped; a blank line inside one ends it, so a
-// person gets the parser's error rather than an endless continuation
-// prompt. `:commands` are always one line.
-func addLine(buf *[]string, line string) (string, bool) {
-	blank := strings.TrimSpace(line) == ""
-	if blank && len(*buf) == 0 {
-		return "", false
-	}
-	*buf = append(*buf, line)
-	src := strings.Join(*buf, "\n")
-	if !blank && !strings.HasPrefix(strings.TrimSpace(src), ":") && eval.IsIncomplete(src) {
-		return "", false
-	}
-	*buf = nil
-	return src, true
 }
 
 // saveHistory records a whole input, so that Up recalls a multi-line
@@ -235,22 +215,36 @@ func saveHistory(rl *readline.Instance, src string) {
 	}
 }
 
+// maxLine bounds a line read from a non-terminal: a longer one is
+// reported and skipped, and the REPL goes on with the next.
+const maxLine = 64 << 20
+
 // loopPlain reads inputs from a non-terminal, joining unfinished inputs
 // across lines like the terminal loop.
 func (r *repl) loopPlain(in io.Reader) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
-	var buf []string
-	for !r.quit && sc.Scan() {
-		if src, done := addLine(&buf, sc.Text()); done {
+	lr := newLineReader(in, maxLine)
+	var buf inputBuffer
+	for !r.quit {
+		line, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		var long *lineTooLongError
+		if errors.As(err, &long) {
+			// The input the line belonged to is lost with it.
+			buf.reset()
+			r.report(err)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if src, done := buf.addLine(line); done {
 			r.input(src)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return err
-	}
-	if len(buf) > 0 && !r.quit {
-		r.input(strings.Join(buf, "\n"))
+	if len(buf.lines) > 0 && !r.quit {
+		r.input(buf.pending())
 	}
 	return nil
 }
