@@ -362,7 +362,7 @@ func init() {
 		{"load", "FILE", "replace the session's declarations with FILE's", (*repl).cmdLoad},
 		{"reload", "", "load the last loaded file again", (*repl).cmdReload},
 		{"time", "on|off", "print a timing line after each result", (*repl).cmdTime},
-		{"set", "print-limit N | deterministic on|off", "print at most N elements of an array (0: all); fixed-order float scans on the GPU", (*repl).cmdSet},
+		{"set", "print-limit N | deterministic on|off | memory SIZE", "print at most N elements of an array (0: all); fixed-order float scans on the GPU; the memory budget (16GiB)", (*repl).cmdSet},
 		{"backend", "[cpu|gpu|auto]", "show or choose the backend", (*repl).cmdBackend},
 		{"fusion", "on|off", "turn the fusion passes on or off", (*repl).cmdFusion},
 		{"plan", "EXPR", "show what fusion does to an expression, without running it", (*repl).cmdPlan},
@@ -477,8 +477,17 @@ func (r *repl) cmdSet(_ context.Context, arg string) error {
 		fmt.Fprintf(r.out, "print-limit %d\ndeterministic %s\n", r.limit, offOn(r.sess.Deterministic()))
 		return nil
 	}
+	if fields[0] == "memory" {
+		if len(fields) == 1 {
+			// Not in the list above: the default depends on the machine.
+			fmt.Fprintf(r.out, "memory %s\n", eval.FormatBytes(r.sess.Memory()))
+			return nil
+		}
+		// A size may be written with a space: 16 GiB.
+		fields = []string{"memory", strings.Join(fields[1:], "")}
+	}
 	if len(fields) != 2 {
-		return errors.New("usage: :set print-limit N, or :set deterministic on|off")
+		return errors.New("usage: :set print-limit N, :set deterministic on|off, or :set memory SIZE")
 	}
 	switch fields[0] {
 	case "print-limit":
@@ -496,8 +505,16 @@ func (r *repl) cmdSet(_ context.Context, arg string) error {
 		r.sess.SetDeterministic(on)
 		r.note("deterministic float scans %s", offOn(on))
 		return nil
+	case "memory":
+		n, err := eval.ParseBytes(fields[1])
+		if err != nil {
+			return err
+		}
+		r.sess.SetMemory(n)
+		r.note("memory budget %s", eval.FormatBytes(n))
+		return nil
 	}
-	return fmt.Errorf("unknown setting %q (known: print-limit, deterministic)", fields[0])
+	return fmt.Errorf("unknown setting %q (known: print-limit, deterministic, memory)", fields[0])
 }
 
 func (r *repl) cmdBackend(_ context.Context, arg string) error {

@@ -112,7 +112,8 @@ func i64Value(n int64) eval.Value {
 	return eval.Value{Elem: core.I64, Data: []int64{n}}
 }
 
-// newArray allocates an array, refusing sizes beyond MaxAlloc.
+// newArray allocates an array, refusing sizes beyond MaxAlloc or the
+// memory budget (eval.Reserve).
 func (f *frame) newArray(s *core.Stmt, t core.PrimType, shape ...int64) (eval.Value, error) {
 	n := int64(1)
 	for _, d := range shape {
@@ -126,11 +127,15 @@ func (f *frame) newArray(s *core.Stmt, t core.PrimType, shape ...int64) (eval.Va
 	if err := eval.CheckShape(shape); err != nil {
 		return eval.Value{}, f.errAt(s, "cannot allocate an array: %v", err)
 	}
-	if size := int64(t.Size()); n > f.m.opts.MaxAlloc/size {
-		if n > (1<<63-1)/size {
-			return eval.Value{}, f.errAt(s, "cannot allocate %d elements of %d bytes", n, size)
-		}
-		return eval.Value{}, f.errAt(s, "cannot allocate %d bytes", n*size)
+	size := int64(t.Size())
+	if n > (1<<63-1)/size {
+		return eval.Value{}, f.errAt(s, "cannot allocate %d elements of %d bytes", n, size)
+	}
+	if max := f.m.opts.MaxAlloc; max > 0 && n*size > max {
+		return eval.Value{}, f.errAt(s, "cannot allocate %d bytes: more than the largest array allowed, %d bytes", n*size, max)
+	}
+	if err := eval.Reserve(n * size); err != nil {
+		return eval.Value{}, f.errAt(s, "cannot allocate %d bytes: %v", n*size, err)
 	}
 	return eval.Value{Elem: t, Shape: append([]int64(nil), shape...), Data: eval.MakeSlice(t, int(n))}, nil
 }
