@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/lang/source"
 )
 
 // An unfinished input goes on while eval.IsIncomplete says so, but parsing
@@ -24,7 +25,16 @@ type lineScan struct {
 	depth   int  // brackets open; < 0 after a stray closer (nothing certain)
 	endCont bool // the last token cannot end an input
 	letOpen bool // a line-initial `let` with no `in` after it at depth 0
+	lines   int  // lines scanned
+	// deepLine and deepCol locate the bracket that first nests deeper than
+	// maxNesting (deepLine 0: none).
+	deepLine, deepCol int
 }
+
+// maxNesting bounds the brackets an input may nest, as the parser bounds
+// expressions; the scan refuses deeper input itself, since the parser
+// would tokenize all of a line of millions of brackets before refusing it.
+const maxNesting = 1000
 
 // continues reports whether an input whose earlier lines were unfinished
 // is certainly still unfinished.
@@ -46,6 +56,7 @@ func isOpByte(c byte) bool { return strings.IndexByte("+-*/%=!<>&|^~:.\\@#$?", c
 
 // add scans one more line; cont says it continues an unfinished input.
 func (s *lineScan) add(line string, cont bool) {
+	s.lines++
 	first := true // the next token starts the line
 	for i := 0; i < len(line); {
 		c := line[i]
@@ -69,6 +80,9 @@ func (s *lineScan) add(line string, cont bool) {
 		case strings.IndexByte("([{", c) >= 0:
 			if s.depth >= 0 {
 				s.depth++
+			}
+			if s.depth > maxNesting && s.deepLine == 0 {
+				s.deepLine, s.deepCol = s.lines, i+1
 			}
 			i++
 			s.endCont = true
@@ -122,26 +136,36 @@ type inputBuffer struct {
 // input is complete, returning it (and emptying the buffer) if so. Blank
 // lines before an input are skipped; a blank line inside one ends it, so a
 // person gets the parser's error rather than an endless continuation
-// prompt. `:commands` are always one line.
-func (b *inputBuffer) addLine(line string) (string, bool) {
+// prompt. `:commands` are always one line. An input nested deeper than
+// maxNesting is dropped with an error at the bracket too many (name is the
+// input's name in positions).
+func (b *inputBuffer) addLine(line, name string) (string, bool, error) {
 	blank := strings.TrimSpace(line) == ""
 	if blank && len(b.lines) == 0 {
-		return "", false
+		return "", false, nil
 	}
 	unfinished := len(b.lines) > 0
 	b.lines = append(b.lines, line)
-	b.scan.add(line, unfinished)
-	if !blank && !strings.HasPrefix(strings.TrimSpace(b.lines[0]), ":") {
+	command := strings.HasPrefix(strings.TrimSpace(b.lines[0]), ":")
+	if !command {
+		b.scan.add(line, unfinished)
+	}
+	if b.scan.deepLine > 0 {
+		pos := source.Pos{File: name, Line: b.scan.deepLine, Col: b.scan.deepCol}
+		b.reset()
+		return "", false, source.Errorf(pos, "expression nested too deeply (more than %d brackets)", maxNesting)
+	}
+	if !blank && !command {
 		if unfinished && b.scan.continues() {
-			return "", false
+			return "", false, nil
 		}
 		if eval.IsIncomplete(strings.Join(b.lines, "\n")) {
-			return "", false
+			return "", false, nil
 		}
 	}
 	src := strings.Join(b.lines, "\n")
 	b.reset()
-	return src, true
+	return src, true, nil
 }
 
 func (b *inputBuffer) reset() { *b = inputBuffer{} }

@@ -16,7 +16,9 @@ func feed(lines []string) []string {
 	var b inputBuffer
 	var out []string
 	for _, l := range lines {
-		if src, done := b.addLine(l); done {
+		if src, done, err := b.addLine(l, "[0]"); err != nil {
+			out = append(out, "error: "+err.Error())
+		} else if done {
 			out = append(out, src)
 		}
 	}
@@ -43,6 +45,10 @@ func TestContinuation(t *testing.T) {
 		{[]string{"def f =", "  1 + * +", "  2", "3"}, []string{"def f =\n  1 + * +\n  2", "3"}},
 		// After a stray closer nothing is certain: the parser decides.
 		{[]string{"def f =", "  1 +", "  ) +", "  2", "3"}, []string{"def f =\n  1 +\n  ) +", "  2", "3"}},
+		// Nesting is bounded without parsing a line of millions of brackets.
+		{[]string{strings.Repeat("(", 3000000), "1"}, []string{"error: [0]:1:1001: expression nested too deeply (more than 1000 brackets)", "1"}},
+		{[]string{"def f =", strings.Repeat("[", 1000), "[", "1"}, []string{"error: [0]:3:1: expression nested too deeply (more than 1000 brackets)", "1"}},
+		{[]string{":type " + strings.Repeat("(", 2000)}, []string{":type " + strings.Repeat("(", 2000)}},
 		// A blank line ends an input whatever it is.
 		{[]string{"def f =", "  let a = 1", "", "2"}, []string{"def f =\n  let a = 1\n", "2"}},
 	}

@@ -185,7 +185,12 @@ func (r *repl) loopTerminal() error {
 		case err != nil:
 			return err
 		}
-		src, done := buf.addLine(line)
+		src, done, err := buf.addLine(line, r.inputName())
+		if err != nil {
+			r.n++
+			r.report(err)
+			continue
+		}
 		if !done {
 			continue
 		}
@@ -239,7 +244,12 @@ func (r *repl) loopPlain(in io.Reader) error {
 		if err != nil {
 			return err
 		}
-		if src, done := buf.addLine(line); done {
+		src, done, err := buf.addLine(line, r.inputName())
+		switch {
+		case err != nil:
+			r.n++
+			r.report(err)
+		case done:
 			r.input(src)
 		}
 	}
@@ -260,7 +270,7 @@ func (r *repl) input(src string) {
 		r.command(name, strings.TrimSpace(arg))
 		return
 	}
-	name := fmt.Sprintf("[%d]", r.n)
+	name := r.inputName()
 	r.n++
 	var res *eval.Result
 	err := r.evaluate(func(ctx context.Context) (err error) {
@@ -273,6 +283,9 @@ func (r *repl) input(src string) {
 	}
 	r.show(res)
 }
+
+// inputName names the next input in positions: [3] for input 3.
+func (r *repl) inputName() string { return fmt.Sprintf("[%d]", r.n) }
 
 // evaluate runs f with a context that Ctrl-C cancels, turning a panic into
 // an internal error so the REPL survives it.
