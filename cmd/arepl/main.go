@@ -173,7 +173,10 @@ func (f *sessionFlags) options() (eval.Options, error) {
 		if err != nil {
 			return eval.Options{}, fmt.Errorf("--memory: %v", err)
 		}
+		// The budget is the process's: set it now for the subcommands
+		// that build sessions of their own (test).
 		opts.Memory = n
+		eval.SetMemoryLimit(n)
 	}
 	return opts, nil
 }
