@@ -13,15 +13,21 @@ package eval
 //	suffix  = "i8" | ... | "u64" | "f32" | "f64"
 //
 // Whitespace separates values and `--` starts a comment to the end of the
-// line. Reading happens in two steps: a hand-written scanner and parser
-// build an untyped tree (literals keep their text and optional suffix),
-// then each tree is typed against the wanted type. With a wanted type,
-// unsuffixed literals take it (an integer literal may stand for a float);
-// without one, the array's element type is that of its first suffixed
-// literal, else f64 if any literal is a decimal, else i32 (Futhark's
-// defaults). A suffix that contradicts the wanted type, an out-of-range
-// literal, an irregular array or a wrong number of values is an error at
-// the line and column of the offending text.
+// line. With a wanted type, unsuffixed literals take it (an integer literal
+// may stand for a float); without one, the array's element type is that of
+// its first suffixed literal, else f64 if any literal is a decimal, else
+// i32 (Futhark's defaults). A suffix that contradicts the wanted type, an
+// out-of-range literal, an irregular array or a wrong number of values is
+// an error at the line and column of the offending text.
+//
+// Inputs can be large (benchmarks read arrays of millions of elements) and
+// hostile (a test block of three million "["), so the reader builds no
+// tree and does not recurse: a first pass over a value's tokens (prescan)
+// finds its rank and, with no wanted type, its element type; the second
+// pass converts each literal as it is scanned and appends it to a typed
+// buffer, keeping only a stack of the arrays open and the shape seen so
+// far. A value costs its elements' bytes (and the buffer's growth), not a
+// node per element, and nesting is bounded by MaxRank.
 
 import (
 	"fmt"
@@ -33,6 +39,10 @@ import (
 	"github.com/arepl/arepl/lang/source"
 	"github.com/arepl/arepl/lang/types"
 )
+
+// MaxRank bounds the nesting of arrays in values read: deeper input is an
+// error, not a stack or a shape of millions of dimensions.
+const MaxRank = 1000
 
 // ReadValues reads a sequence of values. With want non-nil (an empty
 // slice means no values), it reads one value of
@@ -50,52 +60,55 @@ func ReadValues(src string, want []types.Type) ([][]Value, error) {
 // ReadValuesFile is ReadValues with errors positioned in the named file.
 func ReadValuesFile(name, src string, want []types.Type) ([][]Value, error) {
 	r := &reader{file: source.NewFile(name, src), src: src, line: 1, col: 1}
-	nodes, err := r.parseAll()
-	if err != nil {
-		return nil, err
-	}
+	r.next()
 	if want == nil {
-		out := make([][]Value, len(nodes))
-		for i, n := range nodes {
-			v, err := r.typed(n, nil)
+		var out [][]Value
+		for r.tok != "" {
+			v, _, err := r.value(nil)
 			if err != nil {
 				return nil, err
 			}
-			out[i] = []Value{v}
+			out = append(out, []Value{v})
 		}
 		return out, nil
 	}
 	sizes := map[string]sizeBinding{}
 	out := make([][]Value, len(want))
-	next := 0
+	read := 0
 	for i, t := range want {
 		leaves, err := Leaves(t)
 		if err != nil {
 			return nil, r.file.Errorf(r.pos, "cannot read a value of type %s: %v", t, err)
 		}
 		for _, l := range leaves {
-			if next >= len(nodes) {
-				return nil, r.file.Errorf(r.pos, "expected %d values for %s, found %d",
-					totalLeaves(want), typeList(want), len(nodes))
+			if r.tok == "" {
+				return nil, r.errorf("expected %d values for %s, found %d", totalLeaves(want), typeList(want), read)
 			}
-			n := nodes[next]
-			next++
-			v, err := r.typed(n, &l)
+			v, pos, err := r.value(&l)
 			if err != nil {
 				return nil, err
 			}
-			if err := r.checkSizes(n, l, v, sizes); err != nil {
+			read++
+			if err := r.checkSizes(pos, l, v, sizes); err != nil {
 				return nil, err
 			}
 			out[i] = append(out[i], v)
 		}
 	}
-	if next < len(nodes) {
-		if len(want) == 0 {
-			return nil, r.file.Errorf(nodes[next].pos, "expected no values, found %d", len(nodes))
+	if r.tok != "" {
+		// Count the values beyond those wanted, for the message.
+		pos := r.pos
+		found := read
+		for r.tok != "" {
+			if _, _, err := r.value(nil); err != nil {
+				return nil, err
+			}
+			found++
 		}
-		return nil, r.file.Errorf(nodes[next].pos, "expected %d values for %s, found %d",
-			totalLeaves(want), typeList(want), len(nodes))
+		if len(want) == 0 {
+			return nil, r.file.Errorf(pos, "expected no values, found %d", found)
+		}
+		return nil, r.file.Errorf(pos, "expected %d values for %s, found %d", totalLeaves(want), typeList(want), found)
 	}
 	return out, nil
 }
@@ -125,56 +138,42 @@ type sizeBinding struct {
 // checkSizes checks v's shape against the dimensions the wanted type
 // states: constants must match and a size variable must have one size
 // across all values read.
-func (r *reader) checkSizes(n *rnode, l Leaf, v Value, sizes map[string]sizeBinding) error {
+func (r *reader) checkSizes(pos source.Pos, l Leaf, v Value, sizes map[string]sizeBinding) error {
 	for i, d := range l.Dims {
 		got := v.Shape[i]
 		switch {
 		case d.Name != "":
 			if b, ok := sizes[d.Name]; ok && b.size != got {
-				return r.file.Errorf(n.pos, "dimension %d has size %d, but size %s is %d (from %s)",
+				return r.file.Errorf(pos, "dimension %d has size %d, but size %s is %d (from %s)",
 					i+1, got, d.Name, b.size, b.pos)
 			}
-			sizes[d.Name] = sizeBinding{got, n.pos}
+			sizes[d.Name] = sizeBinding{got, pos}
 		case d.Const >= 0 && d.Const != got:
-			return r.file.Errorf(n.pos, "dimension %d has size %d, want %d", i+1, got, d.Const)
+			return r.file.Errorf(pos, "dimension %d has size %d, want %d", i+1, got, d.Const)
 		}
 	}
 	return nil
 }
 
-// ---------------------------------------------------------------------------
-// Untyped trees
-
-type rkind int
-
-const (
-	litNode   rkind = iota // a number or special float
-	boolNode               // true or false
-	arrayNode              // [e, ...]
-	emptyNode              // empty([d]...t)
-)
-
-// rnode is a value as written, before typing.
-type rnode struct {
-	kind rkind
-	pos  source.Pos
-
-	// litNode: the numeral without sign, suffix or underscores (or "nan",
-	// "inf" for a special float, whose type is fixed), and whether it is
-	// written as a float (point, exponent or special).
-	neg       bool
-	text      string
-	isFloat   bool
-	special   bool
-	suffix    core.PrimType
-	hasSuffix bool
-
-	b bool // boolNode
-
-	elems []*rnode // arrayNode
-
-	dims []int64       // emptyNode
-	elem core.PrimType // emptyNode
+// CheckShape reports whether an array of the given shape can exist: no
+// negative dimension, and the dimensions multiply to at most 2^63-1 even
+// when one of them is 0 (a [2^62][4][0] array has no elements, but
+// flattening or transposing it would compute sizes that overflow).
+func CheckShape(shape []int64) error {
+	n := int64(1)
+	for _, d := range shape {
+		if d < 0 {
+			return fmt.Errorf("array shape %s has a negative dimension", shapeString(shape))
+		}
+		if d == 0 {
+			continue
+		}
+		if n > math.MaxInt64/d {
+			return fmt.Errorf("array shape %s is too large: its dimensions multiply to more than 2^63-1", shapeString(shape))
+		}
+		n *= d
+	}
+	return nil
 }
 
 // ---------------------------------------------------------------------------
@@ -278,134 +277,321 @@ func (r *reader) describe() string {
 	return strconv.Quote(r.tok)
 }
 
-func (r *reader) parseAll() ([]*rnode, error) {
-	var out []*rnode
-	r.next()
-	for r.tok != "" {
-		n, err := r.parseValue()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, nil
+// lit is one scalar as written: a number (its numeral without sign, suffix
+// or underscores, or "nan"/"inf" for a special float, whose type is fixed)
+// or a bool.
+type lit struct {
+	pos       source.Pos
+	isBool    bool
+	b         bool
+	neg       bool
+	text      string
+	isFloat   bool // written with a point, an exponent, or special
+	special   bool
+	suffix    core.PrimType
+	hasSuffix bool
 }
 
-// parseValue parses one value starting at the current token and leaves the
-// token after it current.
-func (r *reader) parseValue() (*rnode, error) {
-	pos := r.pos
-	switch r.tok {
-	case "[":
-		return r.parseArray()
-	case "-":
-		r.next()
-		if r.pos.Col != pos.Col+1 || r.pos.Line != pos.Line {
-			return nil, r.file.Errorf(pos, `"-" must be followed directly by a number`)
-		}
-		n, err := r.parseScalar()
-		if err != nil {
-			return nil, err
-		}
-		if n.kind != litNode {
-			return nil, r.file.Errorf(pos, `"-" applies only to numbers`)
-		}
-		n.neg, n.pos = true, pos
-		return n, nil
-	case "empty":
-		return r.parseEmpty()
-	case "":
-		return nil, r.errorf("expected a value, found end of input")
-	}
-	return r.parseScalar()
-}
-
-func (r *reader) parseArray() (*rnode, error) {
-	n := &rnode{kind: arrayNode, pos: r.pos}
-	r.next()
-	for r.tok != "]" {
-		e, err := r.parseValue()
-		if err != nil {
-			return nil, err
-		}
-		n.elems = append(n.elems, e)
-		switch r.tok {
-		case ",":
-			r.next()
+// prescan looks ahead over the value starting at the current token,
+// without moving the reader, for its rank (the nesting of its first leaf)
+// and, when elem is wanted, the element type Futhark's defaults give it.
+// rank is -1 when no leaf comes before the end of the input or the nesting
+// bound; the parse then reports what is wrong.
+func (r *reader) prescan(wantElem bool) (rank int, elem core.PrimType) {
+	p := *r
+	rank, elem = -1, core.I32
+	sawFloat := false
+	depth := 0
+	for {
+		switch p.tok {
+		case "":
+			return rank, elem
+		case "[":
+			if depth++; depth > MaxRank {
+				return rank, elem
+			}
+			p.next()
+			continue
 		case "]":
+			depth--
+			p.next()
+		case ",", "-":
+			p.next()
+			continue
+		case "empty":
+			dims, t, err := p.parseEmpty()
+			if err != nil {
+				return rank, elem
+			}
+			if rank < 0 {
+				rank = depth + len(dims)
+			}
+			return rank, t
 		default:
-			return nil, r.errorf(`expected "," or "]", found %s`, r.describe())
+			if rank < 0 {
+				rank = depth
+			}
+			if !wantElem {
+				return rank, elem
+			}
+			l, err := p.parseScalar()
+			if err != nil {
+				return rank, elem
+			}
+			switch {
+			case l.isBool:
+				return rank, core.Bool
+			case l.hasSuffix:
+				return rank, l.suffix
+			}
+			sawFloat = sawFloat || l.isFloat
+		}
+		if depth <= 0 {
+			break
 		}
 	}
-	r.next()
-	if len(n.elems) == 0 {
-		return nil, r.file.Errorf(n.pos, "an empty array is written empty([0]t), e.g. empty([0]i32)")
+	if sawFloat {
+		elem = core.F64
 	}
-	return n, nil
+	return rank, elem
 }
 
-func (r *reader) parseEmpty() (*rnode, error) {
-	n := &rnode{kind: emptyNode, pos: r.pos}
+// openArray is an array being read: where it starts and its elements so
+// far.
+type openArray struct {
+	pos   source.Pos
+	count int64
+}
+
+// value reads one value starting at the current token, of the wanted leaf
+// type or, with want nil, of the type Futhark's defaults give it, and
+// returns it with its position.
+func (r *reader) value(want *Leaf) (Value, source.Pos, error) {
+	start := r.pos
+	rank, elem := r.prescan(want == nil)
+	if want != nil {
+		if rank >= 0 && rank != want.Rank {
+			return Value{}, start, r.file.Errorf(start, "expected a value of type %s, found %s",
+				core.ArrayOf(want.Elem, want.Rank), describeRank(rank))
+		}
+		elem = want.Elem
+	}
+	// shape[j] is the length of the arrays at nesting level j, -1 until
+	// the first of them is complete; every later one must agree.
+	shape := make([]int64, max(rank, 0))
+	for i := range shape {
+		shape[i] = -1
+	}
+	buf := newBuffer(elem)
+	var stack []openArray
+	for {
+		// A value begins at nesting level len(stack).
+		level := len(stack)
+		pos := r.pos
+		switch r.tok {
+		case "[":
+			if level >= MaxRank {
+				return Value{}, start, r.errorf("arrays nested more than %d deep", MaxRank)
+			}
+			if rank >= 0 && level >= rank {
+				return Value{}, start, r.errorf("irregular array: element of rank %d after one of shape %s",
+					r.rankAhead(), shapeName(nil))
+			}
+			stack = append(stack, openArray{pos: pos})
+			r.next()
+			if r.tok == "]" {
+				return Value{}, start, r.file.Errorf(pos, "an empty array is written empty([0]t), e.g. empty([0]i32)")
+			}
+			continue
+		case "empty":
+			dims, t, err := r.parseEmpty()
+			if err != nil {
+				return Value{}, start, err
+			}
+			if level+len(dims) != rank || !agree(tail(shape, level), dims) {
+				return Value{}, start, r.file.Errorf(pos, "irregular array: element of shape %s after one of shape %s",
+					shapeName(dims), shapeName(tail(shape, level)))
+			}
+			if t != elem {
+				return Value{}, start, r.file.Errorf(pos, "expected elements of type %s, found empty array of %s", elem, t)
+			}
+			copy(shape[level:], dims)
+		case "":
+			return Value{}, start, r.errorf("expected a value, found end of input")
+		default:
+			l, err := r.parseScalar()
+			if err != nil {
+				return Value{}, start, err
+			}
+			if level != rank {
+				return Value{}, start, r.file.Errorf(pos, "irregular array: element of shape %s after one of shape %s",
+					shapeName(nil), shapeName(tail(shape, level)))
+			}
+			if err := r.store(&buf, l, elem); err != nil {
+				return Value{}, start, err
+			}
+		}
+		// A value is complete: count it in its array, then close the
+		// arrays that end here.
+		for {
+			if len(stack) == 0 {
+				if err := CheckShape(shape); err != nil {
+					return Value{}, start, r.file.Errorf(start, "%v", err)
+				}
+				return Value{Elem: elem, Shape: shape, Data: buf.data()}, start, nil
+			}
+			top := &stack[len(stack)-1]
+			top.count++
+			if r.tok == "," {
+				r.next()
+				if r.tok != "]" {
+					break
+				}
+			}
+			if r.tok != "]" {
+				return Value{}, start, r.errorf(`expected "," or "]", found %s`, r.describe())
+			}
+			r.next()
+			j := len(stack) - 1
+			switch {
+			case shape[j] < 0:
+				shape[j] = top.count
+			case shape[j] != top.count:
+				return Value{}, start, r.file.Errorf(top.pos, "irregular array: element of shape %s after one of shape %s",
+					shapeName(append([]int64{top.count}, shape[j+1:]...)), shapeName(shape[j:]))
+			}
+			stack = stack[:j]
+		}
+	}
+}
+
+// tail is shape[level:], or nil past its end.
+func tail(shape []int64, level int) []int64 {
+	if level >= len(shape) {
+		return nil
+	}
+	return shape[level:]
+}
+
+// agree reports whether dims matches the sizes known in shape (-1 is not
+// known yet).
+func agree(shape, dims []int64) bool {
+	if len(shape) < len(dims) {
+		return false
+	}
+	for i, d := range dims {
+		if shape[i] >= 0 && shape[i] != d {
+			return false
+		}
+	}
+	return true
+}
+
+// rankAhead is the rank of the value at the current token, for messages.
+func (r *reader) rankAhead() int {
+	rank, _ := r.prescan(false)
+	return rank
+}
+
+// parseEmpty parses empty([d]...t) at the current token.
+func (r *reader) parseEmpty() ([]int64, core.PrimType, error) {
+	pos := r.pos
 	r.next()
 	if r.tok != "(" {
-		return nil, r.errorf(`expected "(" after empty, found %s`, r.describe())
+		return nil, 0, r.errorf(`expected "(" after empty, found %s`, r.describe())
 	}
 	r.next()
+	var dims []int64
 	for r.tok == "[" {
 		r.next()
 		d, err := strconv.ParseInt(strings.ReplaceAll(r.tok, "_", ""), 0, 64)
 		if err != nil || d < 0 {
-			return nil, r.errorf("expected a dimension size, found %s", r.describe())
+			return nil, 0, r.errorf("expected a dimension size, found %s", r.describe())
 		}
-		n.dims = append(n.dims, d)
+		if len(dims) == MaxRank {
+			return nil, 0, r.errorf("arrays nested more than %d deep", MaxRank)
+		}
+		dims = append(dims, d)
 		r.next()
 		if r.tok != "]" {
-			return nil, r.errorf(`expected "]", found %s`, r.describe())
+			return nil, 0, r.errorf(`expected "]", found %s`, r.describe())
 		}
 		r.next()
 	}
 	t, ok := core.PrimByName(r.tok)
 	if !ok {
-		return nil, r.errorf("expected an element type, found %s", r.describe())
+		return nil, 0, r.errorf("expected an element type, found %s", r.describe())
 	}
-	if len(n.dims) == 0 {
-		return nil, r.errorf("empty needs at least one dimension, as in empty([0]%s)", t)
+	if len(dims) == 0 {
+		return nil, 0, r.errorf("empty needs at least one dimension, as in empty([0]%s)", t)
 	}
-	if product(n.dims) != 0 {
-		return nil, r.file.Errorf(n.pos, "empty array of shape %s has no dimension of size 0", shapeString(n.dims))
+	if !hasZero(dims) {
+		return nil, 0, r.file.Errorf(pos, "empty array of shape %s has no dimension of size 0", shapeString(dims))
 	}
-	n.elem = t
+	if err := CheckShape(dims); err != nil {
+		return nil, 0, r.file.Errorf(pos, "%v", err)
+	}
 	r.next()
 	if r.tok != ")" {
-		return nil, r.errorf(`expected ")", found %s`, r.describe())
+		return nil, 0, r.errorf(`expected ")", found %s`, r.describe())
 	}
 	r.next()
-	return n, nil
+	return dims, t, nil
+}
+
+func hasZero(dims []int64) bool {
+	for _, d := range dims {
+		if d == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // suffixes are the type suffixes of literals, longest first so "i16" is
 // not taken for "i1"+"6".
 var suffixes = []core.PrimType{core.I16, core.I32, core.I64, core.U16, core.U32, core.U64, core.F32, core.F64, core.I8, core.U8}
 
-func (r *reader) parseScalar() (*rnode, error) {
+// parseScalar parses a scalar, with its sign, at the current token.
+func (r *reader) parseScalar() (lit, error) {
+	pos := r.pos
+	if r.tok == "-" {
+		r.next()
+		if r.pos.Col != pos.Col+1 || r.pos.Line != pos.Line {
+			return lit{}, r.file.Errorf(pos, `"-" must be followed directly by a number`)
+		}
+		l, err := r.parseUnsigned()
+		if err != nil {
+			return lit{}, err
+		}
+		if l.isBool {
+			return lit{}, r.file.Errorf(pos, `"-" applies only to numbers`)
+		}
+		l.neg, l.pos = true, pos
+		return l, nil
+	}
+	return r.parseUnsigned()
+}
+
+func (r *reader) parseUnsigned() (lit, error) {
 	w, pos := r.tok, r.pos
-	n := &rnode{kind: litNode, pos: pos}
+	l := lit{pos: pos}
 	switch w {
 	case "true", "false":
-		n.kind, n.b = boolNode, w == "true"
+		l.isBool, l.b = true, w == "true"
 		r.next()
-		return n, nil
+		return l, nil
 	case "f32.nan", "f64.nan", "f32.inf", "f64.inf":
-		n.text, n.isFloat, n.special = w[4:], true, true
-		n.suffix, n.hasSuffix = core.F32, true
+		l.text, l.isFloat, l.special = w[4:], true, true
+		l.suffix, l.hasSuffix = core.F32, true
 		if w[:3] == "f64" {
-			n.suffix = core.F64
+			l.suffix = core.F64
 		}
 		r.next()
-		return n, nil
+		return l, nil
 	}
 	if w == "" || w[0] < '0' || w[0] > '9' {
-		return nil, r.errorf("expected a value, found %s", r.describe())
+		return lit{}, r.errorf("expected a value, found %s", r.describe())
 	}
 	body := w
 	hex := isHex(w)
@@ -417,35 +603,35 @@ func (r *reader) parseScalar() (*rnode, error) {
 			continue
 		}
 		if strings.HasSuffix(w, s) && len(w) > len(s) {
-			body, n.suffix, n.hasSuffix = w[:len(w)-len(s)], t, true
+			body, l.suffix, l.hasSuffix = w[:len(w)-len(s)], t, true
 			break
 		}
 	}
 	if strings.HasSuffix(body, "_") || strings.Contains(body, "__") {
-		return nil, r.errorf("malformed number %s", r.describe())
+		return lit{}, r.errorf("malformed number %s", r.describe())
 	}
-	n.text = strings.ReplaceAll(body, "_", "")
+	l.text = strings.ReplaceAll(body, "_", "")
 	if hex {
-		n.isFloat = strings.ContainsAny(n.text, ".pP")
+		l.isFloat = strings.ContainsAny(l.text, ".pP")
 	} else {
-		n.isFloat = strings.ContainsAny(n.text, ".eE")
+		l.isFloat = strings.ContainsAny(l.text, ".eE")
 	}
-	// Validate the numeral now, so that a malformed one is reported at
-	// parse time whatever type it gets later.
+	// Validate the numeral now, so that a malformed one is reported
+	// whatever type it gets.
 	var err error
-	if n.isFloat {
-		_, err = strconv.ParseFloat(n.text, 64)
+	if l.isFloat {
+		_, err = strconv.ParseFloat(l.text, 64)
 	} else {
-		_, err = parseUint(n.text)
+		_, err = parseUint(l.text)
 	}
 	if err != nil && !isRangeErr(err) {
-		return nil, r.errorf("malformed number %s", r.describe())
+		return lit{}, r.errorf("malformed number %s", r.describe())
 	}
-	if n.hasSuffix && n.isFloat && !n.suffix.IsFloat() {
-		return nil, r.errorf("%s is not an integer, but has suffix %s", body, n.suffix)
+	if l.hasSuffix && l.isFloat && !l.suffix.IsFloat() {
+		return lit{}, r.errorf("%s is not an integer, but has suffix %s", body, l.suffix)
 	}
 	r.next()
-	return n, nil
+	return l, nil
 }
 
 // hasBasePrefix reports whether an integer numeral starts with 0x, 0b or
@@ -469,136 +655,15 @@ func isRangeErr(err error) bool {
 }
 
 // ---------------------------------------------------------------------------
-// Typing
 
-// typed turns a tree into a Value of the wanted leaf type, or of the type
-// the tree implies when want is nil.
-func (r *reader) typed(n *rnode, want *Leaf) (Value, error) {
-	elem, rank := inferElem(n), rankOf(n)
-	if want != nil {
-		if rank != want.Rank {
-			return Value{}, r.file.Errorf(n.pos, "expected a value of type %s, found %s",
-				core.ArrayOf(want.Elem, want.Rank), describeRank(rank))
-		}
-		elem = want.Elem
-	}
-	shape, err := r.shapeOf(n)
-	if err != nil {
-		return Value{}, err
-	}
-	v := NewArray(elem, shape...)
-	i := 0
-	var fill func(n *rnode) error
-	fill = func(n *rnode) error {
-		switch n.kind {
-		case arrayNode:
-			for _, e := range n.elems {
-				if err := fill(e); err != nil {
-					return err
-				}
-			}
-			return nil
-		case emptyNode:
-			if n.elem != elem {
-				return r.file.Errorf(n.pos, "expected elements of type %s, found empty array of %s", elem, n.elem)
-			}
-			return nil
-		case litNode, boolNode:
-			if err := r.store(v.Data, i, n, elem); err != nil {
-				return err
-			}
-			i++
-			return nil
-		}
-		return r.file.Errorf(n.pos, "internal error: unknown value node %d", n.kind)
-	}
-	if err := fill(n); err != nil {
-		return Value{}, err
-	}
-	return v, nil
-}
+// ---------------------------------------------------------------------------
+// Typing
 
 func describeRank(rank int) string {
 	if rank == 0 {
 		return "a scalar"
 	}
 	return fmt.Sprintf("an array of rank %d", rank)
-}
-
-// rankOf is the rank a tree has (its first element decides for arrays;
-// shapeOf checks the others).
-func rankOf(n *rnode) int {
-	switch n.kind {
-	case arrayNode:
-		return 1 + rankOf(n.elems[0])
-	case emptyNode:
-		return len(n.dims)
-	}
-	return 0
-}
-
-// inferElem is the element type of a tree read with no wanted type.
-func inferElem(n *rnode) core.PrimType {
-	sawFloat := false
-	var first *rnode
-	var walk func(n *rnode) bool
-	walk = func(n *rnode) bool {
-		switch n.kind {
-		case arrayNode:
-			for _, e := range n.elems {
-				if walk(e) {
-					return true
-				}
-			}
-		case emptyNode, boolNode:
-			first = n
-			return true
-		case litNode:
-			if n.hasSuffix {
-				first = n
-				return true
-			}
-			sawFloat = sawFloat || n.isFloat
-		}
-		return false
-	}
-	walk(n)
-	switch {
-	case first != nil && first.kind == emptyNode:
-		return first.elem
-	case first != nil && first.kind == boolNode:
-		return core.Bool
-	case first != nil:
-		return first.suffix
-	case sawFloat:
-		return core.F64
-	}
-	return core.I32
-}
-
-// shapeOf computes a tree's shape, rejecting irregular arrays.
-func (r *reader) shapeOf(n *rnode) ([]int64, error) {
-	switch n.kind {
-	case emptyNode:
-		return n.dims, nil
-	case arrayNode:
-		inner, err := r.shapeOf(n.elems[0])
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range n.elems[1:] {
-			s, err := r.shapeOf(e)
-			if err != nil {
-				return nil, err
-			}
-			if !equalShape(s, inner) {
-				return nil, r.file.Errorf(e.pos, "irregular array: element of shape %s after one of shape %s",
-					shapeName(s), shapeName(inner))
-			}
-		}
-		return append([]int64{int64(len(n.elems))}, inner...), nil
-	}
-	return nil, nil
 }
 
 func shapeName(s []int64) string {
@@ -608,88 +673,142 @@ func shapeName(s []int64) string {
 	return shapeString(s)
 }
 
-// store converts literal n to type t and writes it at data[i].
-func (r *reader) store(data any, i int, n *rnode, t core.PrimType) error {
-	if n.kind == boolNode {
-		d, ok := data.([]bool)
-		if !ok {
-			return r.file.Errorf(n.pos, "expected a value of type %s, found %v", t, n.b)
+// buffer collects the elements of one value in a slice of its element
+// type: one field per type, so that appending neither boxes nor switches
+// on the slice's dynamic type.
+type buffer struct {
+	elem core.PrimType
+	b    []bool
+	i8   []int8
+	i16  []int16
+	i32  []int32
+	i64  []int64
+	u8   []uint8
+	u16  []uint16
+	u32  []uint32
+	u64  []uint64
+	f32  []float32
+	f64  []float64
+}
+
+func newBuffer(t core.PrimType) buffer { return buffer{elem: t} }
+
+// data is the elements read, as the typed slice a Value holds (empty, not
+// nil, when there are none).
+func (b *buffer) data() any {
+	var d any
+	switch b.elem {
+	case core.Bool:
+		d = b.b
+	case core.I8:
+		d = b.i8
+	case core.I16:
+		d = b.i16
+	case core.I32:
+		d = b.i32
+	case core.I64:
+		d = b.i64
+	case core.U8:
+		d = b.u8
+	case core.U16:
+		d = b.u16
+	case core.U32:
+		d = b.u32
+	case core.U64:
+		d = b.u64
+	case core.F32:
+		d = b.f32
+	case core.F64:
+		d = b.f64
+	}
+	if DataLen(d) == 0 {
+		return MakeSlice(b.elem, 0)
+	}
+	return d
+}
+
+// store converts literal l to type t and appends it to buf.
+func (r *reader) store(buf *buffer, l lit, t core.PrimType) error {
+	if l.isBool {
+		if t != core.Bool {
+			return r.file.Errorf(l.pos, "expected a value of type %s, found %v", t, l.b)
 		}
-		d[i] = n.b
+		buf.b = append(buf.b, l.b)
 		return nil
 	}
 	if t == core.Bool {
-		return r.file.Errorf(n.pos, "expected a value of type bool, found a number")
+		return r.file.Errorf(l.pos, "expected a value of type bool, found a number")
 	}
-	if n.hasSuffix && n.suffix != t {
-		return r.file.Errorf(n.pos, "expected a value of type %s, found one of type %s", t, n.suffix)
+	if l.hasSuffix && l.suffix != t {
+		return r.file.Errorf(l.pos, "expected a value of type %s, found one of type %s", t, l.suffix)
 	}
 	if t.IsFloat() {
-		f, err := r.floatOf(n, t)
+		f, err := r.floatOf(l, t)
 		if err != nil {
 			return err
 		}
-		switch d := data.(type) {
-		case []float32:
-			d[i] = float32(f)
-		case []float64:
-			d[i] = f
+		if t == core.F32 {
+			buf.f32 = append(buf.f32, float32(f))
+		} else {
+			buf.f64 = append(buf.f64, f)
 		}
 		return nil
 	}
-	if n.isFloat {
-		return r.file.Errorf(n.pos, "expected a value of type %s, found a decimal number", t)
+	if l.isFloat {
+		return r.file.Errorf(l.pos, "expected a value of type %s, found a decimal number", t)
 	}
-	bits, err := r.intBits(n, t)
+	bits, err := r.intBits(l, t)
 	if err != nil {
 		return err
 	}
-	switch d := data.(type) {
-	case []int8:
-		d[i] = int8(bits)
-	case []int16:
-		d[i] = int16(bits)
-	case []int32:
-		d[i] = int32(bits)
-	case []int64:
-		d[i] = int64(bits)
-	case []uint8:
-		d[i] = uint8(bits)
-	case []uint16:
-		d[i] = uint16(bits)
-	case []uint32:
-		d[i] = uint32(bits)
-	case []uint64:
-		d[i] = bits
+	switch t {
+	case core.I8:
+		buf.i8 = append(buf.i8, int8(bits))
+	case core.I16:
+		buf.i16 = append(buf.i16, int16(bits))
+	case core.I32:
+		buf.i32 = append(buf.i32, int32(bits))
+	case core.I64:
+		buf.i64 = append(buf.i64, int64(bits))
+	case core.U8:
+		buf.u8 = append(buf.u8, uint8(bits))
+	case core.U16:
+		buf.u16 = append(buf.u16, uint16(bits))
+	case core.U32:
+		buf.u32 = append(buf.u32, uint32(bits))
+	case core.U64:
+		buf.u64 = append(buf.u64, bits)
 	}
 	return nil
 }
 
-// floatOf is the value of a literal as a float of type t.
-func (r *reader) floatOf(n *rnode, t core.PrimType) (float64, error) {
+// floatOf is the value of a literal as a float of type t. A NaN has no
+// sign in Futhark (-f32.nan is f32.nan), so it is always the one NaN the
+// printer writes back.
+func (r *reader) floatOf(l lit, t core.PrimType) (float64, error) {
 	var f float64
 	switch {
-	case n.special && n.text == "nan":
-		f = math.NaN()
-	case n.special:
+	case l.special && l.text == "nan":
+		return math.NaN(), nil
+	case l.special:
 		f = math.Inf(1)
-	case n.isFloat:
+	case l.isFloat:
 		var err error
-		f, err = strconv.ParseFloat(n.text, t.Bits())
+		f, err = strconv.ParseFloat(l.text, t.Bits())
 		if err != nil && !isRangeErr(err) {
-			return 0, r.file.Errorf(n.pos, "malformed number %s", n.text)
+			return 0, r.file.Errorf(l.pos, "malformed number %s", l.text)
 		}
 	default:
-		u, err := parseUint(n.text)
+		u, err := parseUint(l.text)
 		if err != nil {
-			return 0, r.file.Errorf(n.pos, "%s is out of range for %s", n.text, t)
+			return 0, r.file.Errorf(l.pos, "%s is out of range for %s", l.text, t)
 		}
 		f = float64(u)
 		if t == core.F32 {
 			f = float64(float32(f))
 		}
 	}
-	if n.neg {
+	if l.neg {
 		f = -f
 	}
 	return f, nil
@@ -699,22 +818,22 @@ func (r *reader) floatOf(n *rnode, t core.PrimType) (float64, error) {
 // pattern the slice store truncates. Decimal literals must lie in t's
 // range; hexadecimal, binary and octal literals may also give the bit
 // pattern of a signed type (0xFFi8 is -1), as in Futhark.
-func (r *reader) intBits(n *rnode, t core.PrimType) (uint64, error) {
-	u, err := parseUint(n.text)
+func (r *reader) intBits(l lit, t core.PrimType) (uint64, error) {
+	u, err := parseUint(l.text)
 	outOfRange := func() error {
 		sign := ""
-		if n.neg {
+		if l.neg {
 			sign = "-"
 		}
-		return r.file.Errorf(n.pos, "%s%s is out of range for %s", sign, n.text, t)
+		return r.file.Errorf(l.pos, "%s%s is out of range for %s", sign, l.text, t)
 	}
 	if err != nil {
 		return 0, outOfRange()
 	}
 	bits := uint(t.Bits())
-	prefixed := hasBasePrefix(n.text)
+	prefixed := hasBasePrefix(l.text)
 	if t.IsUnsigned() {
-		if n.neg && u != 0 || bits < 64 && u>>bits != 0 {
+		if l.neg && u != 0 || bits < 64 && u>>bits != 0 {
 			return 0, outOfRange()
 		}
 		return u, nil
@@ -723,11 +842,11 @@ func (r *reader) intBits(n *rnode, t core.PrimType) (uint64, error) {
 	// positive, or any bit pattern of the width for a prefixed literal.
 	limit := uint64(1) << (bits - 1)
 	switch {
-	case n.neg && u <= limit:
+	case l.neg && u <= limit:
 		return -u, nil
-	case !n.neg && u < limit:
+	case !l.neg && u < limit:
 		return u, nil
-	case !n.neg && prefixed && (bits == 64 || u>>bits == 0):
+	case !l.neg && prefixed && (bits == 64 || u>>bits == 0):
 		return uint64(int64(u<<(64-bits)) >> (64 - bits)), nil
 	}
 	return 0, outOfRange()

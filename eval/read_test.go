@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -119,6 +121,24 @@ func TestReadValuesErrors(t *testing.T) {
 		{"1.2.3", "", `<input>:1:1: malformed number "1.2.3"`},
 		{"0xZZ", "", `<input>:1:1: malformed number "0xZZ"`},
 		{"1 @", "", `<input>:1:3: expected a value, found "@"`},
+		// Shapes whose sizes overflow (issue 14, item 9).
+		{"empty([4611686018427387904][4]f32)", "",
+			"<input>:1:1: empty array of shape [4611686018427387904][4] has no dimension of size 0"},
+		{"empty([4611686018427387904][4][0]f32)", "",
+			"<input>:1:1: array shape [4611686018427387904][4][0] is too large: its dimensions multiply to more than 2^63-1"},
+		{"[empty([4611686018427387904][0]f32), empty([4611686018427387904][0]f32)]", "",
+			"<input>:1:1: array shape [2][4611686018427387904][0] is too large: its dimensions multiply to more than 2^63-1"},
+		// Irregular arrays found while reading, at the offending element.
+		{"[1, [2]]", "", "<input>:1:5: irregular array: element of rank 1 after one of shape [] (a scalar)"},
+		{"[[[1]], [2]]", "", "<input>:1:10: irregular array: element of shape [] (a scalar) after one of shape [1]"},
+		{"[empty([0]i32), [1i32]]", "", "<input>:1:17: irregular array: element of shape [1] after one of shape [0]"},
+		{"[[1], empty([0][0]i32)]", "", "<input>:1:7: irregular array: element of shape [0][0] after one of shape [1]"},
+		// Nesting is bounded, and a deep input is an error, not a stack
+		// overflow (issue 14, item 8).
+		{strings.Repeat("[", 3000000), "", "<input>:1:1001: arrays nested more than 1000 deep"},
+		{strings.Repeat("[", 3000000), "[]i32", "<input>:1:1001: arrays nested more than 1000 deep"},
+		{strings.Repeat("[", 1001) + "1" + strings.Repeat("]", 1001), "", "<input>:1:1001: arrays nested more than 1000 deep"},
+		{"empty(" + strings.Repeat("[0]", 1001) + "i32)", "", "<input>:1:3008: arrays nested more than 1000 deep"},
 	}
 	for _, tc := range tests {
 		var want []types.Type
@@ -138,6 +158,76 @@ func TestReadValuesErrors(t *testing.T) {
 		}
 		if err.Error() != tc.err {
 			t.Errorf("ReadValues(%q, %s) error:\n got %s\nwant %s", tc.in, tc.want, err, tc.err)
+		}
+	}
+}
+
+// TestReadDeep reads the deepest array the reader allows.
+func TestReadDeep(t *testing.T) {
+	src := strings.Repeat("[", MaxRank) + "7" + strings.Repeat("]", MaxRank)
+	vs, err := ReadValues(src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := vs[0][0]
+	if len(v.Shape) != MaxRank || v.Len() != 1 || v.Data.([]int32)[0] != 7 {
+		t.Errorf("read rank %d, %d elements", len(v.Shape), v.Len())
+	}
+}
+
+// TestReadNaN checks that a NaN reads as the one NaN the printer writes,
+// whatever its sign, so that values round-trip (issue 14, item 19).
+func TestReadNaN(t *testing.T) {
+	for _, src := range []string{"-f32.nan", "-f64.nan", "[f32.nan, -f32.nan]"} {
+		vs, err := ReadValues(src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, err := FormatValue(vs[0][0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadValues(text, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameValue(vs[0][0], back[0][0]) {
+			t.Errorf("%q printed as %q, which reads back differently", src, text)
+		}
+	}
+}
+
+// TestReadValuesMemory checks that reading an array costs about its
+// elements' bytes, not a tree node per element (issue 14, item 11: 50 MB
+// of input took 4 GB).
+func TestReadValuesMemory(t *testing.T) {
+	const n = 1 << 20
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(strconv.Itoa(i % 1000))
+	}
+	b.WriteString("]")
+	src := b.String()
+	for _, want := range [][]types.Type{nil, {parseType(t, "[]i32")}} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		vs, err := ReadValues(src, want)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := vs[0][0].Len(); got != n {
+			t.Fatalf("read %d elements, want %d", got, n)
+		}
+		// An i32 is 4 bytes; growing the buffer by appending allocates
+		// about 5 times the final slice in all.
+		if per := float64(after.TotalAlloc-before.TotalAlloc) / n; per > 24 {
+			t.Errorf("reading %d i32 elements (want %v) allocated %.1f bytes per element", n, want, per)
 		}
 	}
 }
@@ -165,6 +255,9 @@ func FuzzReadValues(f *testing.F) {
 	for _, s := range []string{
 		"6i32", "-3", "[1i32, 2i32]", "[[1,2],[3,4]]", "empty([2][0]f64)", "true f32.nan -f64.inf",
 		"0xFFu8 1_000 0b101", "0x1p4f32 2.5e-3", "[1, 2.0", "-- c\n[1,\n2]", "empty([0]i32",
+		"-f32.nan", "[[1], [2, 3]]", "[empty([0]i32), [1]]", "empty([4611686018427387904][4]f32)",
+		"empty([4611686018427387904][0]f32)", "empty([9223372036854775807][0][2]i8)",
+		strings.Repeat("[", 3000), strings.Repeat("[", MaxRank) + "1" + strings.Repeat("]", MaxRank),
 	} {
 		f.Add(s)
 	}
@@ -174,6 +267,10 @@ func FuzzReadValues(f *testing.F) {
 			return
 		}
 		for _, vs := range vss {
+			v := vs[0]
+			if err := CheckShape(v.Shape); err != nil || int64(DataLen(v.Data)) != v.Len() {
+				t.Fatalf("%q read as shape %v holding %d elements (%v)", src, v.Shape, DataLen(v.Data), err)
+			}
 			text, err := FormatValue(vs[0])
 			if err != nil {
 				t.Fatalf("FormatValue of %q: %v", src, err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -40,6 +39,9 @@ type Options struct {
 	// CUDA, when set, renders a program as the CUDA the GPU backend would
 	// compile for it (`:kernel`); it needs no GPU.
 	CUDA func(*core.Program) (string, error)
+	// Memory, when positive, sets the memory budget in bytes (see
+	// Reserve; the budget is the process's).
+	Memory int64
 }
 
 // Session holds the declarations and values of one REPL or notebook across
@@ -96,6 +98,9 @@ const (
 func NewSession(opts Options) *Session {
 	if opts.Backend == "" {
 		opts.Backend = "auto"
+	}
+	if opts.Memory > 0 {
+		SetMemoryLimit(opts.Memory)
 	}
 	return &Session{opts: opts, env: types.NewEnv(), values: map[string][]Value{}, files: map[string]*source.File{}}
 }
@@ -322,7 +327,8 @@ func addTimings(dst, src *Timings) {
 // Load replaces the session's declarations with those of the file at path
 // (futhark repl's :load) and returns the names it declared.
 func (s *Session) Load(ctx context.Context, path string) ([]string, error) {
-	text, err := os.ReadFile(path)
+	// Bounded and cancellable: `:load /dev/zero` never ends.
+	text, err := ReadFileLimited(ctx, path, MaxSourceBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -633,3 +639,11 @@ func patName(p syntax.Pat) string {
 	}
 	return ""
 }
+
+// SetMemory sets the memory budget in bytes (:set memory); n <= 0 restores
+// the default. The budget bounds the process's heap, so it is shared by
+// every session of the process.
+func (s *Session) SetMemory(n int64) { SetMemoryLimit(n) }
+
+// Memory is the memory budget in bytes.
+func (s *Session) Memory() int64 { return MemoryLimit() }

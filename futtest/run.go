@@ -167,7 +167,7 @@ func collect(paths []string) ([]string, error) {
 }
 
 func runFile(ctx context.Context, path string, opts Options, rep *Report) {
-	src, err := os.ReadFile(path)
+	src, err := eval.ReadFileLimited(ctx, path, eval.MaxSourceBytes)
 	if err != nil {
 		rep.Files++
 		rep.fail(path, 0, "read", "%v", err)

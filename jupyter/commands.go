@@ -33,7 +33,7 @@ func init() {
 		{"load", "FILE", "replace the session's declarations with those of FILE", (*evaluator).cmdLoad},
 		{"reload", "", "load the last loaded file again", (*evaluator).cmdReload},
 		{"time", "[on|off]", "show a timing table under every result", (*evaluator).cmdTime},
-		{"set", "print-limit N | deterministic on|off", "elide arrays with more than N elements (0: never); fixed-order float scans on the GPU", (*evaluator).cmdSet},
+		{"set", "print-limit N | deterministic on|off | memory SIZE", "elide arrays with more than N elements (0: never); fixed-order float scans on the GPU; the memory budget (16GiB)", (*evaluator).cmdSet},
 		{"backend", "[auto|cpu|gpu]", "show or choose the backend", (*evaluator).cmdBackend},
 		{"fusion", "[on|off]", "show or switch the fusion passes", (*evaluator).cmdFusion},
 		{"quit", "", "end the session (jupyter console exits; notebooks use their Kernel menu)", (*evaluator).cmdQuit},
@@ -314,6 +314,17 @@ func (e *evaluator) cmdSet(_ context.Context, arg string, out output) error {
 	case "":
 		out.stream("stdout", fmt.Sprintf("print-limit %d\ndeterministic %s\n", e.printLimit, onOffString(e.s.Deterministic())))
 		return nil
+	case "memory":
+		// The budget bounds the kernel process's heap (eval.Reserve).
+		if v := strings.TrimSpace(val); v != "" {
+			n, err := eval.ParseBytes(v)
+			if err != nil {
+				return commandError(":set memory: " + err.Error())
+			}
+			eval.SetMemoryLimit(n)
+		}
+		out.stream("stdout", "memory "+eval.FormatBytes(eval.MemoryLimit())+"\n")
+		return nil
 	case "deterministic":
 		on, set, err := onOff(strings.TrimSpace(val))
 		if err != nil {
@@ -333,7 +344,7 @@ func (e *evaluator) cmdSet(_ context.Context, arg string, out output) error {
 		out.stream("stdout", fmt.Sprintf("print-limit %d\n", n))
 		return nil
 	}
-	return commandError(fmt.Sprintf("unknown setting %q (known: print-limit, deterministic)", key))
+	return commandError(fmt.Sprintf("unknown setting %q (known: print-limit, deterministic, memory)", key))
 }
 
 // cmdInput asks the user for a value through the client's stdin channel

@@ -1,9 +1,11 @@
 package jupyter
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+
+	"github.com/arepl/arepl/eval"
 )
 
 // ConnectionInfo is the connection file a Jupyter client writes for the
@@ -24,7 +26,8 @@ type ConnectionInfo struct {
 // interpreted: clients name it kernel-<id>.json, tmp1a2b3c.json or
 // kernel-v2-….json.
 func readConnectionFile(path string) (*ConnectionInfo, error) {
-	b, err := os.ReadFile(path)
+	// Bounded: a connection file of /dev/zero would be read forever.
+	b, err := eval.ReadFileLimited(context.Background(), path, 1<<20)
 	if err != nil {
 		return nil, err
 	}

@@ -152,7 +152,7 @@ func bench(ctx context.Context, opts eval.Options, file, entry string, in io.Rea
 	}
 	var argv [][]eval.Value
 	if in != nil {
-		text, err := io.ReadAll(in)
+		text, err := eval.ReadAllLimited(ctx, in, eval.MemoryLimit()/2, "<stdin>")
 		if err != nil {
 			return rep, err
 		}
@@ -235,7 +235,11 @@ func randomArgs(params []types.Type, size int64, seed uint64) ([][]eval.Value, e
 				out[i] = append(out[i], randomScalar(l.Elem, size, rng))
 				continue
 			}
-			side := int64(math.Round(math.Pow(float64(size), 1/float64(l.Rank))))
+			fside := math.Round(math.Pow(float64(size), 1/float64(l.Rank)))
+			if fside >= math.MaxInt64 {
+				return nil, fmt.Errorf("--size %d: parameter %d would have more than 2^63-1 elements in a dimension", size, i+1)
+			}
+			side := int64(fside)
 			shape := make([]int64, l.Rank)
 			for j, d := range l.Dims {
 				switch {
@@ -250,6 +254,9 @@ func randomArgs(params []types.Type, size int64, seed uint64) ([][]eval.Value, e
 				default:
 					shape[j] = side
 				}
+			}
+			if err := eval.ReserveArray(l.Elem, shape); err != nil {
+				return nil, fmt.Errorf("--size %d: parameter %d of shape %v: %v", size, i+1, shape, err)
 			}
 			v := eval.NewArray(l.Elem, shape...)
 			fillRandom(v.Data, rng)

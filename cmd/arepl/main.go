@@ -151,11 +151,13 @@ func versionString() string {
 type sessionFlags struct {
 	backend  string
 	noFusion bool
+	memory   string
 }
 
 func (f *sessionFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.backend, "backend", "auto", "backend: cpu, gpu or auto (the GPU when one is present)")
 	fs.BoolVar(&f.noFusion, "no-fusion", false, "turn the fusion passes off")
+	fs.StringVar(&f.memory, "memory", "", "memory budget for values and intermediates, e.g. 16GiB (default: 3/4 of physical memory)")
 }
 
 // options checks the flags and returns the session options they ask for.
@@ -165,7 +167,18 @@ func (f *sessionFlags) options() (eval.Options, error) {
 	default:
 		return eval.Options{}, fmt.Errorf("unknown backend %q (want cpu, gpu or auto)", f.backend)
 	}
-	return eval.Options{Backend: f.backend, Fusion: !f.noFusion}, nil
+	opts := eval.Options{Backend: f.backend, Fusion: !f.noFusion}
+	if f.memory != "" {
+		n, err := eval.ParseBytes(f.memory)
+		if err != nil {
+			return eval.Options{}, fmt.Errorf("--memory: %v", err)
+		}
+		// The budget is the process's: set it now for the subcommands
+		// that build sessions of their own (test).
+		opts.Memory = n
+		eval.SetMemoryLimit(n)
+	}
+	return opts, nil
 }
 
 // parseFlags parses args with fs, allowing flags after positional

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -192,9 +191,9 @@ func (r *repl) loopTerminal() error {
 		privateHistory(filepath.Dir(hist), hist)
 	}
 	fmt.Fprintf(r.out, "arepl %s on %s. :help lists the commands; Ctrl-D leaves.\n", version, r.sess.Backend())
-	var buf []string
+	var buf inputBuffer
 	for !r.quit {
-		if len(buf) == 0 {
+		if len(buf.lines) == 0 {
 			rl.SetPrompt(r.prompt())
 		} else {
 			rl.SetPrompt(contPrompt)
@@ -202,10 +201,10 @@ func (r *repl) loopTerminal() error {
 		line, err := rl.Readline()
 		switch {
 		case errors.Is(err, readline.ErrInterrupt):
-			buf = nil
+			buf.reset()
 			continue
 		case errors.Is(err, io.EOF):
-			if len(buf) == 0 {
+			if len(buf.lines) == 0 {
 				return nil
 			}
 			// Ctrl-D inside an unfinished input submits it, so its error
@@ -214,7 +213,12 @@ func (r *repl) loopTerminal() error {
 		case err != nil:
 			return err
 		}
-		src, done := addLine(&buf, line)
+		src, done, err := buf.addLine(line, r.inputName())
+		if err != nil {
+			r.n++
+			r.report(err)
+			continue
+		}
 		if !done {
 			continue
 		}
@@ -222,25 +226,6 @@ func (r *repl) loopTerminal() error {
 		r.input(src)
 	}
 	return nil
-}
-
-// addLine adds a line to the unfinished input buf and reports whether the
-// input is complete, returning it (and emptying buf) if so. Blank lines
-// before an input are skipped; a blank line inside one ends it, so a
-// person gets the parser's error rather than an endless continuation
-// prompt. `:commands` are always one line.
-func addLine(buf *[]string, line string) (string, bool) {
-	blank := strings.TrimSpace(line) == ""
-	if blank && len(*buf) == 0 {
-		return "", false
-	}
-	*buf = append(*buf, line)
-	src := strings.Join(*buf, "\n")
-	if !blank && !strings.HasPrefix(strings.TrimSpace(src), ":") && eval.IsIncomplete(src) {
-		return "", false
-	}
-	*buf = nil
-	return src, true
 }
 
 // saveHistory records a whole input, so that Up recalls a multi-line
@@ -263,22 +248,41 @@ func saveHistory(rl *readline.Instance, src string) {
 	}
 }
 
+// maxLine bounds a line read from a non-terminal: a longer one is
+// reported and skipped, and the REPL goes on with the next.
+const maxLine = 64 << 20
+
 // loopPlain reads inputs from a non-terminal, joining unfinished inputs
 // across lines like the terminal loop.
 func (r *repl) loopPlain(in io.Reader) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
-	var buf []string
-	for !r.quit && sc.Scan() {
-		if src, done := addLine(&buf, sc.Text()); done {
+	lr := newLineReader(in, maxLine)
+	var buf inputBuffer
+	for !r.quit {
+		line, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		var long *lineTooLongError
+		if errors.As(err, &long) {
+			// The input the line belonged to is lost with it.
+			buf.reset()
+			r.report(err)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		src, done, err := buf.addLine(line, r.inputName())
+		switch {
+		case err != nil:
+			r.n++
+			r.report(err)
+		case done:
 			r.input(src)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return err
-	}
-	if len(buf) > 0 && !r.quit {
-		r.input(strings.Join(buf, "\n"))
+	if len(buf.lines) > 0 && !r.quit {
+		r.input(buf.pending())
 	}
 	return nil
 }
@@ -294,7 +298,7 @@ func (r *repl) input(src string) {
 		r.command(name, strings.TrimSpace(arg))
 		return
 	}
-	name := fmt.Sprintf("[%d]", r.n)
+	name := r.inputName()
 	r.n++
 	var res *eval.Result
 	err := r.evaluate(func(ctx context.Context) (err error) {
@@ -307,6 +311,9 @@ func (r *repl) input(src string) {
 	}
 	r.show(res)
 }
+
+// inputName names the next input in positions: [3] for input 3.
+func (r *repl) inputName() string { return fmt.Sprintf("[%d]", r.n) }
 
 // evaluate runs f with a context that Ctrl-C cancels, turning a panic into
 // an internal error so the REPL survives it.
@@ -396,7 +403,7 @@ func init() {
 		{"load", "FILE", "replace the session's declarations with FILE's", (*repl).cmdLoad},
 		{"reload", "", "load the last loaded file again", (*repl).cmdReload},
 		{"time", "on|off", "print a timing line after each result", (*repl).cmdTime},
-		{"set", "print-limit N | deterministic on|off", "print at most N elements of an array (0: all); fixed-order float scans on the GPU", (*repl).cmdSet},
+		{"set", "print-limit N | deterministic on|off | memory SIZE", "print at most N elements of an array (0: all); fixed-order float scans on the GPU; the memory budget (16GiB)", (*repl).cmdSet},
 		{"backend", "[cpu|gpu|auto]", "show or choose the backend", (*repl).cmdBackend},
 		{"fusion", "on|off", "turn the fusion passes on or off", (*repl).cmdFusion},
 		{"plan", "EXPR", "show what fusion does to an expression, without running it", (*repl).cmdPlan},
@@ -511,8 +518,17 @@ func (r *repl) cmdSet(_ context.Context, arg string) error {
 		fmt.Fprintf(r.out, "print-limit %d\ndeterministic %s\n", r.limit, offOn(r.sess.Deterministic()))
 		return nil
 	}
+	if fields[0] == "memory" {
+		if len(fields) == 1 {
+			// Not in the list above: the default depends on the machine.
+			fmt.Fprintf(r.out, "memory %s\n", eval.FormatBytes(r.sess.Memory()))
+			return nil
+		}
+		// A size may be written with a space: 16 GiB.
+		fields = []string{"memory", strings.Join(fields[1:], "")}
+	}
 	if len(fields) != 2 {
-		return errors.New("usage: :set print-limit N, or :set deterministic on|off")
+		return errors.New("usage: :set print-limit N, :set deterministic on|off, or :set memory SIZE")
 	}
 	switch fields[0] {
 	case "print-limit":
@@ -530,8 +546,16 @@ func (r *repl) cmdSet(_ context.Context, arg string) error {
 		r.sess.SetDeterministic(on)
 		r.note("deterministic float scans %s", offOn(on))
 		return nil
+	case "memory":
+		n, err := eval.ParseBytes(fields[1])
+		if err != nil {
+			return err
+		}
+		r.sess.SetMemory(n)
+		r.note("memory budget %s", eval.FormatBytes(n))
+		return nil
 	}
-	return fmt.Errorf("unknown setting %q (known: print-limit, deterministic)", fields[0])
+	return fmt.Errorf("unknown setting %q (known: print-limit, deterministic, memory)", fields[0])
 }
 
 func (r *repl) cmdBackend(_ context.Context, arg string) error {

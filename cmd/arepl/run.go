@@ -65,7 +65,8 @@ func runEntry(ctx context.Context, opts eval.Options, file, entry string, in io.
 	if params == nil {
 		params = []types.Type{} // no parameters: read no values (nil would read any)
 	}
-	text, err := io.ReadAll(in)
+	// The input may not exceed the memory budget; Ctrl-C stops the read.
+	text, err := eval.ReadAllLimited(ctx, in, eval.MemoryLimit()/2, "<stdin>")
 	if err != nil {
 		return "", err
 	}

@@ -48,12 +48,16 @@ func (f *frame) eval1(s *core.Stmt) ([]eval.Value, error) {
 			}
 			n *= shape[i]
 		}
+		if err := eval.CheckShape(shape); err != nil {
+			return nil, f.errAt(s, "cannot reshape array of shape %s: %v", shapeString(arr.Shape), err)
+		}
 		if n != arr.Len() {
 			return nil, f.errAt(s, "cannot reshape array of shape %s to shape %s", shapeString(arr.Shape), shapeString(shape))
 		}
 		return []eval.Value{{Elem: arr.Elem, Shape: shape, Data: arr.Data}}, nil
 	case *core.TransposeExp:
-		return []eval.Value{transpose(f.value(e.Arr))}, nil
+		v, err := f.transpose(s, f.value(e.Arr))
+		return []eval.Value{v}, err
 	case *core.ReverseExp:
 		arr := f.value(e.Arr)
 		n := arr.Shape[0]
@@ -108,23 +112,30 @@ func i64Value(n int64) eval.Value {
 	return eval.Value{Elem: core.I64, Data: []int64{n}}
 }
 
-// newArray allocates an array, refusing sizes beyond MaxAlloc.
+// newArray allocates an array, refusing sizes beyond MaxAlloc or the
+// memory budget (eval.Reserve).
 func (f *frame) newArray(s *core.Stmt, t core.PrimType, shape ...int64) (eval.Value, error) {
 	n := int64(1)
 	for _, d := range shape {
 		if d < 0 {
 			return eval.Value{}, f.errAt(s, "negative array size %d", d)
 		}
-		if d != 0 && n > (1<<62)/d {
-			return eval.Value{}, f.errAt(s, "cannot allocate an array of shape %s", shapeString(shape))
-		}
 		n *= d
 	}
-	if size := int64(t.Size()); n > f.m.opts.MaxAlloc/size {
-		if n > (1<<63-1)/size {
-			return eval.Value{}, f.errAt(s, "cannot allocate %d elements of %d bytes", n, size)
-		}
-		return eval.Value{}, f.errAt(s, "cannot allocate %d bytes", n*size)
+	// Every dimension counts, a 0 among them included: the shape must
+	// stay valid when rearranged ([0][2^62][4] transposed is [2^62][0][4]).
+	if err := eval.CheckShape(shape); err != nil {
+		return eval.Value{}, f.errAt(s, "cannot allocate an array: %v", err)
+	}
+	size := int64(t.Size())
+	if n > (1<<63-1)/size {
+		return eval.Value{}, f.errAt(s, "cannot allocate %d elements of %d bytes", n, size)
+	}
+	if max := f.m.opts.MaxAlloc; max > 0 && n*size > max {
+		return eval.Value{}, f.errAt(s, "cannot allocate %d bytes: more than the largest array allowed, %d bytes", n*size, max)
+	}
+	if err := eval.Reserve(n * size); err != nil {
+		return eval.Value{}, f.errAt(s, "cannot allocate %d bytes: %v", n*size, err)
 	}
 	return eval.Value{Elem: t, Shape: append([]int64(nil), shape...), Data: eval.MakeSlice(t, int(n))}, nil
 }
@@ -167,32 +178,82 @@ func permuteRows(v eval.Value, src func(i int64) int64) eval.Value {
 	return out
 }
 
-func transpose(v eval.Value) eval.Value {
+// transpose swaps the two outer dimensions of v. The copy is done in
+// tiles, so that both the rows read and the columns written stay in cache,
+// with int indices throughout (an array may have more than 2^31 elements)
+// and no memory beyond the result.
+func (f *frame) transpose(s *core.Stmt, v eval.Value) (eval.Value, error) {
 	a, b := v.Shape[0], v.Shape[1]
-	inner := int64(1)
-	for _, d := range v.Shape[2:] {
-		inner *= d
-	}
 	shape := append([]int64{b, a}, v.Shape[2:]...)
-	out := eval.Value{Elem: v.Elem, Shape: shape, Data: eval.MakeSlice(v.Elem, int(v.Len()))}
-	if inner == 1 {
-		idx := make([]int32, 0, b)
-		for j := int64(0); j < b; j++ {
-			idx = idx[:0]
-			for i := int64(0); i < a; i++ {
-				idx = append(idx, int32(i*b+j))
+	out, err := f.newArray(s, v.Elem, shape...)
+	if err != nil {
+		return out, err
+	}
+	inner := int(rowLen(v) / max(b, 1))
+	if v.Len() == 0 {
+		return out, nil
+	}
+	switch d := out.Data.(type) {
+	case []bool:
+		transposeData(d, v.Data.([]bool), int(a), int(b), inner)
+	case []int8:
+		transposeData(d, v.Data.([]int8), int(a), int(b), inner)
+	case []int16:
+		transposeData(d, v.Data.([]int16), int(a), int(b), inner)
+	case []int32:
+		transposeData(d, v.Data.([]int32), int(a), int(b), inner)
+	case []int64:
+		transposeData(d, v.Data.([]int64), int(a), int(b), inner)
+	case []uint8:
+		transposeData(d, v.Data.([]uint8), int(a), int(b), inner)
+	case []uint16:
+		transposeData(d, v.Data.([]uint16), int(a), int(b), inner)
+	case []uint32:
+		transposeData(d, v.Data.([]uint32), int(a), int(b), inner)
+	case []uint64:
+		transposeData(d, v.Data.([]uint64), int(a), int(b), inner)
+	case []float32:
+		transposeData(d, v.Data.([]float32), int(a), int(b), inner)
+	case []float64:
+		transposeData(d, v.Data.([]float64), int(a), int(b), inner)
+	default:
+		return eval.Value{}, f.errAt(s, "internal error: transpose of %T", out.Data)
+	}
+	return out, nil
+}
+
+// transposeTile is the side of the square tiles transposeData copies.
+const transposeTile = 64
+
+// transposeData writes the [b][a][inner] transposition of the [a][b][inner]
+// array src into dst.
+func transposeData[T any](dst, src []T, a, b, inner int) {
+	if inner > 1 {
+		for i := range a {
+			for j := range b {
+				copy(dst[(j*a+i)*inner:(j*a+i+1)*inner], src[(i*b+j)*inner:])
 			}
-			gatherAny(sliceAny(out.Data, int(j*a), int((j+1)*a)), v.Data, idx)
 		}
-		return out
+		return
 	}
-	for i := int64(0); i < a; i++ {
-		for j := int64(0); j < b; j++ {
-			src := (i*b + j) * inner
-			copyAt(out.Data, int((j*a+i)*inner), sliceAny(v.Data, int(src), int(src+inner)))
+	transposeRows(dst, src, a, b, 0, b)
+}
+
+// transposeRows writes rows jlo..jhi-1 of the [b][a] transposition of the
+// [a][b] array src into dst, a tile at a time.
+func transposeRows[T any](dst, src []T, a, b, jlo, jhi int) {
+	for i0 := 0; i0 < a; i0 += transposeTile {
+		i1 := min(i0+transposeTile, a)
+		for j0 := jlo; j0 < jhi; j0 += transposeTile {
+			j1 := min(j0+transposeTile, jhi)
+			for i := i0; i < i1; i++ {
+				row := src[i*b+j0 : i*b+j1]
+				for k, x := range row {
+					dst[(j0+k)*a+i] = x
+				}
+			}
 		}
 	}
-	return out
 }
 
 // region is the set of elements an index selects: per indexed dimension a

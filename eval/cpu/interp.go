@@ -63,16 +63,13 @@ import (
 type Options struct {
 	Workers  int   // goroutines per SOAC; 0 = GOMAXPROCS
 	Chunk    int   // elements per vectorised chunk; 0 = DefaultChunk
-	MaxAlloc int64 // largest single array in bytes; 0 = DefaultMaxAlloc
+	MaxAlloc int64 // largest single array in bytes; 0 = only the memory budget (eval.Reserve) bounds it
 	MaxDepth int   // deepest function-call nesting; 0 = DefaultMaxDepth
 }
 
 const (
 	// DefaultChunk keeps a handful of columns of 8-byte values in L1/L2.
 	DefaultChunk = 4096
-	// DefaultMaxAlloc refuses single arrays beyond 4 GiB, so a huge iota or
-	// replicate is an error rather than the end of the process.
-	DefaultMaxAlloc = 4 << 30
 	// DefaultMaxDepth bounds recursion well before the Go stack would.
 	DefaultMaxDepth = 2000
 )
@@ -89,9 +86,6 @@ func New(opts Options) *Backend {
 	}
 	if opts.Chunk <= 0 {
 		opts.Chunk = DefaultChunk
-	}
-	if opts.MaxAlloc <= 0 {
-		opts.MaxAlloc = DefaultMaxAlloc
 	}
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = DefaultMaxDepth
@@ -141,6 +135,11 @@ func (b *Backend) Run(ctx context.Context, prog *core.Program, fn string, args [
 	m := &machine{ctx: ctx, done: ctx.Done(), prog: prog, opts: b.opts, timings: t}
 	defer func() {
 		if r := recover(); r != nil {
+			if me, ok := r.(*eval.MemoryError); ok {
+				// An allocation without an error path of its own (alloc).
+				res, err = nil, source.Errorf(f.Pos, "%v", me)
+				return
+			}
 			res, err = nil, internalError(r)
 		}
 	}()
@@ -159,6 +158,9 @@ func checkValue(v eval.Value, t core.Type) error {
 	}
 	if v.Data == nil {
 		return fmt.Errorf("value has no data")
+	}
+	if err := eval.CheckShape(v.Shape); err != nil {
+		return err
 	}
 	if n := anyLenSafe(v.Data); n < 0 || int64(n) != v.Len() {
 		return fmt.Errorf("value of shape %v holds %d elements", v.Shape, n)
@@ -265,10 +267,14 @@ func (f *frame) child(kind frameKind, n int) *frame {
 	return c
 }
 
-// alloc returns a scalar column of n elements of t.
+// alloc returns a scalar column of n elements of t. A column over the
+// memory budget panics with the *eval.MemoryError, which Run returns.
 func (f *frame) alloc(t core.PrimType, n int) any {
 	if f.pool != nil {
 		return f.pool.get(t, n)
+	}
+	if err := eval.Reserve(int64(n) * int64(t.Size())); err != nil {
+		panic(err)
 	}
 	return eval.MakeSlice(t, n)
 }

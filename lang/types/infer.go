@@ -165,14 +165,49 @@ func (s *solver) freshDimFor(name string) Dim {
 
 // dim follows dimension-variable solutions.
 func (s *solver) dim(d Dim) Dim {
+	start := d
 	for i := 0; isDimVar(d) && i < 1<<20; i++ {
 		r, ok := s.dims[d.Name]
 		if !ok {
-			return d
+			break
 		}
 		d = r
 	}
+	// Path compression, as for type variables (resolve): every variable
+	// on the chain now names the end directly.
+	for v := start; isDimVar(v) && v != d; {
+		next, ok := s.dims[v.Name]
+		if !ok {
+			break
+		}
+		s.dims[v.Name] = d
+		v = next
+	}
 	return d
+}
+
+// resolve follows a chain of solved type variables to its end and points
+// every variable on it at the end (path compression): unifying each
+// element of a long literal with the last builds such chains, and walking
+// them again for every element made checking quadratic.
+func (s *solver) resolve(v *tyVar) Type {
+	var t Type = v
+	for {
+		w, ok := t.(*tyVar)
+		if !ok || w.ref == nil {
+			break
+		}
+		t = w.ref
+	}
+	for w := v; w != t; {
+		next, ok := w.ref.(*tyVar)
+		w.ref = t
+		if !ok {
+			break
+		}
+		w = next
+	}
+	return t
 }
 
 // arrayOf builds an array of elem with the given outer dims, merging when
@@ -200,12 +235,8 @@ func rowOf(a *Array) Type {
 // shallow follows solved variables at the top of t and normalises an array
 // whose element variable was solved to an array.
 func (s *solver) shallow(t Type) Type {
-	for {
-		v, ok := t.(*tyVar)
-		if !ok || v.ref == nil {
-			break
-		}
-		t = v.ref
+	if v, ok := t.(*tyVar); ok && v.ref != nil {
+		t = s.resolve(v)
 	}
 	if a, ok := t.(*Array); ok {
 		if len(a.Dims) == 0 {
