@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Issue 15's nested-parallelism benchmark on the GPU machine, in one go:
+# arepl's kernels (BenchmarkNested in the eval/gpu test binary; workloads
+# with a statement on the CPU are listed as such, not timed), a hand-written
+# CUDA Mandelbrot (bench/gpu/mandel.cu, compiled here by nvcc), then PyTorch
+# and JAX on the same data (nested_peers.py), with a summary table last.
+# Build first, where Go is: CGO_ENABLED=0 go test -c -o .devbin/gpu.test ./eval/gpu
+# Usage: bench/gpu/nested.sh [test-binary]   (logs under $OUT if set;
+# NESTED=name,name runs only those workloads of BenchmarkNested)
+set -uo pipefail
+bin=$(cd "$(dirname "${1:-.devbin/gpu.test}")" && pwd)/$(basename "${1:-.devbin/gpu.test}")
+out=${OUT:-/tmp}
+here=$(cd "$(dirname "$0")" && pwd)
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
+# One workload failing (or running on the CPU) does not stop the others:
+# each is its own sub-benchmark, and this script goes on whatever the exit.
+"$bin" -test.run '^$' -test.bench 'BenchmarkNested' -test.benchtime 10x -test.v -gpubench.nested "${NESTED:-}" 2>&1 | tee "$out/nested-bench.txt" | grep -E '^(Benchmark|\s*--- |\s+\S+_test.go)' || true
+if command -v nvcc >/dev/null; then
+  nvcc -O3 -arch=sm_90 -o /tmp/mandel "$here/mandel.cu" && /tmp/mandel 4000 4000 255 20 | tee "$out/mandel.txt" || echo "mandel.cu failed"
+else
+  echo "nvcc not found: no CUDA Mandelbrot"
+fi
+PYTHONUNBUFFERED=1 python3 "$here/nested_peers.py" "$out/nested-bench.txt" "$out/mandel.txt" 2>&1 | tee "$out/nested-peers.txt"
