@@ -2,7 +2,13 @@
 same GPU in the same run, and print them beside arepl's figures
 (BenchmarkNested in eval/gpu) and a hand-written CUDA Mandelbrot.
 
-Usage: python3 nested_peers.py GO_BENCH_OUTPUT [MANDEL_OUTPUT]
+Usage: python3 nested_peers.py GO_BENCH_OUTPUT [MANDEL_OUTPUT [EXTRA_PEERS]]
+
+PEER_SECTIONS (comma-separated: bw, seg, mandel, matmul, nbody, stencil;
+default all) picks the peers to time; EXTRA_PEERS is the output of another
+run of this script (its "peer ..." lines join the table): nested.sh times
+the JAX n-body on its own under a time limit, as XLA once took minutes to
+compile it.
 
 Every peer is timed with CUDA events (torch) or by blocking on the result
 (JAX, after a compiling call) around REPS calls, on the data formula arepl
@@ -64,7 +70,8 @@ def parse_go(text):
 
 
 def main():
-    ours, skipped = parse_go(open(sys.argv[1]).read())
+    ours, skipped = parse_go(open(sys.argv[1]).read()) if os.path.exists(sys.argv[1]) else ({}, {})
+    sections = set(os.environ.get("PEER_SECTIONS", "bw,seg,mandel,matmul,nbody,stencil").split(","))
     mandel = None
     if len(sys.argv) > 2 and os.path.exists(sys.argv[2]):
         m = re.search(r"mandel_cuda_\d+ ([\d.]+) ms", open(sys.argv[2]).read())
@@ -72,6 +79,11 @@ def main():
             mandel = float(m.group(1))
     dev = torch.device("cuda")
     peers = {}  # workload -> [(impl, ms)]
+    if len(sys.argv) > 3 and os.path.exists(sys.argv[3]):
+        for line in open(sys.argv[3]):
+            m = re.match(r"peer (\S+)\s+(.*?)\s+([\d.]+) ms$", line.strip())
+            if m:
+                peers.setdefault(m.group(1), []).append((m.group(2), float(m.group(3))))
 
     def add(w, impl, fn):
         try:
@@ -99,13 +111,14 @@ def main():
         return jax.dlpack.from_dlpack(t.contiguous()) if hasattr(jax, "dlpack") else jnp.asarray(t.cpu().numpy())
 
     N = 16384
-    a = gen(N * N).view(N, N)
-    add("copy_d2d_16384sq", "torch clone", lambda: timed(lambda: a.clone()))
-    add("map2d_16384", "torch a*2+1", lambda: timed(lambda: a * 2 + 1))
-    add("rowsums_16384", "torch.sum(a, 1)", lambda: timed(lambda: torch.sum(a, 1)))
-    add("colsums_16384", "torch.sum(a, 0)", lambda: timed(lambda: torch.sum(a, 0)))
-    add("sum_flat_16384sq", "torch.sum(a)", lambda: timed(lambda: torch.sum(a)))
-    if have_jax:
+    a = gen(N * N).view(N, N) if "bw" in sections else None
+    if a is not None:
+        add("copy_d2d_16384sq", "torch clone", lambda: timed(lambda: a.clone()))
+        add("map2d_16384", "torch a*2+1", lambda: timed(lambda: a * 2 + 1))
+        add("rowsums_16384", "torch.sum(a, 1)", lambda: timed(lambda: torch.sum(a, 1)))
+        add("colsums_16384", "torch.sum(a, 0)", lambda: timed(lambda: torch.sum(a, 0)))
+        add("sum_flat_16384sq", "torch.sum(a)", lambda: timed(lambda: torch.sum(a)))
+    if have_jax and a is not None:
         try:
             ja = tojax(a)
             add("map2d_16384", "jax.jit(a*2+1)", lambda: jax_timed(jax.jit(lambda x: x * 2 + 1), ja))
@@ -118,8 +131,8 @@ def main():
     torch.cuda.empty_cache()
 
     # Segmented reduction with a map body: rows of length L over 2^28.
-    x = gen(1 << 28)
-    for l in [1, 4, 32, 256, 4096, 1 << 16, 1 << 20, 1 << 24]:
+    x = gen(1 << 28) if "seg" in sections else None
+    for l in [1, 4, 32, 256, 4096, 1 << 16, 1 << 20, 1 << 24] if x is not None else []:
         m = x.view((1 << 28) // l, l)
         add("segsq_len%d" % l, "torch.sum(m*m, 1)", lambda: timed(lambda: torch.sum(m * m, 1)))
         if have_jax and l in (1, 32, 4096, 1 << 20):
@@ -129,11 +142,11 @@ def main():
                 del jm
             except Exception as e:  # noqa: BLE001
                 print("jax segsq:", e)
-    del x, m
+    x = m = None
     torch.cuda.empty_cache()
 
     # Mandelbrot 4000 x 4000, 255 iterations.
-    H = W = 4000
+    H = W = 4000 if "mandel" in sections else 8
     if mandel is not None:
         peers.setdefault("mandelbrot_4000", []).append(("CUDA kernel (bench/gpu/mandel.cu)", mandel))
         print("peer %-22s %-44s %10.4f ms" % ("mandelbrot_4000", "CUDA kernel (bench/gpu/mandel.cu)", mandel), flush=True)
@@ -149,8 +162,9 @@ def main():
             zr, zi = torch.where(live, zr * zr - zi * zi + cr, zr), torch.where(live, 2 * zr * zi + ci, zi)
             k += live
         return k
-    add("mandelbrot_4000", "torch eager (masked, 255 steps)", lambda: timed(mandel_torch, 2))
-    if have_jax:
+    if "mandel" in sections:
+        add("mandelbrot_4000", "torch eager (masked, 255 steps)", lambda: timed(mandel_torch, 2))
+    if have_jax and "mandel" in sections:
         def mandel_jax(cr, ci):
             def cond(s):
                 zr, zi, k, i = s
@@ -175,8 +189,8 @@ def main():
     # Matrix products, f32, no TF32.
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
-    for n in [1024, 4096]:
-        A, B = gen(n * n).view(n, n), gen(n * n + 7)[7:].view(n, n)
+    for n in [1024, 4096] if "matmul" in sections else []:
+        A, B = gen(n * n).view(n, n), gen(n * n + 7)[7:].clone().view(n, n)
         add("matmul_f32_%d" % n, "torch.matmul (TF32 off: cuBLAS SGEMM)", lambda: timed(lambda: torch.matmul(A, B)))
         if have_jax:
             try:
@@ -187,26 +201,34 @@ def main():
                 print("jax matmul:", e)
 
     # n-body at 65536 bodies.
+    # n-body at 65536 bodies, by blocks of 2048 rows (lax.map), so that no
+    # 65536^2 intermediate is needed.
     nb = 65536
-    if have_jax:
+    if have_jax and "nbody" in sections:
         try:
             jx, jy, jz, jm = (tojax(gen(nb * (k + 2))[-nb:].clone()) for k in range(4))
 
             def nbody1(xs, ms):
-                return jnp.sum(ms[None, :] / (1 + (xs[:, None] - xs[None, :]) ** 2), axis=1)
+                def rows(xb):
+                    return jnp.sum(ms[None, :] / (1 + (xb[:, None] - xs[None, :]) ** 2), axis=1)
+                return lax.map(rows, xs.reshape(-1, 2048)).reshape(-1)
 
             def nbody3(xs, ys, zs, ms):
-                dx, dy, dz = xs[None, :] - xs[:, None], ys[None, :] - ys[:, None], zs[None, :] - zs[:, None]
-                inv = 1 / jnp.sqrt(dx * dx + dy * dy + dz * dz + 0.01)
-                s = ms[None, :] * inv * inv * inv
-                return jnp.sum(dx * s, 1), jnp.sum(dy * s, 1), jnp.sum(dz * s, 1)
+                def rows(b):
+                    xb, yb, zb = b
+                    dx, dy, dz = xs[None, :] - xb[:, None], ys[None, :] - yb[:, None], zs[None, :] - zb[:, None]
+                    inv = 1 / jnp.sqrt(dx * dx + dy * dy + dz * dz + 0.01)
+                    s = ms[None, :] * inv * inv * inv
+                    return jnp.sum(dx * s, 1), jnp.sum(dy * s, 1), jnp.sum(dz * s, 1)
+                r = lax.map(rows, (xs.reshape(-1, 2048), ys.reshape(-1, 2048), zs.reshape(-1, 2048)))
+                return tuple(c.reshape(-1) for c in r)
             add("nbody1_65536", "jax.jit", lambda: jax_timed(jax.jit(nbody1), jx, jm, reps=5))
             add("nbody3_65536", "jax.jit", lambda: jax_timed(jax.jit(nbody3), jx, jy, jz, jm, reps=5))
         except Exception as e:  # noqa: BLE001
             print("jax nbody:", e)
 
     # 5-point stencil, 4096 x 4096, per iteration (10 iterations a call).
-    S = 4096
+    S = 4096 if "stencil" in sections else 8
     g = gen(S * S).view(S, S)
 
     def stencil_torch(a, iters=10):
@@ -214,8 +236,9 @@ def main():
             p = torch.nn.functional.pad(a[None, None], (1, 1, 1, 1), mode="replicate")[0, 0]
             a = (a + p[:-2, 1:-1] + p[2:, 1:-1] + p[1:-1, :-2] + p[1:-1, 2:]) / 5
         return a
-    add("stencil_4096", "torch eager (pad + slices), per iteration", lambda: timed(lambda: stencil_torch(g), 3) / 10)
-    if have_jax:
+    if "stencil" in sections:
+        add("stencil_4096", "torch eager (pad + slices), per iteration", lambda: timed(lambda: stencil_torch(g), 3) / 10)
+    if have_jax and "stencil" in sections:
         def stencil_jax(a):
             def step(_, a):
                 p = jnp.pad(a, 1, mode="edge")

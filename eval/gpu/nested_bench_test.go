@@ -9,10 +9,14 @@ import (
 	"time"
 
 	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/eval/cpu"
 	. "github.com/arepl/arepl/lang/core"
 )
 
-var benchNested = flag.String("gpubench.nested", "", "comma-separated workloads of BenchmarkNested (empty: all)")
+var (
+	benchNested = flag.String("gpubench.nested", "", "comma-separated workloads of BenchmarkNested, or prefixes of their names (empty: all)")
+	benchMM     = flag.String("gpubench.mm", "", "comma-separated matrix-product tilings BMxBNxBKxTMxTN the matmul workloads also run with (each as the large and the small tiling)")
+)
 
 // nestedSrc holds issue 15's benchmark workloads as Futhark source; the
 // PyTorch and JAX versions are in bench/gpu/nested_peers.py.
@@ -60,7 +64,7 @@ def stencil [n][m] (iters: i64) (a: [n][m]f32) : [n][m]f32 =
 // timed: its line says so ("cpu-statements"), and the rest go on.
 // bench/gpu/nested.sh runs it beside PyTorch, JAX and a CUDA kernel.
 func BenchmarkNested(b *testing.B) {
-	be, err := New(Options{})
+	be, err := New(Options{Fallback: cpu.New(cpu.Options{})})
 	if err != nil {
 		b.Fatalf("GPU benchmarks need a GPU: %v", err)
 	}
@@ -86,6 +90,7 @@ func BenchmarkNested(b *testing.B) {
 		args         func(b *testing.B) []eval.Value
 		bytes, flops float64 // per run
 		per          float64 // divide the time by this (stencil iterations)
+		mm           mmShape // a matrix-product tiling to use instead of both of tile.go's
 	}
 	const big = 16384
 	var ws []work
@@ -99,9 +104,19 @@ func BenchmarkNested(b *testing.B) {
 		}, bytes: 4 * 4000 * 4000},
 	)
 	for _, n := range []int64{1024, 4096} {
-		ws = append(ws, work{name: fmt.Sprintf("matmul_f32_%d", n), fn: "matmul", args: func(b *testing.B) []eval.Value {
-			return []eval.Value{dev(b, n, n), dev(b, n, n)}
-		}, flops: 2 * float64(n) * float64(n) * float64(n), bytes: 12 * float64(n) * float64(n)})
+		for _, v := range append([]string{""}, strings.Split(*benchMM, ",")...) {
+			var sh mmShape
+			name := fmt.Sprintf("matmul_f32_%d", n)
+			if v != "" {
+				if _, err := fmt.Sscanf(v, "%dx%dx%dx%dx%d", &sh.BM, &sh.BN, &sh.BK, &sh.TM, &sh.TN); err != nil {
+					b.Fatalf("-gpubench.mm %q: %v", v, err)
+				}
+				name += "_" + v
+			}
+			ws = append(ws, work{name: name, fn: "matmul", mm: sh, args: func(b *testing.B) []eval.Value {
+				return []eval.Value{dev(b, n, n), dev(b, n, n)}
+			}, flops: 2 * float64(n) * float64(n) * float64(n), bytes: 12 * float64(n) * float64(n)})
+		}
 	}
 	const bodies = 65536
 	ws = append(ws,
@@ -127,7 +142,11 @@ func BenchmarkNested(b *testing.B) {
 		}
 	}
 	for _, w := range ws {
-		if len(want) > 0 && !want[w.name] {
+		picked := len(want) == 0
+		for f := range want {
+			picked = picked || strings.HasPrefix(w.name, f)
+		}
+		if !picked {
 			continue
 		}
 		b.Run(w.name, func(b *testing.B) {
@@ -136,6 +155,11 @@ func BenchmarkNested(b *testing.B) {
 					b.Errorf("panic: %v", e)
 				}
 			}()
+			if w.mm.BM > 0 {
+				saved := [2]mmShape{mmLarge, mmSmall}
+				mmLarge, mmSmall = w.mm, w.mm
+				defer func() { mmLarge, mmSmall = saved[0], saved[1] }()
+			}
 			prog := futProg(b, nestedSrc, w.fn)
 			m, err := generate(prog, be.lim)
 			if err != nil {

@@ -73,10 +73,10 @@ type tiled struct {
 	mm      mmShape
 	small   *kernel // the small-tile variant; k is the large one
 	a, b    *core.Var
-	bRows   bool       // B' given by rows (p x m) rather than transposed (m x p)
-	row     *core.Var  // the outer lambda's row parameter
-	col     *core.Var  // the inner lambda's column parameter
-	tr      *core.Var  // the transpose of b inside the outer lambda, if any
+	bRows   bool         // B' given by rows (p x m) rather than transposed (m x p)
+	row     *core.Var    // the outer lambda's row parameter
+	col     *core.Var    // the inner lambda's column parameter
+	tr      *core.Var    // the transpose of b inside the outer lambda, if any
 	outerSh []*core.Stmt // shape statements of the outer lambda
 	innerSh []*core.Stmt // shape statements of the inner lambda
 	innerW  core.Atom    // width of the inner map
@@ -95,6 +95,7 @@ func (s mmShape) String() string {
 
 // The matrix-product tilings. large needs about 128 registers a thread (2
 // blocks of 256 threads a multiprocessor); small gives 4x the blocks.
+// Variables, so that benchmarks can measure others (BenchmarkNested).
 var (
 	mmLarge = mmShape{BM: 128, BN: 128, BK: 8, TM: 8, TN: 8}
 	mmSmall = mmShape{BM: 64, BN: 64, BK: 8, TM: 4, TN: 4}
@@ -643,7 +644,11 @@ func (g *generator) renderMM(s *core.Stmt, op *core.Screma, t *tiled) ([]*kernel
 	va, _ := vec4(t.a.Type.Elem)
 	vb, _ := vec4(t.b.Type.Elem)
 	var ks []*kernel
-	for _, sh := range []mmShape{mmLarge, mmSmall} {
+	shapes := []mmShape{mmLarge}
+	if mmSmall != mmLarge {
+		shapes = append(shapes, mmSmall)
+	}
+	for _, sh := range shapes {
 		name := fmt.Sprintf("%s_%dx%dx%d_r%dx%d", base, sh.BM, sh.BN, sh.BK, sh.TM, sh.TN)
 		k := &kernel{Name: name, Stmt: s, Op: op, Env: env, Block: sh.threads(), params: params, checks: checks, Red: []core.PrimType{t.r}}
 		tt := *t
@@ -673,7 +678,9 @@ func (g *generator) renderMM(s *core.Stmt, op *core.Screma, t *tiled) ([]*kernel
 		k.src = b.String()
 		ks = append(ks, k)
 	}
-	ks[0].tile.small = ks[1]
+	if len(ks) > 1 {
+		ks[0].tile.small = ks[1]
+	}
 	return ks, nil
 }
 
@@ -944,7 +951,7 @@ func (r *run) launchTiled(s *core.Stmt, k *kernel, env map[string]eval.Value) er
 		if n > 0 && p > 0 {
 			kk := k
 			sms := int64(r.b.lim.SMs)
-			if ceilDiv(n, int64(mmLarge.BM))*ceilDiv(p, int64(mmLarge.BN)) < sms && t.small != nil {
+			if ceilDiv(n, int64(t.mm.BM))*ceilDiv(p, int64(t.mm.BN)) < sms && t.small != nil {
 				kk = t.small
 			}
 			sh := kk.tile.mm
