@@ -22,7 +22,7 @@ __global__ void mandel(int *out, int h, int w, int iters) {
   out[(long long)y * w + x] = k;
 }
 
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e)); exit(1); } } while (0)
+#define CK(x) do { cudaError_t ck_err = (x); if (ck_err != cudaSuccess) { fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(ck_err)); exit(1); } } while (0)
 
 int main(int argc, char **argv) {
   int h = argc > 1 ? atoi(argv[1]) : 4000, w = argc > 2 ? atoi(argv[2]) : 4000;
