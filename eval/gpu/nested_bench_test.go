@@ -15,6 +15,7 @@ import (
 
 var (
 	benchNested = flag.String("gpubench.nested", "", "comma-separated workloads of BenchmarkNested, or prefixes of their names (empty: all)")
+	benchParts  = flag.String("gpubench.parts", "", "comma-separated threads a body the n-body workloads also run with (the 1-D tiled kernel's split of the inner dimension)")
 	benchMM     = flag.String("gpubench.mm", "", "comma-separated matrix-product tilings BMxBNxBKxTMxTN the matmul workloads also run with (each as the large and the small tiling)")
 )
 
@@ -91,6 +92,7 @@ func BenchmarkNested(b *testing.B) {
 		bytes, flops float64 // per run
 		per          float64 // divide the time by this (stencil iterations)
 		mm           mmShape // a matrix-product tiling to use instead of both of tile.go's
+		parts        int64   // threads a body for the 1-D tiled kernel instead of tile1DParts's choice
 	}
 	const big = 16384
 	var ws []work
@@ -119,13 +121,23 @@ func BenchmarkNested(b *testing.B) {
 		}
 	}
 	const bodies = 65536
-	ws = append(ws,
-		work{name: "nbody1_65536", fn: "nbody1", args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, bodies), dev(b, bodies)} },
-			flops: 6 * bodies * bodies},
-		work{name: "nbody3_65536", fn: "nbody3", args: func(b *testing.B) []eval.Value {
-			return []eval.Value{dev(b, bodies), dev(b, bodies), dev(b, bodies), dev(b, bodies)}
-		}, flops: 20 * bodies * bodies},
-	)
+	for _, v := range append([]string{""}, strings.Split(*benchParts, ",")...) {
+		var parts int64
+		sfx := ""
+		if v != "" {
+			if _, err := fmt.Sscan(v, &parts); err != nil {
+				b.Fatalf("-gpubench.parts %q: %v", v, err)
+			}
+			sfx = "_p" + v
+		}
+		ws = append(ws,
+			work{name: "nbody1_65536" + sfx, fn: "nbody1", parts: parts, args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, bodies), dev(b, bodies)} },
+				flops: 6 * bodies * bodies},
+			work{name: "nbody3_65536" + sfx, fn: "nbody3", parts: parts, args: func(b *testing.B) []eval.Value {
+				return []eval.Value{dev(b, bodies), dev(b, bodies), dev(b, bodies), dev(b, bodies)}
+			}, flops: 20 * bodies * bodies},
+		)
+	}
 	for _, l := range []int64{1, 4, 32, 256, 4096, 1 << 16, 1 << 20, 1 << 24} {
 		ws = append(ws, work{name: fmt.Sprintf("segsq_len%d", l), fn: "segsq", args: func(b *testing.B) []eval.Value {
 			return []eval.Value{dev(b, (1<<28)/l, l)}
@@ -160,6 +172,8 @@ func BenchmarkNested(b *testing.B) {
 				mmLarge, mmSmall = w.mm, w.mm
 				defer func() { mmLarge, mmSmall = saved[0], saved[1] }()
 			}
+			forceParts = w.parts
+			defer func() { forceParts = 0 }()
 			prog := futProg(b, nestedSrc, w.fn)
 			m, err := generate(prog, be.lim)
 			if err != nil {

@@ -15,7 +15,10 @@ package gpu
 //     element; each block copies a tile of the invariant arrays into shared
 //     memory, all its threads fold over the tile, and the block moves on.
 //     Every invariant element is read from device memory once per block
-//     instead of once per thread.
+//     instead of once per thread. When the outer elements are fewer than the
+//     threads the multiprocessors hold (65536 bodies are a quarter of an
+//     H100's), up to 8 threads share an element, each folding a contiguous
+//     part of the inner dimension, and the parts combine in order.
 //   - 2-D block and register tiling (kernels/tile_mm.cu), the matrix
 //     product `map (\row -> map (\col -> reduce op ne (map2 f row col))
 //     (transpose b)) a` (also with the columns given as the rows of an
@@ -270,6 +273,25 @@ func tile1DSize(block, bytesPerElem int, lim Limits) int {
 	return block * max(1, min(k, 4))
 }
 
+// forceParts, when positive, replaces tile1DParts's choice (for measuring).
+var forceParts int64
+
+// tile1DParts is how many threads share one outer element of the 1-D
+// kernel: a power of two up to 8, as many as keep n x parts within the
+// threads the multiprocessors hold, so that a few thousand bodies still
+// fill the machine (65536 bodies are a quarter of an H100's 270336).
+func tile1DParts(n int64, block int, lim Limits) int64 {
+	if forceParts > 0 {
+		return forceParts
+	}
+	resident := int64(lim.SMs) * int64(lim.ThreadsPerSM)
+	parts := int64(1)
+	for parts < 8 && int64(block)%(2*parts) == 0 && n*parts*2 <= resident {
+		parts *= 2
+	}
+	return parts
+}
+
 func (g *generator) render1D(s *core.Stmt, op *core.Screma, redStmt *core.Stmt) ([]*kernel, error) {
 	in := redStmt.Exp.(*core.Screma)
 	g.n++
@@ -297,7 +319,7 @@ func (g *generator) render1D(s *core.Stmt, op *core.Screma, redStmt *core.Stmt) 
 		return nil, fs.err
 	}
 	k.Env = fs.order
-	ps := []kparam{{kind: pN, name: "ar_n"}}
+	ps := []kparam{{kind: pN, name: "ar_n"}, {kind: pExtra, name: "ar_parts"}}
 	ps = append(ps, envParams(k.Env)...)
 	for j, t := range k.In {
 		ps = append(ps, kparam{kind: pIn, k: j, t: t})
@@ -338,6 +360,9 @@ func (g *generator) render1D(s *core.Stmt, op *core.Screma, redStmt *core.Stmt) 
 	for j, a := range in.Arrs {
 		fmt.Fprintf(&shared, "  __shared__ %s ar_sh%d[%d];\n", ctype(a.Type.Elem), j, t.tile)
 	}
+	for j, v := range redStmt.Pat {
+		fmt.Fprintf(&shared, "  __shared__ %s ar_acc%d[%d];\n", ctype(v.Type.Elem), j, k.Block)
+	}
 	k.checks = e.calls || len(g.sites) > nsites
 	data := map[string]any{
 		"Name": k.Name, "Block": k.Block, "Tile": t.tile, "Params": k.Params(),
@@ -346,7 +371,7 @@ func (g *generator) render1D(s *core.Stmt, op *core.Screma, redStmt *core.Stmt) 
 		"Store":  strings.TrimRight(store.String(), "\n"),
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "\n// %s: map of a fold over invariant arrays at %v, 1-D tiled: %d threads a block, %d elements of each of %d invariant arrays a step in shared memory\n",
+	fmt.Fprintf(&b, "\n// %s: map of a fold over invariant arrays at %v, 1-D tiled: %d threads a block, %d elements of each of %d invariant arrays a step in shared memory, the inner dimension split over up to 8 threads a body when the bodies are few\n",
 		k.Name, s.Pos, k.Block, t.tile, len(in.Arrs))
 	if err := tileTemplates.ExecuteTemplate(&b, "tile_1d.cu", data); err != nil {
 		return nil, fmt.Errorf("internal error: tile_1d.cu: %v", err)
@@ -374,11 +399,15 @@ func envParams(env []*core.Var) []kparam {
 
 // tiledFold renders the redomap statement s as a loop over tiles of its
 // invariant arrays staged in shared memory: the block loads a tile, every
-// thread folds it in order, and a barrier frees the tile for the next.
+// thread folds its part's share of it in order, and a barrier frees the tile
+// for the next. The ar_parts partial results of a body then combine in
+// order through shared memory (ar_acc<k>), and every thread of the body
+// gets the result, so the statements after the fold run on real values.
 func (e *emitter) tiledFold(s *core.Stmt, in *core.Screma, tile, block int) error {
 	if err := e.declare(s.Pat); err != nil {
 		return err
 	}
+	accs := names(s.Pat)
 	i := 0
 	for _, r := range in.Reds {
 		for _, ne := range r.Neutral {
@@ -386,7 +415,7 @@ func (e *emitter) tiledFold(s *core.Stmt, in *core.Screma, tile, block int) erro
 			if err != nil {
 				return err
 			}
-			e.line("%s = %s;", cname(s.Pat[i].Name), a)
+			e.line("%s = %s;", accs[i], a)
 			i++
 		}
 	}
@@ -394,25 +423,34 @@ func (e *emitter) tiledFold(s *core.Stmt, in *core.Screma, tile, block int) erro
 	if err != nil {
 		return err
 	}
-	e.line("for (i64 ar_t0 = 0; ar_t0 < %s; ar_t0 += %d) {", w, tile)
+	e.line("{")
+	e.indent++
+	e.line("// Part q folds [ar_lo, ar_hi) of the inner dimension.")
+	e.line("const i64 ar_chunk = (%s + ar_parts - 1) / ar_parts;", w)
+	e.line("const i64 ar_lo = min(%s, ar_q * ar_chunk), ar_hi = min(%s, ar_lo + ar_chunk);", w, w)
+	e.line("for (i64 ar_t0 = 0; ar_t0 < ar_chunk; ar_t0 += ar_step) {")
 	e.indent++
 	// Each array is read within its own length: should the body's size
 	// assertion have failed, the loop still reads nothing out of bounds.
-	e.line("for (int ar_q = threadIdx.x; ar_q < %d && ar_t0 + ar_q < %s; ar_q += %d) {", tile, w, block)
+	e.line("for (int ar_l = threadIdx.x; ar_l < %d; ar_l += %d) {", tile, block)
+	e.line("  const i64 ar_plo = min(%s, (ar_l / ar_step) * ar_chunk);", w)
+	e.line("  const i64 ar_j = ar_plo + ar_t0 + ar_l %% ar_step;")
+	e.line("  if (ar_j < min(%s, ar_plo + ar_chunk)) {", w)
 	for j, a := range in.Arrs {
-		e.line("  ar_sh%d[ar_q] = ar_t0 + ar_q < %s_d0 ? %s[ar_t0 + ar_q] : (%s)0;", j, cname(a.Name), cname(a.Name), ctype(a.Type.Elem))
+		e.line("    ar_sh%d[ar_l] = ar_j < %s_d0 ? %s[ar_j] : (%s)0;", j, cname(a.Name), cname(a.Name), ctype(a.Type.Elem))
 	}
+	e.line("  }")
 	e.line("}")
 	e.line("__syncthreads();")
-	e.line("const int ar_cnt = (int)min((i64)%d, %s - ar_t0);", tile, w)
+	e.line("const int ar_cnt = (int)max((i64)0, min((i64)ar_step, ar_hi - ar_lo - ar_t0));")
 	e.line("#pragma unroll 4")
 	e.line("for (int ar_jj = 0; ar_jj < ar_cnt; ar_jj++) {")
 	e.indent++
 	for j, p := range in.Map.Params {
-		e.line("const %s %s = ar_sh%d[ar_jj];", ctype(p.Type.Elem), cname(p.Name), j)
+		e.line("const %s %s = ar_sh%d[ar_q * ar_step + ar_jj];", ctype(p.Type.Elem), cname(p.Name), j)
 	}
 	if in.Index != nil {
-		e.line("const i64 %s = ar_t0 + ar_jj;", cname(in.Index.Name))
+		e.line("const i64 %s = ar_lo + ar_t0 + ar_jj;", cname(in.Index.Name))
 	}
 	ys := make([]string, len(in.Map.Ret))
 	for j, t := range in.Map.Ret {
@@ -426,6 +464,55 @@ func (e *emitter) tiledFold(s *core.Stmt, in *core.Screma, tile, block int) erro
 	}
 	e.indent--
 	e.line("}")
+	if err := e.combine(in, accs, ys); err != nil {
+		return err
+	}
+	e.indent--
+	e.line("}")
+	e.line("__syncthreads();")
+	e.indent--
+	e.line("}")
+	// The parts, in order.
+	e.line("if (ar_parts > 1) {")
+	e.indent++
+	for k, a := range accs {
+		e.line("ar_acc%d[threadIdx.x] = %s;", k, a)
+	}
+	e.line("__syncthreads();")
+	e.line("if (ar_q == 0) {")
+	e.indent++
+	e.line("for (int ar_p = 1; ar_p < (int)ar_parts; ar_p++) {")
+	e.indent++
+	others := make([]string, len(accs))
+	for k, p := range s.Pat {
+		others[k] = e.fresh("part")
+		e.line("const %s %s = ar_acc%d[ar_p * ar_bodies + ar_b];", ctype(p.Type.Elem), others[k], k)
+	}
+	if err := e.combine(in, accs, others); err != nil {
+		return err
+	}
+	e.indent--
+	e.line("}")
+	for k, a := range accs {
+		e.line("ar_acc%d[threadIdx.x] = %s;", k, a)
+	}
+	e.indent--
+	e.line("}")
+	e.line("__syncthreads();")
+	for k, a := range accs {
+		e.line("%s = ar_acc%d[ar_b];", a, k)
+	}
+	e.line("__syncthreads();")
+	e.indent--
+	e.line("}")
+	e.indent--
+	e.line("}")
+	return nil
+}
+
+// combine renders accs = op(accs, xs) for the reductions of in, each
+// operator on its own components.
+func (e *emitter) combine(in *core.Screma, accs, xs []string) error {
 	off := 0
 	for _, r := range in.Reds {
 		n := len(r.Neutral)
@@ -437,24 +524,19 @@ func (e *emitter) tiledFold(s *core.Stmt, in *core.Screma, tile, block int) erro
 		for j, p := range r.Lambda.Params {
 			var src string
 			if j < n {
-				src = cname(s.Pat[off+j].Name)
+				src = accs[off+j]
 			} else {
-				src = ys[off+j-n]
+				src = xs[off+j-n]
 			}
 			e.line("const %s %s = %s;", ctype(p.Type.Elem), cname(p.Name), src)
 		}
-		if err := e.body(r.Lambda.Body, names(s.Pat[off:off+n])); err != nil {
+		if err := e.body(r.Lambda.Body, accs[off:off+n]); err != nil {
 			return err
 		}
 		e.indent--
 		e.line("}")
 		off += n
 	}
-	e.indent--
-	e.line("}")
-	e.line("__syncthreads();")
-	e.indent--
-	e.line("}")
 	return nil
 }
 
@@ -855,10 +937,13 @@ func (r *run) launchTiled(s *core.Stmt, k *kernel, env map[string]eval.Value) er
 			outs = append(outs, d)
 		}
 		if n > 0 {
+			parts := tile1DParts(n, k.Block, r.b.lim)
 			for _, p := range k.params {
 				switch p.kind {
 				case pN:
 					args = append(args, n)
+				case pExtra:
+					args = append(args, parts)
 				case pIn:
 					d, v, err := r.device(op.Arrs[p.k], env)
 					if err != nil {
@@ -878,7 +963,7 @@ func (r *run) launchTiled(s *core.Stmt, k *kernel, env map[string]eval.Value) er
 					}
 				}
 			}
-			grid := min(ceilDiv(n, int64(k.Block)), int64(r.b.lim.SMs)*int64(r.l.occ[k.Name])*8)
+			grid := min(ceilDiv(n, int64(k.Block)/parts), int64(r.b.lim.SMs)*int64(r.l.occ[k.Name])*8)
 			if err := r.launchOne(k, k.Name, grid, args, bytes); err != nil {
 				return err
 			}

@@ -36,6 +36,9 @@ def nbody3 [n] (xs: [n]f32) (ys: [n]f32) (zs: [n]f32) (ms: [n]f32) : ([n]f32, [n
          let inv = 1 / f32.sqrt (dx * dx + dy * dy + dz * dz + 0.01)
          let s = m * inv * inv * inv
          in (dx * s, dy * s, dz * s)) (zip3 xs ys zs) ms)) (zip3 xs ys zs))
+def last_greater [n] (xs: [n]f32) : [n]i64 =
+  map (\x -> (reduce (\(i, a) (j, b) -> if b != 0 then (j, b) else (i, a)) (-1i64, 0i32)
+                (map2 (\j y -> if y > x then (j, 1i32) else (-1i64, 0i32)) (iota n) xs)).0) xs
 def not_invariant [n][m] (a: [n][m]f32) : [n]f32 =
   map (\row -> f32.sum (map (\x -> x * 2) row)) a
 def fold_of_row [n] (xs: [n]f32) : [n]f32 =
@@ -84,6 +87,7 @@ func TestTileRecognise(t *testing.T) {
 		{"nbody1", "_tile1d"},
 		{"nbody3", "_tile1d"},
 		{"not_invariant", ""},
+		{"last_greater", "_tile1d"},
 		{"two_folds", "_tile1d"}, // fused horizontally into one fold with two operators
 		{"fold_of_row", ""},
 	} {
@@ -256,44 +260,46 @@ func TestTileDevice(t *testing.T) {
 			})
 		}
 	}
-	for _, fn := range []string{"nbody1", "nbody3"} {
+	// The 1-D kernel with the inner dimension split as tile1DParts chooses
+	// (0) and as 1, 2 and 4 threads a body.
+	defer func() { forceParts = 0 }()
+	for _, fn := range []string{"nbody1", "nbody3", "last_greater"} {
 		prog := tileProg(t, fn)
 		for _, n := range []int{1, 31, 255, 256, 257, 1023, 1024, 1025, 5000, 20000} {
 			if n > *maxN/4 {
 				continue
 			}
-			t.Run(fmt.Sprintf("%s_%d", fn, n), func(t *testing.T) {
-				arrs := 2
-				if fn == "nbody3" {
-					arrs = 4
-				}
-				in := make([][]float32, arrs)
-				var args []eval.Value
-				for k := range in {
-					in[k] = make([]float32, n)
-					for i := range in[k] {
-						in[k][i] = float32(rng.Float64()*20 - 10)
-						if k == arrs-1 {
-							in[k][i] = float32(rng.Float64() + 0.1)
-						}
+			arrs := map[string]int{"nbody1": 2, "nbody3": 4, "last_greater": 1}[fn]
+			in := make([][]float32, arrs)
+			var args []eval.Value
+			for k := range in {
+				in[k] = make([]float32, n)
+				for i := range in[k] {
+					in[k][i] = float32(rng.Float64()*20 - 10)
+					if k == arrs-1 && fn != "last_greater" {
+						in[k][i] = float32(rng.Float64() + 0.1)
 					}
-					args = append(args, eval.Value{Elem: F32, Shape: []int64{int64(n)}, Data: in[k]})
 				}
-				res := run(t, prog, args)
-				for i := 0; i < n; i++ {
-					if fn == "nbody1" {
-						var s, g float64
-						x := float64(in[0][i])
-						for j := 0; j < n; j++ {
-							d := x - float64(in[0][j])
-							v := float64(in[1][j]) / (1 + d*d)
-							s, g = s+v, g+math.Abs(v)
-						}
-						if got := float64(res[0].Data.([]float32)[i]); math.Abs(got-s) > 1e-5*g+1e-6 {
-							t.Fatalf("body %d: %v, want %v", i, got, s)
-						}
-						continue
+				args = append(args, eval.Value{Elem: F32, Shape: []int64{int64(n)}, Data: in[k]})
+			}
+			// want[c][i] and its rounding bound tol[c][i].
+			comps := map[string]int{"nbody1": 1, "nbody3": 3, "last_greater": 1}[fn]
+			want, tol := make([][]float64, comps), make([][]float64, comps)
+			for c := range want {
+				want[c], tol[c] = make([]float64, n), make([]float64, n)
+			}
+			for i := 0; i < n; i++ {
+				switch fn {
+				case "nbody1":
+					var s, g float64
+					x := float64(in[0][i])
+					for j := 0; j < n; j++ {
+						d := x - float64(in[0][j])
+						v := float64(in[1][j]) / (1 + d*d)
+						s, g = s+v, g+math.Abs(v)
 					}
+					want[0][i], tol[0][i] = s, 1e-5*g+1e-6
+				case "nbody3":
 					var acc, mag [3]float64
 					for j := 0; j < n; j++ {
 						var d [3]float64
@@ -310,12 +316,37 @@ func TestTileDevice(t *testing.T) {
 						}
 					}
 					for c := 0; c < 3; c++ {
-						if got := float64(res[c].Data.([]float32)[i]); math.Abs(got-acc[c]) > 1e-4*mag[c]+1e-5 {
-							t.Fatalf("body %d component %d: %v, want %v", i, c, got, acc[c])
+						want[c][i], tol[c][i] = acc[c], 1e-4*mag[c]+1e-5
+					}
+				case "last_greater":
+					want[0][i] = -1
+					for j := 0; j < n; j++ {
+						if in[0][j] > in[0][i] {
+							want[0][i] = float64(j)
 						}
 					}
 				}
-			})
+			}
+			for _, parts := range []int64{0, 1, 2, 4} {
+				t.Run(fmt.Sprintf("%s_%d_parts%d", fn, n, parts), func(t *testing.T) {
+					forceParts = parts
+					res := run(t, prog, args)
+					for c := range want {
+						for i := 0; i < n; i++ {
+							var got float64
+							switch d := res[c].Data.(type) {
+							case []float32:
+								got = float64(d[i])
+							case []int64:
+								got = float64(d[i])
+							}
+							if math.Abs(got-want[c][i]) > tol[c][i] || math.IsNaN(got) {
+								t.Fatalf("element %d component %d: %v, want %v", i, c, got, want[c][i])
+							}
+						}
+					}
+				})
+			}
 		}
 	}
 }

@@ -43,7 +43,7 @@ def fmt_f32(v):
 def fmt(v, t, dims):
     """v: nested lists; t: element type; dims: the shape (for empty arrays)."""
     if not dims:
-        return "%di32" % v if t == "i32" else fmt_f32(v)
+        return "%d%s" % (v, t) if t in ("i32", "i64") else fmt_f32(v)
     if dims[0] == 0 or any(d == 0 for d in dims):
         return "empty(" + "".join("[%d]" % d for d in dims) + t + ")"
     return "[" + ", ".join(fmt(x, t, dims[1:]) for x in v) + "]"
@@ -138,6 +138,24 @@ entry main (n: i64) : [n]f32 =
   let xs = map (\\i -> f32.i64 ((i * 7919) % 1000 - 500) / 100) (iota n)
   let ms = map (\\i -> f32.i64 ((i * 104729) % 97 + 1) / 10) (iota n)
   in map (\\x -> f32.sum (map2 (\\y m -> m / (1 + (x - y) * (x - y))) xs ms)) xs
+""", cases)
+
+    # A fold with an associative, non-commutative operator and the index:
+    # the last j with xs[j] > x, -1 if none (order must survive the split of
+    # the inner dimension over threads).
+    def xsi(n):
+        return [(i * 7919) % 1013 for i in range(n)]
+
+    cases = []
+    for n in [0, 1, 6, 300, 1100]:
+        x = xsi(n)
+        out = [max([j for j in range(n) if x[j] > x[i]], default=-1) for i in range(n)]
+        cases.append("input { %di64 } output { %s }" % (n, fmt(out, "i64", [n])))
+    write("last_greater_1d.fut", "for each element, the last index of a greater one: a non-commutative fold with the index (1-D tiled on the GPU).", """
+entry main (n: i64) : [n]i64 =
+  let xs = map (\\i -> i32.i64 ((i * 7919) % 1013)) (iota n)
+  in map (\\x -> (reduce (\\(i, a) (j, b) -> if b != 0 then (j, b) else (i, a)) (-1i64, 0i32)
+                   (map2 (\\j y -> if y > x then (j, 1i32) else (-1i64, 0i32)) (iota n) xs)).0) xs
 """, cases)
 
     def coord(n, mul, off):
