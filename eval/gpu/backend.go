@@ -10,6 +10,8 @@
 //     ordered operator, segmented reduce); codegen.go renders the lambdas as
 //     device functions with Futhark's scalar semantics (kernels/prelude.cu).
 //     Everything else is recorded with the reason it cannot run on the GPU.
+//     Before that, tile.go takes the shapes whose threads all read the same
+//     arrays (n-body folds, matrix products) and gives them tiled kernels.
 //   - backend.go interprets the function body on the host: kernels run on
 //     the device; If, loops and calls that contain kernels are followed on
 //     the host; every maximal run of other statements is handed, as one

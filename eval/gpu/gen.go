@@ -103,6 +103,7 @@ type kernel struct {
 	src          string   // the kernel's source, device functions included
 	checks       bool     // the kernel may raise the error flag
 	redArities   []int    // components per reduction
+	tile         *tiled   // set for tiled kernels (tile.go), which launchTiled runs
 }
 
 // Params is the kernel's C parameter list.

@@ -84,6 +84,13 @@ func (g *generator) walk(b *core.Body) error {
 				return err
 			}
 		case *core.Screma:
+			// Shapes with invariant inputs get tiled kernels first (tile.go).
+			if ok, err := g.tiledKernel(s, e); ok || err != nil {
+				if err != nil {
+					return err
+				}
+				continue
+			}
 			if err := g.soac(s, e, nil); err != nil {
 				return err
 			}
