@@ -284,14 +284,6 @@ func (l *lowerer) sessionValue(pos source.Pos, obj *types.Object) (value, error)
 	if v, ok := l.paramVals[obj]; ok {
 		return v, nil
 	}
-	// The session passes values by name, so two generations of one name
-	// (a declaration that uses a value rebound since) cannot both be
-	// parameters.
-	for _, p := range l.params {
-		if p.Name == obj.Name {
-			return value{}, source.Errorf(pos, "%s was rebound after a declaration used here was made, which still uses the old %s; declare it again", obj.Name, obj.Name)
-		}
-	}
 	if _, ok := obj.Type.(*types.Arrow); ok {
 		return value{}, source.Errorf(pos, "internal error: session value %s is a function", obj.Name)
 	}
@@ -302,7 +294,7 @@ func (l *lowerer) sessionValue(pos source.Pos, obj *types.Object) (value, error)
 		l.paramVars = append(l.paramVars, v)
 		atoms[i] = v
 	}
-	l.params = append(l.params, Param{Name: obj.Name, Type: obj.Type})
+	l.params = append(l.params, Param{Name: obj.Name, Type: obj.Type, Obj: obj})
 	v := value{t: normalize(obj.Type), atoms: atoms}
 	l.paramVals[obj] = v
 	return v, nil

@@ -56,6 +56,10 @@ import (
 type Param struct {
 	Name string
 	Type types.Type
+	// Obj is the binding the value belongs to: two generations of one
+	// name (a declaration that still uses a value rebound since, beside
+	// the new one) are two Params with the same Name.
+	Obj *types.Object
 }
 
 // MainName is the name of the function Expr produces.
