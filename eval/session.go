@@ -22,6 +22,15 @@ import (
 // notebook cell declares lives in an immutable types.Env plus a table of
 // values, and both are replaced only when an input succeeds, so a failed
 // input leaves the session as it was.
+//
+// Names are lexical, as in Futhark: every binding is its own
+// *types.Object, the checker resolves each use to the object in scope
+// where the use is written, and the value table is keyed by object, not
+// by name. Redefining n therefore shadows it for later inputs only; a
+// function declared before still sees the n it was written against. The
+// objects are identities, never names: lowering names the parameters of
+// the programs it makes after the source names, so generated code does
+// not depend on how often a name was rebound.
 
 // Options configure a Session.
 type Options struct {
@@ -50,8 +59,8 @@ type Session struct {
 	mu     sync.Mutex
 	opts   Options
 	env    *types.Env
-	values map[string][]Value
-	loaded string // last file given to Load
+	values map[*types.Object][]Value // the session values, by binding
+	loaded string                    // last file given to Load
 	// files holds the text of every input and loaded file by name, so a
 	// run-time error can quote its source line like a static one.
 	files map[string]*source.File
@@ -102,7 +111,7 @@ func NewSession(opts Options) *Session {
 	if opts.Memory > 0 {
 		SetMemoryLimit(opts.Memory)
 	}
-	return &Session{opts: opts, env: types.NewEnv(), values: map[string][]Value{}, files: map[string]*source.File{}}
+	return &Session{opts: opts, env: types.NewEnv(), values: map[*types.Object][]Value{}, files: map[string]*source.File{}}
 }
 
 // Eval evaluates one input: one or more declarations (`def`, `let x = e` at
@@ -152,20 +161,27 @@ type compiled struct {
 
 // compile checks, lowers and fuses an expression.
 func (s *Session) compile(file *source.File, env *types.Env, x syntax.Expr) (*compiled, error) {
-	c := &compiled{}
-	t := &c.timings
-
 	mark := time.Now()
 	typ, info, err := env.CheckExpr(file, x)
-	t.Parse = time.Since(mark)
+	parse := time.Since(mark)
 	if err != nil {
 		return nil, err
 	}
 	if types.IsFunction(typ) {
 		return nil, source.Errorf(x.Span().Start, "cannot evaluate a function of type %s: apply it to arguments", typ)
 	}
+	c, err := s.compileChecked(env, x, typ, info)
+	if c != nil {
+		c.timings.Parse = parse
+	}
+	return c, err
+}
 
-	mark = time.Now()
+// compileChecked lowers and fuses a checked expression of type typ.
+func (s *Session) compileChecked(env *types.Env, x syntax.Expr, typ types.Type, info *types.Info) (*compiled, error) {
+	c := &compiled{}
+	t := &c.timings
+	mark := time.Now()
 	prog, params, err := lower.Expr(env, x, info)
 	t.Lower = time.Since(mark)
 	if err != nil {
@@ -195,7 +211,11 @@ func (s *Session) run(ctx context.Context, c *compiled, t Timings) (*Result, err
 	res := &Result{Type: c.typ, Plan: c.plan, Timings: t}
 	var args []Value
 	for _, p := range c.params {
-		args = append(args, s.values[p.Name]...)
+		vals, ok := s.values[p.Obj]
+		if !ok {
+			return nil, fmt.Errorf("internal error: the session holds no value for %s", p.Name)
+		}
+		args = append(args, vals...)
 	}
 	backend, err := s.backend(&res.Timings)
 	if err != nil {
@@ -279,38 +299,79 @@ func (s *Session) gpuBackend() (Backend, error) {
 
 // declare checks declarations and evaluates the constants among them;
 // functions stay declarations that lowering inlines where they are used.
+//
+// Each declaration is evaluated as the object the checker made for it, not
+// by looking its name up, so a file or input that declares a name twice
+// evaluates both declarations, each in its own scope. A constant's value
+// replaces its declaration in the environment (later inputs use the value
+// instead of recomputing it) only where no later declaration of the input
+// shadows the name.
 func (s *Session) declare(ctx context.Context, file *source.File, decls []syntax.Decl) (*Result, error) {
 	res := &Result{}
 	mark := time.Now()
-	env, _, err := s.env.CheckDecls(file, decls)
+	env, info, err := s.env.CheckDecls(file, decls)
 	res.Timings.Parse = time.Since(mark)
 	if err != nil {
 		return nil, err
 	}
-	values := map[string][]Value{}
+	values := map[*types.Object][]Value{}
 	for _, d := range decls {
 		vd, ok := d.(*syntax.ValDecl)
 		if !ok {
 			return nil, fmt.Errorf("internal error: unknown declaration %T", d)
 		}
 		res.Decls = append(res.Decls, vd.Name)
-		obj, ok := env.Lookup(vd.Name)
-		if !ok || len(vd.Params) > 0 || len(vd.SizeParams) > 0 || types.IsFunction(obj.Type) {
+		obj := info.Binds[vd]
+		if obj == nil {
+			return nil, fmt.Errorf("internal error: declaration of %s has no object", vd.Name)
+		}
+		if len(vd.Params) > 0 || len(vd.SizeParams) > 0 || types.IsFunction(obj.Type) {
 			continue
 		}
-		r, err := s.evalExpr(ctx, file, env, &syntax.Var{At: syntax.At{Sp: vd.Sp}, Name: vd.Name})
+		r, err := s.evalObject(ctx, env, vd, obj)
 		if err != nil {
 			return nil, err
 		}
-		values[vd.Name] = r.Values
-		env = env.BindValue(vd.Name, obj.Type)
 		addTimings(&res.Timings, &r.Timings)
+		if cur, ok := env.Lookup(vd.Name); !ok || cur != obj {
+			continue // shadowed later in this input: nothing can name it
+		}
+		env = env.BindValue(vd.Name, obj.Type)
+		held, _ := env.Lookup(vd.Name)
+		values[held] = r.Values
 	}
 	s.env = env
 	for k, v := range values {
 		s.values[k] = v
 	}
+	s.dropUnreachable()
 	return res, nil
+}
+
+// evalObject evaluates the constant declared by d, whose object is obj:
+// an expression naming exactly that object, whatever its name means now.
+func (s *Session) evalObject(ctx context.Context, env *types.Env, d *syntax.ValDecl, obj *types.Object) (*Result, error) {
+	ref := &syntax.Var{At: syntax.At{Sp: d.Sp}, Name: d.Name}
+	info := types.NewInfo()
+	info.Uses[ref] = obj
+	info.Types[ref] = obj.Type
+	c, err := s.compileChecked(env, ref, obj.Type, info)
+	if err != nil {
+		return nil, err
+	}
+	return s.run(ctx, c, c.timings)
+}
+
+// dropUnreachable forgets the values that no name in scope can reach any
+// more (directly, or through the declarations that use them), so that
+// rebinding a large array in a REPL frees the old one.
+func (s *Session) dropUnreachable() {
+	live := s.env.ValuesInUse()
+	for obj := range s.values {
+		if !live[obj] {
+			delete(s.values, obj)
+		}
+	}
 }
 
 func addTimings(dst, src *Timings) {
@@ -341,7 +402,7 @@ func (s *Session) Load(ctx context.Context, path string) ([]string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old, oldValues := s.env, s.values
-	s.env, s.values = types.NewEnv(), map[string][]Value{}
+	s.env, s.values = types.NewEnv(), map[*types.Object][]Value{}
 	res, err := s.declare(ctx, file, f.Decls)
 	if err != nil {
 		s.env, s.values = old, oldValues
@@ -447,48 +508,60 @@ func (s *Session) Call(ctx context.Context, fn string, args [][]Value) (*Result,
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	saved := map[string][]Value{}
-	call := []string{fn}
-	for i := range params {
-		name := fmt.Sprintf("arepl_arg%d_", i)
-		saved[name] = s.values[name]
-		s.values[name] = args[i]
-		call = append(call, name)
-	}
-	defer func() {
-		for k, v := range saved {
-			if v == nil {
-				delete(s.values, k)
-			} else {
-				s.values[k] = v
-			}
-		}
-	}()
 	// A call of the same entry point in the same environment compiles to
 	// the same program: compile it once (benchmarks and notebooks call
 	// entry points over and over).
 	key := callKey{fn: fn, fusion: s.opts.Fusion}
-	if c, ok := s.calls[key]; ok && c.env == s.env {
-		return s.run(ctx, c.compiled, Timings{Notes: c.timings.Notes})
+	cc, ok := s.calls[key]
+	fresh := !ok || cc.env != s.env
+	if fresh {
+		cc, err = s.compileCall(fn, params)
+		if err != nil {
+			return nil, err
+		}
+		if s.calls == nil {
+			s.calls = map[callKey]compiledCall{}
+		}
+		s.calls[key] = cc
 	}
+	t := Timings{Notes: cc.timings.Notes}
+	if fresh {
+		t = cc.timings // what compiling it cost
+	}
+	// The arguments are session values for the length of the call.
+	for i, obj := range cc.args {
+		s.values[obj] = args[i]
+	}
+	defer func() {
+		for _, obj := range cc.args {
+			delete(s.values, obj)
+		}
+	}()
+	return s.run(ctx, cc.compiled, t)
+}
+
+// compileCall compiles `fn a0 a1 ...` where each argument is a session
+// value of its parameter's type.
+func (s *Session) compileCall(fn string, params []types.Type) (compiledCall, error) {
 	env := s.env
+	call := []string{fn}
+	args := make([]*types.Object, len(params))
 	for i, p := range params {
-		env = env.BindValue(call[1+i], p)
+		name := fmt.Sprintf("arepl_arg%d_", i)
+		env = env.BindValue(name, p)
+		args[i], _ = env.Lookup(name)
+		call = append(call, name)
 	}
 	file := source.NewFile("<call "+fn+">", strings.Join(call, " "))
 	x, err := syntax.ParseExpr(file)
 	if err != nil {
-		return nil, err
+		return compiledCall{}, err
 	}
 	c, err := s.compile(file, env, x)
 	if err != nil {
-		return nil, err
+		return compiledCall{}, err
 	}
-	if s.calls == nil {
-		s.calls = map[callKey]compiledCall{}
-	}
-	s.calls[key] = compiledCall{env: s.env, compiled: c}
-	return s.run(ctx, c, c.timings)
+	return compiledCall{env: s.env, args: args, compiled: c}, nil
 }
 
 // callKey and compiledCall are Call's cache: the compiled call of an entry
@@ -500,7 +573,8 @@ type callKey struct {
 }
 
 type compiledCall struct {
-	env *types.Env
+	env  *types.Env
+	args []*types.Object // the arguments' bindings, in order
 	*compiled
 }
 

@@ -79,14 +79,31 @@ func newSizes(b *core.Body) *sizes {
 			for _, a := range e.Arrs {
 				s.union(w, "size:"+a.Name)
 			}
-			for _, v := range st.Pat {
-				if v.Type.Rank > 0 {
-					s.union(w, "size:"+v.Name)
-				}
+			for _, v := range widthResults(st.Pat, e) {
+				s.union(w, "size:"+v.Name)
 			}
 		}
 	}
 	return s
+}
+
+// widthResults are the results of a Screma statement whose outer size is
+// its width: scanned values, map-outs and post-map outputs, not the
+// reductions' results (an array, for a vector operator, of any size).
+// core.Screma documents the order of the results.
+func widthResults(pat []*core.Var, e *core.Screma) []*core.Var {
+	lay := layoutOf(e)
+	redFrom := lay.nScan
+	if e.Post != nil {
+		redFrom = len(pat) - lay.nRed
+	}
+	var out []*core.Var
+	for i, v := range pat {
+		if v.Type.Rank > 0 && (i < redFrom || i >= redFrom+lay.nRed) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func varKey(v *core.Var) string { return "var:" + v.Name }

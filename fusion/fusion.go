@@ -210,10 +210,8 @@ func (f *fuser) propagateSizes(b *core.Body) {
 	for _, s := range b.Stmts {
 		switch e := s.Exp.(type) {
 		case *core.Screma:
-			for _, v := range s.Pat {
-				if v.Type.Rank > 0 {
-					width[v.Name] = e.W
-				}
+			for _, v := range widthResults(s.Pat, e) {
+				width[v.Name] = e.W
 			}
 		case *core.IotaExp:
 			width[s.Pat[0].Name] = e.N

@@ -116,15 +116,26 @@ AR_UNSIGNED(u16, u16)
 AR_UNSIGNED(u32, u32)
 AR_UNSIGNED(u64, u64)
 
+// ar_fmod_floor is float %: x - y * floor(x / y), whose result has the
+// sign of y (-5.5 % 2.0 is 0.5), as Futhark's reference interpreter
+// computes it (mod') and as the CPU backend does: in double, rounded once
+// to f32 at the end for f32, with a NaN for a zero or infinite y or an
+// infinite x. The _rn intrinsics are never contracted into a fused
+// multiply-add, so the device computes what the CPU computes.
+AR_D double ar_fmod_floor(double x, double y) {
+  return __dsub_rn(x, __dmul_rn(y, floor(__ddiv_rn(x, y))));
+}
+
 // Floats: IEEE arithmetic; min/max ignore a NaN operand (fmin/fmax), as
-// Futhark's f32.min does; round is round-half-even (rint).
+// Futhark's f32.min does; round is round-half-even (rint). Futhark has no
+// float // or %%; quot and rem truncate (trunc(x / y), fmod), as the CPU's.
 #define AR_FLOAT(N, T, S, INF)                                                  \
   AR_CMP(N, T)                                                                  \
   AR_D T add_##N(T x, T y) { return x + y; }                                    \
   AR_D T sub_##N(T x, T y) { return x - y; }                                    \
   AR_D T mul_##N(T x, T y) { return x * y; }                                    \
   AR_D T div_##N(T x, T y) { return x / y; }                                    \
-  AR_D T mod_##N(T x, T y) { return fmod##S(x, y); }                            \
+  AR_D T mod_##N(T x, T y) { return (T)ar_fmod_floor((f64)x, (f64)y); }         \
   AR_D T quot_##N(T x, T y) { return trunc##S(x / y); }                         \
   AR_D T rem_##N(T x, T y) { return fmod##S(x, y); }                            \
   AR_D T pow_##N(T x, T y) { return pow##S(x, y); }                             \

@@ -2,6 +2,7 @@ package backends
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -108,4 +109,35 @@ func TestCallReusesCompiledEntry(t *testing.T) {
 	if r := call(18, 1, 2, 3); r.Plan != nil || r.Timings.Lower == 0 {
 		t.Fatalf("with fusion off: plan %v, lower time %v", r.Plan, r.Timings.Lower)
 	}
+}
+
+// TestSequentialLetsAtTheREPL evaluates 5,000 lets in sequence, as one
+// REPL input and as a function body declared at the REPL: a sequence is
+// not nesting, so neither hits the 1,000-level nesting limit.
+func TestSequentialLetsAtTheREPL(t *testing.T) {
+	const n = 5000
+	var expr, fun strings.Builder
+	fun.WriteString("def f (x: i64) : i64 =")
+	for i := range n {
+		fmt.Fprintf(&expr, "let x%d = %s + %d in ", i, prevLet(i, "2"), i)
+		fmt.Fprintf(&fun, "\n  let x = x + %d", i)
+	}
+	fmt.Fprintf(&expr, "x%d", n-1)
+	fun.WriteString("\n  in x")
+	s := NewSession(eval.Options{Backend: "cpu", Fusion: true})
+	want := fmt.Sprint(n*(n-1)/2 + 2)
+	if got := show(t, eval1(t, s, expr.String())); got != want {
+		t.Errorf("%d lets: got %s, want %s", n, got, want)
+	}
+	eval1(t, s, fun.String())
+	if got := show(t, eval1(t, s, "f 2")); got != want {
+		t.Errorf("a function of %d lets: got %s, want %s", n, got, want)
+	}
+}
+
+func prevLet(i int, first string) string {
+	if i == 0 {
+		return first
+	}
+	return fmt.Sprintf("x%d", i-1)
 }

@@ -256,6 +256,49 @@ func testProgs() []testProg {
 			failMsg: "test.fut:9:1: negative exponent",
 		},
 		{
+			// Float % floors (the sign of the divisor), as the CPU does;
+			// fmod would give the dividend's sign on the negative operands.
+			name: "fmod",
+			build: func() *Program {
+				xs := &Var{Name: "xs_1", Type: ArrayOf(F64, 1)}
+				ys := &Var{Name: "ys_2", Type: ArrayOf(F64, 1)}
+				as := &Var{Name: "as_3", Type: ArrayOf(F32, 1)}
+				bs := &Var{Name: "bs_4", Type: ArrayOf(F32, 1)}
+				return fun([]*Var{xs, ys, as, bs}, func(b *Builder) []Atom {
+					w := b.Size(xs, 0)
+					f := b.Lambda([]Type{Scalar(F64), Scalar(F64), Scalar(F32), Scalar(F32)}, func(lb *Builder, ps []*Var) []Atom {
+						return []Atom{lb.BinOp(Mod, ps[0], ps[1]), lb.BinOp(Mod, ps[2], ps[3])}
+					})
+					out := b.Map(w, []*Var{xs, ys, as, bs}, f)
+					return []Atom{out[0], out[1]}
+				})
+			},
+			input: func(n int) []eval.Value {
+				xs, ys := make([]float64, n), make([]float64, n)
+				as, bs := make([]float32, n), make([]float32, n)
+				for i := range xs {
+					xs[i] = float64(int(hash(i)%2001)-1000) / 8
+					ys[i] = float64(int(hash(i+7)%30)-15)/2 + 0.25 // never 0
+					as[i], bs[i] = float32(xs[i]), float32(ys[i])
+				}
+				if n > 3 {
+					ys[0], ys[1], xs[2], ys[3] = 0, math.Inf(-1), math.Inf(1), math.NaN()
+				}
+				return []eval.Value{arr(xs), arr(ys), arr(as), arr(bs)}
+			},
+			ref: func(in []eval.Value) []eval.Value {
+				xs, ys := in[0].Data.([]float64), in[1].Data.([]float64)
+				as, bs := in[2].Data.([]float32), in[3].Data.([]float32)
+				m, m32 := make([]float64, len(xs)), make([]float32, len(xs))
+				for i := range xs {
+					m[i] = xs[i] - ys[i]*math.Floor(xs[i]/ys[i])
+					a, b := float64(as[i]), float64(bs[i])
+					m32[i] = float32(a - b*math.Floor(a/b))
+				}
+				return []eval.Value{arr(m), arr(m32)}
+			},
+		},
+		{
 			name: "gather",
 			build: func() *Program {
 				is := &Var{Name: "is_1", Type: ArrayOf(I64, 1)}

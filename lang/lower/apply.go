@@ -38,6 +38,11 @@ type fnVal struct {
 	info       *types.Info
 	sc         *scope
 	decl       *syntax.ValDecl
+	// ret is the declared return type (nil when not written), whose sizes
+	// the result is checked against; defPos is where the function is
+	// defined, the position of that check's error.
+	ret    syntax.TypeExpr
+	defPos source.Pos
 
 	op     string          // fnOp, fnRightSection
 	fields []int           // fnProject
@@ -150,7 +155,77 @@ func (l *lowerer) inline(f *fnVal, args []value, pos source.Pos) (value, error) 
 			return value{}, err
 		}
 	}
-	return l.expr(c, f.body)
+	v, err := l.expr(c, f.body)
+	if err != nil {
+		return value{}, err
+	}
+	return v, l.checkResult(c, f.ret, v, f.defPos)
+}
+
+// returnShapeMsg is Futhark's message for a result whose sizes differ from
+// those of the declared return type.
+const returnShapeMsg = "Function return value does not match shape of declared return type."
+
+// checkResult checks a function's result v against the sizes its declared
+// return type ret names, as Futhark's ensureResultShape does: a constant
+// size, or a name in scope in c (a size parameter, a size bound by a
+// parameter's type, an i64 parameter). A name not in scope there is
+// existential: any size is right. The checks are assertions in the IR, so
+// every backend makes them; pos is the function's definition.
+func (l *lowerer) checkResult(c ctx, ret syntax.TypeExpr, v value, pos source.Pos) error {
+	if ret == nil || v.fn != nil {
+		return nil
+	}
+	return l.checkResultSizes(c, ret, v.atoms, 0, pos)
+}
+
+func (l *lowerer) checkResultSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom, depth int, pos source.Pos) error {
+	switch te := te.(type) {
+	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr:
+		return nil
+	case *syntax.UniqueTypeExpr:
+		return l.checkResultSizes(c, te.Elem, atoms, depth, pos)
+	case *syntax.TupleTypeExpr:
+		off := 0
+		for _, e := range te.Elems {
+			n := typeExprWidth(e)
+			if off+n > len(atoms) {
+				return nil
+			}
+			if err := l.checkResultSizes(c, e, atoms[off:off+n], depth, pos); err != nil {
+				return err
+			}
+			off += n
+		}
+		return nil
+	case *syntax.ArrayTypeExpr:
+		if te.Dim != nil && len(atoms) > 0 {
+			if av, ok := atoms[0].(*core.Var); ok && av.Type.Rank > depth {
+				if want, ok := l.declaredSize(c, te.Dim); ok {
+					n, err := l.size(pos, av, depth)
+					if err != nil {
+						return err
+					}
+					l.assertEq(pos, n, want, returnShapeMsg)
+				}
+			}
+		}
+		return l.checkResultSizes(c, te.Elem, atoms, depth+1, pos)
+	}
+	return source.Errorf(pos, "internal error: unknown type expression %T", te)
+}
+
+// declaredSize is the value of a size written in a type, when it has one
+// in c: false for `[]` and for a name not bound there (existential).
+func (l *lowerer) declaredSize(c ctx, d *syntax.DimExpr) (core.Atom, bool) {
+	if d.Name == "" {
+		return core.IntConst(core.I64, d.Const), true
+	}
+	v, ok := c.sc.lookupName(d.Name)
+	if !ok || v.pending || v.fn != nil || len(v.atoms) != 1 || v.atoms[0].AtomType() != core.Scalar(core.I64) {
+		return nil, false
+	}
+	return v.atoms[0], true
 }
 
 // bindPat binds a pattern to a value in c's scope, binding the sizes its
@@ -577,9 +652,11 @@ func (l *lowerer) recursiveFun(f *fnVal, args []value, fnArgs []*fnVal, fnCaps [
 	extras := sessionValuesOf(d, info)
 	l.funExtras[d] = extras
 	fc := &funCtx{name: d.Name, vals: map[*types.Object]value{}}
-	savedFun, savedDepth, savedSizes, savedConsts := l.fun, l.depth, l.sizes, l.consts
-	l.fun, l.depth, l.sizes, l.consts = fc, 0, nil, nil
-	defer func() { l.fun, l.depth, l.sizes, l.consts = savedFun, savedDepth, savedSizes, savedConsts }()
+	savedFun, savedDepth, savedSizes, savedConsts, savedAsserted := l.fun, l.depth, l.sizes, l.consts, l.asserted
+	l.fun, l.depth, l.sizes, l.consts, l.asserted = fc, 0, nil, nil, nil
+	defer func() {
+		l.fun, l.depth, l.sizes, l.consts, l.asserted = savedFun, savedDepth, savedSizes, savedConsts, savedAsserted
+	}()
 	b, err := l.body(func() ([]core.Atom, error) {
 		for i, p := range d.Params {
 			if args[i].fn != nil {
@@ -642,7 +719,10 @@ func (l *lowerer) recursiveFun(f *fnVal, args []value, fnArgs []*fnVal, fnCaps [
 			fc.vals[obj] = value{t: normalize(obj.Type), atoms: atoms}
 		}
 		r, err := l.exprFO(c, d.Body)
-		return r.atoms, err
+		if err != nil {
+			return nil, err
+		}
+		return r.atoms, l.checkResult(c, d.Ret, r, d.Pos())
 	})
 	if err != nil {
 		delete(l.funs, key)

@@ -343,6 +343,13 @@ func scatterB(l *lowerer, f *fnVal, args []value, pos source.Pos) (value, error)
 		ts[i] = d.Type
 	}
 	out := l.emit(pos, "scatter", ts, &core.Scatter{W: in.w, Arrs: in.arrs, Map: lam, Dests: dests})
+	// The result is the destination updated: it has the destination's
+	// size, where that is known already.
+	if len(dests) > 0 {
+		if n, ok := l.sizes[sizeKey{dests[0], 0}]; ok {
+			l.knowSizes(out, n)
+		}
+	}
 	return value{t: args[0].t, atoms: varsToAtoms(out)}, nil
 }
 

@@ -180,12 +180,12 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 	case *syntax.LetFun:
 		sc := newScope(c.sc)
 		f := &fnVal{kind: fnClosure, name: x.Name, params: x.Params, sizeParams: x.SizeParams,
-			body: x.FnBody, info: c.info, sc: sc, pos: pos}
+			body: x.FnBody, info: c.info, sc: sc, pos: pos, ret: x.Ret, defPos: pos}
 		sc.bind(c.info.Binds[x], x.Name, value{fn: f})
 		return l.expr(ctx{info: c.info, sc: sc}, x.Body)
 	case *syntax.Lambda:
 		return value{fn: &fnVal{kind: fnClosure, name: "lambda", params: x.Params, body: x.Body,
-			info: c.info, sc: c.sc, pos: pos}}, nil
+			info: c.info, sc: c.sc, pos: pos, ret: x.Ret, defPos: pos}}, nil
 	case *syntax.Loop:
 		return l.loop(c, x)
 	}
@@ -284,14 +284,6 @@ func (l *lowerer) sessionValue(pos source.Pos, obj *types.Object) (value, error)
 	if v, ok := l.paramVals[obj]; ok {
 		return v, nil
 	}
-	// The session passes values by name, so two generations of one name
-	// (a declaration that uses a value rebound since) cannot both be
-	// parameters.
-	for _, p := range l.params {
-		if p.Name == obj.Name {
-			return value{}, source.Errorf(pos, "%s was rebound after a declaration used here was made, which still uses the old %s; declare it again", obj.Name, obj.Name)
-		}
-	}
 	if _, ok := obj.Type.(*types.Arrow); ok {
 		return value{}, source.Errorf(pos, "internal error: session value %s is a function", obj.Name)
 	}
@@ -302,7 +294,7 @@ func (l *lowerer) sessionValue(pos source.Pos, obj *types.Object) (value, error)
 		l.paramVars = append(l.paramVars, v)
 		atoms[i] = v
 	}
-	l.params = append(l.params, Param{Name: obj.Name, Type: obj.Type})
+	l.params = append(l.params, Param{Name: obj.Name, Type: obj.Type, Obj: obj})
 	v := value{t: normalize(obj.Type), atoms: atoms}
 	l.paramVals[obj] = v
 	return v, nil
@@ -317,7 +309,7 @@ func (l *lowerer) global(pos source.Pos, obj *types.Object) (value, error) {
 	}
 	if len(d.Params) > 0 {
 		return value{fn: &fnVal{kind: fnGlobal, name: d.Name, params: d.Params, sizeParams: d.SizeParams,
-			body: d.Body, info: obj.Info, decl: d, pos: pos}}, nil
+			body: d.Body, info: obj.Info, decl: d, pos: pos, ret: d.Ret, defPos: d.Pos()}}, nil
 	}
 	if v, ok := l.consts[d]; ok {
 		return v, nil
@@ -327,7 +319,11 @@ func (l *lowerer) global(pos source.Pos, obj *types.Object) (value, error) {
 	}
 	l.depth++
 	defer func() { l.depth-- }()
-	v, err := l.expr(ctx{info: obj.Info, sc: newScope(nil)}, d.Body)
+	c := ctx{info: obj.Info, sc: newScope(nil)}
+	v, err := l.expr(c, d.Body)
+	if err == nil {
+		err = l.checkResult(c, d.Ret, v, d.Pos())
+	}
 	if err == nil {
 		if l.consts == nil {
 			l.consts = map[*syntax.ValDecl]value{}

@@ -56,6 +56,10 @@ import (
 type Param struct {
 	Name string
 	Type types.Type
+	// Obj is the binding the value belongs to: two generations of one
+	// name (a declaration that still uses a value rebound since, beside
+	// the new one) are two Params with the same Name.
+	Obj *types.Object
 }
 
 // MainName is the name of the function Expr produces.
@@ -166,6 +170,10 @@ type lowerer struct {
 	// the bodies around it), so one array's size is computed once and
 	// equal sizes need no assertion.
 	sizes map[sizeKey]core.Atom
+	// asserted holds the pairs of sizes already asserted equal where the
+	// body under construction can see it, so a size checked at a call's
+	// parameters is not checked again at its result.
+	asserted map[[2]core.Atom]bool
 	// consts caches the values of global constants the same way: a
 	// constant used twice is computed once where both uses can see it.
 	consts map[*syntax.ValDecl]value
@@ -291,12 +299,16 @@ func (l *lowerer) emit1(pos source.Pos, base string, t core.Type, e core.Exp) *c
 // body lowers into a fresh statement list and returns it as a Body whose
 // result is what f returns.
 func (l *lowerer) body(f func() ([]core.Atom, error)) (*core.Body, error) {
-	saved, savedSizes, savedConsts := l.stmts, l.sizes, l.consts
+	saved, savedSizes, savedConsts, savedAsserted := l.stmts, l.sizes, l.consts, l.asserted
 	l.stmts = nil
 	// What is computed inside the new body is not visible after it.
 	l.sizes = make(map[sizeKey]core.Atom, len(savedSizes))
 	for k, v := range savedSizes {
 		l.sizes[k] = v
+	}
+	l.asserted = make(map[[2]core.Atom]bool, len(savedAsserted))
+	for k, v := range savedAsserted {
+		l.asserted[k] = v
 	}
 	l.consts = make(map[*syntax.ValDecl]value, len(savedConsts))
 	for k, v := range savedConsts {
@@ -304,7 +316,7 @@ func (l *lowerer) body(f func() ([]core.Atom, error)) (*core.Body, error) {
 	}
 	res, err := f()
 	b := &core.Body{Stmts: l.stmts, Result: res}
-	l.stmts, l.sizes, l.consts = saved, savedSizes, savedConsts
+	l.stmts, l.sizes, l.consts, l.asserted = saved, savedSizes, savedConsts, savedAsserted
 	return b, err
 }
 
@@ -315,9 +327,13 @@ func (l *lowerer) assertEq(pos source.Pos, a, b core.Atom, msg string) {
 			return
 		}
 	}
-	if a == b {
+	if a == b || l.asserted[[2]core.Atom{a, b}] || l.asserted[[2]core.Atom{b, a}] {
 		return
 	}
+	if l.asserted == nil {
+		l.asserted = map[[2]core.Atom]bool{}
+	}
+	l.asserted[[2]core.Atom{a, b}] = true
 	c := l.emit1(pos, "eq", core.Scalar(core.Bool), &core.BinOpExp{Op: core.Eq, T: core.I64, X: a, Y: b})
 	l.stmts = append(l.stmts, &core.Stmt{Exp: &core.AssertExp{Cond: c, Msg: msg}, Pos: pos})
 }

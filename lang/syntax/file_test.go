@@ -158,7 +158,7 @@ func TestDeepNesting(t *testing.T) {
 		strings.Repeat("- ", 5000) + "1",
 		strings.Repeat("\\x -> ", 5000) + "x",
 		strings.Repeat("if c then 1 else ", 5000) + "2",
-		strings.Repeat("let x = 1 in ", 5000) + "x",
+		strings.Repeat("let x = ", 5000) + "1",
 		"def f " + strings.Repeat("(", 5000),
 		"def f (x: " + strings.Repeat("[]", 5000) + "i32) = x",
 		strings.Repeat("1 <| ", 5000) + "1",
@@ -184,6 +184,39 @@ func TestNestingWithinLimit(t *testing.T) {
 		if _, err := ParseExpr(source.NewFile("n", src)); err != nil {
 			t.Errorf("%.20s: %v", src, err)
 		}
+	}
+}
+
+// TestSequentialLets checks that lets in sequence are not nesting: a
+// function body of 5,000 lets parses, with or without `in` between them,
+// nested inside the real-nesting limit; a longer chain than maxLets gets
+// its own error.
+func TestSequentialLets(t *testing.T) {
+	chain := func(sep string) string {
+		var b strings.Builder
+		b.WriteString("def f (x: i32) : i32 =")
+		for i := range 5000 {
+			fmt.Fprintf(&b, "\n  let x = x + %d%s", i, sep)
+		}
+		return b.String() + "\n  in x"
+	}
+	for _, src := range []string{
+		chain(""),
+		chain(" in")[:len(chain(" in"))-len("\n  in x")-len(" in")] + "\n  in x",
+		"def f (x: i32) : i32 = " + strings.Repeat("(", 900) + strings.Repeat("let y = x in ", 5000) + "y" + strings.Repeat(")", 900),
+	} {
+		if _, err := ParseInput(source.NewFile("lets", src)); err != nil {
+			t.Errorf("%.30q...: %v", src, err)
+		}
+	}
+	defer func(n int) { maxLets = n }(maxLets)
+	maxLets = 100
+	_, err := ParseInput(source.NewFile("lets", "def f = "+strings.Repeat("let x = 1 ", maxLets+1)+"in x"))
+	if err == nil || !strings.Contains(err.Error(), "too many lets in sequence (more than 100)") {
+		t.Errorf("a chain of %d lets: %v", maxLets+1, err)
+	}
+	if _, err := ParseInput(source.NewFile("lets", "def f = "+strings.Repeat("let x = 1 ", maxLets)+"in x")); err != nil {
+		t.Errorf("a chain of %d lets: %v", maxLets, err)
 	}
 }
 

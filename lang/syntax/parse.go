@@ -143,8 +143,13 @@ func IsIncomplete(err error) bool {
 const eofPrefix = "unexpected end of input"
 
 // maxDepth bounds the nesting of expressions so that hostile input gets an
-// error instead of exhausting the stack.
+// error instead of exhausting the stack. A let's body does not nest (see
+// parseLetBody); maxLets bounds a chain of lets, which the checker and
+// lowering still walk recursively, well inside the stack Go allows.
 const maxDepth = 1000
+
+// maxLets is a variable only so that a test can reach it quickly.
+var maxLets = 50000
 
 // parser is the state of one parse. Building participle's parsers costs
 // far more than a short REPL input, so parsers are pooled and reused.
@@ -164,6 +169,7 @@ type parser struct {
 	lineStarts []int
 	lexErr     source.ErrorList
 	depth      int
+	lets       int // lets in sequence being parsed (parseLetBody)
 }
 
 var (
@@ -195,7 +201,7 @@ func newParser() *parser {
 func getParser(f *source.File) *parser {
 	p := parserPool.Get().(*parser)
 	p.file = f
-	p.depth = 0
+	p.depth, p.lets = 0, 0
 	p.lexErr = nil
 	p.lineStarts = p.lineStarts[:0]
 	p.lineStarts = append(p.lineStarts, 0)

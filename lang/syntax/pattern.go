@@ -117,7 +117,18 @@ func (p *parser) parseLetBody(lex *lexer.PeekingLexer) (letBodySpec, error) {
 	default:
 		return hard[letBodySpec](lex, p.unexpected(t, `"in"`))
 	}
+	// The body is in tail position: a chain of lets is a sequence, not
+	// nesting, so it does not count toward maxDepth (the let itself was
+	// entered one level below). It has its own, far larger bound: every
+	// pass after the parser still recurses once per let.
+	if p.lets >= maxLets {
+		return hard[letBodySpec](lex, p.errorf(t, "too many lets in sequence (more than %d)", maxLets))
+	}
+	p.depth--
+	p.lets++
 	e, err := p.exp(lex)
+	p.lets--
+	p.depth++
 	if err != nil {
 		return hard[letBodySpec](lex, err)
 	}

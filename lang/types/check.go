@@ -340,9 +340,14 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 	obj := &Object{Kind: Global, Name: d.Name, Pos: d.NamePos, Doc: d.Doc, Decl: d, Info: c.info}
 	c.info.Binds[d] = obj
 	c.objs = append(c.objs, obj)
+	// Recursion (an arepl extension: Futhark's defs are not recursive): the
+	// function's own name is in scope in its body only where no earlier
+	// binding of the name is, that is where Futhark would reject the use.
+	// Where there is one, the name means it, as in Futhark, so that
+	// `def g x = g x * 2` wraps the g declared before.
 	var self *Object
-	if len(d.Params) > 0 {
-		self = obj // recursion: the function's own name is in scope in its body
+	if len(d.Params) > 0 && c.lookupGlobal(d.Name) == nil {
+		self = obj
 	}
 	obj.Type = c.funDef(nil, d.SizeParams, d.Params, d.Ret, d.Body, self, map[string]bool{}, d.Name)
 	c.finish(nil)

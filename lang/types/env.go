@@ -135,3 +135,34 @@ func describeArity(n int) string {
 	}
 	return fmt.Sprintf("%d arguments", n)
 }
+
+// ValuesInUse returns the session values (objects of kind Value) that the
+// names in scope can reach: those bound to a name, and those used by the
+// declarations in scope, directly or through the declarations they use.
+// A session may forget the values of every other object: nothing that can
+// still be written refers to them.
+func (e *Env) ValuesInUse() map[*Object]bool {
+	live := map[*Object]bool{}
+	seen := map[*Info]bool{}
+	var visit func(o *Object)
+	visit = func(o *Object) {
+		switch o.Kind {
+		case Value:
+			live[o] = true
+		case Global:
+			// An Info is shared by the declarations of one CheckDecls
+			// call: its uses are a superset of this declaration's.
+			if o.Info == nil || seen[o.Info] {
+				return
+			}
+			seen[o.Info] = true
+			for _, u := range o.Info.Uses {
+				visit(u)
+			}
+		}
+	}
+	for _, o := range e.names {
+		visit(o)
+	}
+	return live
+}
