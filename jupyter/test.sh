@@ -46,7 +46,10 @@ export JUPYTER_PATH=$tmp/share/jupyter JUPYTER_DATA_DIR=$tmp/data JUPYTER_RUNTIM
 export AREPL_KERNEL=arepl-test AREPL_KERNEL_SIGNAL=arepl-test-signal
 "$bin" jupyter install --prefix "$tmp" --name "$AREPL_KERNEL"
 "$bin" jupyter install --prefix "$tmp" --name "$AREPL_KERNEL_SIGNAL" --interrupt-mode signal
-/usr/bin/jupyter kernelspec list | grep "$AREPL_KERNEL_SIGNAL" >/dev/null ||
+# Not `list | grep -q`: grep's early exit can break the pipe under
+# jupyter, which pipefail turns into a failure.
+/usr/bin/jupyter kernelspec list >"$tmp/kernelspecs"
+grep -q "$AREPL_KERNEL_SIGNAL" "$tmp/kernelspecs" ||
 	{ echo "jupyter/test.sh: kernelspec not found in $JUPYTER_PATH" >&2; exit 1; }
 
 # The Debian modules only work with Debian's interpreter (python3 on PATH
