@@ -153,8 +153,8 @@ func (b *Backend) load(prog *core.Program, t *eval.Timings) (*loaded, error) {
 		return nil, err
 	}
 	p := b.g.Props()
-	src := m.source()
-	key := cacheKey(src, p.Arch(), fmt.Sprint(p.NVRTCVersion))
+	src := canonical(m.source())
+	key := moduleKey(src, p.Arch(), p.NVRTCVersion)
 	b.mu.Lock()
 	l := b.mods[key]
 	b.mu.Unlock()

@@ -91,7 +91,8 @@ func (r *run) loadSource(src, file string, names []string) (*loaded, error) {
 	defer func() { r.t.Compile += time.Since(start) }()
 	b := r.b
 	p := b.g.Props()
-	key := cacheKey(src, p.Arch(), fmt.Sprint(p.NVRTCVersion))
+	src = canonical(src)
+	key := moduleKey(src, p.Arch(), p.NVRTCVersion)
 	b.mu.Lock()
 	l := b.mods[key]
 	b.mu.Unlock()

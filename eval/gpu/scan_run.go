@@ -92,8 +92,8 @@ func (r *run) loadScan(m *scanModule) (*cuda.Function, error) {
 	defer func() { r.t.Compile += time.Since(start) }()
 	b := r.b
 	p := b.g.Props()
-	src := m.source()
-	key := cacheKey(src, p.Arch(), fmt.Sprint(p.NVRTCVersion))
+	src := canonical(m.source())
+	key := moduleKey(src, p.Arch(), p.NVRTCVersion)
 	b.mu.Lock()
 	l := b.mods[key]
 	b.mu.Unlock()
