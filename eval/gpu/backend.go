@@ -333,8 +333,17 @@ func (r *run) body(b *core.Body, env map[string]eval.Value, depth int) ([]eval.V
 // which are what SOAC widths are made of; sending them to the fallback
 // would cost a round trip each.
 func isTrivial(s *core.Stmt) bool {
-	switch s.Exp.(type) {
+	switch e := s.Exp.(type) {
 	case *core.SizeExp, *core.AtomExp:
+		return len(s.Pat) == 1
+	case *core.IndexExp:
+		// Indexing by positions only (no slices): on a device array it
+		// copies just the element or row (deviceIndex).
+		for _, d := range e.Idx {
+			if d.Fix == nil {
+				return false
+			}
+		}
 		return len(s.Pat) == 1
 	}
 	return false
@@ -360,7 +369,69 @@ func (r *run) trivial(s *core.Stmt, env map[string]eval.Value) (bool, error) {
 			return true, err
 		}
 		env[s.Pat[0].Name] = v
+	case *core.IndexExp:
+		return r.deviceIndex(s, e, env)
 	}
+	return true, nil
+}
+
+// deviceIndex evaluates a[i, j, ...] on a device array by copying only the
+// element (to the host) or the row (to a new device array) it names,
+// instead of bringing the whole array to the host for the fallback: `ys[3]`
+// of a 2^28-element array moved 1 GiB before (issue 16). Arrays on the
+// host, and indices out of bounds, go to the fallback (ok false), which
+// reports the error as the CPU interpreter words it.
+func (r *run) deviceIndex(s *core.Stmt, e *core.IndexExp, env map[string]eval.Value) (ok bool, err error) {
+	v, err := r.value(e.Arr, env)
+	if err != nil {
+		return true, err
+	}
+	d, onDev := v.Dev.(*devArray)
+	if !onDev || v.Data != nil || d.mem.freed.Load() || len(e.Idx) > len(v.Shape) {
+		return false, nil
+	}
+	var off int64
+	for k, ix := range e.Idx {
+		iv, err := r.host(*ix.Fix, env)
+		if err != nil {
+			return true, err
+		}
+		i, err := scalarInt(iv)
+		if err != nil {
+			return true, err
+		}
+		if i < 0 || i >= v.Shape[k] {
+			return false, nil
+		}
+		off = off*v.Shape[k] + i
+	}
+	rest := v.Shape[len(e.Idx):]
+	inner := int64(1)
+	for _, n := range rest {
+		inner *= n
+	}
+	size := int64(v.Elem.Size())
+	src := d.ptr() + cuda.Ptr(off*inner*size)
+	if len(rest) == 0 {
+		data := eval.MakeSlice(v.Elem, 1)
+		start := time.Now()
+		err := r.b.g.DtoH(slicePtr(data), src, size)
+		r.xfer("DtoH", size, start)
+		if err != nil {
+			return true, err
+		}
+		env[s.Pat[0].Name] = eval.Value{Elem: v.Elem, Data: data}
+		return true, nil
+	}
+	row, err := newDevArray(r.b.g, v.Elem, inner)
+	if err != nil {
+		return true, err
+	}
+	r.temps = append(r.temps, row)
+	if err := r.b.g.DtoD(row.ptr(), src, row.bytes); err != nil {
+		return true, err
+	}
+	env[s.Pat[0].Name] = eval.Value{Elem: v.Elem, Shape: append([]int64(nil), rest...), Dev: row}
 	return true, nil
 }
 
@@ -420,7 +491,7 @@ func (r *run) host(a core.Atom, env map[string]eval.Value) (eval.Value, error) {
 	if v.Data == nil && v.Dev != nil {
 		start := time.Now()
 		v, err = v.Host(r.ctx)
-		r.t.Transfer += time.Since(start)
+		r.xfer("DtoH", v.Dev.Bytes(), start)
 		if err != nil {
 			return v, err
 		}
@@ -453,7 +524,7 @@ func (r *run) device(x *core.Var, env map[string]eval.Value) (*devArray, eval.Va
 	r.temps = append(r.temps, d)
 	start := time.Now()
 	err = r.b.g.HtoD(d.ptr(), slicePtr(v.Data), d.bytes)
-	r.t.Transfer += time.Since(start)
+	r.xfer("HtoD", d.bytes, start)
 	if err != nil {
 		return nil, v, err
 	}
@@ -616,6 +687,13 @@ func (r *run) fallback(stmts []*core.Stmt, env map[string]eval.Value) error {
 	return nil
 }
 
+// xfer records a host<->device copy of n bytes that began at start.
+func (r *run) xfer(dir string, n int64, start time.Time) {
+	d := time.Since(start)
+	r.t.Transfer += d
+	r.t.Transfers = append(r.t.Transfers, eval.TransferTiming{Dir: dir, Bytes: n, Time: d})
+}
+
 func (r *run) note(n string) {
 	if !r.notes[n] {
 		r.notes[n] = true
@@ -639,7 +717,7 @@ func (r *run) checkError() error {
 	var buf [1 + 2*maxDetail]int64
 	start := time.Now()
 	err := r.b.g.DtoH(unsafe.Pointer(&buf[0]), r.b.errFlag, int64(8*len(buf)))
-	r.t.Transfer += time.Since(start)
+	r.xfer("DtoH", int64(8*len(buf)), start)
 	if err != nil {
 		return err
 	}

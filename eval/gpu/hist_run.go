@@ -275,7 +275,7 @@ func (r *run) checkHistError(m *histModule, env map[string]eval.Value) error {
 	var buf [1 + 2*maxDetail]int64
 	start := time.Now()
 	err := r.b.g.DtoH(unsafe.Pointer(&buf[0]), r.b.errFlag, int64(8*len(buf)))
-	r.t.Transfer += time.Since(start)
+	r.xfer("DtoH", int64(8*len(buf)), start)
 	code := int32(uint32(buf[0]))
 	if err != nil || code == 0 {
 		return err

@@ -206,7 +206,7 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 		s := eval.MakeSlice(k.Red[j], 1)
 		start := time.Now()
 		err := r.b.g.DtoH(slicePtr(s), d.ptr(), d.bytes)
-		r.t.Transfer += time.Since(start)
+		r.xfer("DtoH", d.bytes, start)
 		if err != nil {
 			return err
 		}
