@@ -40,6 +40,9 @@ type Options struct {
 	// CUDA, when set, renders a program as the CUDA the GPU backend would
 	// compile for it (`:kernel`); it needs no GPU.
 	CUDA func(*core.Program) (string, error)
+	// GPUMinElements is the work below which auto runs on the CPU (see
+	// autoChoice); 0 means DefaultGPUMinElements, a negative number never.
+	GPUMinElements int64
 }
 
 // Session holds the declarations and values of one REPL or notebook across
@@ -192,7 +195,7 @@ func (s *Session) run(ctx context.Context, c *compiled, t Timings) (*Result, err
 	for _, p := range c.params {
 		args = append(args, s.values[p.Name]...)
 	}
-	backend, err := s.backend(&res.Timings)
+	backend, err := s.backend(&res.Timings, c.prog, args)
 	if err != nil {
 		return nil, err
 	}
@@ -238,20 +241,30 @@ func runGuarded(ctx context.Context, b Backend, prog *core.Program, args []Value
 
 // backend picks the backend for the next evaluation and gives it the
 // session's determinism setting.
-func (s *Session) backend(t *Timings) (Backend, error) {
-	b, err := s.pickBackend()
+func (s *Session) backend(t *Timings, prog *core.Program, args []Value) (Backend, error) {
+	b, err := s.pickBackend(t, prog, args)
 	if o, ok := b.(OrderSetter); ok && err == nil {
 		o.SetDeterministic(s.opts.Deterministic)
 	}
 	return b, err
 }
 
-func (s *Session) pickBackend() (Backend, error) {
+func (s *Session) pickBackend(t *Timings, prog *core.Program, args []Value) (Backend, error) {
 	switch s.opts.Backend {
 	case "cpu":
 		return s.opts.CPU, nil
 	case "gpu":
 		return s.gpuBackend()
+	}
+	if s.opts.GPU != nil && s.gpuErr == nil {
+		min := s.opts.GPUMinElements
+		if min == 0 {
+			min = DefaultGPUMinElements
+		}
+		if gpu, why := autoChoice(prog, args, min); !gpu {
+			t.Why = why
+			return s.opts.CPU, nil
+		}
 	}
 	if s.opts.GPU != nil {
 		if b, err := s.gpuBackend(); err == nil {
