@@ -498,6 +498,57 @@ func (s *Session) Call(ctx context.Context, fn string, args [][]Value) (*Result,
 	return s.run(ctx, c, c.timings)
 }
 
+// Upload moves argument values (as Call takes them) to the memory of the
+// backend that would run them, where it has one (Uploader), so that calls
+// over them move nothing; arepl bench uploads once and times the runs
+// alone. Values stay as they are on a backend without memory of its own.
+func (s *Session) Upload(ctx context.Context, args [][]Value) ([][]Value, Timings, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var t Timings
+	var flat []Value
+	for _, vs := range args {
+		flat = append(flat, vs...)
+	}
+	b, err := s.pickBackend(&t, &core.Program{}, flat)
+	if err != nil {
+		return nil, t, err
+	}
+	t.Backend = b.Name()
+	u, ok := b.(Uploader)
+	if !ok {
+		return args, t, nil
+	}
+	out := make([][]Value, len(args))
+	for i, vs := range args {
+		if out[i], err = u.Upload(ctx, vs, &t); err != nil {
+			return nil, t, err
+		}
+	}
+	return out, t, nil
+}
+
+// CopyBandwidth measures the bandwidth of a device-to-device copy of n
+// bytes on the session's GPU (bytes read plus written per second); ok is
+// false without one.
+func (s *Session) CopyBandwidth(n int64) (gbps float64, ok bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.opts.Backend == "cpu" || s.opts.GPU == nil {
+		return 0, false, nil
+	}
+	b, err := s.gpuBackend()
+	if err != nil {
+		return 0, false, nil
+	}
+	c, ok := b.(CopyBandwidther)
+	if !ok {
+		return 0, false, nil
+	}
+	bw, err := c.CopyBandwidth(n)
+	return bw / 1e9, err == nil, err
+}
+
 // callKey and compiledCall are Call's cache: the compiled call of an entry
 // point, valid while the session's environment is env (a declaration
 // replaces the environment, and so retires every entry).

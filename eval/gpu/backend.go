@@ -749,3 +749,69 @@ func (r *run) checkError() error {
 
 // errBytes is the size of the error flag and its detail words.
 const errBytes = 8 * (1 + 2*maxDetail)
+
+// Upload copies the host arrays among vs to the device and returns them
+// with their device copies attached (eval.Uploader); scalars and arrays
+// already there are returned as they are.
+func (b *Backend) Upload(ctx context.Context, vs []eval.Value, t *eval.Timings) ([]eval.Value, error) {
+	out := make([]eval.Value, len(vs))
+	for i, v := range vs {
+		out[i] = v
+		if len(v.Shape) == 0 || v.Dev != nil || v.Data == nil {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		d, err := newDevArray(b.g, v.Elem, v.Len())
+		if err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		err = b.g.HtoD(d.ptr(), slicePtr(v.Data), d.bytes)
+		el := time.Since(start)
+		t.Transfer += el
+		t.Transfers = append(t.Transfers, eval.TransferTiming{Dir: "HtoD", Bytes: d.bytes, Time: el})
+		if err != nil {
+			d.Free()
+			return nil, err
+		}
+		out[i].Dev = d
+	}
+	return out, nil
+}
+
+// CopyBandwidth times a device-to-device copy of n bytes by CUDA events
+// (the best of a few) and returns bytes read plus written per second
+// (eval.CopyBandwidther).
+func (b *Backend) CopyBandwidth(n int64) (float64, error) {
+	src, err := b.g.Alloc(n)
+	if err != nil {
+		return 0, err
+	}
+	defer b.g.Free(src)
+	dst, err := b.g.Alloc(n)
+	if err != nil {
+		return 0, err
+	}
+	defer b.g.Free(dst)
+	if err := b.g.DtoD(dst, src, n); err != nil {
+		return 0, err
+	}
+	best := time.Duration(0)
+	for range 5 {
+		d, err := b.g.TimeDtoD(dst, src, n, 4)
+		if err != nil {
+			return 0, err
+		}
+		if best == 0 || d < best {
+			best = d
+		}
+	}
+	return float64(2*n) / best.Seconds(), nil
+}
+
+var (
+	_ eval.Uploader        = (*Backend)(nil)
+	_ eval.CopyBandwidther = (*Backend)(nil)
+)
