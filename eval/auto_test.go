@@ -7,7 +7,6 @@ import (
 	"github.com/arepl/arepl/lang/core"
 )
 
-
 // TestAutoChoice: under auto, small host inputs stay on the CPU with the
 // reason given, while large inputs, large constant widths and inputs
 // already on the device go to the GPU.
