@@ -74,6 +74,8 @@ func TestModuleKeyStable(t *testing.T) {
 		{"scan", `scan (+) 0 ys`, `scan (+) 0 zs`},
 		{"map", `map (\x -> sq x + 3) ys`, `map (\v -> sq v + 3) zs`},
 		{"scanomap", `scan (+) 0 (map (\x -> x*2) ys)`, `scan (+) 0 (map (\y -> y*2) zs)`},
+		{"constants", `reduce (+) 0 (map (\x -> x*7+1) ys)`, `reduce (+) 0 (map (\y -> y*8+2) zs)`},
+		{"float constants", `reduce (+) 0 (map (\x -> f32.i32 x * 0.5f32) ys)`, `reduce (+) 0 (map (\x -> f32.i32 x * 2.25f32) zs)`},
 		{"hist", `hist (+) 0 10 (map (\x -> i64.i32 (x % 10)) ys) ys`, `hist (+) 0 10 (map (\z -> i64.i32 (z % 10)) zs) zs`},
 	}
 	for _, c := range cases {
@@ -102,6 +104,22 @@ func TestModuleKeyStable(t *testing.T) {
 				t.Errorf("%q and its * variant share keys %v", c.a, want)
 			}
 		})
+	}
+}
+
+// TestModuleKeyChecks: a literal is a kernel parameter only where that
+// changes nothing else: a literal divisor of zero needs the division check
+// that a nonzero one does not, so the two must not share a module.
+func TestModuleKeyChecks(t *testing.T) {
+	base := []string{"let ys = map i32.i64 (iota 1000)"}
+	seven := sessionKeys(t, base, 2, `map (\x -> x / 7) ys`)
+	three := sessionKeys(t, base, 3, `map (\x -> x / 3) ys`)
+	zero := sessionKeys(t, base, 4, `map (\x -> x / 0) ys`)
+	if strings.Join(seven, " ") != strings.Join(three, " ") {
+		t.Errorf("x / 7 and x / 3 have keys %v and %v, want one", seven, three)
+	}
+	if strings.Join(seven, " ") == strings.Join(zero, " ") {
+		t.Errorf("x / 7 and x / 0 share keys %v: the zero divisor needs its check", seven)
 	}
 }
 

@@ -171,6 +171,12 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 			args = append(args, results[p.k].ptr())
 		case pCounter:
 			args = append(args, r.b.counter)
+		case pConst:
+			a, err := scalarArg(eval.Scalar(p.c))
+			if err != nil {
+				return err
+			}
+			args = append(args, a)
 		default:
 			return fmt.Errorf("internal error: parameter kind %d", p.kind)
 		}
