@@ -49,7 +49,7 @@ type kparam struct {
 	v    *core.Var // pScalar, pArray, pDim
 	k    int       // component, input or output number; dimension for pDim
 	t    core.PrimType
-	name string // pN, pExtra, pConst: the C name
+	name string     // pN, pExtra, pConst: the C name
 	c    core.Const // pConst: the value
 }
 
