@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/arepl/arepl/fusion"
@@ -57,8 +58,10 @@ type Session struct {
 	// run-time error can quote its source line like a static one.
 	files map[string]*source.File
 
-	gpu    Backend
-	gpuErr error
+	gpu     Backend
+	gpuErr  error
+	gpuOnce sync.Once   // creates gpu (or sets gpuErr), at first use or by Prewarm
+	gpuDone atomic.Bool // gpuOnce has finished
 
 	calls map[callKey]compiledCall // Call's compiled programs
 }
@@ -256,13 +259,17 @@ func (s *Session) pickBackend(t *Timings, prog *core.Program, args []Value) (Bac
 	case "gpu":
 		return s.gpuBackend()
 	}
-	if s.opts.GPU != nil && s.gpuErr == nil {
+	if s.opts.GPU != nil {
+		// Small work stays on the CPU without touching the GPU (whose
+		// context, if not yet made, costs a fraction of a second).
 		min := s.opts.GPUMinElements
 		if min == 0 {
 			min = DefaultGPUMinElements
 		}
 		if gpu, why := autoChoice(prog, args, min); !gpu {
-			t.Why = why
+			if !s.gpuDone.Load() || s.gpuErr == nil {
+				t.Why = why
+			}
 			return s.opts.CPU, nil
 		}
 	}
@@ -275,14 +282,27 @@ func (s *Session) pickBackend(t *Timings, prog *core.Program, args []Value) (Bac
 }
 
 func (s *Session) gpuBackend() (Backend, error) {
-	if s.gpu == nil && s.gpuErr == nil {
+	s.gpuOnce.Do(func() {
 		if s.opts.GPU == nil {
 			s.gpuErr = errors.New("no GPU: this session was built without a GPU backend")
 		} else {
 			s.gpu, s.gpuErr = s.opts.GPU()
 		}
-	}
+		s.gpuDone.Store(true)
+	})
 	return s.gpu, s.gpuErr
+}
+
+// Prewarm creates the GPU backend in the background, unless the backend
+// is "cpu": the CUDA context and NVRTC's first compile cost a few hundred
+// milliseconds that an interactive front end can spend while its user
+// types, instead of on the first input that needs the GPU. Inputs that
+// need the GPU before it is ready wait for it.
+func (s *Session) Prewarm() {
+	if s.opts.Backend == "cpu" || s.opts.GPU == nil {
+		return
+	}
+	go s.gpuBackend()
 }
 
 // declare checks declarations and evaluates the constants among them;

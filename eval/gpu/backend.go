@@ -84,6 +84,13 @@ func New(opts Options) (*Backend, error) {
 	if b.opts.CacheDir == "" {
 		b.opts.CacheDir = cacheDir()
 	}
+	warmOnce.Do(func() {
+		// NVRTC's first compile in a process loads and initialises the
+		// compiler (measured in bench/RESULTS.md, "Interactive latency");
+		// do that now, in the background, with the prelude every module
+		// includes, rather than on the first expression's compile.
+		go g.Compile(prelude+"\nextern \"C\" __global__ void ar_warm() {}\n", "arepl_warm.cu")
+	})
 	for _, dst := range []*cuda.Ptr{&b.counter, &b.errFlag} {
 		if *dst, err = g.Alloc(errBytes); err != nil {
 			return nil, err
@@ -94,6 +101,8 @@ func New(opts Options) (*Backend, error) {
 	}
 	return b, nil
 }
+
+var warmOnce sync.Once
 
 // Name is "gpu".
 func (b *Backend) Name() string { return "gpu" }

@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"fmt"
 	"runtime"
 	"unsafe"
 )
@@ -17,8 +18,15 @@ func (g *GPU) Compile(src, name string, opts ...string) ([]byte, error) {
 		bufs[i] = append([]byte(o), 0)
 		ptrs[i] = &bufs[i][0]
 	}
+	if err := g.Broken(); err != nil {
+		return nil, fmt.Errorf("GPU unusable after an earlier error: %w", err)
+	}
+	// NVRTC needs no context: it runs on the caller's goroutine, so that a
+	// compile (tens to hundreds of milliseconds) never holds up the command
+	// goroutine's copies and launches, and a background warm-up compile
+	// (New) can overlap them.
 	var cubin []byte
-	err := g.do(func() error {
+	err := func() error {
 		d := g.d
 		var prog uintptr
 		if r := d.nvrtcCreateProgram(&prog, src, name, 0, nil, nil); r != 0 {
@@ -39,7 +47,7 @@ func (g *GPU) Compile(src, name string, opts ...string) ([]byte, error) {
 			}
 		}
 		return nil
-	})
+	}()
 	runtime.KeepAlive(bufs)
 	runtime.KeepAlive(ptrs)
 	return cubin, err
