@@ -10,16 +10,30 @@ import (
 // copies around it cost tens of microseconds before any element is touched,
 // and an input on the host must first cross the bus; the CPU interpreter
 // answers a small input before a kernel could start. So under auto an
-// evaluation runs on the GPU only when it has an input already on the
-// device (moving it back would cost more than any kernel), or when its
-// work — the elements of its array inputs, or the largest constant width
-// of a SOAC, iota or replicate in it — reaches GPUMinElements. `--backend
-// gpu` forces the GPU whatever the size.
+// evaluation runs on the GPU when it has an input already on the device
+// (moving it back would cost more than any kernel), when the largest
+// constant width of a SOAC, iota or replicate in it (work made on the
+// device, with nothing to upload) reaches GPUMinElements, or when its host
+// inputs reach HostInputMinElements elements. `--backend gpu` forces the
+// GPU whatever the size.
+//
+// Measured on an H100 with 16 cores (bench/RESULTS.md, "Interactive
+// latency", run 1): `map i32.i64 (iota n)` took 0.38 ms on the CPU at 10^4,
+// 1.3 ms at 10^5 and 3.5 ms at 10^6, against about 0.5 ms on the GPU with
+// its module loaded; but `reduce (+) 0 a` over a host array took 0.4-1 ms
+// on the CPU against 1.0 ms on the GPU at 10^5, 0.5-1 against 1.4 ms at 10^6
+// and 1-1.7 against 3 ms at 10^7, the upload (at most the bus's 28-55 GB/s,
+// below the CPU's memory bandwidth) costing more than the CPU's whole pass.
+// An input that large is worth moving only because it then stays on the
+// device for the inputs after.
 
-// DefaultGPUMinElements is the crossover measured on an H100 (bench/RESULTS.md,
-// "Interactive latency"): below it a reduction over host data answered
-// sooner on the CPU than with the upload and the launch.
+// DefaultGPUMinElements is the constant width from which work made without
+// host inputs runs on the GPU.
 const DefaultGPUMinElements = 1 << 17
+
+// HostInputMinElements is the size of host inputs from which they are
+// uploaded for the GPU.
+const HostInputMinElements = 1 << 24
 
 // autoChoice says whether the GPU should run prog on args, and why.
 func autoChoice(prog *core.Program, args []Value, minElems int64) (gpu bool, why string) {
@@ -36,10 +50,10 @@ func autoChoice(prog *core.Program, args []Value, minElems int64) (gpu bool, why
 	for _, f := range prog.Funs {
 		widest = max(widest, constWidth(f.Body))
 	}
-	if elems >= minElems || widest >= minElems {
+	if widest >= minElems || elems >= max(minElems, HostInputMinElements) {
 		return true, ""
 	}
-	return false, fmt.Sprintf("auto: %d input elements, widths up to %d, below the GPU's %d", elems, widest, minElems)
+	return false, fmt.Sprintf("auto: %d host input elements (GPU from %d), widths up to %d (GPU from %d)", elems, max(minElems, HostInputMinElements), widest, minElems)
 }
 
 // constWidth is the largest constant size of an array built or traversed

@@ -18,7 +18,8 @@ func TestAutoChoice(t *testing.T) {
 		})}}
 	}
 	small := NewArray(core.I32, 1000)
-	large := NewArray(core.I32, 1<<20)
+	large := NewArray(core.I32, HostInputMinElements)
+	medium := NewArray(core.I32, 1<<20)
 	dev := Value{Elem: core.I32, Shape: []int64{10}, Dev: fakeDevice{[]int32{}}}
 	cases := []struct {
 		name string
@@ -28,6 +29,7 @@ func TestAutoChoice(t *testing.T) {
 	}{
 		{"small input", iota(10), []Value{small}, false},
 		{"large input", iota(10), []Value{large}, true},
+		{"medium host input", iota(10), []Value{medium}, false},
 		{"large iota", iota(1 << 20), nil, true},
 		{"scalar work", iota(3), nil, false},
 		{"on the device", iota(3), []Value{dev}, true},

@@ -138,6 +138,14 @@ func FormatValue(v Value) (string, error) {
 // the escaped Format text in a <pre>. Errors are rendered as text too, so
 // the kernel always has something to show.
 func FormatHTML(t types.Type, vs []Value, limit int) string {
+	if len(vs) == 1 && limit > 0 && vs[0].Len() > int64(limit) && anyLongDim(vs) {
+		// The tables elide as the REPL printer does: fetch only what shows.
+		if h, ok, err := shownOnly(vs[0]); err != nil {
+			return "<pre>" + html.EscapeString(err.Error()) + "</pre>"
+		} else if ok {
+			vs = []Value{h}
+		}
+	}
 	vs, err := hostValues(vs)
 	if err == nil {
 		err = checkValues(t, vs)

@@ -441,5 +441,11 @@ func TestFormatElidedDeviceReadsShown(t *testing.T) {
 		if whole || read != shown {
 			t.Errorf("%v: fetched the whole array: %v, elements read %d, want %d", shape, whole, read, shown)
 		}
+		// The notebook's tables elide the same way.
+		wantHTML := FormatHTML(ty, []Value{{Elem: core.I32, Shape: shape, Data: data}}, DefaultPrintLimit)
+		read = 0
+		if got := FormatHTML(ty, []Value{v}, DefaultPrintLimit); got != wantHTML || whole || read != shown {
+			t.Errorf("%v: FormatHTML = %q (whole %v, %d elements read), want %q reading %d", shape, got, whole, read, wantHTML, shown)
+		}
 	}
 }

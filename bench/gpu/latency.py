@@ -56,11 +56,15 @@ def main():
     ap.add_argument("--inputs", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--settle", type=float, default=1.0,
+                    help="seconds between starting arepl and the first input (a user does not type at once; "
+                         "the REPL opens the GPU in the background meanwhile)")
     ap.add_argument("flags", nargs="*")
     a = ap.parse_args()
     p = subprocess.Popen([a.arepl] + a.flags, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, bufsize=0)
     rows = []
+    time.sleep(a.settle)
     with open(a.inputs) as f, open(a.out, "w") as out:
         for raw in f:
             raw = raw.rstrip("\n")

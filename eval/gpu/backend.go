@@ -162,8 +162,7 @@ func (b *Backend) load(prog *core.Program, t *eval.Timings) (*loaded, error) {
 		return nil, err
 	}
 	p := b.g.Props()
-	src := canonical(m.source())
-	key := moduleKey(src, p.Arch(), p.NVRTCVersion)
+	src, key := moduleText(prelude, m.body, p.Arch(), p.NVRTCVersion)
 	b.mu.Lock()
 	l := b.mods[key]
 	b.mu.Unlock()

@@ -2,7 +2,9 @@ package gpu
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/arepl/arepl/lang/core"
 )
@@ -57,7 +59,7 @@ func canonical(src string) string {
 			if len(id) > 2 && id[1] == '_' && (id[0] == 'v' || id[0] == 'f') {
 				n, ok := names[id]
 				if !ok {
-					n = fmt.Sprintf("%c_%d", id[0], counts[id[0]])
+					n = id[:2] + strconv.Itoa(counts[id[0]])
 					counts[id[0]]++
 					names[id] = n
 				}
@@ -103,10 +105,25 @@ func isIdentStart(c byte) bool {
 
 func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
 
-// moduleKey is the cache key of a module's canonical text for a device:
-// the architecture and the NVRTC version determine the cubin too.
-func moduleKey(canon, arch string, nvrtc [2]int) string {
-	return cacheKey(canon, arch, fmt.Sprint(nvrtc))
+// moduleText returns the text NVRTC compiles for a module made of fixed
+// preludes (kernels/*.cu, the same for every module of a family) and a
+// generated body, and its cache key. Only the body is canonicalised and
+// hashed on every load; a prelude enters the key by a digest computed once
+// (a cache hit is the REPL's common path: it should cost microseconds).
+func moduleText(pre, body, arch string, nvrtc [2]int) (src, key string) {
+	c := canonical(body)
+	return pre + "\n" + c, cacheKey(preludeDigest(pre), c, arch, fmt.Sprint(nvrtc))
+}
+
+var preludeDigests sync.Map // prelude text -> its cacheKey
+
+func preludeDigest(pre string) string {
+	if d, ok := preludeDigests.Load(pre); ok {
+		return d.(string)
+	}
+	d := cacheKey(pre)
+	preludeDigests.Store(pre, d)
+	return d
 }
 
 // ModuleKeys returns the keys (for DefaultLimits and an sm_90 device; the
@@ -122,7 +139,8 @@ func ModuleKeys(prog *core.Program) ([]string, error) {
 	arch, nvrtc := "sm_90", [2]int{0, 0}
 	var keys []string
 	if len(m.kernels) > 0 {
-		keys = append(keys, moduleKey(canonical(m.source()), arch, nvrtc))
+		_, k := moduleText(prelude, m.body, arch, nvrtc)
+		keys = append(keys, k)
 	}
 	var walk func(b *core.Body) error
 	walk = func(b *core.Body) error {
@@ -146,13 +164,15 @@ func ModuleKeys(prog *core.Program) ([]string, error) {
 				continue
 			}
 			if sm, err := genScan(prog, s, DefaultLimits); err == nil {
-				keys = append(keys, moduleKey(canonical(sm.source()), arch, nvrtc))
+				_, k := moduleText(sm.prelude(), sm.body, arch, nvrtc)
+				keys = append(keys, k)
 				continue
 			} else if !isUnsupported(err) {
 				return err
 			}
 			if hm, err := genHist(prog, s, DefaultLimits); err == nil {
-				keys = append(keys, moduleKey(canonical(hm.source()), arch, nvrtc))
+				_, k := moduleText(hm.prelude(), hm.body, arch, nvrtc)
+				keys = append(keys, k)
 			} else if !isUnsupported(err) {
 				return err
 			}

@@ -81,18 +81,17 @@ func (r *run) histStmt(s *core.Stmt, env map[string]eval.Value) (ok bool, err er
 
 // loadHist compiles (or finds in the cache) and loads m's kernels.
 func (r *run) loadHist(m *histModule) (*loaded, error) {
-	return r.loadSource(m.source(), "arepl_hist.cu", m.kernelNames())
+	return r.loadSource(m.prelude(), m.body, "arepl_hist.cu", m.kernelNames())
 }
 
 // loadSource compiles src (or finds its cubin in the memory or disk cache)
 // and loads the named kernels of it; the time counts as compile time.
-func (r *run) loadSource(src, file string, names []string) (*loaded, error) {
+func (r *run) loadSource(pre, body, file string, names []string) (*loaded, error) {
 	start := time.Now()
 	defer func() { r.t.Compile += time.Since(start) }()
 	b := r.b
 	p := b.g.Props()
-	src = canonical(src)
-	key := moduleKey(src, p.Arch(), p.NVRTCVersion)
+	src, key := moduleText(pre, body, p.Arch(), p.NVRTCVersion)
 	b.mu.Lock()
 	l := b.mods[key]
 	b.mu.Unlock()

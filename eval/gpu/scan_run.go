@@ -92,8 +92,7 @@ func (r *run) loadScan(m *scanModule) (*cuda.Function, error) {
 	defer func() { r.t.Compile += time.Since(start) }()
 	b := r.b
 	p := b.g.Props()
-	src := canonical(m.source())
-	key := moduleKey(src, p.Arch(), p.NVRTCVersion)
+	src, key := moduleText(m.prelude(), m.body, p.Arch(), p.NVRTCVersion)
 	b.mu.Lock()
 	l := b.mods[key]
 	b.mu.Unlock()

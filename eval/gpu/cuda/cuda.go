@@ -189,6 +189,7 @@ func (g *GPU) init() error {
 		return err
 	}
 	g.hold = g.initHold()
+	g.staging() // pinned buffers now, not on the first large copy
 	return nil
 }
 
