@@ -45,6 +45,10 @@ timeout 60 ./cuda.test -test.run 'Open|Staged' 2>&1 | tail -3
 timeout 150 ./gpu.test -test.run 'TestDevice|TestHistDevice|TestScanDevice|TestRadixSortDevice|TestModuleKey' \
 	-gpu.maxn=1048576 -gpu.scanlarge=1048576 2>&1 | tail -8
 
+echo "== NVRTC: where a cold compile's time goes (unique sources, per option set)"
+timeout 90 ./gpu.test -test.run 'TestCompileTimes' -test.v \
+	-gpu.compilelab '-;-minimal;-minimal -Xptxas=-O1;-minimal -pch' 2>&1 | grep 'compile options\|FAIL\|ok'
+
 echo "== the REPL, empty disk cache"
 timeout 240 python3 latency.py --arepl ./arepl --inputs latency.txt --out "$out/repl-cold.jsonl"
 echo "== a new REPL session, warm disk cache"
@@ -58,8 +62,7 @@ AREPL_CELL_LATENCY=$PWD/cells.txt AREPL_CELL_LATENCY_OUT=$out/cells.jsonl \
 
 echo "== arepl bench beside the harness, 2^28 i32 sum"
 timeout 120 ./gpu.test -test.run XXX -test.bench 'GPU/(sum_i32|copy_d2d_i32)$' -gpubench.log2n 28 -test.benchtime 50x 2>&1 | grep -i 'sum_i32\|copy'
-timeout 120 ./arepl bench sum.fut --backend gpu --size 268435456 --runs 50 --json | tee "$out/bench.json"
 timeout 120 ./arepl bench sum.fut --backend gpu --size 268435456 --runs 50
 echo "== arepl bench on the test blocks' datasets"
-timeout 120 ./arepl bench sum.fut --backend gpu --runs 20 </dev/null
+timeout 120 ./arepl bench sum.fut --backend gpu --runs 50 --json </dev/null | tee "$out/bench.json"
 echo "== done $(date -u +%FT%TZ)"
