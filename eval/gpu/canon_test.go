@@ -132,3 +132,50 @@ func TestCanonical(t *testing.T) {
 		t.Errorf("canonical:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestExactlyCommutative: an integer reduction with (+), min, ... uses the
+// commutative kernel even when the source did not say reduce_comm (it
+// computes the same bits and compiles faster); subtraction and float
+// addition keep the ordered one.
+func TestExactlyCommutative(t *testing.T) {
+	b := core.NewBuilder()
+	cases := []struct {
+		l    *core.Lambda
+		want bool
+	}{
+		{b.BinOpLambda(core.Add, core.I32), true},
+		{b.BinOpLambda(core.Max, core.U8), true},
+		{b.BinOpLambda(core.Xor, core.I64), true},
+		{b.BinOpLambda(core.Sub, core.I32), false},
+		{b.BinOpLambda(core.Add, core.F32), false},
+		{b.BinOpLambda(core.Mul, core.F64), false},
+	}
+	for i, c := range cases {
+		if got := exactlyCommutative(c.l); got != c.want {
+			t.Errorf("case %d: exactlyCommutative = %v, want %v", i, got, c.want)
+		}
+	}
+	base := []string{"let ys = map i32.i64 (iota 1000)"}
+	for expr, want := range map[string]string{
+		`reduce (+) 0 (map (\x -> x*7+1) ys)`:        "redomap at",
+		`reduce (+) 0 (map (\x -> f32.i32 x) ys)`:    "redomap (ordered) at",
+		`reduce (\a b -> a - b) 0 ys`:                "redomap (ordered) at",
+		`reduce (\a b -> i32.max b a) i32.lowest ys`: "redomap at",
+	} {
+		s := eval.NewSession(eval.Options{Fusion: true, CPU: zeroBackend{}, Backend: "cpu"})
+		if _, err := s.Eval(context.Background(), "[1]", base[0]); err != nil {
+			t.Fatal(err)
+		}
+		c, err := s.Compile("[2]", expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := Kernel(c.Program)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(src, want) {
+			t.Errorf("%s: kernel is not a %q:\n%s", expr, want, src[:min(len(src), 400)])
+		}
+	}
+}
