@@ -292,7 +292,7 @@ func benchOne(ctx context.Context, sess *eval.Session, opts eval.Options, file, 
 		}
 		d := time.Since(start)
 		for _, v := range res.Values {
-			if v.Dev != nil {
+			if v.Dev != nil && !isInput(v.Dev, argv) {
 				v.Dev.Free() // results are not kept: the device's memory is
 			}
 		}
@@ -343,6 +343,19 @@ func benchOne(ctx context.Context, sess *eval.Session, opts eval.Options, file, 
 		}
 	}
 	return rep, nil
+}
+
+// isInput reports whether d is the device copy of one of the inputs (an
+// entry point may return its argument), which must outlive the run.
+func isInput(d eval.DeviceArray, argv [][]eval.Value) bool {
+	for _, vs := range argv {
+		for _, v := range vs {
+			if v.Dev == d {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // testDatasets reads the inputs of the test blocks of file that apply to
