@@ -43,6 +43,34 @@ type Timings struct {
 	Backend  string
 	Kernels  []KernelTiming
 	Notes    []string // e.g. "scan ran on the CPU: not yet on the GPU"
+	// Transfers lists the host<->device copies behind Transfer, each with
+	// its bytes, so that :time can give their bandwidth.
+	Transfers []TransferTiming
+	// Why says why the session chose Backend under auto (empty when the
+	// choice was forced or the only one).
+	Why string
+}
+
+// TransferTiming is one host<->device copy.
+type TransferTiming struct {
+	Dir   string // "HtoD" or "DtoH"
+	Bytes int64
+	Time  time.Duration
+}
+
+// Uploader is implemented by backends with memory of their own (the GPU):
+// Upload copies values there and returns them with their device copy
+// attached, so that later runs over them move nothing (arepl bench uploads
+// its inputs once, as futhark bench does).
+type Uploader interface {
+	Upload(ctx context.Context, vs []Value, t *Timings) ([]Value, error)
+}
+
+// CopyBandwidther is implemented by backends that can measure the
+// bandwidth of a device-to-device copy of n bytes (bytes read plus written
+// per second), the yardstick arepl bench gives kernels' bandwidth against.
+type CopyBandwidther interface {
+	CopyBandwidth(n int64) (float64, error)
 }
 
 // KernelTiming is one kernel launch (or one SOAC on the CPU).

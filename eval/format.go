@@ -138,6 +138,14 @@ func FormatValue(v Value) (string, error) {
 // the escaped Format text in a <pre>. Errors are rendered as text too, so
 // the kernel always has something to show.
 func FormatHTML(t types.Type, vs []Value, limit int) string {
+	if len(vs) == 1 && limit > 0 && vs[0].Len() > int64(limit) && anyLongDim(vs) {
+		// The tables elide as the REPL printer does: fetch only what shows.
+		if h, ok, err := shownOnly(vs[0]); err != nil {
+			return "<pre>" + html.EscapeString(err.Error()) + "</pre>"
+		} else if ok {
+			vs = []Value{h}
+		}
+	}
 	vs, err := hostValues(vs)
 	if err == nil {
 		err = checkValues(t, vs)
@@ -183,11 +191,16 @@ func FormatTimings(t Timings) string {
 		}
 		parts = append(parts, c)
 	}
-	add("transfer", t.Transfer)
+	if t.Transfer > 0 {
+		parts = append(parts, "transfer "+fmtDuration(t.Transfer)+fmtTransfers(t.Transfers))
+	}
 	add("run", t.Run)
 	s := "time: " + fmtDuration(t.Total)
 	if t.Backend != "" {
 		s += " on " + t.Backend
+		if t.Why != "" {
+			s += " [" + t.Why + "]"
+		}
 	}
 	if len(parts) > 0 {
 		s += " (" + strings.Join(parts, ", ") + ")"
@@ -196,6 +209,59 @@ func FormatTimings(t Timings) string {
 		s += fmt.Sprintf(", %d kernels", len(t.Kernels))
 	}
 	return s
+}
+
+// fmtTransfers lists copies by direction, with bytes and bandwidth:
+// " [HtoD 1.07 GB at 24.1 GB/s; DtoH 4 B]" (no bandwidth for copies too
+// small for one to mean anything).
+func fmtTransfers(ts []TransferTiming) string {
+	if len(ts) == 0 {
+		return ""
+	}
+	type agg struct {
+		n     int
+		bytes int64
+		time  time.Duration
+	}
+	var dirs []string
+	by := map[string]*agg{}
+	for _, x := range ts {
+		a := by[x.Dir]
+		if a == nil {
+			a = &agg{}
+			by[x.Dir] = a
+			dirs = append(dirs, x.Dir)
+		}
+		a.n++
+		a.bytes += x.Bytes
+		a.time += x.Time
+	}
+	var out []string
+	for _, d := range dirs {
+		a := by[d]
+		s := d
+		if a.n > 1 {
+			s += fmt.Sprintf(" %d×", a.n)
+		}
+		s += " " + fmtBytes(a.bytes)
+		if a.bytes >= 1<<20 && a.time > 0 {
+			s += fmt.Sprintf(" at %.3g GB/s", float64(a.bytes)/a.time.Seconds()/1e9)
+		}
+		out = append(out, s)
+	}
+	return " [" + strings.Join(out, "; ") + "]"
+}
+
+func fmtBytes(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.3g GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.3g MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.3g kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
 }
 
 // fmtDuration prints a duration with three significant digits in the unit
@@ -223,6 +289,13 @@ type printer struct {
 
 // top prints a whole REPL value.
 func (p *printer) top(t types.Type, vs []Value) error {
+	if len(vs) == 1 && p.style == replStyle && p.limit > 0 && vs[0].Len() > int64(p.limit) && anyLongDim(vs) {
+		if h, ok, err := shownOnly(vs[0]); err != nil {
+			return err
+		} else if ok {
+			vs = []Value{h}
+		}
+	}
 	vs, err := hostValues(vs)
 	if err != nil {
 		return err
@@ -566,6 +639,58 @@ func rowOf(v Value, i int64) Value {
 	rest := v.Shape[1:]
 	n := product(rest)
 	return Value{Elem: v.Elem, Shape: rest, Data: SliceData(v.Data, int(i*n), int((i+1)*n))}
+}
+
+// shownOnly fetches, from a device array that the printer will elide, only
+// the elements it shows (EdgeItems rows at each end of every long
+// dimension), into a host slice of the array's full length whose other
+// elements stay zero and are never read. A fresh slice that large is
+// address space, not memory: the pages nobody writes are never touched.
+// ok is false when the array is on the host or cannot copy ranges.
+func shownOnly(v Value) (Value, bool, error) {
+	rr, ok := v.Dev.(RangeReader)
+	if v.Data != nil || !ok || len(v.Shape) == 0 {
+		return v, false, nil
+	}
+	data := makeSlice(v.Elem, int(v.Len()))
+	last := v.Shape[len(v.Shape)-1]
+	// Runs along the last dimension: its shown stretches, at every shown
+	// position of the outer dimensions.
+	var runs [][2]int64
+	for _, i := range shownIndices(last, true) {
+		if i < 0 {
+			continue
+		}
+		if k := len(runs) - 1; k >= 0 && runs[k][1] == i {
+			runs[k][1]++
+		} else {
+			runs = append(runs, [2]int64{i, i + 1})
+		}
+	}
+	var walk func(k int, base int64) error
+	walk = func(k int, base int64) error {
+		if k == len(v.Shape)-1 {
+			for _, r := range runs {
+				if err := rr.ReadRange(context.Background(), data, base*last+r[0], r[1]-r[0]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		for _, i := range shownIndices(v.Shape[k], true) {
+			if i >= 0 {
+				if err := walk(k+1, base*v.Shape[k]+i); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk(0, 0); err != nil {
+		return v, false, err
+	}
+	v.Data = data
+	return v, true, nil
 }
 
 // hostValues fetches any device-resident values to the host.

@@ -390,3 +390,62 @@ func TestFormatDeviceValue(t *testing.T) {
 		t.Errorf("FormatHTML = %q, want a cell with 8", got)
 	}
 }
+
+// rangeDevice is a device array that can copy ranges and counts the
+// elements it was asked for.
+type rangeDevice struct {
+	data  []int32
+	whole *bool
+	read  *int64
+}
+
+func (d rangeDevice) ToHost(context.Context) (any, error) {
+	*d.whole = true
+	return append([]int32(nil), d.data...), nil
+}
+func (d rangeDevice) Bytes() int64 { return 4 * int64(len(d.data)) }
+func (d rangeDevice) Free()        {}
+func (d rangeDevice) ReadRange(_ context.Context, dst any, off, n int64) error {
+	*d.read += n
+	copy(dst.([]int32)[off:off+n], d.data[off:off+n])
+	return nil
+}
+
+// TestFormatElidedDeviceReadsShown: printing an elided device array
+// copies only the elements the printout shows (issue 16: `ys` of 2^28
+// elements used to come to the host whole), and prints what a host copy
+// prints.
+func TestFormatElidedDeviceReadsShown(t *testing.T) {
+	for _, shape := range [][]int64{{100000}, {300, 500}, {20, 30, 40}} {
+		n := product(shape)
+		data := make([]int32, n)
+		for i := range data {
+			data[i] = int32(i*3 + 1)
+		}
+		ty := parseType(t, strings.Repeat("[]", len(shape))+"i32")
+		want, err := Format(ty, []Value{{Elem: core.I32, Shape: shape, Data: data}}, DefaultPrintLimit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var whole bool
+		var read int64
+		v := Value{Elem: core.I32, Shape: shape, Dev: rangeDevice{data, &whole, &read}}
+		got, err := Format(ty, []Value{v}, DefaultPrintLimit)
+		if err != nil || got != want {
+			t.Errorf("%v: Format = %q, %v; want %q", shape, got, err, want)
+		}
+		shown := int64(1)
+		for range shape {
+			shown *= 2 * EdgeItems
+		}
+		if whole || read != shown {
+			t.Errorf("%v: fetched the whole array: %v, elements read %d, want %d", shape, whole, read, shown)
+		}
+		// The notebook's tables elide the same way.
+		wantHTML := FormatHTML(ty, []Value{{Elem: core.I32, Shape: shape, Data: data}}, DefaultPrintLimit)
+		read = 0
+		if got := FormatHTML(ty, []Value{v}, DefaultPrintLimit); got != wantHTML || whole || read != shown {
+			t.Errorf("%v: FormatHTML = %q (whole %v, %d elements read), want %q reading %d", shape, got, whole, read, wantHTML, shown)
+		}
+	}
+}

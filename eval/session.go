@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/arepl/arepl/fusion"
@@ -51,6 +52,9 @@ type Options struct {
 	// Memory, when positive, sets the memory budget in bytes (see
 	// Reserve; the budget is the process's).
 	Memory int64
+	// GPUMinElements is the work below which auto runs on the CPU (see
+	// autoChoice); 0 means DefaultGPUMinElements, a negative number never.
+	GPUMinElements int64
 }
 
 // Session holds the declarations and values of one REPL or notebook across
@@ -65,8 +69,10 @@ type Session struct {
 	// run-time error can quote its source line like a static one.
 	files map[string]*source.File
 
-	gpu    Backend
-	gpuErr error
+	gpu     Backend
+	gpuErr  error
+	gpuOnce sync.Once   // creates gpu (or sets gpuErr), at first use or by Prewarm
+	gpuDone atomic.Bool // gpuOnce has finished
 
 	calls map[callKey]compiledCall // Call's compiled programs
 }
@@ -217,7 +223,7 @@ func (s *Session) run(ctx context.Context, c *compiled, t Timings) (*Result, err
 		}
 		args = append(args, vals...)
 	}
-	backend, err := s.backend(&res.Timings)
+	backend, err := s.backend(&res.Timings, c.prog, args)
 	if err != nil {
 		return nil, err
 	}
@@ -263,20 +269,34 @@ func runGuarded(ctx context.Context, b Backend, prog *core.Program, args []Value
 
 // backend picks the backend for the next evaluation and gives it the
 // session's determinism setting.
-func (s *Session) backend(t *Timings) (Backend, error) {
-	b, err := s.pickBackend()
+func (s *Session) backend(t *Timings, prog *core.Program, args []Value) (Backend, error) {
+	b, err := s.pickBackend(t, prog, args)
 	if o, ok := b.(OrderSetter); ok && err == nil {
 		o.SetDeterministic(s.opts.Deterministic)
 	}
 	return b, err
 }
 
-func (s *Session) pickBackend() (Backend, error) {
+func (s *Session) pickBackend(t *Timings, prog *core.Program, args []Value) (Backend, error) {
 	switch s.opts.Backend {
 	case "cpu":
 		return s.opts.CPU, nil
 	case "gpu":
 		return s.gpuBackend()
+	}
+	if s.opts.GPU != nil {
+		// Small work stays on the CPU without touching the GPU (whose
+		// context, if not yet made, costs a fraction of a second).
+		min := s.opts.GPUMinElements
+		if min == 0 {
+			min = DefaultGPUMinElements
+		}
+		if gpu, why := autoChoice(prog, args, min); !gpu {
+			if !s.gpuDone.Load() || s.gpuErr == nil {
+				t.Why = why
+			}
+			return s.opts.CPU, nil
+		}
 	}
 	if s.opts.GPU != nil {
 		if b, err := s.gpuBackend(); err == nil {
@@ -287,14 +307,27 @@ func (s *Session) pickBackend() (Backend, error) {
 }
 
 func (s *Session) gpuBackend() (Backend, error) {
-	if s.gpu == nil && s.gpuErr == nil {
+	s.gpuOnce.Do(func() {
 		if s.opts.GPU == nil {
 			s.gpuErr = errors.New("no GPU: this session was built without a GPU backend")
 		} else {
 			s.gpu, s.gpuErr = s.opts.GPU()
 		}
-	}
+		s.gpuDone.Store(true)
+	})
 	return s.gpu, s.gpuErr
+}
+
+// Prewarm creates the GPU backend in the background, unless the backend
+// is "cpu": the CUDA context and NVRTC's first compile cost a few hundred
+// milliseconds that an interactive front end can spend while its user
+// types, instead of on the first input that needs the GPU. Inputs that
+// need the GPU before it is ready wait for it.
+func (s *Session) Prewarm() {
+	if s.opts.Backend == "cpu" || s.opts.GPU == nil {
+		return
+	}
+	go s.gpuBackend()
 }
 
 // declare checks declarations and evaluates the constants among them;
@@ -562,6 +595,57 @@ func (s *Session) compileCall(fn string, params []types.Type) (compiledCall, err
 		return compiledCall{}, err
 	}
 	return compiledCall{env: s.env, args: args, compiled: c}, nil
+}
+
+// Upload moves argument values (as Call takes them) to the memory of the
+// backend that would run them, where it has one (Uploader), so that calls
+// over them move nothing; arepl bench uploads once and times the runs
+// alone. Values stay as they are on a backend without memory of its own.
+func (s *Session) Upload(ctx context.Context, args [][]Value) ([][]Value, Timings, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var t Timings
+	var flat []Value
+	for _, vs := range args {
+		flat = append(flat, vs...)
+	}
+	b, err := s.pickBackend(&t, &core.Program{}, flat)
+	if err != nil {
+		return nil, t, err
+	}
+	t.Backend = b.Name()
+	u, ok := b.(Uploader)
+	if !ok {
+		return args, t, nil
+	}
+	out := make([][]Value, len(args))
+	for i, vs := range args {
+		if out[i], err = u.Upload(ctx, vs, &t); err != nil {
+			return nil, t, err
+		}
+	}
+	return out, t, nil
+}
+
+// CopyBandwidth measures the bandwidth of a device-to-device copy of n
+// bytes on the session's GPU (bytes read plus written per second); ok is
+// false without one.
+func (s *Session) CopyBandwidth(n int64) (gbps float64, ok bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.opts.Backend == "cpu" || s.opts.GPU == nil {
+		return 0, false, nil
+	}
+	b, err := s.gpuBackend()
+	if err != nil {
+		return 0, false, nil
+	}
+	c, ok := b.(CopyBandwidther)
+	if !ok {
+		return 0, false, nil
+	}
+	bw, err := c.CopyBandwidth(n)
+	return bw / 1e9, err == nil, err
 }
 
 // callKey and compiledCall are Call's cache: the compiled call of an entry

@@ -36,6 +36,14 @@ type DeviceArray interface {
 	Free()
 }
 
+// RangeReader is implemented by device arrays that can copy part of
+// themselves: ReadRange copies elements [off, off+n) into the same
+// positions of dst, a typed slice of the array's length. The printer uses
+// it to fetch only the rows an elided array shows.
+type RangeReader interface {
+	ReadRange(ctx context.Context, dst any, off, n int64) error
+}
+
 // Type is the core type of v.
 func (v Value) Type() core.Type { return core.ArrayOf(v.Elem, len(v.Shape)) }
 

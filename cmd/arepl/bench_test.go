@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -89,4 +90,41 @@ func equalInts(a, b []int64) bool {
 		}
 	}
 	return true
+}
+
+// TestBenchTestBlocks: with no --size and no stdin, bench times every
+// dataset of the file's test blocks for the entry point, `input` and
+// `random input` alike, as futhark bench does, each with its own report.
+func TestBenchTestBlocks(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "prog.fut")
+	src := `-- ==
+-- entry: main
+-- input { [1i32, 2i32, 3i32] } output { 6i32 }
+-- "big" random input { [5000]i32 }
+-- random input { [700]i32 }
+-- input @ data.in
+def main (xs: []i32) : i32 = reduce (+) 0 xs
+-- ==
+-- entry: other
+-- input { 1i32 }
+entry other (x: i32) : i32 = x + 1
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reps, err := benchAll(context.Background(), eval.Options{Backend: "cpu", Fusion: true}, file, "main", nil,
+		benchConfig{seed: 1, runs: 2, warmup: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range reps {
+		got = append(got, r.Dataset+":"+strconv.FormatInt(r.Elements, 10))
+		if r.Timing != "wall" || r.Runs != 2 || r.MinSec <= 0 || r.StddevSec < 0 {
+			t.Errorf("report %+v", r)
+		}
+	}
+	if want := `#0:3 "big":5000 [700]i32:700`; strings.Join(got, " ") != want {
+		t.Errorf("datasets %q, want %q", strings.Join(got, " "), want)
+	}
 }

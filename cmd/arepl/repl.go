@@ -78,6 +78,7 @@ func runREPL(args []string) error {
 		colour:      interactive && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
 		limit:       eval.DefaultPrintLimit,
 	}
+	r.sess.Prewarm() // the GPU's context and first compile, while the user types
 	stop := r.handleInterrupts()
 	defer stop()
 	if len(pos) == 1 {

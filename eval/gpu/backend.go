@@ -86,6 +86,13 @@ func New(opts Options) (*Backend, error) {
 	if b.opts.CacheDir == "" {
 		b.opts.CacheDir = cacheDir()
 	}
+	warmOnce.Do(func() {
+		// NVRTC's first compile in a process loads and initialises the
+		// compiler (measured in bench/RESULTS.md, "Interactive latency");
+		// do that now, in the background, with the prelude every module
+		// includes, rather than on the first expression's compile.
+		go g.Compile(prelude+"\nextern \"C\" __global__ void ar_warm() {}\n", "arepl_warm.cu")
+	})
 	for _, dst := range []*cuda.Ptr{&b.counter, &b.errFlag} {
 		if *dst, err = g.Alloc(errBytes); err != nil {
 			return nil, err
@@ -96,6 +103,8 @@ func New(opts Options) (*Backend, error) {
 	}
 	return b, nil
 }
+
+var warmOnce sync.Once
 
 // Name is "gpu".
 func (b *Backend) Name() string { return "gpu" }
@@ -155,8 +164,7 @@ func (b *Backend) load(prog *core.Program, t *eval.Timings) (*loaded, error) {
 		return nil, err
 	}
 	p := b.g.Props()
-	src := m.source()
-	key := cacheKey(src, p.Arch(), fmt.Sprint(p.NVRTCVersion))
+	src, key := moduleText(prelude, m.body, p.Arch(), p.NVRTCVersion)
 	b.mu.Lock()
 	l := b.mods[key]
 	b.mu.Unlock()
@@ -335,8 +343,17 @@ func (r *run) body(b *core.Body, env map[string]eval.Value, depth int) ([]eval.V
 // which are what SOAC widths are made of; sending them to the fallback
 // would cost a round trip each.
 func isTrivial(s *core.Stmt) bool {
-	switch s.Exp.(type) {
+	switch e := s.Exp.(type) {
 	case *core.SizeExp, *core.AtomExp:
+		return len(s.Pat) == 1
+	case *core.IndexExp:
+		// Indexing by positions only (no slices): on a device array it
+		// copies just the element or row (deviceIndex).
+		for _, d := range e.Idx {
+			if d.Fix == nil {
+				return false
+			}
+		}
 		return len(s.Pat) == 1
 	}
 	return false
@@ -362,7 +379,69 @@ func (r *run) trivial(s *core.Stmt, env map[string]eval.Value) (bool, error) {
 			return true, err
 		}
 		env[s.Pat[0].Name] = v
+	case *core.IndexExp:
+		return r.deviceIndex(s, e, env)
 	}
+	return true, nil
+}
+
+// deviceIndex evaluates a[i, j, ...] on a device array by copying only the
+// element (to the host) or the row (to a new device array) it names,
+// instead of bringing the whole array to the host for the fallback: `ys[3]`
+// of a 2^28-element array moved 1 GiB before (issue 16). Arrays on the
+// host, and indices out of bounds, go to the fallback (ok false), which
+// reports the error as the CPU interpreter words it.
+func (r *run) deviceIndex(s *core.Stmt, e *core.IndexExp, env map[string]eval.Value) (ok bool, err error) {
+	v, err := r.value(e.Arr, env)
+	if err != nil {
+		return true, err
+	}
+	d, onDev := v.Dev.(*devArray)
+	if !onDev || v.Data != nil || d.mem.freed.Load() || len(e.Idx) > len(v.Shape) {
+		return false, nil
+	}
+	var off int64
+	for k, ix := range e.Idx {
+		iv, err := r.host(*ix.Fix, env)
+		if err != nil {
+			return true, err
+		}
+		i, err := scalarInt(iv)
+		if err != nil {
+			return true, err
+		}
+		if i < 0 || i >= v.Shape[k] {
+			return false, nil
+		}
+		off = off*v.Shape[k] + i
+	}
+	rest := v.Shape[len(e.Idx):]
+	inner := int64(1)
+	for _, n := range rest {
+		inner *= n
+	}
+	size := int64(v.Elem.Size())
+	src := d.ptr() + cuda.Ptr(off*inner*size)
+	if len(rest) == 0 {
+		data := eval.MakeSlice(v.Elem, 1)
+		start := time.Now()
+		err := r.b.g.DtoH(slicePtr(data), src, size)
+		r.xfer("DtoH", size, start)
+		if err != nil {
+			return true, err
+		}
+		env[s.Pat[0].Name] = eval.Value{Elem: v.Elem, Data: data}
+		return true, nil
+	}
+	row, err := newDevArray(r.b.g, v.Elem, inner)
+	if err != nil {
+		return true, err
+	}
+	r.temps = append(r.temps, row)
+	if err := r.b.g.DtoD(row.ptr(), src, row.bytes); err != nil {
+		return true, err
+	}
+	env[s.Pat[0].Name] = eval.Value{Elem: v.Elem, Shape: append([]int64(nil), rest...), Dev: row}
 	return true, nil
 }
 
@@ -422,7 +501,7 @@ func (r *run) host(a core.Atom, env map[string]eval.Value) (eval.Value, error) {
 	if v.Data == nil && v.Dev != nil {
 		start := time.Now()
 		v, err = v.Host(r.ctx)
-		r.t.Transfer += time.Since(start)
+		r.xfer("DtoH", v.Dev.Bytes(), start)
 		if err != nil {
 			return v, err
 		}
@@ -455,7 +534,7 @@ func (r *run) device(x *core.Var, env map[string]eval.Value) (*devArray, eval.Va
 	r.temps = append(r.temps, d)
 	start := time.Now()
 	err = r.b.g.HtoD(d.ptr(), slicePtr(v.Data), d.bytes)
-	r.t.Transfer += time.Since(start)
+	r.xfer("HtoD", d.bytes, start)
 	if err != nil {
 		return nil, v, err
 	}
@@ -618,6 +697,13 @@ func (r *run) fallback(stmts []*core.Stmt, env map[string]eval.Value) error {
 	return nil
 }
 
+// xfer records a host<->device copy of n bytes that began at start.
+func (r *run) xfer(dir string, n int64, start time.Time) {
+	d := time.Since(start)
+	r.t.Transfer += d
+	r.t.Transfers = append(r.t.Transfers, eval.TransferTiming{Dir: dir, Bytes: n, Time: d})
+}
+
 func (r *run) note(n string) {
 	if !r.notes[n] {
 		r.notes[n] = true
@@ -641,7 +727,7 @@ func (r *run) checkError() error {
 	var buf [1 + 2*maxDetail]int64
 	start := time.Now()
 	err := r.b.g.DtoH(unsafe.Pointer(&buf[0]), r.b.errFlag, int64(8*len(buf)))
-	r.t.Transfer += time.Since(start)
+	r.xfer("DtoH", int64(8*len(buf)), start)
 	if err != nil {
 		return err
 	}
@@ -673,3 +759,69 @@ func (r *run) checkError() error {
 
 // errBytes is the size of the error flag and its detail words.
 const errBytes = 8 * (1 + 2*maxDetail)
+
+// Upload copies the host arrays among vs to the device and returns them
+// with their device copies attached (eval.Uploader); scalars and arrays
+// already there are returned as they are.
+func (b *Backend) Upload(ctx context.Context, vs []eval.Value, t *eval.Timings) ([]eval.Value, error) {
+	out := make([]eval.Value, len(vs))
+	for i, v := range vs {
+		out[i] = v
+		if len(v.Shape) == 0 || v.Dev != nil || v.Data == nil {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		d, err := newDevArray(b.g, v.Elem, v.Len())
+		if err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		err = b.g.HtoD(d.ptr(), slicePtr(v.Data), d.bytes)
+		el := time.Since(start)
+		t.Transfer += el
+		t.Transfers = append(t.Transfers, eval.TransferTiming{Dir: "HtoD", Bytes: d.bytes, Time: el})
+		if err != nil {
+			d.Free()
+			return nil, err
+		}
+		out[i].Dev = d
+	}
+	return out, nil
+}
+
+// CopyBandwidth times a device-to-device copy of n bytes by CUDA events
+// (the best of a few) and returns bytes read plus written per second
+// (eval.CopyBandwidther).
+func (b *Backend) CopyBandwidth(n int64) (float64, error) {
+	src, err := b.g.Alloc(n)
+	if err != nil {
+		return 0, err
+	}
+	defer b.g.Free(src)
+	dst, err := b.g.Alloc(n)
+	if err != nil {
+		return 0, err
+	}
+	defer b.g.Free(dst)
+	if err := b.g.DtoD(dst, src, n); err != nil {
+		return 0, err
+	}
+	best := time.Duration(0)
+	for range 5 {
+		d, err := b.g.TimeDtoD(dst, src, n, 4)
+		if err != nil {
+			return 0, err
+		}
+		if best == 0 || d < best {
+			best = d
+		}
+	}
+	return float64(2*n) / best.Seconds(), nil
+}
+
+var (
+	_ eval.Uploader        = (*Backend)(nil)
+	_ eval.CopyBandwidther = (*Backend)(nil)
+)

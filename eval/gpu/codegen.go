@@ -119,6 +119,34 @@ type emitter struct {
 	funs   map[string]bool // device functions called (by core name)
 	calls  bool            // this emitter rendered a call
 	prog   *core.Program
+	// consts, when set, collects the numeric literals of the code as kernel
+	// parameters ar_k0, ar_k1, ... (in order of appearance, one per
+	// occurrence) instead of spelling them out, so that expressions that
+	// differ only in their constants share one module (issue 16).
+	consts *[]core.Const
+}
+
+// atom renders an operand; with consts set, a numeric literal becomes the
+// next constant parameter. The value passed is the literal itself, so
+// checks left out for a literal (a nonzero divisor, a non-negative
+// exponent) stay right: another literal changes the generated text (its
+// check appears) unless it needs none either.
+func (e *emitter) atom(a core.Atom) (string, error) {
+	if e.consts != nil {
+		var c core.Const
+		ok := false
+		switch x := a.(type) {
+		case core.Const:
+			c, ok = x, true
+		case *core.Const:
+			c, ok = *x, true
+		}
+		if ok && (c.T.IsInt() || c.T.IsFloat()) {
+			*e.consts = append(*e.consts, c)
+			return fmt.Sprintf("ar_k%d", len(*e.consts)-1), nil
+		}
+	}
+	return atom(a)
 }
 
 func (e *emitter) line(format string, args ...any) {
@@ -148,7 +176,7 @@ func (e *emitter) body(b *core.Body, dst []string) error {
 		return fmt.Errorf("internal error: %d results for %d destinations", len(b.Result), len(dst))
 	}
 	for i, r := range b.Result {
-		a, err := atom(r)
+		a, err := e.atom(r)
 		if err != nil {
 			return err
 		}
@@ -183,7 +211,7 @@ func (e *emitter) stmt(s *core.Stmt) error {
 		if err != nil {
 			return err
 		}
-		a, err := atom(x.A)
+		a, err := e.atom(x.A)
 		if err != nil {
 			return err
 		}
@@ -196,11 +224,11 @@ func (e *emitter) stmt(s *core.Stmt) error {
 		if !core.BinOpValid(x.Op, x.T) {
 			return fmt.Errorf("internal error: %v on %v", x.Op, x.T)
 		}
-		a, err := atom(x.X)
+		a, err := e.atom(x.X)
 		if err != nil {
 			return err
 		}
-		b, err := atom(x.Y)
+		b, err := e.atom(x.Y)
 		if err != nil {
 			return err
 		}
@@ -221,7 +249,7 @@ func (e *emitter) stmt(s *core.Stmt) error {
 		if !core.UnOpValid(x.Op, x.T) {
 			return fmt.Errorf("internal error: %v on %v", x.Op, x.T)
 		}
-		a, err := atom(x.X)
+		a, err := e.atom(x.X)
 		if err != nil {
 			return err
 		}
@@ -231,13 +259,13 @@ func (e *emitter) stmt(s *core.Stmt) error {
 		if err != nil {
 			return err
 		}
-		a, err := atom(x.X)
+		a, err := e.atom(x.X)
 		if err != nil {
 			return err
 		}
 		e.line("%s = %s;", d, conv(x.From, x.To, a))
 	case *core.IfExp:
-		c, err := atom(x.Cond)
+		c, err := e.atom(x.Cond)
 		if err != nil {
 			return err
 		}
@@ -269,7 +297,7 @@ func (e *emitter) stmt(s *core.Stmt) error {
 		}
 		e.line("%s = %s_d%d;", d, cname(x.Arr.Name), x.Dim)
 	case *core.AssertExp:
-		c, err := atom(x.Cond)
+		c, err := e.atom(x.Cond)
 		if err != nil {
 			return err
 		}
@@ -361,7 +389,7 @@ func (e *emitter) loop(s *core.Stmt, x *core.LoopExp) error {
 		return err
 	}
 	for i, p := range x.Params {
-		a, err := atom(x.Init[i])
+		a, err := e.atom(x.Init[i])
 		if err != nil {
 			return err
 		}
@@ -374,7 +402,7 @@ func (e *emitter) loop(s *core.Stmt, x *core.LoopExp) error {
 		tmps[i] = e.fresh("next")
 	}
 	if f := core.ForOf(x.Form); f != nil {
-		b, err := atom(f.Bound)
+		b, err := e.atom(f.Bound)
 		if err != nil {
 			return err
 		}
@@ -421,7 +449,7 @@ func (e *emitter) index(s *core.Stmt, x *core.IndexExp) error {
 		if d.Fix == nil {
 			return unsup("slicing %s inside a kernel", x.Arr.Name)
 		}
-		a, err := atom(*d.Fix)
+		a, err := e.atom(*d.Fix)
 		if err != nil {
 			return err
 		}
@@ -461,7 +489,7 @@ func (e *emitter) apply(s *core.Stmt, x *core.ApplyExp) error {
 	}
 	args := []string{"ar_err"}
 	for _, a := range x.Args {
-		s, err := atom(a)
+		s, err := e.atom(a)
 		if err != nil {
 			return err
 		}

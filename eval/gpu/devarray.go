@@ -61,6 +61,24 @@ func (d *devArray) ToHost(ctx context.Context) (any, error) {
 	return s, nil
 }
 
+// ReadRange copies elements [off, off+n) into the same positions of dst
+// (eval.RangeReader): the printer fetches only what it shows.
+func (d *devArray) ReadRange(_ context.Context, dst any, off, n int64) error {
+	if d.mem.freed.Load() {
+		return fmt.Errorf("gpu: use of a freed device array")
+	}
+	if off < 0 || n < 0 || off+n > d.n {
+		return fmt.Errorf("internal error: elements [%d, %d) of an array of %d", off, off+n, d.n)
+	}
+	if n == 0 {
+		return nil
+	}
+	size := int64(d.elem.Size())
+	err := d.g.DtoH(unsafe.Add(slicePtr(dst), off*size), d.mem.ptr+cuda.Ptr(off*size), n*size)
+	runtime.KeepAlive(dst)
+	return err
+}
+
 // Bytes is the array's size in bytes.
 func (d *devArray) Bytes() int64 { return d.bytes }
 

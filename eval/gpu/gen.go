@@ -41,6 +41,7 @@ const (
 	pPartial                  // block partials of accumulator component k
 	pResult                   // result of accumulator component k
 	pCounter                  // unsigned int* last-block ticket
+	pConst                    // a literal of the lambdas, by value (emitter.consts)
 )
 
 type kparam struct {
@@ -48,7 +49,8 @@ type kparam struct {
 	v    *core.Var // pScalar, pArray, pDim
 	k    int       // component, input or output number; dimension for pDim
 	t    core.PrimType
-	name string // pN, pExtra: the C name
+	name string     // pN, pExtra, pConst: the C name
+	c    core.Const // pConst: the value
 }
 
 func (p kparam) decl() string {
@@ -73,6 +75,8 @@ func (p kparam) decl() string {
 		return fmt.Sprintf("%s *__restrict__ ar_res%d", ctype(p.t), p.k)
 	case pCounter:
 		return "unsigned int *__restrict__ ar_counter"
+	case pConst:
+		return fmt.Sprintf("const %s %s", ctype(p.t), p.name)
 	}
 	return "/* bad parameter */"
 }

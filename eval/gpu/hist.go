@@ -1044,7 +1044,12 @@ type histModule struct {
 	sites []errSite
 }
 
-func (m *histModule) source() string { return prelude + "\n" + histPrelude + "\n" + m.body }
+func (m *histModule) source() string { return m.prelude() + "\n" + m.body }
+
+// prelude is the fixed part of every histogram-family module.
+func (m *histModule) prelude() string { return histModulePrelude }
+
+var histModulePrelude = prelude + "\n" + histPrelude
 
 // kernelNames are the module's kernels.
 func (m *histModule) kernelNames() []string {

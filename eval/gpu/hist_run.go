@@ -81,17 +81,17 @@ func (r *run) histStmt(s *core.Stmt, env map[string]eval.Value) (ok bool, err er
 
 // loadHist compiles (or finds in the cache) and loads m's kernels.
 func (r *run) loadHist(m *histModule) (*loaded, error) {
-	return r.loadSource(m.source(), "arepl_hist.cu", m.kernelNames())
+	return r.loadSource(m.prelude(), m.body, "arepl_hist.cu", m.kernelNames())
 }
 
 // loadSource compiles src (or finds its cubin in the memory or disk cache)
 // and loads the named kernels of it; the time counts as compile time.
-func (r *run) loadSource(src, file string, names []string) (*loaded, error) {
+func (r *run) loadSource(pre, body, file string, names []string) (*loaded, error) {
 	start := time.Now()
 	defer func() { r.t.Compile += time.Since(start) }()
 	b := r.b
 	p := b.g.Props()
-	key := cacheKey(src, p.Arch(), fmt.Sprint(p.NVRTCVersion))
+	src, key := moduleText(pre, body, p.Arch(), p.NVRTCVersion)
 	b.mu.Lock()
 	l := b.mods[key]
 	b.mu.Unlock()
@@ -274,7 +274,7 @@ func (r *run) checkHistError(m *histModule, env map[string]eval.Value) error {
 	var buf [1 + 2*maxDetail]int64
 	start := time.Now()
 	err := r.b.g.DtoH(unsafe.Pointer(&buf[0]), r.b.errFlag, int64(8*len(buf)))
-	r.t.Transfer += time.Since(start)
+	r.xfer("DtoH", int64(8*len(buf)), start)
 	code := int32(uint32(buf[0]))
 	if err != nil || code == 0 {
 		return err

@@ -174,6 +174,12 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 			args = append(args, results[p.k].ptr())
 		case pCounter:
 			args = append(args, r.b.counter)
+		case pConst:
+			a, err := scalarArg(eval.Scalar(p.c))
+			if err != nil {
+				return err
+			}
+			args = append(args, a)
 		default:
 			return fmt.Errorf("internal error: parameter kind %d", p.kind)
 		}
@@ -209,7 +215,7 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 		s := eval.MakeSlice(k.Red[j], 1)
 		start := time.Now()
 		err := r.b.g.DtoH(slicePtr(s), d.ptr(), d.bytes)
-		r.t.Transfer += time.Since(start)
+		r.xfer("DtoH", d.bytes, start)
 		if err != nil {
 			return err
 		}

@@ -173,7 +173,7 @@ func (g *generator) kernel(s *core.Stmt, op *core.Screma, outer []core.Atom, gro
 	k.Comm = true
 	for _, r := range op.Reds {
 		k.redArities = append(k.redArities, len(r.Neutral))
-		k.Comm = k.Comm && r.Comm
+		k.Comm = k.Comm && (r.Comm || exactlyCommutative(r.Lambda))
 		for _, ne := range r.Neutral {
 			t := ne.AtomType()
 			if t.IsArray() {
@@ -249,6 +249,31 @@ func (g *generator) kernel(s *core.Stmt, op *core.Screma, outer []core.Atom, gro
 	return k, nil
 }
 
+// exactlyCommutative reports whether operator l is one integer operator
+// that commutes exactly (+, *, min, max, &, |, ^ on integers) applied to
+// its two parameters. `reduce (+) 0` does not mark itself commutative
+// (`reduce_comm` would), but with such an operator the commutative kernel
+// computes the same bits as the ordered one, and NVRTC compiles it in about
+// 60% of the time (bench/RESULTS.md, "Interactive latency": 121 ms against
+// 200 ms for a new module), which is most of what a new REPL reduction waits
+// for. Floats stay ordered: reassociating them would change results.
+func exactlyCommutative(l *core.Lambda) bool {
+	if l == nil || len(l.Params) != 2 || len(l.Body.Stmts) != 1 || len(l.Body.Result) != 1 {
+		return false
+	}
+	s := l.Body.Stmts[0]
+	b, ok := s.Exp.(*core.BinOpExp)
+	if !ok || !b.T.IsInt() || len(s.Pat) != 1 || !core.BinOps[b.Op].Commutative || !core.BinOps[b.Op].Associative {
+		return false
+	}
+	x, xok := b.X.(*core.Var)
+	y, yok := b.Y.(*core.Var)
+	r, rok := l.Body.Result[0].(*core.Var)
+	p, q := l.Params[0].Name, l.Params[1].Name
+	return xok && yok && rok && r.Name == s.Pat[0].Name &&
+		(x.Name == p && y.Name == q || x.Name == q && y.Name == p)
+}
+
 // params lays out the kernel's parameters; see paramKind.
 func (g *generator) params(k *kernel) {
 	var ps []kparam
@@ -313,16 +338,18 @@ func (g *generator) params(k *kernel) {
 func op(k *kernel) *core.Screma { return k.Op }
 
 // render produces the kernel's device functions (map lambda, combined
-// reduction operator) and the kernel itself.
+// reduction operator) and the kernel itself. The numeric literals of the
+// lambdas become constant parameters (emitter.consts): of the kernel, and
+// passed on to both device functions after the environment.
 func (g *generator) render(k *kernel) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n// %s: %s at %v\n", k.Name, kindName[k.Kind], k.Stmt.Pos)
 	k.fnMap = k.Name + "_map"
 	nsites := len(g.sites)
 	defer func() { k.checks = k.checks || len(g.sites) > nsites }()
-	e := &emitter{indent: 1, sites: &g.sites, funs: g.funs, prog: g.prog}
-	ps := append([]string{}, k.envDecl...)
-	ps = append(ps, "const i64 ar_index")
+	var consts []core.Const
+	e := &emitter{indent: 1, sites: &g.sites, funs: g.funs, prog: g.prog, consts: &consts}
+	ps := []string{"const i64 ar_index"}
 	for _, p := range k.Op.Map.Params {
 		if p.Type.IsArray() {
 			return "", unsup("map over rows of arrays is not generated yet")
@@ -341,12 +368,13 @@ func (g *generator) render(k *kernel) (string, error) {
 		return "", err
 	}
 	k.checks = e.calls
-	fmt.Fprintf(&b, "static __device__ __forceinline__ void %s(%s) {\n%s}\n", k.fnMap, strings.Join(ps, ", "), e.b.String())
+	mapPs, mapBody := ps, e.b.String()
 
+	var redPs []string
+	var redBody string
 	if len(k.Red) > 0 {
 		k.fnRed = k.Name + "_red"
-		e := &emitter{indent: 1, sites: &g.sites, funs: g.funs, prog: g.prog}
-		ps := append([]string{}, k.envDecl...)
+		e := &emitter{indent: 1, sites: &g.sites, funs: g.funs, prog: g.prog, consts: &consts}
 		var ops []*core.Lambda
 		var widths []int
 		for _, r := range k.Op.Reds {
@@ -357,12 +385,33 @@ func (g *generator) render(k *kernel) (string, error) {
 			return "", err
 		}
 		k.checks = k.checks || e.calls
-		ps = append(ps, accs...)
-		ps = append(ps, elems...)
+		redPs = append(accs, elems...)
 		for j, t := range k.Red {
-			ps = append(ps, fmt.Sprintf("%s *ar_r%d", ctype(t), j))
+			redPs = append(redPs, fmt.Sprintf("%s *ar_r%d", ctype(t), j))
 		}
-		fmt.Fprintf(&b, "static __device__ __forceinline__ void %s(%s) {\n%s}\n", k.fnRed, strings.Join(ps, ", "), e.b.String())
+		redBody = e.b.String()
+	}
+
+	// The constants join the environment: kernel parameters (the host
+	// passes their values, launch.go) and leading arguments of the device
+	// functions, which the templates call with envArgs.
+	env := append([]string{}, k.envDecl...)
+	args := k.envArgs
+	if len(consts) > 0 {
+		var lits []string
+		for i, c := range consts {
+			name := fmt.Sprintf("ar_k%d", i)
+			env = append(env, fmt.Sprintf("const %s %s", ctype(c.T), name))
+			args += ", " + name
+			k.params = append(k.params, kparam{kind: pConst, name: name, t: c.T, c: c})
+			lits = append(lits, name+" = "+constant(c))
+		}
+		k.envArgs = args
+		fmt.Fprintf(&b, "// constants, passed as parameters: %s\n", strings.Join(lits, ", "))
+	}
+	fmt.Fprintf(&b, "static __device__ __forceinline__ void %s(%s) {\n%s}\n", k.fnMap, strings.Join(append(env, mapPs...), ", "), mapBody)
+	if len(k.Red) > 0 {
+		fmt.Fprintf(&b, "static __device__ __forceinline__ void %s(%s) {\n%s}\n", k.fnRed, strings.Join(append(append([]string{}, env...), redPs...), ", "), redBody)
 	}
 	src, err := k.instantiate()
 	if err != nil {

@@ -1872,7 +1872,12 @@ type scanModule struct {
 	sites []errSite
 }
 
-func (m *scanModule) source() string { return prelude + "\n" + scanPrelude + "\n" + m.body }
+func (m *scanModule) source() string { return m.prelude() + "\n" + m.body }
+
+// prelude is the fixed part of every scan module.
+func (m *scanModule) prelude() string { return scanModulePrelude }
+
+var scanModulePrelude = prelude + "\n" + scanPrelude
 
 // genScan renders the module of statement s, or returns an *unsupported
 // error when s is no single-pass scan the GPU runs.

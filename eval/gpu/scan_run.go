@@ -92,8 +92,7 @@ func (r *run) loadScan(m *scanModule) (*cuda.Function, error) {
 	defer func() { r.t.Compile += time.Since(start) }()
 	b := r.b
 	p := b.g.Props()
-	src := m.source()
-	key := cacheKey(src, p.Arch(), fmt.Sprint(p.NVRTCVersion))
+	src, key := moduleText(m.prelude(), m.body, p.Arch(), p.NVRTCVersion)
 	b.mu.Lock()
 	l := b.mods[key]
 	b.mu.Unlock()
@@ -275,7 +274,7 @@ func (r *run) launchScan(s *core.Stmt, m *scanModule, env map[string]eval.Value)
 		if k.Mode == scanFilter {
 			start := time.Now()
 			err := r.b.g.DtoH(unsafe.Pointer(&kept), count.ptr(), 8)
-			r.t.Transfer += time.Since(start)
+			r.xfer("DtoH", 8, start)
 			if err != nil {
 				return err
 			}
@@ -354,7 +353,7 @@ func (r *run) checkScanError(m *scanModule) error {
 	var code int32
 	start := time.Now()
 	err := r.b.g.DtoH(unsafe.Pointer(&code), r.b.errFlag, 4)
-	r.t.Transfer += time.Since(start)
+	r.xfer("DtoH", 4, start)
 	if err != nil || code == 0 {
 		return err
 	}

@@ -75,7 +75,7 @@ func (r *run) radixSort(keys *devArray, n int64, bits int) (sorted, perm *devArr
 	if n > sortMaxN {
 		return nil, nil, fmt.Errorf("internal error: radix sort of %d elements", n)
 	}
-	l, err := r.loadSource(sortSource, "arepl_sort.cu", sortKernels)
+	l, err := r.loadSource(sortSource, "", "arepl_sort.cu", sortKernels)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -106,6 +106,7 @@ type GPU struct {
 	start uintptr // events for Launch timing, created once
 	stop  uintptr
 	hold  *hold   // holds the stream while Launch queues (hold.go); nil: none
+	stage *stage  // pinned staging buffers for large copies (staging.go)
 	pool  uintptr // the memory pool Alloc takes from (pool.go); 0: none
 
 	mu     sync.Mutex
@@ -188,6 +189,7 @@ func (g *GPU) init() error {
 		return err
 	}
 	g.hold = g.initHold()
+	g.staging() // pinned buffers now, not on the first large copy
 	return nil
 }
 
@@ -337,6 +339,9 @@ func (g *GPU) HtoD(dst Ptr, src unsafe.Pointer, n int64) error {
 	if n == 0 {
 		return nil
 	}
+	if n >= stageMin {
+		return g.do(func() error { return g.stagedHtoD(uint64(dst), src, n) })
+	}
 	return g.do(func() error { return g.check("cuMemcpyHtoD_v2", g.d.cuMemcpyHtoD(uint64(dst), src, uint64(n))) })
 }
 
@@ -344,6 +349,9 @@ func (g *GPU) HtoD(dst Ptr, src unsafe.Pointer, n int64) error {
 func (g *GPU) DtoH(dst unsafe.Pointer, src Ptr, n int64) error {
 	if n == 0 {
 		return nil
+	}
+	if n >= stageMin {
+		return g.do(func() error { return g.stagedDtoH(dst, uint64(src), n) })
 	}
 	return g.do(func() error { return g.check("cuMemcpyDtoH_v2", g.d.cuMemcpyDtoH(dst, uint64(src), uint64(n))) })
 }

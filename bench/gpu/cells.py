@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Cell round trips through jupyter_client (issue 16): from kc.execute to
+the kernel's idle status on iopub, for the measured lines (`!name code`) of
+a latency.txt-format file; other lines run unmeasured. Prints one JSON
+object per measured cell.
+
+    python3 bench/gpu/cells.py --arepl ./arepl --inputs bench/gpu/latency.txt
+
+It installs a kernelspec for --arepl in a temporary JUPYTER_PATH. Where
+jupyter_client cannot run (the GPU machine's Python has no pyzmq built for
+it), jupyter/latency_test.go's TestCellLatency measures the same over the
+wire protocol with the kernel in-process; bench/RESULTS.md compares the two
+on one machine.
+"""
+import argparse
+import json
+import os
+import subprocess
+import tempfile
+import time
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--arepl", required=True)
+    ap.add_argument("--inputs", required=True)
+    a = ap.parse_args()
+    tmp = tempfile.mkdtemp()
+    os.environ.update(JUPYTER_PATH=tmp + "/share/jupyter", JUPYTER_DATA_DIR=tmp + "/data",
+                      JUPYTER_RUNTIME_DIR=tmp + "/runtime", JUPYTER_CONFIG_DIR=tmp + "/config")
+    subprocess.run([os.path.abspath(a.arepl), "jupyter", "install", "--prefix", tmp, "--name", "arepl-latency"],
+                   check=True, stdout=subprocess.DEVNULL)
+    from jupyter_client.manager import start_new_kernel
+    km, kc = start_new_kernel(kernel_name="arepl-latency")
+    try:
+        for raw in open(a.inputs):
+            raw = raw.rstrip("\n")
+            if not raw.strip() or raw.startswith("#"):
+                continue
+            name, code = None, raw
+            if raw.startswith("!"):
+                name, code = raw[1:].split(" ", 1)
+            t0 = time.monotonic()
+            msg_id = kc.execute(code)
+            reply = kc.get_shell_msg(timeout=600)
+            while True:
+                m = kc.get_iopub_msg(timeout=600)
+                if (m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "status"
+                        and m["content"]["execution_state"] == "idle"):
+                    break
+            ms = (time.monotonic() - t0) * 1e3
+            if name:
+                print(json.dumps({"name": name, "input": code, "ms": ms, "status": reply["content"]["status"]}), flush=True)
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+if __name__ == "__main__":
+    main()
