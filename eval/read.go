@@ -681,17 +681,17 @@ type buffer struct {
 	// n counts the elements; at n == check the budget is asked for as
 	// much again (Reserve), and check doubles.
 	n, check int64
-	b    []bool
-	i8   []int8
-	i16  []int16
-	i32  []int32
-	i64  []int64
-	u8   []uint8
-	u16  []uint16
-	u32  []uint32
-	u64  []uint64
-	f32  []float32
-	f64  []float64
+	b        []bool
+	i8       []int8
+	i16      []int16
+	i32      []int32
+	i64      []int64
+	u8       []uint8
+	u16      []uint16
+	u32      []uint32
+	u64      []uint64
+	f32      []float32
+	f64      []float64
 }
 
 func newBuffer(t core.PrimType) buffer { return buffer{elem: t, check: 1 << 16} }
