@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/arepl/arepl/lang/core"
@@ -35,10 +36,12 @@ import (
 // allocations still meet the check at the next large one.
 const reserveMin = 1 << 20
 
-var memory struct {
-	mu    sync.Mutex
-	limit int64
-}
+// memoryLimit is the budget, 0 until first asked for; it is read on
+// every column the CPU backend allocates, so it is an atomic.
+var (
+	memoryLimit atomic.Int64
+	memoryInit  sync.Once
+)
 
 // MemoryError is an allocation refused by the budget.
 type MemoryError struct {
@@ -52,13 +55,15 @@ func (e *MemoryError) Error() string {
 
 // MemoryLimit is the budget in bytes.
 func MemoryLimit() int64 {
-	memory.mu.Lock()
-	defer memory.mu.Unlock()
-	if memory.limit == 0 {
-		memory.limit = DefaultMemoryLimit()
-		debug.SetMemoryLimit(memory.limit)
+	if n := memoryLimit.Load(); n > 0 {
+		return n
 	}
-	return memory.limit
+	memoryInit.Do(func() {
+		if memoryLimit.Load() == 0 {
+			SetMemoryLimit(0)
+		}
+	})
+	return memoryLimit.Load()
 }
 
 // SetMemoryLimit sets the budget; n <= 0 restores the default.
@@ -66,9 +71,7 @@ func SetMemoryLimit(n int64) {
 	if n <= 0 {
 		n = DefaultMemoryLimit()
 	}
-	memory.mu.Lock()
-	defer memory.mu.Unlock()
-	memory.limit = n
+	memoryLimit.Store(n)
 	debug.SetMemoryLimit(n)
 }
 

@@ -89,3 +89,16 @@ func TestReadAllLimitedCancel(t *testing.T) {
 		t.Fatal("a cancelled read did not return")
 	}
 }
+
+// TestReadValuesBudget checks that the reader's buffers respect the
+// budget: "0," is two bytes of input but eight of an i64.
+func TestReadValuesBudget(t *testing.T) {
+	old := MemoryLimit()
+	defer SetMemoryLimit(old)
+	SetMemoryLimit(16 << 20)
+	src := "[" + strings.Repeat("0i64,", 3<<20) + "0i64]" // 24 MiB of i64
+	_, err := ReadValues(src, nil)
+	if err == nil || !strings.Contains(err.Error(), "cannot read more elements: out of memory budget") {
+		t.Errorf("reading 24 MiB of i64 in a budget of 16: %v", err)
+	}
+}

@@ -678,20 +678,23 @@ func shapeName(s []int64) string {
 // on the slice's dynamic type.
 type buffer struct {
 	elem core.PrimType
-	b    []bool
-	i8   []int8
-	i16  []int16
-	i32  []int32
-	i64  []int64
-	u8   []uint8
-	u16  []uint16
-	u32  []uint32
-	u64  []uint64
-	f32  []float32
-	f64  []float64
+	// n counts the elements; at n == check the budget is asked for as
+	// much again (Reserve), and check doubles.
+	n, check int64
+	b        []bool
+	i8       []int8
+	i16      []int16
+	i32      []int32
+	i64      []int64
+	u8       []uint8
+	u16      []uint16
+	u32      []uint32
+	u64      []uint64
+	f32      []float32
+	f64      []float64
 }
 
-func newBuffer(t core.PrimType) buffer { return buffer{elem: t} }
+func newBuffer(t core.PrimType) buffer { return buffer{elem: t, check: 1 << 16} }
 
 // data is the elements read, as the typed slice a Value holds (empty, not
 // nil, when there are none).
@@ -729,6 +732,14 @@ func (b *buffer) data() any {
 
 // store converts literal l to type t and appends it to buf.
 func (r *reader) store(buf *buffer, l lit, t core.PrimType) error {
+	if buf.n++; buf.n == buf.check {
+		// The buffer grows to about twice this: a value written with two
+		// bytes an element ("0,") is 4 to 8 times its text in memory.
+		buf.check *= 2
+		if err := Reserve(buf.n * int64(t.Size())); err != nil {
+			return r.file.Errorf(l.pos, "cannot read more elements: %v", err)
+		}
+	}
 	if l.isBool {
 		if t != core.Bool {
 			return r.file.Errorf(l.pos, "expected a value of type %s, found %v", t, l.b)

@@ -201,7 +201,7 @@ func TestReadNaN(t *testing.T) {
 // elements' bytes, not a tree node per element (issue 14, item 11: 50 MB
 // of input took 4 GB).
 func TestReadValuesMemory(t *testing.T) {
-	const n = 1 << 20
+	const n = 1 << 18
 	var b strings.Builder
 	b.WriteString("[")
 	for i := range n {
