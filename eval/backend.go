@@ -43,6 +43,9 @@ type Timings struct {
 	Backend  string
 	Kernels  []KernelTiming
 	Notes    []string // e.g. "scan ran on the CPU: not yet on the GPU"
+	// CPUStatements counts the SOAC statements the GPU backend handed to
+	// the CPU (each time one ran).
+	CPUStatements int
 }
 
 // KernelTiming is one kernel launch (or one SOAC on the CPU).

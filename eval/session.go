@@ -317,6 +317,7 @@ func addTimings(dst, src *Timings) {
 	dst.Backend = src.Backend
 	dst.Kernels = append(dst.Kernels, src.Kernels...)
 	dst.Notes = append(dst.Notes, src.Notes...)
+	dst.CPUStatements += src.CPUStatements
 }
 
 // Load replaces the session's declarations with those of the file at path

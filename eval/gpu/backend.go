@@ -271,6 +271,13 @@ func (r *run) body(b *core.Body, env map[string]eval.Value, depth int) ([]eval.V
 			return nil, err
 		}
 		s := b.Stmts[i]
+		if parts := r.l.mod.split[s]; parts != nil {
+			if _, err := r.body(&core.Body{Stmts: parts}, env, depth+1); err != nil {
+				return nil, err
+			}
+			i++
+			continue
+		}
 		if ks := r.l.mod.kernels[s]; ks != nil {
 			if err := r.launch(s, ks, env); err != nil {
 				return nil, err
@@ -309,7 +316,7 @@ func (r *run) body(b *core.Body, env map[string]eval.Value, depth int) ([]eval.V
 			continue
 		}
 		j := i + 1
-		for j < len(b.Stmts) && r.l.mod.kernels[b.Stmts[j]] == nil && !r.scannable(b.Stmts[j]) && !r.histable(b.Stmts[j]) && !r.hasGPU(b.Stmts[j], 0) && !isTrivial(b.Stmts[j]) {
+		for j < len(b.Stmts) && r.l.mod.kernels[b.Stmts[j]] == nil && r.l.mod.split[b.Stmts[j]] == nil && !r.scannable(b.Stmts[j]) && !r.histable(b.Stmts[j]) && !r.hasGPU(b.Stmts[j], 0) && !isTrivial(b.Stmts[j]) {
 			j++
 		}
 		if err := r.fallback(b.Stmts[i:j], env); err != nil {
@@ -385,7 +392,7 @@ func (r *run) hasGPU(s *core.Stmt, depth int) bool {
 	found := false
 	for _, b := range bodies {
 		for _, t := range b.Stmts {
-			if r.l.mod.kernels[t] != nil || r.scannable(t) || r.histable(t) || r.hasGPU(t, depth+1) {
+			if r.l.mod.kernels[t] != nil || r.l.mod.split[t] != nil || r.scannable(t) || r.histable(t) || r.hasGPU(t, depth+1) {
 				found = true
 			}
 		}
@@ -572,6 +579,9 @@ func (r *run) fallback(stmts []*core.Stmt, env map[string]eval.Value) error {
 	var outs []*core.Var
 	for _, s := range stmts {
 		outs = append(outs, s.Pat...)
+		if isSOAC(s.Exp) {
+			r.t.CPUStatements++
+		}
 		if why, ok := r.l.mod.fallback[s]; ok {
 			r.note(fmt.Sprintf("%s ran on the CPU: %s", expName(s.Exp), why))
 		} else if isSOAC(s.Exp) {

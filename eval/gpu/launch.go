@@ -14,6 +14,9 @@ import (
 // inputs and free arrays to the device, allocates outputs, picks the grid,
 // launches, checks the error flag and binds the results.
 func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) error {
+	if ks[0].Kind == kSegMap {
+		return r.launchSegMap(s, ks[0], env)
+	}
 	op := ks[0].Op
 	wv, err := r.host(op.W, env)
 	if err != nil {
