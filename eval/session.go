@@ -40,6 +40,9 @@ type Options struct {
 	// CUDA, when set, renders a program as the CUDA the GPU backend would
 	// compile for it (`:kernel`); it needs no GPU.
 	CUDA func(*core.Program) (string, error)
+	// GPUPlan, when set, describes how a program's statements run on the
+	// GPU, for plans (fusion.Plan.GPU).
+	GPUPlan func(*core.Program) ([]string, error)
 }
 
 // Session holds the declarations and values of one REPL or notebook across
@@ -590,6 +593,20 @@ func (s *Session) CUDA(c *Compiled) (string, error) {
 		return "", errors.New("this build has no GPU code generator")
 	}
 	return s.opts.CUDA(c.Program)
+}
+
+// AddGPUPlan fills c.Plan.GPU: how each statement runs on the GPU (no GPU
+// needed). Plans ask for it; ordinary evaluation does not pay for it.
+func (s *Session) AddGPUPlan(c *Compiled) error {
+	if s.opts.GPUPlan == nil || c.Plan == nil {
+		return nil
+	}
+	lines, err := s.opts.GPUPlan(c.Program)
+	if err != nil {
+		return err
+	}
+	c.Plan.GPU = lines
+	return nil
 }
 
 // CompileCall compiles an application of the entry point or function fn to

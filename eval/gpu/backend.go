@@ -519,6 +519,11 @@ func (r *run) control(s *core.Stmt, env map[string]eval.Value, depth int) error 
 				return err
 			}
 		}
+		// Device arrays the loop makes: a parameter's array from the
+		// previous iteration is freed once the next iteration no longer
+		// holds it, so a loop of kernels (a stencil) keeps two arrays on
+		// the device instead of one per iteration.
+		made := map[*devArray]bool{}
 		for it := int64(0); ; it++ {
 			for i, p := range e.Params {
 				env[p.Name] = cur[i]
@@ -538,10 +543,15 @@ func (r *run) control(s *core.Stmt, env map[string]eval.Value, depth int) error 
 					break
 				}
 			}
+			before := len(r.temps)
 			next, err := r.body(e.Body, env, depth+1)
 			if err != nil {
 				return err
 			}
+			for _, d := range r.temps[before:] {
+				made[d] = true
+			}
+			r.freeReplaced(cur, next, made)
 			cur = next
 		}
 		return bind(cur)
@@ -562,6 +572,25 @@ func (r *run) control(s *core.Stmt, env map[string]eval.Value, depth int) error 
 		return bind(vals)
 	}
 	return fmt.Errorf("internal error: gpu: cannot follow %T on the host", s.Exp)
+}
+
+// freeReplaced frees the device arrays of old that the loop made (made) and
+// that next no longer holds: a loop parameter's previous value, dead once
+// the body has computed the next one (body-local names die with the
+// iteration).
+func (r *run) freeReplaced(old, next []eval.Value, made map[*devArray]bool) {
+	keep := map[*devArray]bool{}
+	for _, v := range next {
+		if d, ok := v.Dev.(*devArray); ok {
+			keep[d] = true
+		}
+	}
+	for _, v := range old {
+		if d, ok := v.Dev.(*devArray); ok && made[d] && !keep[d] {
+			d.Free()
+			delete(made, d)
+		}
+	}
 }
 
 // fallbackName is the synthetic function a run of statements becomes.

@@ -123,6 +123,10 @@ type kernel struct {
 	Scalar  []bool // per result: one element per point (else an array)
 	AuxOff  []int  // per array result: where its shape starts in ar_aux
 	AuxLen  int    // words of ar_aux
+
+	// Tiling describes the shared-memory tiling of a tiled kernel, for
+	// plans ("" for none).
+	Tiling string
 }
 
 // Params is the kernel's C parameter list.

@@ -95,6 +95,20 @@ func (g *generator) walk(b *core.Body) error {
 			if err := g.soac(s, e.Op, e.Outer); err != nil {
 				return err
 			}
+		case *core.TransposeExp, *core.CopyExp, *core.ReverseExp, *core.IotaExp, *core.ReplicateExp:
+			if n := arrayOpNest(s); n != nil {
+				nsites := len(g.sites)
+				k, err := g.segmapOf(s, n)
+				if isUnsupported(err) {
+					g.sites = g.sites[:nsites]
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				g.kbuf.WriteString(k.src)
+				g.m.kernels[s] = []*kernel{k}
+			}
 		case *core.Hist, *core.Scatter, *core.Filter, *core.MultiScan:
 			_, herr := genHist(g.prog, s, g.lim)
 			_, serr := genScan(g.prog, s, g.lim)
@@ -548,4 +562,107 @@ func CPUStatements(prog *core.Program) ([]CPUStatement, error) {
 		return a.Kind < b.Kind
 	})
 	return out, nil
+}
+
+// PlanLines describes, for plans, how each SOAC statement of prog runs on
+// the GPU: segmented operations with their index spaces (`segmap [n][m]`,
+// `segred [n] over m`), which levels run in parallel and what runs
+// sequentially in each thread, the tiling chosen, or why it runs on the
+// CPU. It needs no GPU.
+func PlanLines(prog *core.Program) ([]string, error) {
+	m, err := generate(prog, DefaultLimits)
+	if err != nil {
+		return nil, err
+	}
+	type entry struct {
+		pos  source.Pos
+		line string
+	}
+	var es []entry
+	name := func(s *core.Stmt) string {
+		var ns []string
+		for _, v := range s.Pat {
+			ns = append(ns, v.Name)
+		}
+		return strings.Join(ns, ", ")
+	}
+	describe := func(s *core.Stmt, ks []*kernel) string {
+		k := ks[0]
+		switch k.Kind {
+		case kSegMap:
+			d := fmt.Sprintf("segmap %s: %d parallel level(s)", k.Nest.Space(), len(k.Nest.Levels))
+			if seq := k.Nest.Sequential(); len(seq) > 0 {
+				d += "; sequential in each thread: " + strings.Join(seq, ", ")
+			}
+			return d + "; tiling: " + k.tiling()
+		case kSegRed:
+			var outer []string
+			for _, a := range k.Outer {
+				outer = append(outer, "["+core.AtomString(a)+"]")
+			}
+			return fmt.Sprintf("segred %s over %s: a thread, a warp or a block per segment, by its length", strings.Join(outer, ""), core.AtomString(k.Op.W))
+		case kMap:
+			return fmt.Sprintf("map [%s]", core.AtomString(k.Op.W))
+		default:
+			return fmt.Sprintf("%s [%s]", kindName[k.Kind], core.AtomString(k.Op.W))
+		}
+	}
+	for s, ks := range m.kernels {
+		if m.isSplitPart(s) {
+			continue
+		}
+		es = append(es, entry{s.Pos, fmt.Sprintf("%v %s: %s", s.Pos, name(s), describe(s, ks))})
+	}
+	for s, parts := range m.split {
+		d := describe(parts[0], m.kernels[parts[0]])
+		if ks := m.kernels[parts[1]]; ks != nil {
+			d += ", then " + describe(parts[1], ks)
+		} else {
+			d += ", then " + expName(parts[1].Exp) + " (its own module)"
+		}
+		es = append(es, entry{s.Pos, fmt.Sprintf("%v %s: %s", s.Pos, name(s), d)})
+	}
+	for s, why := range m.fallback {
+		d := "CPU: " + why
+		if _, err := ScanKernel(prog, s); err == nil {
+			d = expName(s.Exp) + ": the single-pass scan module"
+		} else if _, err := HistKernel(prog, s); err == nil {
+			d = expName(s.Exp) + ": the histogram module"
+		}
+		es = append(es, entry{s.Pos, fmt.Sprintf("%v %s: %s", s.Pos, name(s), d)})
+	}
+	sort.Slice(es, func(i, j int) bool {
+		a, b := es[i].pos, es[j].pos
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		return es[i].line < es[j].line
+	})
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.line
+	}
+	return out, nil
+}
+
+// isSplitPart reports whether s is one half of a split statement.
+func (m *module) isSplitPart(s *core.Stmt) bool {
+	for _, parts := range m.split {
+		if parts[0] == s || parts[1] == s {
+			return true
+		}
+	}
+	return false
+}
+
+// tiling names the tiling a kernel uses ("none" for the general path; the
+// tiled kernels of tiled() say theirs).
+func (k *kernel) tiling() string {
+	if k.Tiling == "" {
+		return "none"
+	}
+	return k.Tiling
 }

@@ -79,6 +79,10 @@ func (d hostDim) String() string {
 func (n *nest) Space() string {
 	var b strings.Builder
 	for _, l := range n.Levels {
+		if l.W == nil {
+			fmt.Fprintf(&b, "[%s]", l.Dim)
+			continue
+		}
 		fmt.Fprintf(&b, "[%s]", core.AtomString(l.W))
 	}
 	return b.String()

@@ -31,6 +31,11 @@ func (g *generator) segmap(s *core.Stmt) (*kernel, error) {
 	if err != nil {
 		return nil, err
 	}
+	return g.segmapOf(s, n)
+}
+
+// segmapOf generates the segmented-map kernel of nest n of s.
+func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
 	g.n++
 	k := &kernel{Stmt: s, Kind: kSegMap, Name: fmt.Sprintf("k%d_segmap", g.n), Block: 256, Nest: n}
 	fs := newFreeSet()
