@@ -58,6 +58,11 @@ type level struct {
 	Arrs   []*core.Var // the arrays indexed, visible where the level starts
 	Index  *core.Var   // bound to i, or nil
 	Pre    []*core.Stmt
+	// Iotas are the arrays of Arrs that the enclosing prelude makes with
+	// iota and uses for nothing else: their elements are index arithmetic,
+	// and the prelude does not make them (the unfused form of
+	// map (\i -> map (\j -> ...) (iota m)) (iota n)).
+	Iotas map[string]*core.IotaExp
 }
 
 // hostDim is a size the host knows before the launch: a host-level atom, or
@@ -178,8 +183,9 @@ func nestOf(s *core.Stmt) (*nest, error) {
 	}
 	// The first map level always counts; inner ones while the nest is perfect.
 	var pre []*core.Stmt
+	var iotas map[string]*core.IotaExp
 	for {
-		l := &level{W: op.W, Dim: a.dim(op.W), Params: op.Map.Params, Arrs: op.Arrs, Index: op.Index, Pre: pre}
+		l := &level{W: op.W, Dim: a.dim(op.W), Params: op.Map.Params, Arrs: op.Arrs, Index: op.Index, Pre: pre, Iotas: iotas}
 		if l.Dim.Atom == nil && l.Dim.Arr == nil {
 			return nil, unsup("the width %s is not known before the launch", core.AtomString(op.W))
 		}
@@ -190,14 +196,14 @@ func nestOf(s *core.Stmt) (*nest, error) {
 		}
 		n.Levels = append(n.Levels, l)
 		body := op.Map.Body
-		next, nextPre := a.perfect(body)
+		next, nextPre, nextIotas := a.perfect(body)
 		if next == nil {
 			n.Body = body
 			n.Ret = op.Map.Ret
 			a.results(n)
 			return n, nil
 		}
-		op, pre = next, nextPre
+		op, pre, iotas = next, nextPre, nextIotas
 	}
 }
 
@@ -249,9 +255,9 @@ func (a *nestAnalysis) bindRow(p, arr *core.Var) {
 // perfect returns the inner map of a level's body and the prelude before
 // it, when the body is a perfect nest; nil otherwise. It records the sizes
 // and shapes the prelude defines.
-func (a *nestAnalysis) perfect(b *core.Body) (*core.Screma, []*core.Stmt) {
+func (a *nestAnalysis) perfect(b *core.Body) (*core.Screma, []*core.Stmt, map[string]*core.IotaExp) {
 	if len(b.Stmts) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	last := b.Stmts[len(b.Stmts)-1]
 	op, ok := last.Exp.(*core.Screma)
@@ -259,25 +265,63 @@ func (a *nestAnalysis) perfect(b *core.Body) (*core.Screma, []*core.Stmt) {
 		op, ok = segmentedAsMap(last, seg), true
 	}
 	if !ok || !isMapOnly(op) || len(last.Pat) != len(b.Result) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	for i, v := range last.Pat {
 		r, ok := b.Result[i].(*core.Var)
 		if !ok || r.Name != v.Name {
-			return nil, nil
+			return nil, nil, nil
 		}
 	}
-	pre := b.Stmts[:len(b.Stmts)-1]
-	for _, s := range pre {
+	var pre []*core.Stmt
+	var iotas map[string]*core.IotaExp
+	for k, s := range b.Stmts[:len(b.Stmts)-1] {
+		if io, ok := s.Exp.(*core.IotaExp); ok && len(s.Pat) == 1 && onlyInput(s.Pat[0], b.Stmts[k+1:], op) {
+			if iotas == nil {
+				iotas = map[string]*core.IotaExp{}
+			}
+			iotas[s.Pat[0].Name] = io
+			a.record(s)
+			continue
+		}
 		if !cheap(s.Exp) {
-			return nil, nil
+			return nil, nil, nil
 		}
 		a.record(s)
+		pre = append(pre, s)
 	}
 	if d := a.dim(op.W); d.Atom == nil && d.Arr == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return op, pre
+	return op, pre, iotas
+}
+
+// onlyInput reports whether v is used by the statements after its
+// definition (the last of which is op's) only as one of op's input arrays
+// or through its size.
+func onlyInput(v *core.Var, after []*core.Stmt, op *core.Screma) bool {
+	for _, s := range after[:len(after)-1] {
+		if _, isSize := s.Exp.(*core.SizeExp); isSize {
+			continue
+		}
+		if reads(s, v.Name) {
+			return false
+		}
+	}
+	fs := newFreeSet()
+	fs.lambda(op.Map, nil, map[string]bool{})
+	if fs.seen[v.Name] {
+		return false
+	}
+	if w, ok := op.W.(*core.Var); ok && w.Name == v.Name {
+		return false
+	}
+	for _, x := range op.Arrs {
+		if x.Name == v.Name {
+			return true
+		}
+	}
+	return false
 }
 
 // results works out what the host knows of the shapes of n's array

@@ -47,11 +47,6 @@ func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
 	e := &emitter{indent: 2, sites: &g.sites, funs: g.funs, prog: g.prog, arrays: true, inPlace: map[*core.Stmt]bool{}}
 	nsites := len(g.sites)
 	d := len(n.Levels)
-	e.line("i64 ar_r = ar_g;")
-	for li := d - 1; li > 0; li-- {
-		e.line("const i64 ar_lvl%d = ar_r %% ar_space%d; ar_r /= ar_space%d;", li, li, li)
-	}
-	e.line("const i64 ar_lvl0 = ar_r;")
 	for li, l := range n.Levels {
 		for _, st := range l.Pre {
 			if err := e.stmt(st); err != nil {
@@ -63,6 +58,20 @@ func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
 			e.line("const i64 %s = %s;", cname(l.Index.Name), idx)
 		}
 		for j, p := range l.Params {
+			if io := l.Iotas[l.Arrs[j].Name]; io != nil {
+				// An element of an iota is index arithmetic.
+				start, err := atom(io.Start)
+				if err != nil {
+					return nil, err
+				}
+				step, err := atom(io.Step)
+				if err != nil {
+					return nil, err
+				}
+				t := ctype(io.T)
+				e.line("const %s %s = (%s)(%s + (%s)%s * %s);", t, cname(p.Name), t, start, t, idx, step)
+				continue
+			}
 			e.bindElem(p, l.Arrs[j], idx)
 		}
 	}
@@ -162,9 +171,34 @@ func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
 		b.WriteString("  const bool ar_probe = false;\n")
 	}
 	b.WriteString(strides.String())
+	// The thread's point of the space, and the step of the grid-stride
+	// loop in the same mixed radix: one division per thread, then carries
+	// (a division per element measured as the cost of a 2-D map).
+	b.WriteString("  if (ar_n <= 0) return;\n")
+	if d == 1 {
+		b.WriteString("  i64 ar_lvl0 = ar_tid;\n  const i64 ar_step0 = ar_nt;\n")
+	} else {
+		b.WriteString("  i64 ar_r = ar_tid, ar_q = ar_nt;\n")
+		for li := d - 1; li > 0; li-- {
+			fmt.Fprintf(&b, "  i64 ar_lvl%d = ar_r %% ar_space%d; ar_r /= ar_space%d;\n", li, li, li)
+			fmt.Fprintf(&b, "  const i64 ar_step%d = ar_q %% ar_space%d; ar_q /= ar_space%d;\n", li, li, li)
+		}
+		b.WriteString("  i64 ar_lvl0 = ar_r;\n  const i64 ar_step0 = ar_q;\n")
+	}
 	b.WriteString("  for (i64 ar_g = ar_tid; ar_g < ar_n; ar_g += ar_nt) {\n")
 	b.WriteString("    i64 ar_top = 0;\n")
+	b.WriteString("    {\n")
 	b.WriteString(e.b.String())
+	b.WriteString("    }\n")
+	if d == 1 {
+		b.WriteString("    ar_lvl0 += ar_step0;\n")
+	} else {
+		b.WriteString("    i64 ar_carry = 0;\n")
+		for li := d - 1; li > 0; li-- {
+			fmt.Fprintf(&b, "    ar_lvl%d += ar_step%d + ar_carry; ar_carry = ar_lvl%d >= ar_space%d; if (ar_carry) ar_lvl%d -= ar_space%d;\n", li, li, li, li, li, li)
+		}
+		b.WriteString("    ar_lvl0 += ar_step0 + ar_carry;\n")
+	}
 	b.WriteString("  }\n}\n")
 	k.src = b.String()
 	return k, nil
