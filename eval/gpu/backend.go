@@ -10,6 +10,16 @@
 //     ordered operator, segmented reduce); codegen.go renders the lambdas as
 //     device functions with Futhark's scalar semantics (kernels/prelude.cu).
 //     Everything else is recorded with the reason it cannot run on the GPU.
+//   - Nested parallelism: nest.go finds the perfect map nest of a statement
+//     (Futhark's moderate flattening); segmap.go runs it as one kernel over
+//     the nest's index space, the innermost body sequential per thread, with
+//     inkernel.go's arrays (strided views, thread-local arrays in a scratch
+//     buffer, in-place loop updates, sequential inner SOACs). split.go runs a
+//     reduction, scan, hist, scatter or filter whose function is nested as a
+//     segmented map then the flat SOAC; arrayops.go runs host-level
+//     transpose, copy, reverse, iota and replicate as segmented maps. A
+//     recognised shape may take a dedicated kernel first (module.go's tiled).
+//     CPUStatements lists what is left for the CPU, for plans and a test.
 //   - backend.go interprets the function body on the host: kernels run on
 //     the device; If, loops and calls that contain kernels are followed on
 //     the host; every maximal run of other statements is handed, as one

@@ -91,6 +91,9 @@ func (e *emitter) alloc(base string, elem core.PrimType, dims []string) {
 	e.line("  if (ar_top + ar_c > ar_cap) { atomicMax((unsigned long long *)ar_aux, (unsigned long long)(ar_top + ar_c)); return; }")
 	e.line("  %s = (%s *)(ar_scratch + ar_top * ar_nt + ar_tid);", base, ctype(elem))
 	e.line("  ar_top += ar_c;")
+	// The probe (one thread) reports its high-water mark: the slots an
+	// element needs, which the full launch then gives every thread.
+	e.line("  if (ar_probe && ar_top > ar_aux[0]) ar_aux[0] = ar_top;")
 	e.line("}")
 }
 
