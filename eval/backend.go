@@ -49,6 +49,9 @@ type Timings struct {
 	// Why says why the session chose Backend under auto (empty when the
 	// choice was forced or the only one).
 	Why string
+	// CPUStatements counts the SOAC statements the GPU backend handed to
+	// the CPU (each time one ran).
+	CPUStatements int
 }
 
 // TransferTiming is one host<->device copy.

@@ -208,6 +208,9 @@ func FormatTimings(t Timings) string {
 	if len(t.Kernels) > 0 {
 		s += fmt.Sprintf(", %d kernels", len(t.Kernels))
 	}
+	if t.CPUStatements > 0 {
+		s += fmt.Sprintf(", %d statements on the CPU", t.CPUStatements)
+	}
 	return s
 }
 

@@ -55,6 +55,9 @@ type Options struct {
 	// GPUMinElements is the work below which auto runs on the CPU (see
 	// autoChoice); 0 means DefaultGPUMinElements, a negative number never.
 	GPUMinElements int64
+	// GPUPlan, when set, describes how a program's statements run on the
+	// GPU, for plans (fusion.Plan.GPU).
+	GPUPlan func(*core.Program) ([]string, error)
 }
 
 // Session holds the declarations and values of one REPL or notebook across
@@ -416,6 +419,7 @@ func addTimings(dst, src *Timings) {
 	dst.Backend = src.Backend
 	dst.Kernels = append(dst.Kernels, src.Kernels...)
 	dst.Notes = append(dst.Notes, src.Notes...)
+	dst.CPUStatements += src.CPUStatements
 }
 
 // Load replaces the session's declarations with those of the file at path
@@ -753,6 +757,20 @@ func (s *Session) CUDA(c *Compiled) (string, error) {
 		return "", errors.New("this build has no GPU code generator")
 	}
 	return s.opts.CUDA(c.Program)
+}
+
+// AddGPUPlan fills c.Plan.GPU: how each statement runs on the GPU (no GPU
+// needed). Plans ask for it; ordinary evaluation does not pay for it.
+func (s *Session) AddGPUPlan(c *Compiled) error {
+	if s.opts.GPUPlan == nil || c.Plan == nil {
+		return nil
+	}
+	lines, err := s.opts.GPUPlan(c.Program)
+	if err != nil {
+		return err
+	}
+	c.Plan.GPU = lines
+	return nil
 }
 
 // CompileCall compiles an application of the entry point or function fn to

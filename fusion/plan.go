@@ -18,6 +18,10 @@ type Plan struct {
 	After   []Kernel `json:"after"`
 	Applied []Step   `json:"applied"`
 	Refused []Step   `json:"refused"`
+	// GPU says how each statement runs on the GPU (segmented operations,
+	// their index spaces, what runs sequentially, the tiling, or why it
+	// runs on the CPU); filled in by the session for plans that ask.
+	GPU []string `json:"gpu,omitempty"`
 }
 
 // Step is one fusion applied or refused.
@@ -141,6 +145,12 @@ func (p *Plan) Text() string {
 			fmt.Fprintf(&b, "; ops %s", strings.Join(ops, ", "))
 		}
 		fmt.Fprintf(&b, "; reads %s; writes %s; %s\n", arrayList(k.Reads), arrayList(k.Writes), k.traffic())
+	}
+	if len(p.GPU) > 0 {
+		b.WriteString("gpu:\n")
+		for _, l := range p.GPU {
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
 	}
 	return b.String()
 }

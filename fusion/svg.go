@@ -93,6 +93,9 @@ func (p *Plan) noteLines() []string {
 		}
 		out = append(out, fmt.Sprintf("not fused %s -> %s%s: %s", s.Producer, s.Consumer, c, s.What))
 	}
+	for _, l := range p.GPU {
+		out = append(out, "gpu: "+l)
+	}
 	return out
 }
 

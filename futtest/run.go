@@ -64,6 +64,9 @@ type Report struct {
 	Skipped  int
 	Failures []Failure
 	Notes    []string // what was skipped and why
+	// CPUStatements counts the SOAC statements a GPU backend ran on the
+	// CPU over all cases (eval.Timings.CPUStatements).
+	CPUStatements int
 }
 
 // Failure is one failed case (or a file that could not be read or loaded,
@@ -85,6 +88,9 @@ func (r *Report) Summary() string {
 	s := fmt.Sprintf("%d passed, %d failed", r.Passed, r.Failed)
 	if r.Skipped > 0 {
 		s += fmt.Sprintf(", %d skipped", r.Skipped)
+	}
+	if r.CPUStatements > 0 {
+		s += fmt.Sprintf("; %d SOAC statements ran on the CPU", r.CPUStatements)
 	}
 	return s
 }
@@ -250,6 +256,9 @@ func runBlock(ctx context.Context, sess *eval.Session, path string, b *Block, op
 				continue
 			}
 			rep.Passed++
+			if res != nil {
+				rep.CPUStatements += res.Timings.CPUStatements
+			}
 			if sample == nil && res != nil {
 				sample = res
 			}

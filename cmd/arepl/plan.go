@@ -58,6 +58,9 @@ func planEntry(opts eval.Options, file, entry string, asJSON, asSVG, asCUDA bool
 	if err != nil {
 		return "", err
 	}
+	if err := sess.AddGPUPlan(c); err != nil {
+		return "", err
+	}
 	switch {
 	case asCUDA:
 		return sess.CUDA(c)

@@ -587,6 +587,9 @@ func (r *repl) cmdPlan(_ context.Context, arg string) error {
 	if err != nil {
 		return err
 	}
+	if err := r.sess.AddGPUPlan(c); err != nil {
+		return err
+	}
 	fmt.Fprintln(r.out, strings.TrimRight(c.Plan.Text(), "\n"))
 	return nil
 }

@@ -27,5 +27,6 @@ func NewSession(opts eval.Options) *eval.Session {
 		return g, nil
 	}
 	opts.CUDA = gpu.Kernel
+	opts.GPUPlan = gpu.PlanLines
 	return eval.NewSession(opts)
 }

@@ -10,8 +10,18 @@
 //     ordered operator, segmented reduce); codegen.go renders the lambdas as
 //     device functions with Futhark's scalar semantics (kernels/prelude.cu).
 //     Everything else is recorded with the reason it cannot run on the GPU.
-//     Before that, tile.go takes the shapes whose threads all read the same
-//     arrays (n-body folds, matrix products) and gives them tiled kernels.
+//   - Nested parallelism: nest.go finds the perfect map nest of a statement
+//     (Futhark's moderate flattening); segmap.go runs it as one kernel over
+//     the nest's index space, the innermost body sequential per thread, with
+//     inkernel.go's arrays (strided views, thread-local arrays in a scratch
+//     buffer, in-place loop updates, sequential inner SOACs). split.go runs a
+//     reduction, scan, hist, scatter or filter whose function is nested as a
+//     segmented map then the flat SOAC; arrayops.go runs host-level
+//     transpose, copy, reverse, iota and replicate as segmented maps. A
+//     recognised shape takes a dedicated kernel first: tile.go gives the
+//     shapes whose threads all read the same arrays (n-body folds, matrix
+//     products) shared-memory tiled kernels. CPUStatements lists what is
+//     left for the CPU, for plans and a test.
 //   - backend.go interprets the function body on the host: kernels run on
 //     the device; If, loops and calls that contain kernels are followed on
 //     the host; every maximal run of other statements is handed, as one
@@ -281,6 +291,13 @@ func (r *run) body(b *core.Body, env map[string]eval.Value, depth int) ([]eval.V
 			return nil, err
 		}
 		s := b.Stmts[i]
+		if parts := r.l.mod.split[s]; parts != nil {
+			if _, err := r.body(&core.Body{Stmts: parts}, env, depth+1); err != nil {
+				return nil, err
+			}
+			i++
+			continue
+		}
 		if ks := r.l.mod.kernels[s]; ks != nil {
 			if err := r.launch(s, ks, env); err != nil {
 				return nil, err
@@ -319,7 +336,7 @@ func (r *run) body(b *core.Body, env map[string]eval.Value, depth int) ([]eval.V
 			continue
 		}
 		j := i + 1
-		for j < len(b.Stmts) && r.l.mod.kernels[b.Stmts[j]] == nil && !r.scannable(b.Stmts[j]) && !r.histable(b.Stmts[j]) && !r.hasGPU(b.Stmts[j], 0) && !isTrivial(b.Stmts[j]) {
+		for j < len(b.Stmts) && r.l.mod.kernels[b.Stmts[j]] == nil && r.l.mod.split[b.Stmts[j]] == nil && !r.scannable(b.Stmts[j]) && !r.histable(b.Stmts[j]) && !r.hasGPU(b.Stmts[j], 0) && !isTrivial(b.Stmts[j]) {
 			j++
 		}
 		if err := r.fallback(b.Stmts[i:j], env); err != nil {
@@ -466,7 +483,7 @@ func (r *run) hasGPU(s *core.Stmt, depth int) bool {
 	found := false
 	for _, b := range bodies {
 		for _, t := range b.Stmts {
-			if r.l.mod.kernels[t] != nil || r.scannable(t) || r.histable(t) || r.hasGPU(t, depth+1) {
+			if r.l.mod.kernels[t] != nil || r.l.mod.split[t] != nil || r.scannable(t) || r.histable(t) || r.hasGPU(t, depth+1) {
 				found = true
 			}
 		}
@@ -593,6 +610,11 @@ func (r *run) control(s *core.Stmt, env map[string]eval.Value, depth int) error 
 				return err
 			}
 		}
+		// Device arrays the loop makes: a parameter's array from the
+		// previous iteration is freed once the next iteration no longer
+		// holds it, so a loop of kernels (a stencil) keeps two arrays on
+		// the device instead of one per iteration.
+		made := map[*devArray]bool{}
 		for it := int64(0); ; it++ {
 			for i, p := range e.Params {
 				env[p.Name] = cur[i]
@@ -612,10 +634,15 @@ func (r *run) control(s *core.Stmt, env map[string]eval.Value, depth int) error 
 					break
 				}
 			}
+			before := len(r.temps)
 			next, err := r.body(e.Body, env, depth+1)
 			if err != nil {
 				return err
 			}
+			for _, d := range r.temps[before:] {
+				made[d] = true
+			}
+			r.freeReplaced(cur, next, made)
 			cur = next
 		}
 		return bind(cur)
@@ -638,6 +665,25 @@ func (r *run) control(s *core.Stmt, env map[string]eval.Value, depth int) error 
 	return fmt.Errorf("internal error: gpu: cannot follow %T on the host", s.Exp)
 }
 
+// freeReplaced frees the device arrays of old that the loop made (made) and
+// that next no longer holds: a loop parameter's previous value, dead once
+// the body has computed the next one (body-local names die with the
+// iteration).
+func (r *run) freeReplaced(old, next []eval.Value, made map[*devArray]bool) {
+	keep := map[*devArray]bool{}
+	for _, v := range next {
+		if d, ok := v.Dev.(*devArray); ok {
+			keep[d] = true
+		}
+	}
+	for _, v := range old {
+		if d, ok := v.Dev.(*devArray); ok && made[d] && !keep[d] {
+			d.Free()
+			delete(made, d)
+		}
+	}
+}
+
 // fallbackName is the synthetic function a run of statements becomes.
 const fallbackName = "ar_gpu_fallback"
 
@@ -653,6 +699,9 @@ func (r *run) fallback(stmts []*core.Stmt, env map[string]eval.Value) error {
 	var outs []*core.Var
 	for _, s := range stmts {
 		outs = append(outs, s.Pat...)
+		if isSOAC(s.Exp) {
+			r.t.CPUStatements++
+		}
 		if why, ok := r.l.mod.fallback[s]; ok {
 			r.note(fmt.Sprintf("%s ran on the CPU: %s", expName(s.Exp), why))
 		} else if isSOAC(s.Exp) {

@@ -124,6 +124,14 @@ type emitter struct {
 	// occurrence) instead of spelling them out, so that expressions that
 	// differ only in their constants share one module (issue 16).
 	consts *[]core.Const
+
+	// arrays turns on array views, thread-local arrays and sequential
+	// SOACs (inkernel.go); only segmented-map kernels, which pass the
+	// scratch buffer, use it.
+	arrays   bool
+	scratch  bool                // the code allocates scratch
+	inPlace  map[*core.Stmt]bool // updates that may write in place
+	inlining []string            // functions being inlined, innermost last
 }
 
 // atom renders an operand; with consts set, a numeric literal becomes the
@@ -176,6 +184,10 @@ func (e *emitter) body(b *core.Body, dst []string) error {
 		return fmt.Errorf("internal error: %d results for %d destinations", len(b.Result), len(dst))
 	}
 	for i, r := range b.Result {
+		if v, ok := arrayVar(r); ok && e.arrays {
+			e.setView(dst[i], v.Type.Elem, cname(v.Name), viewDims(cname(v.Name), v.Type.Rank), viewStrides(cname(v.Name), v.Type.Rank))
+			continue
+		}
 		a, err := e.atom(r)
 		if err != nil {
 			return err
@@ -187,6 +199,10 @@ func (e *emitter) body(b *core.Body, dst []string) error {
 
 func (e *emitter) declare(vs []*core.Var) error {
 	for _, v := range vs {
+		if v.Type.IsArray() && e.arrays {
+			e.arrayDecl(cname(v.Name), v.Type)
+			continue
+		}
 		if v.Type.IsArray() {
 			return unsup("%s is an array inside a kernel", v.Name)
 		}
@@ -198,6 +214,19 @@ func (e *emitter) declare(vs []*core.Var) error {
 func (e *emitter) stmt(s *core.Stmt) error {
 	if err := e.declare(s.Pat); err != nil {
 		return err
+	}
+	if e.arrays {
+		if ok, err := e.arrayStmt(s); ok || err != nil {
+			return err
+		}
+		switch x := s.Exp.(type) {
+		case *core.LoopExp:
+			return e.seqLoop(s, x)
+		case *core.Screma:
+			return e.seqScrema(s, x)
+		case *core.Segmented:
+			return e.seqSegmented(s, x)
+		}
 	}
 	one := func() (string, error) {
 		if len(s.Pat) != 1 {
@@ -462,6 +491,9 @@ func (e *emitter) index(s *core.Stmt, x *core.IndexExp) error {
 	for i := 1; i < r; i++ {
 		flat = fmt.Sprintf("(%s) * %s_d%d + %s", flat, arr, i, ixs[i])
 	}
+	if e.arrays {
+		flat = strings.TrimSuffix(strings.TrimPrefix(at(arr, ixs), arr+"["), "]")
+	}
 	ok := e.fresh("ok")
 	*e.sites = append(*e.sites, errSite{Pos: s.Pos, Msg: "index out of bounds", Rank: r})
 	code := len(*e.sites)
@@ -485,6 +517,9 @@ func (e *emitter) apply(s *core.Stmt, x *core.ApplyExp) error {
 		return fmt.Errorf("internal error: call of unknown function %s", x.Fun)
 	}
 	if err := scalarFun(f); err != nil {
+		if e.arrays {
+			return e.inlineCall(s, x, f)
+		}
 		return err
 	}
 	args := []string{"ar_err"}

@@ -18,11 +18,12 @@ const (
 	kRedComm                      // redomap_comm.cu
 	kRedOrdered                   // redomap_ordered.cu
 	kSegRed                       // segred.cu
+	kSegMap                       // segmap.go: generated whole, no template
 )
 
-var templateFile = [...]string{kMap: "map.cu", kRedComm: "redomap_comm.cu", kRedOrdered: "redomap_ordered.cu", kSegRed: "segred.cu"}
+var templateFile = [...]string{kMap: "map.cu", kRedComm: "redomap_comm.cu", kRedOrdered: "redomap_ordered.cu", kSegRed: "segred.cu", kSegMap: ""}
 
-var kindName = [...]string{kMap: "map", kRedComm: "redomap", kRedOrdered: "redomap (ordered)", kSegRed: "segmented reduce"}
+var kindName = [...]string{kMap: "map", kRedComm: "redomap", kRedOrdered: "redomap (ordered)", kSegRed: "segmented reduce", kSegMap: "segmented map"}
 
 // paramKind says what the host passes for one kernel parameter; the C
 // declaration and the host's argument list are both made from the same
@@ -42,6 +43,12 @@ const (
 	pResult                   // result of accumulator component k
 	pCounter                  // unsigned int* last-block ticket
 	pConst                    // a literal of the lambdas, by value (emitter.consts)
+	pThreads                  // kSegMap: i64 threads of the launch (the scratch stride)
+	pSpace                    // kSegMap: i64 size of index-space dimension k
+	pScratch                  // kSegMap: u64* scratch slots
+	pCap                      // kSegMap: i64 scratch slots per thread
+	pAux                      // kSegMap: i64* scratch need, then array results' shapes
+	pProbe                    // kSegMap: int, 1 for the probe launch
 )
 
 type kparam struct {
@@ -55,8 +62,14 @@ type kparam struct {
 
 func (p kparam) decl() string {
 	switch p.kind {
-	case pN, pExtra:
+	case pN, pExtra, pThreads, pSpace, pCap:
 		return "const i64 " + p.name
+	case pScratch:
+		return "u64 *__restrict__ ar_scratch"
+	case pAux:
+		return "i64 *__restrict__ ar_aux"
+	case pProbe:
+		return "const int ar_probe"
 	case pErr:
 		return "int *__restrict__ ar_err"
 	case pScalar:
@@ -108,6 +121,17 @@ type kernel struct {
 	checks       bool     // the kernel may raise the error flag
 	redArities   []int    // components per reduction
 	tile         *tiled   // set for tiled kernels (tile.go), which launchTiled runs
+
+	// kSegMap
+	Nest    *nest
+	Scratch bool   // takes the scratch buffer and probe (see segmap.go)
+	Scalar  []bool // per result: one element per point (else an array)
+	AuxOff  []int  // per array result: where its shape starts in ar_aux
+	AuxLen  int    // words of ar_aux
+
+	// Tiling describes the shared-memory tiling of a tiled kernel, for
+	// plans ("" for none).
+	Tiling string
 }
 
 // Params is the kernel's C parameter list.
@@ -463,6 +487,9 @@ func (k *kernel) StoreResult(acc, seg string, indent int) string {
 var templates = func() *template.Template {
 	t := template.New("kernels")
 	for _, f := range templateFile {
+		if f == "" {
+			continue
+		}
 		src, err := kernels.FS.ReadFile(f)
 		if err != nil {
 			panic("gpu: embedded template missing: " + f)

@@ -17,6 +17,9 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 	if ks[0].tile != nil {
 		return r.launchTiled(s, ks[0], env)
 	}
+	if ks[0].Kind == kSegMap {
+		return r.launchSegMap(s, ks[0], env)
+	}
 	op := ks[0].Op
 	wv, err := r.host(op.W, env)
 	if err != nil {

@@ -1,13 +1,13 @@
 package gpu
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/arepl/arepl/kernels"
 	"github.com/arepl/arepl/lang/core"
+	"github.com/arepl/arepl/lang/source"
 )
 
 // module is the generated CUDA for a whole program: one NVRTC module with a
@@ -17,7 +17,8 @@ import (
 type module struct {
 	body     string // everything after the prelude
 	kernels  map[*core.Stmt][]*kernel
-	fallback map[*core.Stmt]string // statement -> why it runs on the fallback
+	fallback map[*core.Stmt]string       // statement -> why it runs on the fallback
+	split    map[*core.Stmt][]*core.Stmt // statement -> its map, then its SOAC (split.go)
 	sites    []errSite
 }
 
@@ -41,7 +42,7 @@ var segGroups = []int{1, 32, 256}
 // family covers.
 func generate(prog *core.Program, lim Limits) (*module, error) {
 	g := &generator{prog: prog, lim: lim, funs: map[string]bool{},
-		m: &module{kernels: map[*core.Stmt][]*kernel{}, fallback: map[*core.Stmt]string{}}}
+		m: &module{kernels: map[*core.Stmt][]*kernel{}, fallback: map[*core.Stmt]string{}, split: map[*core.Stmt][]*core.Stmt{}}}
 	for _, f := range prog.Funs {
 		if err := g.walk(f.Body); err != nil {
 			return nil, err
@@ -101,7 +102,34 @@ func (g *generator) walk(b *core.Body) error {
 			if err := g.soac(s, e.Op, e.Outer); err != nil {
 				return err
 			}
+		case *core.TransposeExp, *core.CopyExp, *core.ReverseExp, *core.IotaExp, *core.ReplicateExp:
+			if n := arrayOpNest(s); n != nil {
+				nsites := len(g.sites)
+				k, err := g.segmapOf(s, n)
+				if isUnsupported(err) {
+					g.sites = g.sites[:nsites]
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				g.kbuf.WriteString(k.src)
+				g.m.kernels[s] = []*kernel{k}
+			}
 		case *core.Hist, *core.Scatter, *core.Filter, *core.MultiScan:
+			_, herr := genHist(g.prog, s, g.lim)
+			_, serr := genScan(g.prog, s, g.lim)
+			if herr != nil && serr != nil {
+				nsites := len(g.sites)
+				ok, err := g.split(s)
+				if err != nil {
+					return err
+				}
+				if ok {
+					continue
+				}
+				g.sites = g.sites[:nsites]
+			}
 			g.m.fallback[s] = expName(e) + " is not a map or redomap: the scan, filter and histogram kernels compile it separately, or it runs on the CPU"
 		}
 	}
@@ -109,38 +137,59 @@ func (g *generator) walk(b *core.Body) error {
 }
 
 // soac generates the kernels of one statement, or records why it cannot
-// run on the GPU.
+// run on the GPU. The order of preference (after walk's tiledKernel, which
+// takes the shapes tile.go recognises): the flat families (map, redomap, segmented
+// reduce), the scan module's single-pass kernels (chosen at run time, see
+// scanCovers), and the general segmented map of a nest (segmap.go).
 func (g *generator) soac(s *core.Stmt, op *core.Screma, outer []core.Atom) error {
-	var ks []*kernel
-	var err error
 	saved := make(map[string]bool, len(g.funs))
 	for f := range g.funs {
 		saved[f] = true
 	}
-	if outer == nil {
-		var k *kernel
-		k, err = g.kernel(s, op, nil, 0)
-		ks = []*kernel{k}
-	} else {
-		for _, grp := range segGroups {
-			var k *kernel
-			k, err = g.kernel(s, op, outer, grp)
-			if err != nil {
-				break
-			}
-			ks = append(ks, k)
+	nsites := len(g.sites)
+	// restore forgets what a failed attempt added.
+	restore := func() {
+		g.funs = map[string]bool{}
+		for f := range saved {
+			g.funs[f] = true
 		}
+		g.sites = g.sites[:nsites]
 	}
+	ks, err := g.family(s, op, outer)
 	if err == nil {
 		// Functions the kernel calls must render too.
 		var scratch strings.Builder
 		err = g.deviceFuns(&scratch)
 	}
-	var u *unsupported
-	if errors.As(err, &u) {
-		g.funs = saved
-		g.m.fallback[s] = u.why
-		return nil
+	if isUnsupported(err) {
+		why := err.Error()
+		restore()
+		if g.scanCovers(s) {
+			g.m.fallback[s] = why
+			return nil
+		}
+		var k *kernel
+		k, err = g.segmap(s)
+		if err == nil {
+			var scratch strings.Builder
+			err = g.deviceFuns(&scratch)
+		}
+		if isUnsupported(err) {
+			restore()
+			if _, isSeg := s.Exp.(*core.Segmented); !isSeg {
+				ok, serr := g.split(s)
+				if serr != nil {
+					return serr
+				}
+				if ok {
+					return nil
+				}
+				restore()
+			}
+			g.m.fallback[s] = why + "; as a segmented map: " + err.Error()
+			return nil
+		}
+		ks = []*kernel{k}
 	}
 	if err != nil {
 		return err
@@ -150,6 +199,44 @@ func (g *generator) soac(s *core.Stmt, op *core.Screma, outer []core.Atom) error
 	}
 	g.m.kernels[s] = ks
 	return nil
+}
+
+// scanCovers reports whether the scan module runs s (a scan, segmented
+// scan or filter), so no map kernel should take it.
+func (g *generator) scanCovers(s *core.Stmt) bool {
+	var op *core.Screma
+	switch e := s.Exp.(type) {
+	case *core.Screma:
+		op = e
+	case *core.Segmented:
+		op = e.Op
+	}
+	if op == nil || len(op.Scans) == 0 {
+		return false
+	}
+	m, err := genScan(g.prog, s, g.lim)
+	return err == nil && m != nil
+}
+
+// family generates the kernels of the flat families: a map or redomap
+// kernel, or the segmented-reduce variants (one per group size).
+func (g *generator) family(s *core.Stmt, op *core.Screma, outer []core.Atom) ([]*kernel, error) {
+	if outer == nil {
+		k, err := g.kernel(s, op, nil, 0)
+		if err != nil {
+			return nil, err
+		}
+		return []*kernel{k}, nil
+	}
+	var ks []*kernel
+	for _, grp := range segGroups {
+		k, err := g.kernel(s, op, outer, grp)
+		if err != nil {
+			return nil, err
+		}
+		ks = append(ks, k)
+	}
+	return ks, nil
 }
 
 func (g *generator) kernel(s *core.Stmt, op *core.Screma, outer []core.Atom, group int) (*kernel, error) {
@@ -483,4 +570,150 @@ func operatorBodies(e *emitter, ops []*core.Lambda, widths []int) (accs, elems [
 		off += n
 	}
 	return accs, elems, nil
+}
+
+// CPUStatement is a SOAC statement the GPU backend would run on the CPU,
+// and why.
+type CPUStatement struct {
+	Pos  source.Pos
+	Kind string
+	Why  string
+}
+
+// CPUStatements lists the SOAC statements of prog that no GPU kernel covers
+// (neither the map, redomap and segmented families of this module, nor the
+// scan and histogram modules), in source order. It needs no GPU: `arepl
+// plan --cuda` prints them, and a test keeps the test programs' list short.
+func CPUStatements(prog *core.Program) ([]CPUStatement, error) {
+	m, err := generate(prog, DefaultLimits)
+	if err != nil {
+		return nil, err
+	}
+	var out []CPUStatement
+	for s, why := range m.fallback {
+		if _, err := ScanKernel(prog, s); err == nil {
+			continue
+		}
+		if _, err := HistKernel(prog, s); err == nil {
+			continue
+		}
+		out = append(out, CPUStatement{Pos: s.Pos, Kind: expName(s.Exp), Why: why})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		if a.Pos.Col != b.Pos.Col {
+			return a.Pos.Col < b.Pos.Col
+		}
+		return a.Kind < b.Kind
+	})
+	return out, nil
+}
+
+// PlanLines describes, for plans, how each SOAC statement of prog runs on
+// the GPU: segmented operations with their index spaces (`segmap [n][m]`,
+// `segred [n] over m`), which levels run in parallel and what runs
+// sequentially in each thread, the tiling chosen, or why it runs on the
+// CPU. It needs no GPU.
+func PlanLines(prog *core.Program) ([]string, error) {
+	m, err := generate(prog, DefaultLimits)
+	if err != nil {
+		return nil, err
+	}
+	type entry struct {
+		pos  source.Pos
+		line string
+	}
+	var es []entry
+	name := func(s *core.Stmt) string {
+		var ns []string
+		for _, v := range s.Pat {
+			ns = append(ns, v.Name)
+		}
+		return strings.Join(ns, ", ")
+	}
+	describe := func(s *core.Stmt, ks []*kernel) string {
+		k := ks[0]
+		if k.tile != nil {
+			return fmt.Sprintf("tiled %s: a thread per result; tiling: %s", k.Name, k.tiling())
+		}
+		switch k.Kind {
+		case kSegMap:
+			d := fmt.Sprintf("segmap %s: %d parallel level(s)", k.Nest.Space(), len(k.Nest.Levels))
+			if seq := k.Nest.Sequential(); len(seq) > 0 {
+				d += "; sequential in each thread: " + strings.Join(seq, ", ")
+			}
+			return d + "; tiling: " + k.tiling()
+		case kSegRed:
+			var outer []string
+			for _, a := range k.Outer {
+				outer = append(outer, "["+core.AtomString(a)+"]")
+			}
+			return fmt.Sprintf("segred %s over %s: a thread, a warp or a block per segment, by its length", strings.Join(outer, ""), core.AtomString(k.Op.W))
+		case kMap:
+			return fmt.Sprintf("map [%s]", core.AtomString(k.Op.W))
+		default:
+			return fmt.Sprintf("%s [%s]", kindName[k.Kind], core.AtomString(k.Op.W))
+		}
+	}
+	for s, ks := range m.kernels {
+		if m.isSplitPart(s) {
+			continue
+		}
+		es = append(es, entry{s.Pos, fmt.Sprintf("%v %s: %s", s.Pos, name(s), describe(s, ks))})
+	}
+	for s, parts := range m.split {
+		d := describe(parts[0], m.kernels[parts[0]])
+		if ks := m.kernels[parts[1]]; ks != nil {
+			d += ", then " + describe(parts[1], ks)
+		} else {
+			d += ", then " + expName(parts[1].Exp) + " (its own module)"
+		}
+		es = append(es, entry{s.Pos, fmt.Sprintf("%v %s: %s", s.Pos, name(s), d)})
+	}
+	for s, why := range m.fallback {
+		d := "CPU: " + why
+		if _, err := ScanKernel(prog, s); err == nil {
+			d = expName(s.Exp) + ": the single-pass scan module"
+		} else if _, err := HistKernel(prog, s); err == nil {
+			d = expName(s.Exp) + ": the histogram module"
+		}
+		es = append(es, entry{s.Pos, fmt.Sprintf("%v %s: %s", s.Pos, name(s), d)})
+	}
+	sort.Slice(es, func(i, j int) bool {
+		a, b := es[i].pos, es[j].pos
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		return es[i].line < es[j].line
+	})
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.line
+	}
+	return out, nil
+}
+
+// isSplitPart reports whether s is one half of a split statement.
+func (m *module) isSplitPart(s *core.Stmt) bool {
+	for _, parts := range m.split {
+		if parts[0] == s || parts[1] == s {
+			return true
+		}
+	}
+	return false
+}
+
+// tiling names the tiling a kernel uses ("none" for the general path; the
+// kernels of tile.go say theirs).
+func (k *kernel) tiling() string {
+	if k.Tiling == "" {
+		return "none"
+	}
+	return k.Tiling
 }

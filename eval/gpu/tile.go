@@ -296,6 +296,7 @@ func (g *generator) render1D(s *core.Stmt, op *core.Screma, redStmt *core.Stmt) 
 	in := redStmt.Exp.(*core.Screma)
 	g.n++
 	k := &kernel{Stmt: s, Op: op, Block: 256, Name: fmt.Sprintf("k%d_tile1d", g.n)}
+	k.Tiling = "1-D: the invariant arrays staged through shared memory a block-sized tile at a time"
 	for _, a := range op.Arrs {
 		k.In = append(k.In, a.Type.Elem)
 	}
@@ -736,6 +737,7 @@ func (g *generator) renderMM(s *core.Stmt, op *core.Screma, t *tiled) ([]*kernel
 		tt := *t
 		tt.k, tt.mm = k, sh
 		k.tile = &tt
+		k.Tiling = fmt.Sprintf("2-D: %dx%d block tile, k-step %d, %dx%d register tile a thread", sh.BM, sh.BN, sh.BK, sh.TM, sh.TN)
 		decl := k.Params() + fmt.Sprintf(", const %s *__restrict__ ar_A, const %s *__restrict__ ar_B, %s *__restrict__ ar_out",
 			ctype(t.a.Type.Elem), ctype(t.b.Type.Elem), ctype(t.r))
 		envC := ""

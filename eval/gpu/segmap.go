@@ -1,0 +1,490 @@
+package gpu
+
+// The segmented-map kernel: one thread per point of a nest's index space
+// (nest.go), in a grid-stride loop over the flattened space, innermost
+// dimension fastest so that neighbouring threads write neighbouring
+// elements of the results. Each thread binds the levels' indices and row
+// parameters, repeats the levels' preludes, runs the innermost body with
+// the array support of inkernel.go, and stores its results.
+//
+// Kernels whose threads make arrays (or whose results are arrays) take a
+// scratch buffer, and the host runs them in two steps: a probe, one thread
+// on element 0, which reports the scratch slots one element needs and the
+// shape of array results (regular arrays: every element's result has that
+// shape, which the full launch checks); then the full launch, repeated with
+// more scratch if some element needed more than element 0.
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/eval/gpu/cuda"
+	"github.com/arepl/arepl/lang/core"
+	"github.com/arepl/arepl/lang/source"
+)
+
+// segmap generates the segmented-map kernel of s.
+func (g *generator) segmap(s *core.Stmt) (*kernel, error) {
+	n, err := nestOf(s)
+	if err != nil {
+		return nil, err
+	}
+	return g.segmapOf(s, n)
+}
+
+// segmapOf generates the segmented-map kernel of nest n of s.
+func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
+	g.n++
+	k := &kernel{Stmt: s, Kind: kSegMap, Name: fmt.Sprintf("k%d_segmap", g.n), Block: 256, Nest: n}
+	fs := newFreeSet()
+	fs.stmts([]*core.Stmt{s}, nil, map[string]bool{})
+	if fs.err != nil {
+		return nil, fs.err
+	}
+	k.Env = fs.order
+	e := &emitter{indent: 2, sites: &g.sites, funs: g.funs, prog: g.prog, arrays: true, inPlace: map[*core.Stmt]bool{}}
+	nsites := len(g.sites)
+	d := len(n.Levels)
+	for li, l := range n.Levels {
+		for _, st := range l.Pre {
+			if err := e.stmt(st); err != nil {
+				return nil, err
+			}
+		}
+		idx := fmt.Sprintf("ar_lvl%d", li)
+		if l.Index != nil {
+			e.line("const i64 %s = %s;", cname(l.Index.Name), idx)
+		}
+		for j, p := range l.Params {
+			if io := l.Iotas[l.Arrs[j].Name]; io != nil {
+				// An element of an iota is index arithmetic.
+				start, err := atom(io.Start)
+				if err != nil {
+					return nil, err
+				}
+				step, err := atom(io.Step)
+				if err != nil {
+					return nil, err
+				}
+				t := ctype(io.T)
+				e.line("const %s %s = (%s)(%s + (%s)%s * %s);", t, cname(p.Name), t, start, t, idx, step)
+				continue
+			}
+			e.bindElem(p, l.Arrs[j], idx)
+		}
+	}
+	for _, st := range n.Body.Stmts {
+		if err := e.stmt(st); err != nil {
+			return nil, err
+		}
+	}
+	// Results.
+	aux := 1
+	for j, r := range n.Body.Result {
+		t := n.Ret[j]
+		k.Out = append(k.Out, t.Elem)
+		if !t.IsArray() {
+			a, err := atom(r)
+			if err != nil {
+				return nil, err
+			}
+			k.Scalar = append(k.Scalar, true)
+			e.line("if (!ar_probe) ar_out%d[ar_g] = %s;", j, a)
+			continue
+		}
+		k.Scalar = append(k.Scalar, false)
+		k.Scratch = true
+		v, ok := arrayVar(r)
+		if !ok {
+			return nil, fmt.Errorf("internal error: array result %s is not a variable", core.AtomString(r))
+		}
+		b := cname(v.Name)
+		k.AuxOff = append(k.AuxOff, aux)
+		e.line("if (ar_probe) {")
+		for q := 0; q < t.Rank; q++ {
+			e.line("  ar_aux[%d] = %s;", aux+q, dimName(b, q))
+		}
+		e.line("} else {")
+		e.indent++
+		var conds []string
+		size := "(i64)1"
+		for q := 0; q < t.Rank; q++ {
+			conds = append(conds, fmt.Sprintf("%s != ar_aux[%d]", dimName(b, q), aux+q))
+			size += fmt.Sprintf(" * ar_aux[%d]", aux+q)
+		}
+		code := e.site(s.Pos, "map: the function's results have different shapes (irregular array)")
+		e.line("if (%s) { ar_fail(ar_err, %d); return; }", strings.Join(conds, " || "), code)
+		flat := e.fresh("f")
+		e.line("i64 %s = ar_g * (%s);", flat, size)
+		idx := e.forAll(viewDims(b, t.Rank))
+		e.line("ar_out%d[%s++] = %s;", j, flat, at(b, idx))
+		e.endAll(t.Rank)
+		e.indent--
+		e.line("}")
+		aux += t.Rank
+	}
+	k.AuxLen = aux
+	k.Scratch = k.Scratch || e.scratch
+	k.checks = len(g.sites) > nsites || e.calls
+
+	var ps []kparam
+	ps = append(ps, kparam{kind: pN, name: "ar_n"}, kparam{kind: pThreads, name: "ar_nt"})
+	for li := range n.Levels {
+		ps = append(ps, kparam{kind: pSpace, k: li, name: fmt.Sprintf("ar_space%d", li)})
+	}
+	ps = append(ps, kparam{kind: pErr})
+	var strides strings.Builder
+	for _, v := range k.Env {
+		if v.Type.IsArray() {
+			ps = append(ps, kparam{kind: pArray, v: v, t: v.Type.Elem})
+			for q := 0; q < v.Type.Rank; q++ {
+				ps = append(ps, kparam{kind: pDim, v: v, k: q})
+			}
+			b := cname(v.Name)
+			r := v.Type.Rank
+			fmt.Fprintf(&strides, "  const i64 %s = 1;\n", strideName(b, r-1))
+			for q := r - 2; q >= 0; q-- {
+				fmt.Fprintf(&strides, "  const i64 %s = %s * %s;\n", strideName(b, q), strideName(b, q+1), dimName(b, q+1))
+			}
+			continue
+		}
+		ps = append(ps, kparam{kind: pScalar, v: v, t: v.Type.Elem})
+	}
+	for j, t := range k.Out {
+		ps = append(ps, kparam{kind: pOut, k: j, t: t})
+	}
+	if k.Scratch {
+		ps = append(ps, kparam{kind: pScratch}, kparam{kind: pCap, name: "ar_cap"}, kparam{kind: pAux}, kparam{kind: pProbe})
+	}
+	k.params = ps
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n// %s: segmap %s at %v", k.Name, n.Space(), s.Pos)
+	if seq := n.Sequential(); len(seq) > 0 {
+		fmt.Fprintf(&b, "; sequential in each thread: %s", strings.Join(seq, ", "))
+	}
+	fmt.Fprintf(&b, "\nextern \"C\" __global__ void __launch_bounds__(%d)\n%s(%s) {\n", k.Block, k.Name, k.Params())
+	fmt.Fprintf(&b, "  const i64 ar_tid = (i64)blockIdx.x * %d + threadIdx.x;\n  if (ar_tid >= ar_nt) return;\n", k.Block)
+	if !k.Scratch {
+		b.WriteString("  const bool ar_probe = false;\n")
+	}
+	b.WriteString(strides.String())
+	// The thread's point of the space, and the step of the grid-stride
+	// loop in the same mixed radix: one division per thread, then carries
+	// (a division per element measured as the cost of a 2-D map).
+	b.WriteString("  if (ar_n <= 0) return;\n")
+	if d == 1 {
+		b.WriteString("  i64 ar_lvl0 = ar_tid;\n  const i64 ar_step0 = ar_nt;\n")
+	} else {
+		b.WriteString("  i64 ar_r = ar_tid, ar_q = ar_nt;\n")
+		for li := d - 1; li > 0; li-- {
+			fmt.Fprintf(&b, "  i64 ar_lvl%d = ar_r %% ar_space%d; ar_r /= ar_space%d;\n", li, li, li)
+			fmt.Fprintf(&b, "  const i64 ar_step%d = ar_q %% ar_space%d; ar_q /= ar_space%d;\n", li, li, li)
+		}
+		b.WriteString("  i64 ar_lvl0 = ar_r;\n  const i64 ar_step0 = ar_q;\n")
+	}
+	b.WriteString("  for (i64 ar_g = ar_tid; ar_g < ar_n; ar_g += ar_nt) {\n")
+	b.WriteString("    i64 ar_top = 0;\n")
+	b.WriteString("    {\n")
+	b.WriteString(e.b.String())
+	b.WriteString("    }\n")
+	if d == 1 {
+		b.WriteString("    ar_lvl0 += ar_step0;\n")
+	} else {
+		b.WriteString("    i64 ar_carry = 0;\n")
+		for li := d - 1; li > 0; li-- {
+			fmt.Fprintf(&b, "    ar_lvl%d += ar_step%d + ar_carry; ar_carry = ar_lvl%d >= ar_space%d; if (ar_carry) ar_lvl%d -= ar_space%d;\n", li, li, li, li, li, li)
+		}
+		b.WriteString("    ar_lvl0 += ar_step0 + ar_carry;\n")
+	}
+	b.WriteString("  }\n}\n")
+	k.src = b.String()
+	return k, nil
+}
+
+// Scratch sizes, in 8-byte slots per thread.
+const (
+	probeSlots  = int64(1) << 16 // the probe's first try
+	maxSlots    = int64(1) << 34 // beyond this a thread's arrays are too big
+	scratchCap  = int64(4) << 30 // bytes of scratch a full launch may take
+	maxRelaunch = 40
+)
+
+// launchSegMap runs a segmented-map kernel (see the file comment).
+func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) error {
+	nst := k.Nest
+	space := make([]int64, len(nst.Levels))
+	n := int64(1)
+	for i, l := range nst.Levels {
+		d, err := r.hostDim(l.Dim, env)
+		if err != nil {
+			return err
+		}
+		if d < 0 {
+			return source.Errorf(s.Pos, "negative size %d", d)
+		}
+		space[i] = d
+		if d > 0 && n > maxAlloc/d {
+			return source.Errorf(s.Pos, "cannot allocate an array of %v elements", space)
+		}
+		n *= d
+	}
+	f := r.l.funcs[k.Name]
+	occ := r.l.occ[k.Name]
+	alloc := func(t core.PrimType, count int64) (*devArray, error) {
+		if count < 0 || count > maxAlloc/int64(t.Size()) {
+			return nil, source.Errorf(s.Pos, "cannot allocate %d elements of %d bytes", count, t.Size())
+		}
+		d, err := newDevArray(r.b.g, t, count)
+		if err != nil {
+			if cuda.Sticky(err) {
+				return nil, err
+			}
+			return nil, source.Errorf(s.Pos, "cannot allocate %d bytes on the GPU: %v", count*int64(t.Size()), err)
+		}
+		return d, nil
+	}
+	// Environment arguments, shared by every launch.
+	var env0 []any
+	var bytes int64
+	for _, p := range k.params {
+		switch p.kind {
+		case pErr:
+			env0 = append(env0, r.b.errFlag)
+		case pScalar:
+			v, err := r.host(p.v, env)
+			if err != nil {
+				return err
+			}
+			a, err := scalarArg(v)
+			if err != nil {
+				return err
+			}
+			env0 = append(env0, a)
+		case pArray:
+			d, _, err := r.device(p.v, env)
+			if err != nil {
+				return err
+			}
+			bytes += d.bytes
+			env0 = append(env0, d.ptr())
+		case pDim:
+			v, err := r.value(p.v, env)
+			if err != nil {
+				return err
+			}
+			if p.k >= len(v.Shape) {
+				return fmt.Errorf("internal error: %s has rank %d", p.v.Name, len(v.Shape))
+			}
+			env0 = append(env0, v.Shape[p.k])
+		}
+	}
+	var aux *devArray
+	if k.Scratch {
+		var err error
+		if aux, err = alloc(core.I64, int64(k.AuxLen)); err != nil {
+			return err
+		}
+		defer aux.Free()
+		if err := r.b.g.Memset(aux.ptr(), 0, aux.bytes); err != nil {
+			return err
+		}
+	}
+	auxWords := make([]int64, k.AuxLen)
+	readAux := func() error {
+		start := time.Now()
+		err := r.b.g.DtoH(slicePtr(auxWords), aux.ptr(), aux.bytes)
+		r.t.Transfer += time.Since(start)
+		return err
+	}
+	outs := make([]*devArray, len(k.Out))
+	launch := func(grid, nt, count, slots int64, probe bool) error {
+		var scratch *devArray
+		if k.Scratch {
+			var err error
+			if scratch, err = alloc(core.U64, max(1, nt*slots)); err != nil {
+				return err
+			}
+			defer scratch.Free()
+			if err := r.b.g.Memset(aux.ptr(), 0, 8); err != nil {
+				return err
+			}
+		}
+		var args []any
+		ei := 0
+		for _, p := range k.params {
+			switch p.kind {
+			case pN:
+				args = append(args, count)
+			case pThreads:
+				args = append(args, nt)
+			case pSpace:
+				args = append(args, space[p.k])
+			case pErr, pScalar, pArray, pDim:
+				args = append(args, env0[ei])
+				ei++
+			case pOut:
+				if probe || outs[p.k] == nil {
+					args = append(args, nullPtr)
+				} else {
+					args = append(args, outs[p.k].ptr())
+				}
+			case pScratch:
+				args = append(args, scratch.ptr())
+			case pCap:
+				args = append(args, slots)
+			case pAux:
+				args = append(args, aux.ptr())
+			case pProbe:
+				p := int32(0)
+				if probe {
+					p = 1
+				}
+				args = append(args, p)
+			default:
+				return fmt.Errorf("internal error: parameter kind %d in a segmented map", p.kind)
+			}
+		}
+		d, err := f.Launch(cuda.Dim3{X: uint32(grid)}, cuda.Dim3{X: uint32(k.Block)}, 0, args...)
+		if err != nil {
+			return err
+		}
+		r.t.Run += d
+		name := k.Name
+		if probe {
+			name += " (probe)"
+		}
+		var moved int64
+		if !probe {
+			moved = bytes
+			for _, o := range outs {
+				if o != nil {
+					moved += o.bytes
+				}
+			}
+		}
+		r.t.Kernels = append(r.t.Kernels, eval.KernelTiming{Name: name, Time: d, Bytes: moved})
+		if k.checks {
+			return r.checkError()
+		}
+		return nil
+	}
+	// The probe: element 0 alone, for its scratch need and result shapes.
+	slots := int64(0)
+	if k.Scratch && n > 0 {
+		slots = probeSlots
+		for {
+			if err := launch(1, 1, 1, slots, true); err != nil {
+				return err
+			}
+			if err := readAux(); err != nil {
+				return err
+			}
+			if auxWords[0] <= slots {
+				slots = max(auxWords[0], 1)
+				break
+			}
+			if auxWords[0] > maxSlots {
+				return source.Errorf(s.Pos, "a thread's arrays need %d bytes: too much for the GPU", auxWords[0]*8)
+			}
+			slots = max(auxWords[0], 2*slots)
+		}
+	}
+	// Outputs.
+	results := make([]eval.Value, len(k.Out))
+	for j, t := range k.Out {
+		shape := append([]int64(nil), space...)
+		count := n
+		if !k.Scalar[j] {
+			off := k.auxIndex(j)
+			for q := 0; q < nst.Ret[j].Rank; q++ {
+				d := int64(0)
+				if n > 0 {
+					d = auxWords[off+q]
+				} else if hd := nst.ResultDims[j]; q < len(hd) && hd[q] != nil {
+					// No thread ran: what the host knows, else empty.
+					if v, err := r.hostDim(*hd[q], env); err == nil && v >= 0 {
+						d = v
+					}
+				}
+				shape = append(shape, d)
+				if d > 0 && count > maxAlloc/d {
+					return source.Errorf(s.Pos, "cannot allocate an array of %v elements", shape)
+				}
+				count *= d
+			}
+		}
+		d, err := alloc(t, count)
+		if err != nil {
+			return err
+		}
+		r.temps = append(r.temps, d)
+		outs[j] = d
+		results[j] = eval.Value{Elem: t, Shape: shape, Dev: d}
+	}
+	if n > 0 {
+		sms := int64(r.b.lim.SMs)
+		for tries := 0; ; tries++ {
+			grid := max(1, min(ceilDiv(n, int64(k.Block)), sms*int64(max(occ, 1))))
+			if k.Scratch {
+				grid = max(1, min(grid, scratchCap/(8*slots*int64(k.Block))))
+			}
+			nt := grid * int64(k.Block)
+			if err := launch(grid, nt, n, slots, false); err != nil {
+				return err
+			}
+			if !k.Scratch {
+				break
+			}
+			if err := readAux(); err != nil {
+				return err
+			}
+			if auxWords[0] <= slots {
+				break
+			}
+			if auxWords[0] > maxSlots || tries > maxRelaunch {
+				return source.Errorf(s.Pos, "a thread's arrays need %d bytes: too much for the GPU", auxWords[0]*8)
+			}
+			slots = max(auxWords[0], 2*slots)
+		}
+	}
+	if len(results) != len(s.Pat) {
+		return fmt.Errorf("internal error: kernel %s gives %d values for %d variables", k.Name, len(results), len(s.Pat))
+	}
+	for i, v := range s.Pat {
+		env[v.Name] = results[i]
+	}
+	return nil
+}
+
+// hostDim evaluates a size the host knows.
+func (r *run) hostDim(h hostDim, env map[string]eval.Value) (int64, error) {
+	if h.Arr != nil {
+		v, err := r.value(h.Arr, env)
+		if err != nil {
+			return 0, err
+		}
+		if h.D >= len(v.Shape) {
+			return 0, fmt.Errorf("internal error: %s has rank %d", h.Arr.Name, len(v.Shape))
+		}
+		return v.Shape[h.D], nil
+	}
+	v, err := r.host(h.Atom, env)
+	if err != nil {
+		return 0, err
+	}
+	return scalarInt(v)
+}
+
+// auxIndex is the aux word where array result j's shape starts.
+func (k *kernel) auxIndex(j int) int {
+	a := 0
+	for i := 0; i < j; i++ {
+		if !k.Scalar[i] {
+			a++
+		}
+	}
+	return k.AuxOff[a]
+}
