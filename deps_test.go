@@ -35,8 +35,10 @@ var allowed = map[string][]string{
 	// The one package that knows every backend and wires them into sessions.
 	"eval/backends": {"lang/...", "eval", "eval/cpu", "eval/gpu", "fusion"},
 	"futtest":       {"lang/...", "eval", "eval/backends", "fusion"},
-	"jupyter":       {"lang/...", "eval", "eval/...", "fusion", "jupyter/..."},
-	"kernels":       {},
+	// The one table of :commands that the REPL and the kernel serve.
+	"commands": {"lang/...", "eval", "fusion"},
+	"jupyter":  {"lang/...", "eval", "eval/...", "fusion", "jupyter/...", "commands"},
+	"kernels":  {},
 }
 
 // thirdParty says which packages may use each third-party module: the
