@@ -13,9 +13,11 @@
 // output, leaving) goes through the small UI interface each front end
 // implements; nothing else about the front end is visible here.
 //
-// To add a command, call Register from an init function of a file in this
-// package (or of a package that both front ends import), with a Command
-// whose Run returns a Reply; see viz.go-style files beside this one. Names
+// To add a command, add a file commands/NAME.go whose init function calls
+// Register with a Command whose Run returns a Reply (builtin.go holds the
+// first ones); a rendering package it uses goes on commands' line in
+// deps_test.go. Both front ends then serve it, and TestEveryCommand in
+// cmd/arepl and jupyter runs it with its Example argument. Names
 // match by prefix, the first in table order winning (:t is :type, :ti is
 // :time), so Register appends: existing abbreviations keep their meaning.
 package commands
