@@ -295,7 +295,7 @@ func cmdPlan(_ context.Context, st *State, arg string) (Reply, error) {
 	}
 	text := strings.TrimRight(c.Plan.Text(), "\n")
 	if !st.Sess.Fusion() {
-		text = "fusion is off: the program runs as written (:fusion on to fuse)\n" + text
+		text = "fusion is off: the program runs as written (:fusion on fuses it)\n" + text
 	}
 	svg := c.Plan.SVG()
 	// The SVG goes in twice: as image/svg+xml, and inline in text/html,

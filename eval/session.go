@@ -625,7 +625,9 @@ type Compiled struct {
 	Type    types.Type
 	Unfused *core.Program
 	Program *core.Program // fused when fusion is on
-	Plan    *fusion.Plan  // always computed, so :plan works with fusion off too
+	// Plan is what fusion did; with fusion off, the SOACs of the program
+	// as it runs, unfused (the same before and after).
+	Plan *fusion.Plan
 }
 
 // Compile parses, checks, lowers and fuses an expression without running it.
@@ -651,14 +653,15 @@ func (s *Session) compileIn(env *types.Env, name, src string) (*Compiled, error)
 		return nil, err
 	}
 	c := &Compiled{Type: typ, Unfused: prog, Program: prog}
+	if !s.opts.Fusion {
+		c.Plan = &fusion.Plan{Before: fusion.Kernels(prog), After: fusion.Kernels(prog)}
+		return c, nil
+	}
 	fused, plan, err := fusion.Fuse(prog)
 	if err != nil {
 		return nil, err
 	}
-	c.Plan = plan
-	if s.opts.Fusion {
-		c.Program = fused
-	}
+	c.Plan, c.Program = plan, fused
 	return c, nil
 }
 

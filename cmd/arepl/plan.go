@@ -66,5 +66,11 @@ func planEntry(opts eval.Options, file, entry string, asJSON, asSVG, asCUDA bool
 	case asSVG:
 		return c.Plan.SVG() + "\n", nil
 	}
+	if !sess.Fusion() {
+		return planFusionOff + c.Plan.Text(), nil
+	}
 	return c.Plan.Text(), nil
 }
+
+// planFusionOff heads the text plan of an unfused program.
+const planFusionOff = "fusion is off: the program runs as written\n"
