@@ -599,6 +599,37 @@ func (s *Session) SetBackend(name string) error {
 // Backend names the backend setting ("auto", "cpu" or "gpu").
 func (s *Session) Backend() string { return s.opts.Backend }
 
+// deviceDescriber is a backend that can name its device.
+type deviceDescriber interface{ Device() string }
+
+// BackendDescription says which backend runs inputs and, for "auto", why:
+// "auto: cpu (no GPU: libcuda.so.1 not found)" or "auto: gpu (NVIDIA
+// H100 ...)". For "auto" and "gpu" it opens the GPU if it is not open yet.
+func (s *Session) BackendDescription() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, err := s.pickBackend()
+	if err != nil || b == nil {
+		return s.opts.Backend
+	}
+	what := b.Name()
+	if d, ok := b.(deviceDescriber); ok {
+		what += " (" + d.Device() + ")"
+	} else if s.opts.Backend == "auto" {
+		why := "no GPU backend in this build"
+		if s.gpuErr != nil {
+			// The first clause: "no GPU: libcuda.so.1 not found", not the
+			// loader's details after it.
+			why, _, _ = strings.Cut(s.gpuErr.Error(), " (")
+		}
+		what += " (" + why + ")"
+	}
+	if s.opts.Backend == "auto" {
+		return "auto: " + what
+	}
+	return what
+}
+
 // SetFusion turns the fusion passes on or off for later inputs.
 func (s *Session) SetFusion(on bool) { s.opts.Fusion = on }
 

@@ -196,7 +196,7 @@ func (r *repl) loopTerminal() error {
 		// 0666 (less the umask).
 		privateHistory(filepath.Dir(hist), hist)
 	}
-	fmt.Fprintf(r.out, "arepl %s on %s. :help lists the commands; Ctrl-D leaves.\n", version, r.sess.Backend())
+	fmt.Fprintf(r.out, "arepl %s on %s. :help lists the commands; Ctrl-D leaves.\n", version, r.sess.BackendDescription())
 	r.readLine = func(prompt string) (string, error) {
 		rl.SetPrompt(prompt)
 		return rl.Readline()
@@ -217,9 +217,10 @@ func (r *repl) loopTerminal() error {
 			if len(buf.lines) == 0 {
 				return nil
 			}
-			// Ctrl-D inside an unfinished input submits it, so its error
-			// shows; a second Ctrl-D leaves.
-			line = ""
+			// Ctrl-D inside an unfinished input cancels it, as Ctrl-C
+			// does; a second Ctrl-D leaves.
+			buf.reset()
+			continue
 		case err != nil:
 			return err
 		}
@@ -238,19 +239,12 @@ func (r *repl) loopTerminal() error {
 	return nil
 }
 
-// saveHistory records a whole input, so that Up recalls a multi-line
-// definition at once: its lines are joined by spaces, which means the same
-// in Futhark unless a line ends in a `--` comment; such inputs are saved
-// line by line.
+// saveHistory records an input's lines as they were typed, one history
+// entry each, as readline-based REPLs do: the history file holds one entry
+// per line, and joining the lines would change the input's layout (and its
+// meaning after a -- comment).
 func saveHistory(rl *readline.Instance, src string) {
-	lines := strings.Split(src, "\n")
-	if !strings.Contains(src, "--") {
-		for i, l := range lines {
-			lines[i] = strings.TrimSpace(l)
-		}
-		lines = []string{strings.Join(lines, " ")}
-	}
-	for _, l := range lines {
+	for _, l := range strings.Split(src, "\n") {
 		if strings.TrimSpace(l) != "" {
 			// A history file that cannot be written costs only history.
 			_ = rl.SaveHistory(l)

@@ -1,0 +1,65 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestBannerSaysWhatAutoChose: the banner and :backend say what "auto"
+// picked and why (issue 19, defect 6: they said "auto").
+func TestBannerSaysWhatAutoChose(t *testing.T) {
+	p := startPty(t, t.TempDir())
+	at := p.waitFor(0, "[0]> ")
+	banner := regexp.MustCompile(`arepl \S+ on auto: (cpu \(no GPU: [^()]*\)|gpu \(.+\))\. `)
+	if !banner.MatchString(p.screen()) {
+		t.Errorf("banner does not say what auto chose:\n%s", p.screen())
+	}
+	p.typeText(":backend\r")
+	at = p.waitFor(at, "[0]> ")
+	if !regexp.MustCompile(`backend auto: (cpu \(no GPU|gpu \()`).MatchString(p.screen()) {
+		t.Errorf(":backend does not say what auto chose:\n%s", p.screen())
+	}
+	p.typeText("\x04")
+	p.wait()
+}
+
+// TestHistoryKeepsInputs: a multi-line input goes into the history as
+// typed, and Ctrl-D on a continuation line drops the unfinished input
+// rather than submitting it (issue 19, defect 12).
+func TestHistoryKeepsInputs(t *testing.T) {
+	dir := t.TempDir()
+	p := startPty(t, dir)
+	at := p.waitFor(0, "[0]> ")
+	p.typeText("def f (x: i32) =\r")
+	at = p.waitFor(at, "...> ")
+	p.typeText("  x   +  1\r\r")
+	at = p.waitFor(at, "[1]> ")
+	p.typeText("f 2\r")
+	at = p.waitFor(at, "3")
+	at = p.waitFor(at, "[2]> ")
+	// Ctrl-D on a continuation line cancels the input: no error, and
+	// the REPL is back at a fresh prompt with the same number.
+	p.typeText("let y =\r")
+	at = p.waitFor(at, "...> ")
+	p.typeText("\x04")
+	at = p.waitFor(at, "[2]> ")
+	p.typeText("\x04")
+	if err := p.wait(); err != nil {
+		t.Errorf("exit: %v\n%s", err, p.screen())
+	}
+	if s := p.screen(); strings.Contains(s, "error") || strings.Contains(s, "unexpected") {
+		t.Errorf("Ctrl-D on a continuation line reported an error:\n%s", s)
+	}
+	hist, err := os.ReadFile(filepath.Join(dir, "arepl", "history"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "def f (x: i32) =\n  x   +  1\nf 2\n"; !strings.HasPrefix(string(hist), want) {
+		t.Errorf("history %q, want it to start with %q", hist, want)
+	}
+}
