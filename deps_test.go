@@ -1,6 +1,6 @@
 package arepl_test
 
-// This test states the layering of DESIGN.md §2 as data and checks every
+// This test states the layering of docs/design.md §1 as data and checks every
 // package of the module against it, in the manner of go/build's deps_test:
 // the table is a statement of policy — do not change it to make a build
 // pass; change the code, or argue for a new rule in the design.
@@ -140,7 +140,7 @@ func violations(imports map[string]map[string]bool) []string {
 					}
 				}
 				if !ok {
-					out = append(out, pkg+" imports "+internal+": not allowed by DESIGN.md §2")
+					out = append(out, pkg+" imports "+internal+": not allowed by docs/design.md §1")
 				}
 				continue
 			}

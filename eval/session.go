@@ -17,7 +17,7 @@ import (
 	"github.com/arepl/arepl/lang/types"
 )
 
-// The Session is the pipeline of DESIGN.md, readable top to bottom in
+// The Session is the pipeline of docs/design.md, readable top to bottom in
 // evalExpr: parse, check, lower, fuse, run. Everything a REPL line or a
 // notebook cell declares lives in an immutable types.Env plus a table of
 // values, and both are replaced only when an input succeeds, so a failed
