@@ -480,7 +480,7 @@ func (s *Session) ParamTypes(fn string) ([]types.Type, types.Type, error) {
 	defer s.mu.Unlock()
 	obj, ok := s.env.Lookup(fn)
 	if !ok {
-		return nil, nil, fmt.Errorf("unknown entry point %q", fn)
+		return nil, nil, s.unknownEntry(fn)
 	}
 	var params []types.Type
 	t := obj.Type
@@ -493,6 +493,32 @@ func (s *Session) ParamTypes(fn string) ([]types.Type, types.Type, error) {
 		t = a.Ret
 	}
 	return params, t, nil
+}
+
+// unknownEntry is the error for an entry point fn that does not exist:
+// it lists the ones that do (entry points, else functions), so the user
+// can pick one with -e.
+func (s *Session) unknownEntry(fn string) error {
+	var entries, funs []string
+	for _, obj := range s.env.Objects() {
+		if obj.Decl == nil {
+			continue
+		}
+		if obj.Decl.Kind == syntax.KindEntry {
+			entries = append(entries, obj.Name)
+		} else if types.IsFunction(obj.Type) {
+			funs = append(funs, obj.Name)
+		}
+	}
+	list := entries
+	if len(list) == 0 {
+		list = funs
+	}
+	if len(list) == 0 {
+		return fmt.Errorf("unknown entry point %q: the file declares no functions", fn)
+	}
+	sort.Strings(list)
+	return fmt.Errorf("unknown entry point %q (choose one with -e: %s)", fn, strings.Join(list, ", "))
 }
 
 // Call applies the entry point or function fn to argument values (for

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	"github.com/chzyer/readline"
@@ -155,6 +156,9 @@ func bench(ctx context.Context, opts eval.Options, file, entry string, in io.Rea
 		text, err := eval.ReadAllLimited(ctx, in, eval.MemoryLimit()/2, "<stdin>")
 		if err != nil {
 			return rep, err
+		}
+		if len(params) > 0 && len(strings.TrimSpace(string(text))) == 0 {
+			return rep, fmt.Errorf("arepl bench: no inputs on stdin: give --size N for random inputs of about N elements, or pipe inputs (as a test block's `-- input { ... }` holds them) to stdin")
 		}
 		if argv, err = eval.ReadValuesFile("<stdin>", string(text), params); err != nil {
 			return rep, err

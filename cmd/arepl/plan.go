@@ -35,6 +35,16 @@ func runPlan(args []string) error {
 		fs.Usage()
 		return errUsage
 	}
+	formats := 0
+	for _, on := range []bool{*asJSON, *asSVG, *asCUDA} {
+		if on {
+			formats++
+		}
+	}
+	if formats > 1 {
+		fmt.Fprintln(os.Stderr, "arepl plan: choose one of --json, --svg and --cuda")
+		return errUsage
+	}
 	opts, err := sf.options()
 	if err != nil {
 		return err

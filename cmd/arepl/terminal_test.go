@@ -3,11 +3,15 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBannerSaysWhatAutoChose: the banner and :backend say what "auto"
@@ -61,5 +65,38 @@ func TestHistoryKeepsInputs(t *testing.T) {
 	}
 	if want := "def f (x: i32) =\n  x   +  1\nf 2\n"; !strings.HasPrefix(string(hist), want) {
 		t.Errorf("history %q, want it to start with %q", hist, want)
+	}
+}
+
+// TestRunInterrupted: Ctrl-C during `arepl run` says "interrupted" and
+// exits 130, not "context canceled" (issue 19, defect 11).
+func TestRunInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	prog := "def main (n: i64) = loop s = 0i64 for i < n do s + i % 7\n"
+	if err := os.WriteFile(filepath.Join(dir, "prog.fut"), []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "run", "prog.fut", "--backend", "cpu")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "AREPL_TEST_MAIN=1", "NO_COLOR=1")
+	cmd.Stdin = strings.NewReader("4000000000000i64\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("exit %v, want status 130", err)
+	}
+	if got := stderr.String(); got != "arepl run: interrupted\n" {
+		t.Errorf("stderr %q, want \"arepl run: interrupted\\n\"", got)
 	}
 }
