@@ -217,6 +217,7 @@ func FormatTimings(t Timings) string {
 	}
 	add("transfer", t.Transfer)
 	add("run", t.Run)
+	add("other", t.Other())
 	s := "time: " + fmtDuration(t.Total)
 	if t.Backend != "" {
 		s += " on " + t.Backend
@@ -224,10 +225,21 @@ func FormatTimings(t Timings) string {
 	if len(parts) > 0 {
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}
-	if len(t.Kernels) > 0 {
-		s += fmt.Sprintf(", %d kernels", len(t.Kernels))
+	switch n := len(t.Kernels); {
+	case n == 1:
+		s += ", 1 kernel"
+	case n > 1:
+		s += fmt.Sprintf(", %d kernels", n)
 	}
 	return s
+}
+
+// Other is the part of the total that no stage accounts for: reading the
+// input, binding values in the session, checking the result's sizes, and
+// on the GPU waiting for the device. Shown, the stages add up to the total.
+func (t Timings) Other() time.Duration {
+	rest := t.Total - t.Parse - t.Lower - t.Fuse - t.Compile - t.Transfer - t.Run
+	return max(rest, 0)
 }
 
 // fmtDuration prints a duration with three significant digits in the unit

@@ -362,12 +362,14 @@ func TestFormatHTML(t *testing.T) {
 
 func TestFormatTimings(t *testing.T) {
 	tm := Timings{Parse: 1500 * 1000, Run: 2 * 1000 * 1000 * 1000, Total: 2002 * 1000 * 1000, Backend: "cpu"}
-	if got, want := FormatTimings(tm), "time: 2s on cpu (parse 1.5ms, run 2s)"; got != want {
+	if got, want := FormatTimings(tm), "time: 2s on cpu (parse 1.5ms, run 2s, other 500µs)"; got != want {
 		t.Errorf("FormatTimings = %q, want %q", got, want)
 	}
 	tm = Timings{Compile: 40 * 1000 * 1000, CacheHit: true, Total: 41 * 1000 * 1000, Backend: "gpu",
 		Kernels: []KernelTiming{{Name: "k", Time: 1000}}}
-	if got, want := FormatTimings(tm), "time: 41ms on gpu (compile 40ms (cached)), 1 kernels"; got != want {
+	// The stages add up to the total ("other" is the rest), and one
+	// kernel is "1 kernel" (issue 19, defect 9).
+	if got, want := FormatTimings(tm), "time: 41ms on gpu (compile 40ms (cached), other 1ms), 1 kernel"; got != want {
 		t.Errorf("FormatTimings = %q, want %q", got, want)
 	}
 }
