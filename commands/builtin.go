@@ -66,7 +66,7 @@ func cmdHelp(_ context.Context, _ *State, arg string) (Reply, error) {
 		return Reply{Text: b.String()}, nil
 	}
 	b.WriteString("Enter a declaration (def f x = ..., let x = ...) or an expression to evaluate it;\n")
-	b.WriteString("_ is the last value. An unfinished input continues on the next line.\n")
+	b.WriteString("_N is the value of input N (Out[N] in Jupyter). An unfinished input continues on the next line.\n")
 	b.WriteString("Commands (a prefix is enough, the first match in this list wins: :t is :type):\n")
 	for _, c := range table {
 		fmt.Fprintf(&b, "  %-26s %s\n", synopsis(c), c.Help)

@@ -348,6 +348,34 @@ func (s *Session) declare(ctx context.Context, file *source.File, decls []syntax
 	return res, nil
 }
 
+// MaxKeptBytes bounds the size of a result that Keep binds: earlier
+// results are a convenience, and keeping every large array alive would
+// exhaust memory in a long session.
+const MaxKeptBytes = 64 << 20
+
+// Keep binds name (`_3` for input 3, as IPython's Out[3] and _3) to an
+// expression's result, so later inputs can use it. Results larger than
+// MaxKeptBytes are not kept; Keep reports whether it bound the name.
+func (s *Session) Keep(name string, res *Result) bool {
+	if res == nil || res.Type == nil || types.IsFunction(res.Type) {
+		return false
+	}
+	bytes := int64(0)
+	for _, v := range res.Values {
+		bytes += v.Len() * int64(v.Elem.Size())
+	}
+	if bytes > MaxKeptBytes {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.env = s.env.BindValue(name, res.Type)
+	obj, _ := s.env.Lookup(name)
+	s.values[obj] = res.Values
+	s.dropUnreachable()
+	return true
+}
+
 // evalObject evaluates the constant declared by d, whose object is obj:
 // an expression naming exactly that object, whatever its name means now.
 func (s *Session) evalObject(ctx context.Context, env *types.Env, d *syntax.ValDecl, obj *types.Object) (*Result, error) {

@@ -65,3 +65,20 @@ func TestEveryCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestEarlierResults: _N is the value of cell In[N] (its Out[N]).
+func TestEarlierResults(t *testing.T) {
+	e := newSessionEvaluator()
+	e.s.SetBackend("cpu")
+	out := &recordOutput{}
+	if err := e.run(context.Background(), "In[1]", "1 + 2", out); err != nil {
+		t.Fatal(err)
+	}
+	out = &recordOutput{}
+	if err := e.run(context.Background(), "In[2]", "_1 * 10", out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.displays) != 1 || out.displays[0]["text/plain"] != "30" {
+		t.Errorf("_1 * 10 showed %v, want 30", out.displays)
+	}
+}

@@ -123,6 +123,7 @@ func (e *evaluator) eval(ctx context.Context, name string, it item, isLast bool,
 		b := e.valueBundle(res.Type, res.Values)
 		if isLast {
 			out.result(b)
+			e.keep(name, res)
 		} else {
 			out.display(b)
 		}
@@ -131,6 +132,23 @@ func (e *evaluator) eval(ctx context.Context, name string, it item, isLast bool,
 		out.display(timingBundle(res.Timings))
 	}
 	return nil
+}
+
+// keeper is a session that can bind earlier results (eval.Session.Keep).
+type keeper interface {
+	Keep(name string, res *eval.Result) bool
+}
+
+// keep binds _N to the result of cell In[N] (its Out[N]), as IPython does.
+func (e *evaluator) keep(cell string, res *eval.Result) {
+	k, ok := e.s.(keeper)
+	if !ok {
+		return
+	}
+	var n int
+	if _, err := fmt.Sscanf(cell, "In[%d]", &n); err == nil {
+		k.Keep(fmt.Sprintf("_%d", n), res)
+	}
 }
 
 // valueBundle renders a value as text (the REPL's format) and, for 1-D and

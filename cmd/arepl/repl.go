@@ -307,6 +307,7 @@ func (r *repl) input(src string) {
 		return
 	}
 	name := r.inputName()
+	keep := fmt.Sprintf("_%d", r.n)
 	r.n++
 	var res *eval.Result
 	err := r.evaluate(func(ctx context.Context) (err error) {
@@ -318,6 +319,8 @@ func (r *repl) input(src string) {
 		return
 	}
 	r.show(res)
+	// _3 is input 3's value from now on, as IPython's _3 and Out[3].
+	r.sess.Keep(keep, res)
 }
 
 // inputName names the next input in positions: [3] for input 3.
