@@ -44,6 +44,7 @@ type repl struct {
 	n           int                                 // number of the next input, shown in the prompt
 	failed      bool                                // some input failed (exit status when not interactive)
 	quit        bool
+	echo        bool // print prompts and inputs as a terminal would show them (--echo)
 
 	mu     sync.Mutex
 	cancel context.CancelFunc // of the running evaluation, nil at the prompt
@@ -53,8 +54,9 @@ func runREPL(args []string) error {
 	fs := flag.NewFlagSet("arepl repl", flag.ContinueOnError)
 	var sf sessionFlags
 	sf.register(fs)
+	echo := fs.Bool("echo", false, "when stdin is not a terminal, print each prompt and input before what it prints (a transcript)")
 	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: arepl [repl] [FILE] [--backend cpu|gpu|auto] [--no-fusion]")
+		fmt.Fprintln(os.Stderr, "usage: arepl [repl] [FILE] [--backend cpu|gpu|auto] [--no-fusion] [--echo]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseFlags(fs, args)
@@ -76,6 +78,7 @@ func runREPL(args []string) error {
 		errOut:      os.Stderr,
 		interactive: interactive,
 		colour:      interactive && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
+		echo:        *echo && !interactive,
 	}
 	r.st = commands.NewState(r.sess, replUI{r})
 	stop := r.handleInterrupts()
@@ -276,6 +279,13 @@ func (r *repl) loopPlain(in io.Reader) error {
 		}
 		if err != nil {
 			return err
+		}
+		if r.echo {
+			p := r.prompt()
+			if len(buf.lines) > 0 {
+				p = contPrompt
+			}
+			fmt.Fprintln(r.out, p+line)
 		}
 		src, done, err := buf.addLine(line, r.inputName())
 		switch {
