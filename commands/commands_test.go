@@ -1,6 +1,9 @@
 package commands
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestLookup(t *testing.T) {
 	tests := map[string]string{
@@ -44,5 +47,12 @@ func TestCompleteSet(t *testing.T) {
 				t.Errorf("Complete(%q) = %q; want %q", tc.before, got, tc.want)
 			}
 		}
+	}
+}
+
+func TestStats(t *testing.T) {
+	mean, sd, best := stats([]time.Duration{2, 4, 4, 4, 5, 5, 7, 9})
+	if mean != 5 || best != 2 || sd != 2 { // sample std. dev. is 2.138..., truncated
+		t.Errorf("stats = %v, %v, %v; want 5, 2, 2", mean, sd, best)
 	}
 }

@@ -242,6 +242,10 @@ func (t Timings) Other() time.Duration {
 	return max(rest, 0)
 }
 
+// FormatDuration prints a duration as the timing line does (three
+// significant digits in the unit that suits it).
+func FormatDuration(d time.Duration) string { return fmtDuration(d) }
+
 // fmtDuration prints a duration with three significant digits in the unit
 // that suits it.
 func fmtDuration(d time.Duration) string {
