@@ -82,3 +82,17 @@ func TestEarlierResults(t *testing.T) {
 		t.Errorf("_1 * 10 showed %v, want 30", out.displays)
 	}
 }
+
+// TestOperatorWarnings: a cell with reduce (-) runs and warns that the
+// operator is not associative (issue 19, features).
+func TestOperatorWarnings(t *testing.T) {
+	e := newSessionEvaluator()
+	e.s.SetBackend("cpu")
+	out := &recordOutput{}
+	if err := e.run(context.Background(), "In[1]", "reduce (-) 0 (iota 10)", out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(out.streams, ""), "(-) is not associative") {
+		t.Errorf("no warning; streams %q", out.streams)
+	}
+}

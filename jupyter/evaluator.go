@@ -131,6 +131,9 @@ func (e *evaluator) eval(ctx context.Context, name string, it item, isLast bool,
 	if e.st.Timing {
 		out.display(timingBundle(res.Timings))
 	}
+	for _, w := range commands.OperatorWarnings(ctx, e.s, it.text) {
+		out.stream("stderr", w+"\n")
+	}
 	return nil
 }
 

@@ -331,6 +331,9 @@ func (r *repl) input(src string) {
 	r.show(res)
 	// _3 is input 3's value from now on, as IPython's _3 and Out[3].
 	r.sess.Keep(keep, res)
+	for _, w := range commands.OperatorWarnings(context.Background(), r.sess, src) {
+		fmt.Fprintln(r.errOut, w)
+	}
 }
 
 // inputName names the next input in positions: [3] for input 3.
