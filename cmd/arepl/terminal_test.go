@@ -100,3 +100,26 @@ func TestRunInterrupted(t *testing.T) {
 		t.Errorf("stderr %q, want \"arepl run: interrupted\\n\"", got)
 	}
 }
+
+// TestLongOutputTruncated: at a terminal, :kernel's long listing stops
+// after maxLongLines lines with a hint naming the file that holds all of
+// it (issue 19, features: a pager or truncation for long outputs).
+func TestLongOutputTruncated(t *testing.T) {
+	p := startPty(t, t.TempDir(), "--backend", "cpu")
+	at := p.waitFor(0, "[0]> ")
+	p.typeText(":kernel reduce (+) 0 (map (\\x -> x * 2) (iota 10))\r")
+	at = p.waitFor(at, "more lines; all of it is in ")
+	rest := p.screen()[at:]
+	file, _, _ := strings.Cut(rest, "\n")
+	file = strings.TrimSpace(file)
+	full, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("the hint's file: %v", err)
+	}
+	os.Remove(file)
+	if n := strings.Count(string(full), "\n"); n <= maxLongLines {
+		t.Errorf("the file has %d lines, not the whole listing", n)
+	}
+	p.typeText("\x04")
+	p.wait()
+}
