@@ -96,3 +96,15 @@ func TestOperatorWarnings(t *testing.T) {
 		t.Errorf("no warning; streams %q", out.streams)
 	}
 }
+
+// TestQuestionMarkDoc: ?NAME in a cell is :doc NAME, as in the REPL.
+func TestQuestionMarkDoc(t *testing.T) {
+	e := newSessionEvaluator()
+	out := &recordOutput{}
+	if err := e.run(context.Background(), "In[1]", "?iota", out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(strings.Join(out.streams, ""), "iota : ") {
+		t.Errorf("?iota showed %q", out.streams)
+	}
+}

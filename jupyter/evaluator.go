@@ -83,6 +83,10 @@ func (e *evaluator) run(ctx context.Context, name, cell string, out output) erro
 			return interrupted()
 		}
 		var err error
+		if name, ok := strings.CutPrefix(strings.TrimSpace(it.text), "?"); ok && it.kind != commandItem {
+			// ?NAME is :doc NAME, as in the REPL (and IPython).
+			it = item{kind: commandItem, text: ":doc " + strings.TrimSpace(name), line: it.line}
+		}
 		switch it.kind {
 		case commandItem:
 			err = e.command(ctx, name, it, out)
