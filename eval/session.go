@@ -122,6 +122,11 @@ func (s *Session) Eval(ctx context.Context, name, src string) (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	start := time.Now()
+	if _, err := syntax.ParseInput(source.NewFile(name, src)); err != nil && syntax.IsIncomplete(err) {
+		if decls, ok := letPattern(src); ok {
+			src = decls
+		}
+	}
 	file := source.NewFile(name, src)
 	s.files[name] = file
 	in, err := syntax.ParseInput(file)
@@ -701,7 +706,76 @@ func (s *Session) Deterministic() bool { return s.opts.Deterministic }
 // should continue on the next line, as the parser signals.
 func IsIncomplete(src string) bool {
 	_, err := syntax.ParseInput(source.NewFile("<input>", src))
-	return err != nil && syntax.IsIncomplete(err)
+	if err != nil && syntax.IsIncomplete(err) {
+		_, isDecl := letPattern(src)
+		return !isDecl
+	}
+	return false
+}
+
+// letPattern recognises a top-level `let (a, b) = e` with no `in`, which
+// the grammar reads as the start of a let-expression: as in futhark repl
+// it declares a and b. It returns declarations that do so, e evaluated
+// once into a tuple named after the names (arepl_tuple_a_b) whose
+// components they are. Only a tuple of plain names (or _) is handled.
+func letPattern(src string) (string, bool) {
+	in, err := syntax.ParseInput(source.NewFile("<input>", src+"\nin ()"))
+	if err != nil || in.Expr == nil {
+		return "", false
+	}
+	let, ok := in.Expr.(*syntax.LetIn)
+	if !ok {
+		return "", false
+	}
+	if body, ok := let.Body.(*syntax.TupleExpr); !ok || len(body.Elems) != 0 || !body.Span().Start.IsValid() ||
+		body.Span().Start.Line != strings.Count(src, "\n")+2 {
+		return "", false // the `in ()` added is not the body of this let
+	}
+	tp, ok := let.Pat.(*syntax.TuplePat)
+	if !ok || len(tp.Elems) < 2 {
+		return "", false
+	}
+	names := make([]string, len(tp.Elems))
+	for i, p := range tp.Elems {
+		switch p := p.(type) {
+		case *syntax.IdPat:
+			names[i] = p.Name
+		case *syntax.WildPat:
+		default:
+			return "", false
+		}
+	}
+	val := let.Val.Span()
+	lines := strings.Split(src, "\n")
+	if !val.Start.IsValid() || !val.End.IsValid() || val.End.Line > len(lines) {
+		return "", false
+	}
+	var text strings.Builder
+	for l := val.Start.Line; l <= val.End.Line; l++ {
+		line := lines[l-1]
+		from, to := 0, len(line)
+		if l == val.Start.Line {
+			from = min(val.Start.Col-1, len(line))
+		}
+		if l == val.End.Line {
+			to = min(val.End.Col-1, len(line))
+		}
+		if l > val.Start.Line {
+			text.WriteByte('\n')
+		}
+		text.WriteString(line[from:max(from, to)])
+	}
+	tuple := "arepl_tuple"
+	for _, n := range names {
+		tuple += "_" + n
+	}
+	decls := "def " + tuple + " = " + text.String()
+	for i, n := range names {
+		if n != "" {
+			decls += fmt.Sprintf("\ndef %s = %s.%d", n, tuple, i)
+		}
+	}
+	return decls, true
 }
 
 // Compiled is an expression taken through the pipeline up to, but not
