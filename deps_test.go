@@ -1,6 +1,6 @@
 package arepl_test
 
-// This test states the layering of DESIGN.md §2 as data and checks every
+// This test states the layering of docs/design.md §1 as data and checks every
 // package of the module against it, in the manner of go/build's deps_test:
 // the table is a statement of policy — do not change it to make a build
 // pass; change the code, or argue for a new rule in the design.
@@ -35,8 +35,10 @@ var allowed = map[string][]string{
 	// The one package that knows every backend and wires them into sessions.
 	"eval/backends": {"lang/...", "eval", "eval/cpu", "eval/gpu", "fusion"},
 	"futtest":       {"lang/...", "eval", "eval/backends", "fusion"},
-	"jupyter":       {"lang/...", "eval", "eval/...", "fusion", "jupyter/..."},
-	"kernels":       {},
+	// The one table of :commands that the REPL and the kernel serve.
+	"commands": {"lang/...", "eval", "fusion"},
+	"jupyter":  {"lang/...", "eval", "eval/...", "fusion", "jupyter/...", "commands"},
+	"kernels":  {},
 }
 
 // thirdParty says which packages may use each third-party module: the
@@ -138,7 +140,7 @@ func violations(imports map[string]map[string]bool) []string {
 					}
 				}
 				if !ok {
-					out = append(out, pkg+" imports "+internal+": not allowed by DESIGN.md §2")
+					out = append(out, pkg+" imports "+internal+": not allowed by docs/design.md §1")
 				}
 				continue
 			}

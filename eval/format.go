@@ -20,12 +20,14 @@ package eval
 //
 // Elision. An array with more elements than the print limit (counting every
 // element of every component) is summarised as numpy does: along each
-// dimension longer than 2*EdgeItems only the first and last EdgeItems rows
-// are shown, with `...` between them, and the whole array is followed by its
-// actual type so the size is never lost:
+// dimension longer than 2*e only the first and last e rows are shown, with
+// `...` between them, and the whole array is followed by its actual type so
+// the size is never lost. e is as large as the limit allows, at least one
+// row at each end (edgeItems), so limit 100 shows 50 + 50 elements of a
+// vector and 5 + 5 rows of 5 + 5 of a matrix:
 //
-//	[0, 1, 2, ..., 9997, 9998, 9999] : [10000]i64
-//	[[0, 1, 2, ..., 997, 998, 999], ..., [999000, ..., 999999]] : [1000][1000]i64
+//	[0, 1, ..., 9999] : [10000]i64                        (limit 2)
+//	[[0, 1, 2, 3, 4, ..., 995, 996, 997, 998, 999], ...] : [1000][1000]i64
 //
 // A limit of zero or less prints everything. FormatRun never elides: its
 // output is data.
@@ -52,8 +54,38 @@ import (
 // the user sets another with `:set print-limit N`.
 const DefaultPrintLimit = 100
 
-// EdgeItems is how many rows an elided dimension shows at each end.
-const EdgeItems = 3
+// edgeItems is how many rows each dimension of an elided array shows at
+// each end: the most for which the elements shown (of every component vs)
+// stay within the limit, and at least one.
+func edgeItems(limit int, vs []Value) int64 {
+	shown := func(e int64) int64 {
+		total := int64(0)
+		for _, v := range vs {
+			n := int64(1)
+			for _, d := range v.Shape {
+				n *= min(d, 2*e)
+			}
+			total += n
+		}
+		return total
+	}
+	lo, hi := int64(1), int64(1)
+	for _, v := range vs {
+		for _, d := range v.Shape {
+			hi = max(hi, d)
+		}
+	}
+	// The largest e in [lo, hi] with shown(e) <= limit (shown grows with e).
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		if shown(mid) <= int64(limit) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
 
 // style selects between the REPL and the value-syntax renderings.
 type style int
@@ -138,9 +170,9 @@ func FormatValue(v Value) (string, error) {
 // the escaped Format text in a <pre>. Errors are rendered as text too, so
 // the kernel always has something to show.
 func FormatHTML(t types.Type, vs []Value, limit int) string {
-	if len(vs) == 1 && limit > 0 && vs[0].Len() > int64(limit) && anyLongDim(vs) {
+	if len(vs) == 1 && limit > 0 && vs[0].Len() > int64(limit) && anyLongDim(vs, edgeItems(limit, vs)) {
 		// The tables elide as the REPL printer does: fetch only what shows.
-		if h, ok, err := shownOnly(vs[0]); err != nil {
+		if h, ok, err := shownOnly(vs[0], edgeItems(limit, vs)); err != nil {
 			return "<pre>" + html.EscapeString(err.Error()) + "</pre>"
 		} else if ok {
 			vs = []Value{h}
@@ -195,6 +227,7 @@ func FormatTimings(t Timings) string {
 		parts = append(parts, "transfer "+fmtDuration(t.Transfer)+fmtTransfers(t.Transfers))
 	}
 	add("run", t.Run)
+	add("other", t.Other())
 	s := "time: " + fmtDuration(t.Total)
 	if t.Backend != "" {
 		s += " on " + t.Backend
@@ -205,8 +238,11 @@ func FormatTimings(t Timings) string {
 	if len(parts) > 0 {
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}
-	if len(t.Kernels) > 0 {
-		s += fmt.Sprintf(", %d kernels", len(t.Kernels))
+	switch n := len(t.Kernels); {
+	case n == 1:
+		s += ", 1 kernel"
+	case n > 1:
+		s += fmt.Sprintf(", %d kernels", n)
 	}
 	if t.CPUStatements > 0 {
 		s += fmt.Sprintf(", %d statements on the CPU", t.CPUStatements)
@@ -267,6 +303,18 @@ func fmtBytes(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
+// Other is the part of the total that no stage accounts for: reading the
+// input, binding values in the session, checking the result's sizes, and
+// on the GPU waiting for the device. Shown, the stages add up to the total.
+func (t Timings) Other() time.Duration {
+	rest := t.Total - t.Parse - t.Lower - t.Fuse - t.Compile - t.Transfer - t.Run
+	return max(rest, 0)
+}
+
+// FormatDuration prints a duration as the timing line does (three
+// significant digits in the unit that suits it).
+func FormatDuration(d time.Duration) string { return fmtDuration(d) }
+
 // fmtDuration prints a duration with three significant digits in the unit
 // that suits it.
 func fmtDuration(d time.Duration) string {
@@ -287,13 +335,14 @@ func fmtDuration(d time.Duration) string {
 type printer struct {
 	style style
 	limit int
+	edge  int64 // rows shown at each end of an elided dimension
 	b     strings.Builder
 }
 
 // top prints a whole REPL value.
 func (p *printer) top(t types.Type, vs []Value) error {
-	if len(vs) == 1 && p.style == replStyle && p.limit > 0 && vs[0].Len() > int64(p.limit) && anyLongDim(vs) {
-		if h, ok, err := shownOnly(vs[0]); err != nil {
+	if len(vs) == 1 && p.style == replStyle && p.limit > 0 && vs[0].Len() > int64(p.limit) && anyLongDim(vs, edgeItems(p.limit, vs)) {
+		if h, ok, err := shownOnly(vs[0], edgeItems(p.limit, vs)); err != nil {
 			return err
 		} else if ok {
 			vs = []Value{h}
@@ -351,7 +400,8 @@ func (p *printer) array(t *types.Array, vs []Value, summarising bool) error {
 	if !summarising && p.style == replStyle && p.limit > 0 && totalLen(vs) > int64(p.limit) {
 		// The type suffix marks that rows were left out; an array over
 		// the limit whose dimensions are all short prints whole.
-		summarising, elided = true, anyLongDim(vs)
+		p.edge = edgeItems(p.limit, vs)
+		summarising, elided = true, anyLongDim(vs, p.edge)
 	}
 	var row types.Type = t.Elem
 	if len(t.Dims) > 1 {
@@ -361,9 +411,9 @@ func (p *printer) array(t *types.Array, vs []Value, summarising bool) error {
 	p.b.WriteByte('[')
 	rows := make([]Value, len(vs))
 	for i := int64(0); i < n; i++ {
-		if summarising && n > 2*EdgeItems && i == EdgeItems {
+		if summarising && n > 2*p.edge && i == p.edge {
 			p.b.WriteString(", ...")
-			i = n - EdgeItems
+			i = n - p.edge
 		}
 		if i > 0 {
 			p.b.WriteString(", ")
@@ -650,7 +700,7 @@ func rowOf(v Value, i int64) Value {
 // elements stay zero and are never read. A fresh slice that large is
 // address space, not memory: the pages nobody writes are never touched.
 // ok is false when the array is on the host or cannot copy ranges.
-func shownOnly(v Value) (Value, bool, error) {
+func shownOnly(v Value, edge int64) (Value, bool, error) {
 	rr, ok := v.Dev.(RangeReader)
 	if v.Data != nil || !ok || len(v.Shape) == 0 {
 		return v, false, nil
@@ -660,7 +710,7 @@ func shownOnly(v Value) (Value, bool, error) {
 	// Runs along the last dimension: its shown stretches, at every shown
 	// position of the outer dimensions.
 	var runs [][2]int64
-	for _, i := range shownIndices(last, true) {
+	for _, i := range shownIndices(last, true, edge) {
 		if i < 0 {
 			continue
 		}
@@ -680,7 +730,7 @@ func shownOnly(v Value) (Value, bool, error) {
 			}
 			return nil
 		}
-		for _, i := range shownIndices(v.Shape[k], true) {
+		for _, i := range shownIndices(v.Shape[k], true, edge) {
 			if i >= 0 {
 				if err := walk(k+1, base*v.Shape[k]+i); err != nil {
 					return err
@@ -770,10 +820,10 @@ func shapeString(shape []int64) string {
 
 // anyLongDim reports whether some dimension of some component is long
 // enough to be elided.
-func anyLongDim(vs []Value) bool {
+func anyLongDim(vs []Value, edge int64) bool {
 	for _, v := range vs {
 		for _, d := range v.Shape {
-			if d > 2*EdgeItems {
+			if d > 2*edge {
 				return true
 			}
 		}
@@ -835,12 +885,12 @@ func typeOfValue(v Value) types.Type {
 
 // shownIndices lists the indices of a dimension of length n that an elided
 // rendering shows; -1 marks the gap.
-func shownIndices(n int64, elide bool) []int64 {
+func shownIndices(n int64, elide bool, edge int64) []int64 {
 	var idx []int64
 	for i := int64(0); i < n; i++ {
-		if elide && n > 2*EdgeItems && i == EdgeItems {
+		if elide && n > 2*edge && i == edge {
 			idx = append(idx, -1)
-			i = n - EdgeItems
+			i = n - edge
 		}
 		idx = append(idx, i)
 	}
@@ -869,7 +919,7 @@ func htmlTable1(t *types.Array, vs []Value, limit int) (string, bool) {
 		}
 	}
 	b.WriteString("</tr></thead><tbody>")
-	for _, i := range shownIndices(n, elide) {
+	for _, i := range shownIndices(n, elide, edgeItems(limit, vs)) {
 		if i < 0 {
 			b.WriteString("<tr><th>⋮</th>")
 			for range vs {
@@ -892,7 +942,8 @@ func htmlTable1(t *types.Array, vs []Value, limit int) (string, bool) {
 func htmlTable2(t *types.Array, v Value, limit int) string {
 	rows, cols := v.Shape[0], v.Shape[1]
 	elide := limit > 0 && v.Len() > int64(limit)
-	colIdx := shownIndices(cols, elide)
+	edge := edgeItems(limit, []Value{v})
+	colIdx := shownIndices(cols, elide, edge)
 	var b strings.Builder
 	tableHead(&b, t, []Value{v})
 	b.WriteString("<thead><tr><th></th>")
@@ -904,7 +955,7 @@ func htmlTable2(t *types.Array, v Value, limit int) string {
 		}
 	}
 	b.WriteString("</tr></thead><tbody>")
-	for _, i := range shownIndices(rows, elide) {
+	for _, i := range shownIndices(rows, elide, edge) {
 		if i < 0 {
 			b.WriteString("<tr><th>⋮</th>")
 			for range colIdx {

@@ -122,16 +122,20 @@ func TestFormat(t *testing.T) {
 		{"[][]f64", "empty([2][0]f64)", 100, "empty([2][0]f64)"},
 		{"[](i32, f64)", "empty([0]i32) empty([0]f64)", 100, "empty([0](i32, f64))"},
 		{"()", "", 100, "()"},
-		// Elision: beyond the limit, EdgeItems at each end and the type.
+		// Elision: beyond the limit, as many at each end as the limit
+		// allows (at least one), and the type (issue 19, defect 1).
+		{"[]i32", "[1, 2, 3]", 2, "[1, ..., 3] : [3]i32"},
+		{"[]i32", "[1, 2, 3, 4, 5, 6, 7]", 1, "[1, ..., 7] : [7]i32"},
+		{"[]i32", "[1, 2, 3, 4, 5, 6, 7]", 4, "[1, 2, ..., 6, 7] : [7]i32"},
 		{"[]i32", "[1, 2, 3, 4, 5, 6, 7]", 7, "[1, 2, 3, 4, 5, 6, 7]"},
 		{"[]i32", "[1, 2, 3, 4, 5, 6, 7]", 6, "[1, 2, 3, ..., 5, 6, 7] : [7]i32"},
 		{"[]i32", "[1, 2, 3, 4, 5, 6, 7]", 0, "[1, 2, 3, 4, 5, 6, 7]"},
 		{"[][]i32", "[[1, 2], [3, 4]]", 3, "[[1, 2], [3, 4]]"},
 		{"[][]i32", "[[1, 2], [3, 4], [5, 6], [7, 8], [9, 10], [11, 12], [13, 14]]", 10,
-			"[[1, 2], [3, 4], [5, 6], ..., [9, 10], [11, 12], [13, 14]] : [7][2]i32"},
+			"[[1, 2], [3, 4], ..., [11, 12], [13, 14]] : [7][2]i32"},
 		{"[](i32, bool)", "[1, 2, 3, 4, 5, 6, 7] [true, true, true, true, true, true, false]", 10,
-			"[(1, true), (2, true), (3, true), ..., (5, true), (6, true), (7, false)] : [7](i32, bool)"},
-		{"(i32, []i32)", "0 [1, 2, 3, 4, 5, 6, 7]", 5, "(0, [1, 2, 3, ..., 5, 6, 7] : [7]i32)"},
+			"[(1, true), (2, true), ..., (6, true), (7, false)] : [7](i32, bool)"},
+		{"(i32, []i32)", "0 [1, 2, 3, 4, 5, 6, 7]", 5, "(0, [1, 2, ..., 6, 7] : [7]i32)"},
 	}
 	for _, tc := range tests {
 		ty := parseType(t, tc.typ)
@@ -152,21 +156,21 @@ func TestFormatElidedIota(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "[0, 1, 2, ..., 9997, 9998, 9999] : [10000]i64"; got != want {
+	// The limit (100) allows 50 at each end.
+	want := "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, ..., " +
+		"9950, 9951, 9952, 9953, 9954, 9955, 9956, 9957, 9958, 9959, 9960, 9961, 9962, 9963, 9964, 9965, 9966, 9967, 9968, 9969, 9970, 9971, 9972, 9973, 9974, 9975, 9976, 9977, 9978, 9979, 9980, 9981, 9982, 9983, 9984, 9985, 9986, 9987, 9988, 9989, 9990, 9991, 9992, 9993, 9994, 9995, 9996, 9997, 9998, 9999] : [10000]i64"
+	if got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	// A matrix elides along both dimensions.
+	// A matrix elides along both dimensions: 5 + 5 rows of 5 + 5.
 	m := iotaI64(1000 * 1000)
 	m.Shape = []int64{1000, 1000}
-	got, err = Format(parseType(t, "[n][n]i64"), []Value{m}, DefaultPrintLimit)
+	got, err = Format(parseType(t, "[n][n]i64"), []Value{m}, 16)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "[[0, 1, 2, ..., 997, 998, 999], [1000, 1001, 1002, ..., 1997, 1998, 1999], " +
-		"[2000, 2001, 2002, ..., 2997, 2998, 2999], ..., " +
-		"[997000, 997001, 997002, ..., 997997, 997998, 997999], " +
-		"[998000, 998001, 998002, ..., 998997, 998998, 998999], " +
-		"[999000, 999001, 999002, ..., 999997, 999998, 999999]] : [1000][1000]i64"
+	want = "[[0, 1, ..., 998, 999], [1000, 1001, ..., 1998, 1999], ..., " +
+		"[998000, 998001, ..., 998998, 998999], [999000, 999001, ..., 999998, 999999]] : [1000][1000]i64"
 	if got != want {
 		t.Errorf("got %q,\nwant %q", got, want)
 	}
@@ -358,12 +362,14 @@ func TestFormatHTML(t *testing.T) {
 
 func TestFormatTimings(t *testing.T) {
 	tm := Timings{Parse: 1500 * 1000, Run: 2 * 1000 * 1000 * 1000, Total: 2002 * 1000 * 1000, Backend: "cpu"}
-	if got, want := FormatTimings(tm), "time: 2s on cpu (parse 1.5ms, run 2s)"; got != want {
+	if got, want := FormatTimings(tm), "time: 2s on cpu (parse 1.5ms, run 2s, other 500µs)"; got != want {
 		t.Errorf("FormatTimings = %q, want %q", got, want)
 	}
 	tm = Timings{Compile: 40 * 1000 * 1000, CacheHit: true, Total: 41 * 1000 * 1000, Backend: "gpu",
 		Kernels: []KernelTiming{{Name: "k", Time: 1000}}}
-	if got, want := FormatTimings(tm), "time: 41ms on gpu (compile 40ms (cached)), 1 kernels"; got != want {
+	// The stages add up to the total ("other" is the rest), and one
+	// kernel is "1 kernel" (issue 19, defect 9).
+	if got, want := FormatTimings(tm), "time: 41ms on gpu (compile 40ms (cached), other 1ms), 1 kernel"; got != want {
 		t.Errorf("FormatTimings = %q, want %q", got, want)
 	}
 }
@@ -435,8 +441,9 @@ func TestFormatElidedDeviceReadsShown(t *testing.T) {
 			t.Errorf("%v: Format = %q, %v; want %q", shape, got, err, want)
 		}
 		shown := int64(1)
-		for range shape {
-			shown *= 2 * EdgeItems
+		edge := edgeItems(DefaultPrintLimit, []Value{v})
+		for _, d := range shape {
+			shown *= min(d, 2*edge)
 		}
 		if whole || read != shown {
 			t.Errorf("%v: fetched the whole array: %v, elements read %d, want %d", shape, whole, read, shown)

@@ -18,7 +18,7 @@ import (
 	"github.com/arepl/arepl/lang/types"
 )
 
-// The Session is the pipeline of DESIGN.md, readable top to bottom in
+// The Session is the pipeline of docs/design.md, readable top to bottom in
 // evalExpr: parse, check, lower, fuse, run. Everything a REPL line or a
 // notebook cell declares lives in an immutable types.Env plus a table of
 // values, and both are replaced only when an input succeeds, so a failed
@@ -131,6 +131,11 @@ func (s *Session) Eval(ctx context.Context, name, src string) (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	start := time.Now()
+	if _, err := syntax.ParseInput(source.NewFile(name, src)); err != nil && syntax.IsIncomplete(err) {
+		if decls, ok := letPattern(src); ok {
+			src = decls
+		}
+	}
 	file := source.NewFile(name, src)
 	s.files[name] = file
 	in, err := syntax.ParseInput(file)
@@ -309,6 +314,23 @@ func (s *Session) pickBackend(t *Timings, prog *core.Program, args []Value) (Bac
 	return s.opts.CPU, nil
 }
 
+// deviceBackend is the backend the setting names, for "auto" the GPU when
+// one opens (small inputs still run on the CPU: see pickBackend).
+func (s *Session) deviceBackend() (Backend, error) {
+	switch s.opts.Backend {
+	case "cpu":
+		return s.opts.CPU, nil
+	case "gpu":
+		return s.gpuBackend()
+	}
+	if s.opts.GPU != nil {
+		if b, err := s.gpuBackend(); err == nil {
+			return b, nil
+		}
+	}
+	return s.opts.CPU, nil
+}
+
 func (s *Session) gpuBackend() (Backend, error) {
 	s.gpuOnce.Do(func() {
 		if s.opts.GPU == nil {
@@ -382,6 +404,34 @@ func (s *Session) declare(ctx context.Context, file *source.File, decls []syntax
 	}
 	s.dropUnreachable()
 	return res, nil
+}
+
+// MaxKeptBytes bounds the size of a result that Keep binds: earlier
+// results are a convenience, and keeping every large array alive would
+// exhaust memory in a long session.
+const MaxKeptBytes = 64 << 20
+
+// Keep binds name (`_3` for input 3, as IPython's Out[3] and _3) to an
+// expression's result, so later inputs can use it. Results larger than
+// MaxKeptBytes are not kept; Keep reports whether it bound the name.
+func (s *Session) Keep(name string, res *Result) bool {
+	if res == nil || res.Type == nil || types.IsFunction(res.Type) {
+		return false
+	}
+	bytes := int64(0)
+	for _, v := range res.Values {
+		bytes += v.Len() * int64(v.Elem.Size())
+	}
+	if bytes > MaxKeptBytes {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.env = s.env.BindValue(name, res.Type)
+	obj, _ := s.env.Lookup(name)
+	s.values[obj] = res.Values
+	s.dropUnreachable()
+	return true
 }
 
 // evalObject evaluates the constant declared by d, whose object is obj:
@@ -517,7 +567,7 @@ func (s *Session) ParamTypes(fn string) ([]types.Type, types.Type, error) {
 	defer s.mu.Unlock()
 	obj, ok := s.env.Lookup(fn)
 	if !ok {
-		return nil, nil, fmt.Errorf("unknown entry point %q", fn)
+		return nil, nil, s.unknownEntry(fn)
 	}
 	var params []types.Type
 	t := obj.Type
@@ -530,6 +580,32 @@ func (s *Session) ParamTypes(fn string) ([]types.Type, types.Type, error) {
 		t = a.Ret
 	}
 	return params, t, nil
+}
+
+// unknownEntry is the error for an entry point fn that does not exist:
+// it lists the ones that do (entry points, else functions), so the user
+// can pick one with -e.
+func (s *Session) unknownEntry(fn string) error {
+	var entries, funs []string
+	for _, obj := range s.env.Objects() {
+		if obj.Decl == nil {
+			continue
+		}
+		if obj.Decl.Kind == syntax.KindEntry {
+			entries = append(entries, obj.Name)
+		} else if types.IsFunction(obj.Type) {
+			funs = append(funs, obj.Name)
+		}
+	}
+	list := entries
+	if len(list) == 0 {
+		list = funs
+	}
+	if len(list) == 0 {
+		return fmt.Errorf("unknown entry point %q: the file declares no functions", fn)
+	}
+	sort.Strings(list)
+	return fmt.Errorf("unknown entry point %q (choose one with -e: %s)", fn, strings.Join(list, ", "))
 }
 
 // Call applies the entry point or function fn to argument values (for
@@ -687,6 +763,37 @@ func (s *Session) SetBackend(name string) error {
 // Backend names the backend setting ("auto", "cpu" or "gpu").
 func (s *Session) Backend() string { return s.opts.Backend }
 
+// deviceDescriber is a backend that can name its device.
+type deviceDescriber interface{ Device() string }
+
+// BackendDescription says which backend runs inputs and, for "auto", why:
+// "auto: cpu (no GPU: libcuda.so.1 not found)" or "auto: gpu (NVIDIA
+// H100 ...)". For "auto" and "gpu" it opens the GPU if it is not open yet.
+func (s *Session) BackendDescription() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, err := s.deviceBackend()
+	if err != nil || b == nil {
+		return s.opts.Backend
+	}
+	what := b.Name()
+	if d, ok := b.(deviceDescriber); ok {
+		what += " (" + d.Device() + ")"
+	} else if s.opts.Backend == "auto" {
+		why := "no GPU backend in this build"
+		if s.gpuErr != nil {
+			// The first clause: "no GPU: libcuda.so.1 not found", not the
+			// loader's details after it.
+			why, _, _ = strings.Cut(s.gpuErr.Error(), " (")
+		}
+		what += " (" + why + ")"
+	}
+	if s.opts.Backend == "auto" {
+		return "auto: " + what
+	}
+	return what
+}
+
 // SetFusion turns the fusion passes on or off for later inputs.
 func (s *Session) SetFusion(on bool) { s.opts.Fusion = on }
 
@@ -704,7 +811,76 @@ func (s *Session) Deterministic() bool { return s.opts.Deterministic }
 // should continue on the next line, as the parser signals.
 func IsIncomplete(src string) bool {
 	_, err := syntax.ParseInput(source.NewFile("<input>", src))
-	return err != nil && syntax.IsIncomplete(err)
+	if err != nil && syntax.IsIncomplete(err) {
+		_, isDecl := letPattern(src)
+		return !isDecl
+	}
+	return false
+}
+
+// letPattern recognises a top-level `let (a, b) = e` with no `in`, which
+// the grammar reads as the start of a let-expression: as in futhark repl
+// it declares a and b. It returns declarations that do so, e evaluated
+// once into a tuple named after the names (arepl_tuple_a_b) whose
+// components they are. Only a tuple of plain names (or _) is handled.
+func letPattern(src string) (string, bool) {
+	in, err := syntax.ParseInput(source.NewFile("<input>", src+"\nin ()"))
+	if err != nil || in.Expr == nil {
+		return "", false
+	}
+	let, ok := in.Expr.(*syntax.LetIn)
+	if !ok {
+		return "", false
+	}
+	if body, ok := let.Body.(*syntax.TupleExpr); !ok || len(body.Elems) != 0 || !body.Span().Start.IsValid() ||
+		body.Span().Start.Line != strings.Count(src, "\n")+2 {
+		return "", false // the `in ()` added is not the body of this let
+	}
+	tp, ok := let.Pat.(*syntax.TuplePat)
+	if !ok || len(tp.Elems) < 2 {
+		return "", false
+	}
+	names := make([]string, len(tp.Elems))
+	for i, p := range tp.Elems {
+		switch p := p.(type) {
+		case *syntax.IdPat:
+			names[i] = p.Name
+		case *syntax.WildPat:
+		default:
+			return "", false
+		}
+	}
+	val := let.Val.Span()
+	lines := strings.Split(src, "\n")
+	if !val.Start.IsValid() || !val.End.IsValid() || val.End.Line > len(lines) {
+		return "", false
+	}
+	var text strings.Builder
+	for l := val.Start.Line; l <= val.End.Line; l++ {
+		line := lines[l-1]
+		from, to := 0, len(line)
+		if l == val.Start.Line {
+			from = min(val.Start.Col-1, len(line))
+		}
+		if l == val.End.Line {
+			to = min(val.End.Col-1, len(line))
+		}
+		if l > val.Start.Line {
+			text.WriteByte('\n')
+		}
+		text.WriteString(line[from:max(from, to)])
+	}
+	tuple := "arepl_tuple"
+	for _, n := range names {
+		tuple += "_" + n
+	}
+	decls := "def " + tuple + " = " + text.String()
+	for i, n := range names {
+		if n != "" {
+			decls += fmt.Sprintf("\ndef %s = %s.%d", n, tuple, i)
+		}
+	}
+	return decls, true
 }
 
 // Compiled is an expression taken through the pipeline up to, but not
@@ -713,7 +889,9 @@ type Compiled struct {
 	Type    types.Type
 	Unfused *core.Program
 	Program *core.Program // fused when fusion is on
-	Plan    *fusion.Plan  // always computed, so :plan works with fusion off too
+	// Plan is what fusion did; with fusion off, the SOACs of the program
+	// as it runs, unfused (the same before and after).
+	Plan *fusion.Plan
 }
 
 // Compile parses, checks, lowers and fuses an expression without running it.
@@ -739,14 +917,15 @@ func (s *Session) compileIn(env *types.Env, name, src string) (*Compiled, error)
 		return nil, err
 	}
 	c := &Compiled{Type: typ, Unfused: prog, Program: prog}
+	if !s.opts.Fusion {
+		c.Plan = &fusion.Plan{Before: fusion.Kernels(prog), After: fusion.Kernels(prog)}
+		return c, nil
+	}
 	fused, plan, err := fusion.Fuse(prog)
 	if err != nil {
 		return nil, err
 	}
-	c.Plan = plan
-	if s.opts.Fusion {
-		c.Program = fused
-	}
+	c.Plan, c.Program = plan, fused
 	return c, nil
 }
 

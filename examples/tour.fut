@@ -4,16 +4,20 @@
 -- reduce, scan and friends as the parallel building blocks. Everything
 -- defined here is in scope at the prompt. Try these, one line at a time:
 --
---   [1]> iota 10
---   [2]> squares 5
---   [3]> sum_of_squares 1000
---   [4]> average [1.0, 2.0, 4.5]
---   [5]> running_max [3, 1, 4, 1, 5, 9, 2, 6]
---   [6]> :type average
---   [7]> map (\x -> x * 2) (iota 5)
---   [8]> scan (+) 0 (iota 10) |> reverse
---   [9]> :time on
---  [10]> reduce (+) 0 (map (\x -> x * x) (iota 10_000_000))
+--   [0]> iota 10
+--   [1]> squares 5
+--   [2]> sum_of_squares 1000
+--   [3]> average [1.0, 2.0, 4.5]
+--   [4]> running_max [3, 1, 4, 1, 5, 9, 2, 6]
+--   [5]> :type average
+--   [5]> map (\x -> x * 2) (iota 5)
+--   [6]> scan (+) 0 (iota 10) |> reverse
+--   [7]> :time on
+--   [7]> reduce (+) 0 (map (\x -> x * x) (iota 1_000_000))
+--
+-- (Commands such as :type do not take a number.) _N is input N's value:
+-- try `_1` or `reduce (+) 0 _6`. 1_000_000 squares sum to 333332833333500000,
+-- which fits in an i64; with 10_000_000 the sum would wrap around.
 --
 -- Integer arithmetic wraps, like in C but defined: try `127i8 + 1`.
 -- Errors name their place: try `(iota 3)[5]` or `1 / 0`.

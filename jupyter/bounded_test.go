@@ -32,13 +32,13 @@ func TestSetMemory(t *testing.T) {
 	defer eval.SetMemoryLimit(old)
 	e := newEvaluator(newFake())
 	out := &streamOutput{}
-	if err := e.cmdSet(context.Background(), "memory 3GiB", out); err != nil {
+	if err := e.command(context.Background(), "In[1]", item{commandItem, ":set memory 3GiB", 1}, out); err != nil {
 		t.Fatal(err)
 	}
 	if out.text.String() != "memory 3 GiB\n" || eval.MemoryLimit() != 3<<30 {
 		t.Errorf(":set memory 3GiB printed %q, budget %d", out.text.String(), eval.MemoryLimit())
 	}
-	if err := e.cmdSet(context.Background(), "memory lots", out); err == nil {
+	if err := e.command(context.Background(), "In[1]", item{commandItem, ":set memory lots", 1}, out); err == nil {
 		t.Error(":set memory lots accepted")
 	}
 }

@@ -1,13 +1,11 @@
 package jupyter
 
 import (
-	"cmp"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/arepl/arepl/commands"
 	"github.com/arepl/arepl/eval"
 )
 
@@ -55,7 +53,7 @@ type completion struct {
 func (e *evaluator) complete(code string, cur int) (start int, cands []completion) {
 	cur = min(max(cur, 0), len(code))
 	lineStart := strings.LastIndexByte(code[:cur], '\n') + 1
-	if s, cs, ok := completeLoad(code[lineStart:cur]); ok {
+	if s, cs, ok := e.completeCommand(code[lineStart:cur]); ok {
 		return lineStart + s, cs
 	}
 	start = cur
@@ -65,9 +63,9 @@ func (e *evaluator) complete(code string, cur int) (start int, cands []completio
 	// A :command at the start of a line.
 	if start > 0 && code[start-1] == ':' && (start == 1 || code[start-2] == '\n') {
 		prefix := code[start:cur]
-		for _, c := range commands {
-			if strings.HasPrefix(c.name, prefix) {
-				cands = append(cands, completion{text: ":" + c.name, kind: "command", typ: c.args})
+		for _, c := range commands.All() {
+			if strings.HasPrefix(c.Name, prefix) {
+				cands = append(cands, completion{text: ":" + c.Name, kind: "command", typ: c.Args})
 			}
 		}
 		return start - 1, cands
@@ -92,37 +90,26 @@ func (e *evaluator) complete(code string, cur int) (start int, cands []completio
 	return start, cands
 }
 
-// completeLoad completes the file name argument of a :load line (line
-// is the text of the line before the cursor): directories and .fut files.
-// start is where the file name begins in line.
-func completeLoad(line string) (start int, cands []completion, ok bool) {
-	cmd, arg, found := strings.Cut(line, " ")
-	if !found || !strings.HasPrefix(cmd, ":") {
+// completeCommand completes the argument of a :command line (line is
+// the text of the line before the cursor) as the command's table entry
+// says: file names for :load, settings for :set, and so on. start is
+// where the word being completed begins in line.
+func (e *evaluator) completeCommand(line string) (start int, cands []completion, ok bool) {
+	if !strings.HasPrefix(line, ":") || !strings.Contains(line, " ") {
 		return 0, nil, false
 	}
-	if c, err := lookupCommand(cmd[1:]); err != nil || c.name != "load" {
+	words, n, ok := e.st.Complete(line)
+	if !ok {
 		return 0, nil, false
 	}
-	trimmed := strings.TrimLeft(arg, " ")
-	start = len(line) - len(trimmed)
-	dir, base := filepath.Split(trimmed)
-	entries, err := os.ReadDir(cmp.Or(dir, "."))
-	if err != nil {
-		return start, nil, true
-	}
-	for _, en := range entries {
-		n := en.Name()
-		if !strings.HasPrefix(n, base) || strings.HasPrefix(n, ".") && !strings.HasPrefix(base, ".") {
-			continue
+	for _, w := range words {
+		kind := "value"
+		if strings.Contains(w, "/") || strings.HasSuffix(w, ".fut") {
+			kind = "path"
 		}
-		switch {
-		case en.IsDir():
-			cands = append(cands, completion{text: dir + n + "/", kind: "path"})
-		case strings.HasSuffix(n, ".fut"):
-			cands = append(cands, completion{text: dir + n, kind: "path"})
-		}
+		cands = append(cands, completion{text: w, kind: kind})
 	}
-	return start, cands, true
+	return len(line) - n, cands, true
 }
 
 func nameKind(k eval.NameKind) string {
@@ -157,12 +144,12 @@ func (e *evaluator) inspect(code string, cur int) (string, bool) {
 		return "", false
 	}
 	if n, ok := e.s.Lookup(name); ok {
-		return describeName(n), true
+		return commands.Describe(n), true
 	}
 	start := strings.LastIndex(code[:min(max(cur, 0), len(code))], name)
 	if start > 0 && code[start-1] == ':' {
-		if c, err := lookupCommand(name); err == nil {
-			return ":" + c.name + " " + c.args + "\n" + c.help, true
+		if c, err := commands.Lookup(name); err == nil {
+			return ":" + c.Name + " " + c.Args + "\n" + c.Help, true
 		}
 	}
 	return "", false

@@ -66,26 +66,6 @@ func TestUnbalancedClose(t *testing.T) {
 	}
 }
 
-func TestLookupCommand(t *testing.T) {
-	for _, tc := range []struct {
-		name, want string
-		ok         bool
-	}{
-		{"help", "help", true},
-		{"ty", "type", true},
-		{"t", "type", true},
-		{"ti", "time", true},
-		{"p", "plan", true},
-		{"", "", false},
-		{"nope", "", false},
-	} {
-		c, err := lookupCommand(tc.name)
-		if (err == nil) != tc.ok || err == nil && c.name != tc.want {
-			t.Errorf("lookupCommand(%q) = %v, %v; want %q ok=%v", tc.name, c, err, tc.want, tc.ok)
-		}
-	}
-}
-
 func TestCompleteLoad(t *testing.T) {
 	dir := t.TempDir()
 	for _, f := range []string{"a.fut", "ab.fut", "notes.txt"} {
@@ -97,16 +77,17 @@ func TestCompleteLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	line := ":load " + dir + "/a"
-	start, cands, ok := completeLoad(line)
+	e := newEvaluator(newFake())
+	start, cands, ok := e.completeCommand(line)
 	var got []string
 	for _, c := range cands {
 		got = append(got, c.text)
 	}
 	want := []string{dir + "/a.fut", dir + "/ab.fut", dir + "/asub/"}
 	if !ok || start != len(":load ") || !reflect.DeepEqual(got, want) {
-		t.Errorf("completeLoad(%q) = %d, %q, %v; want %d, %q", line, start, got, ok, len(":load "), want)
+		t.Errorf("completeCommand(%q) = %d, %q, %v; want %d, %q", line, start, got, ok, len(":load "), want)
 	}
-	if _, _, ok := completeLoad(":type a"); ok {
+	if _, _, ok := e.completeCommand(":type a"); ok {
 		t.Error(":type completes file names")
 	}
 }

@@ -49,6 +49,7 @@ func timingBundle(t eval.Timings) bundle {
 	row(compile, t.Compile, 0)
 	row("transfers", t.Transfer, 0)
 	row("run", t.Run, 0)
+	row("other (session, values, sizes)", t.Other(), 0)
 	for _, k := range t.Kernels {
 		row("kernel "+k.Name, k.Time, k.Bytes)
 	}

@@ -38,9 +38,10 @@
 //     order; errors point at the cell's line and column. The last
 //     expression's value is the execute_result: the REPL's text plus an
 //     HTML table for one- and two-dimensional arrays (display.go adds the
-//     timing table of :time on). The :commands are the REPL's (cmd/arepl),
-//     same order and abbreviation rule, plus notebook ones such as :plan,
-//     which draws the fusion plan as SVG.
+//     timing table of :time on). The :commands are package commands'
+//     table, the one the REPL serves too; commands.go shows their replies
+//     (rich data such as :plan's SVG as display data, long text in the
+//     pager) and gives them the cell's stdin and output.
 //   - complete.go, history.go: completion and inspection (cursor
 //     positions are Unicode code points on the wire and bytes in Go),
 //     is_complete from the parser's incomplete-input signal, and history.

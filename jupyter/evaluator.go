@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/arepl/arepl/commands"
 	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/lang/source"
 	"github.com/arepl/arepl/lang/types"
@@ -44,31 +45,18 @@ type cellError struct {
 
 func (e *cellError) Error() string { return e.ename + ": " + e.evalue }
 
-// session is what the kernel uses of *eval.Session (the tests give it a
-// small fake to drive the protocol without the whole pipeline).
-type session interface {
-	Eval(ctx context.Context, name, src string) (*eval.Result, error)
-	TypeOf(name, src string) (types.Type, error)
-	Names() []eval.Name
-	Lookup(name string) (eval.Name, bool)
-	Load(ctx context.Context, path string) ([]string, error)
-	Reload(ctx context.Context) ([]string, error)
-	SetBackend(name string) error
-	Backend() string
-	SetFusion(on bool)
-	Fusion() bool
-	SetDeterministic(on bool)
-	Deterministic() bool
-}
+// session is what the kernel uses of *eval.Session: what the command
+// table uses (the tests give it a small fake to drive the protocol
+// without the whole pipeline).
+type session = commands.Session
 
 var _ session = (*eval.Session)(nil)
 
 // evaluator runs cells on an eval.Session: the same pipeline and the same
 // environment rules as the REPL, plus the REPL's settings.
 type evaluator struct {
-	s          session
-	timeOn     bool
-	printLimit int
+	s  session
+	st *commands.State // the settings and the command table's state
 }
 
 func newSessionEvaluator() *evaluator {
@@ -76,7 +64,7 @@ func newSessionEvaluator() *evaluator {
 }
 
 func newEvaluator(s session) *evaluator {
-	return &evaluator{s: s, printLimit: eval.DefaultPrintLimit}
+	return &evaluator{s: s, st: commands.NewState(s, nil)}
 }
 
 // run evaluates the items of a cell in order and stops at the first
@@ -95,6 +83,10 @@ func (e *evaluator) run(ctx context.Context, name, cell string, out output) erro
 			return interrupted()
 		}
 		var err error
+		if name, ok := strings.CutPrefix(strings.TrimSpace(it.text), "?"); ok && it.kind != commandItem {
+			// ?NAME is :doc NAME, as in the REPL (and IPython).
+			it = item{kind: commandItem, text: ":doc " + strings.TrimSpace(name), line: it.line}
+		}
 		switch it.kind {
 		case commandItem:
 			err = e.command(ctx, name, it, out)
@@ -135,26 +127,47 @@ func (e *evaluator) eval(ctx context.Context, name string, it item, isLast bool,
 		b := e.valueBundle(res.Type, res.Values)
 		if isLast {
 			out.result(b)
+			e.keep(name, res)
 		} else {
 			out.display(b)
 		}
 	}
-	if e.timeOn {
+	if e.st.Timing {
 		out.display(timingBundle(res.Timings))
 	}
+	for _, w := range commands.OperatorWarnings(ctx, e.s, it.text) {
+		out.stream("stderr", w+"\n")
+	}
 	return nil
+}
+
+// keeper is a session that can bind earlier results (eval.Session.Keep).
+type keeper interface {
+	Keep(name string, res *eval.Result) bool
+}
+
+// keep binds _N to the result of cell In[N] (its Out[N]), as IPython does.
+func (e *evaluator) keep(cell string, res *eval.Result) {
+	k, ok := e.s.(keeper)
+	if !ok {
+		return
+	}
+	var n int
+	if _, err := fmt.Sscanf(cell, "In[%d]", &n); err == nil {
+		k.Keep(fmt.Sprintf("_%d", n), res)
+	}
 }
 
 // valueBundle renders a value as text (the REPL's format) and, for 1-D and
 // 2-D arrays, as an HTML table.
 func (e *evaluator) valueBundle(t types.Type, vs []eval.Value) bundle {
-	text, err := eval.Format(t, vs, e.printLimit)
+	text, err := eval.Format(t, vs, e.st.PrintLimit)
 	if err != nil {
 		text = err.Error()
 	}
 	b := bundle{"text/plain": text}
 	if a, ok := t.(*types.Array); ok && (len(a.Dims) == 1 || len(a.Dims) == 2) {
-		b["text/html"] = eval.FormatHTML(t, vs, e.printLimit)
+		b["text/html"] = eval.FormatHTML(t, vs, e.st.PrintLimit)
 	}
 	return b
 }

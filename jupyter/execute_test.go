@@ -119,6 +119,11 @@ func (f *fakeSession) SetFusion(on bool)                            { f.fusion =
 func (f *fakeSession) Fusion() bool                                 { return f.fusion }
 func (f *fakeSession) SetDeterministic(on bool)                     { f.det = on }
 func (f *fakeSession) Deterministic() bool                          { return f.det }
+func (f *fakeSession) Compile(name, src string) (*eval.Compiled, error) {
+	return nil, fmt.Errorf("fake session compiles nothing")
+}
+func (f *fakeSession) CUDA(*eval.Compiled) (string, error) { return "", fmt.Errorf("no CUDA") }
+func (f *fakeSession) AddGPUPlan(*eval.Compiled) error     { return nil }
 
 func executeContent(code string) map[string]any {
 	return map[string]any{"code": code, "silent": false, "store_history": true,

@@ -218,6 +218,9 @@ func benchAll(ctx context.Context, opts eval.Options, file, entry string, in io.
 		if err != nil {
 			return nil, err
 		}
+		if len(params) > 0 && len(strings.TrimSpace(string(text))) == 0 {
+			return nil, fmt.Errorf("arepl bench: no inputs on stdin: give --size N for random inputs of about N elements, or pipe inputs (as a test block's `-- input { ... }` holds them) to stdin")
+		}
 		argv, err := eval.ReadValuesFile("<stdin>", string(text), params)
 		if err != nil {
 			return nil, err
@@ -234,7 +237,7 @@ func benchAll(ctx context.Context, opts eval.Options, file, entry string, in io.
 			return nil, err
 		}
 		if len(sets) == 0 {
-			return nil, fmt.Errorf("%s: no --size, no input on stdin and no test block inputs for %s", file, entry)
+			return nil, fmt.Errorf("%s: no --size, no input on stdin and no test block inputs for %s: give --size N for random inputs of about N elements, pipe inputs to stdin, or add `-- input { ... }` (or `random input { ... }`) test blocks", file, entry)
 		}
 	}
 	copyGBps := map[int64]float64{} // by copy size: small copies run far below the bus

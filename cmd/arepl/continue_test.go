@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/arepl/arepl/commands"
 	"io"
 	"strings"
 	"testing"
@@ -129,7 +130,8 @@ func (l *longLine) Read(p []byte) (int, error) {
 // skipped and the REPL goes on (issue 14, item 13: it stopped the REPL).
 func TestLongLine(t *testing.T) {
 	var out, errOut bytes.Buffer
-	r := &repl{sess: newSession(eval.Options{Backend: "cpu", Fusion: true}), out: &out, errOut: &errOut, limit: eval.DefaultPrintLimit}
+	r := &repl{sess: newSession(eval.Options{Backend: "cpu", Fusion: true}), out: &out, errOut: &errOut}
+	r.st = commands.NewState(r.sess, replUI{r})
 	in := &longLine{n: maxLine + 10, rest: strings.NewReader("\n1 + 1\n")}
 	if err := r.loopPlain(in); err != nil {
 		t.Fatalf("loopPlain: %v", err)

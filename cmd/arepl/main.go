@@ -65,6 +65,7 @@ func init() {
 		{"bench", "time an entry point on inputs from stdin or random ones", runBench},
 		{"plan", "show the fusion plan (or the generated CUDA) of an entry point", runPlan},
 		{"jupyter", "install the Jupyter kernel spec, or run the kernel", runJupyter},
+		{"version", "print the version (also --version)", func([]string) error { fmt.Println(versionString()); return nil }},
 		{"help", "show this help", func([]string) error { usage(os.Stdout); return nil }},
 	}
 }
@@ -85,7 +86,13 @@ func mainStatus(args []string) int {
 	case errors.As(err, &ee):
 		return ee.code
 	}
-	fmt.Fprintln(os.Stderr, "arepl:", err)
+	// Errors that already name the command (arepl jupyter install: ...)
+	// get no second prefix.
+	if msg := err.Error(); strings.HasPrefix(msg, "arepl") {
+		fmt.Fprintln(os.Stderr, msg)
+	} else {
+		fmt.Fprintln(os.Stderr, "arepl:", msg)
+	}
 	return 1
 }
 
@@ -110,9 +117,51 @@ func dispatch(args []string) error {
 	if strings.HasSuffix(args[0], ".fut") || strings.HasPrefix(args[0], "-") {
 		return runREPL(args)
 	}
-	fmt.Fprintf(os.Stderr, "arepl: unknown command %q\n\n", args[0])
+	if near := nearest(args[0]); near != "" {
+		fmt.Fprintf(os.Stderr, "arepl: unknown command %q; did you mean %s?\n\n", args[0], near)
+	} else {
+		fmt.Fprintf(os.Stderr, "arepl: unknown command %q\n\n", args[0])
+	}
 	usage(os.Stderr)
 	return errUsage
+}
+
+// nearest is the subcommand within two edits of name (a typo such as
+// `rnu`), or "".
+func nearest(name string) string {
+	best, bestD := "", 3
+	for _, c := range subcommands {
+		if d := editDistance(name, c.name); d < bestD {
+			best, bestD = c.name, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance: insertions,
+// deletions, substitutions and swaps of neighbours cost one each.
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 func usage(w io.Writer) {
@@ -123,7 +172,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "  arepl bench FILE [-e ENTRY] [--runs N] [--warmup N] [--size N] [--seed N] [--json] [--backend B] [--no-fusion]")
 	fmt.Fprintln(w, "  arepl plan FILE [-e ENTRY] [--json|--svg|--cuda] [--no-fusion]")
 	fmt.Fprintln(w, "  arepl jupyter install|kernel [ARGS]")
-	fmt.Fprintln(w, "  arepl --version")
+	fmt.Fprintln(w, "  arepl version | --version")
 	fmt.Fprintln(w, "\nCommands:")
 	for _, c := range subcommands {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
@@ -216,7 +265,10 @@ func runJupyter(args []string) error {
 	}
 	switch args[0] {
 	case "install":
-		return jupyter.Install(args[1:])
+		if err := jupyter.Install(args[1:]); !errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return nil
 	case "kernel":
 		return jupyter.Kernel(args[1:])
 	}

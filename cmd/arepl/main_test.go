@@ -197,19 +197,6 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-func TestLookupCommand(t *testing.T) {
-	tests := map[string]string{
-		"t": "type", "ty": "type", "ti": "time", "time": "time", "l": "load", "re": "reload",
-		"s": "set", "b": "backend", "f": "fusion", "p": "plan", "k": "kernel", "q": "quit", "h": "help", "x": "", "": "",
-	}
-	for in, want := range tests {
-		c, ok := lookupCommand(in)
-		if got := c.name; got != want || ok != (want != "") {
-			t.Errorf("lookupCommand(%q) = %q, %v; want %q", in, got, ok, want)
-		}
-	}
-}
-
 func TestLastWord(t *testing.T) {
 	tests := map[string]string{
 		"map (f32.sq": "f32.sq", "reduce (+) 0 xs": "xs", "x + ": "", "i32.": "i32.", "foo'": "foo'",

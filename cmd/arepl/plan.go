@@ -35,6 +35,16 @@ func runPlan(args []string) error {
 		fs.Usage()
 		return errUsage
 	}
+	formats := 0
+	for _, on := range []bool{*asJSON, *asSVG, *asCUDA} {
+		if on {
+			formats++
+		}
+	}
+	if formats > 1 {
+		fmt.Fprintln(os.Stderr, "arepl plan: choose one of --json, --svg and --cuda")
+		return errUsage
+	}
 	opts, err := sf.options()
 	if err != nil {
 		return err
@@ -69,5 +79,11 @@ func planEntry(opts eval.Options, file, entry string, asJSON, asSVG, asCUDA bool
 	case asSVG:
 		return c.Plan.SVG() + "\n", nil
 	}
+	if !sess.Fusion() {
+		return planFusionOff + c.Plan.Text(), nil
+	}
 	return c.Plan.Text(), nil
 }
+
+// planFusionOff heads the text plan of an unfused program.
+const planFusionOff = "fusion is off: the program runs as written\n"

@@ -11,12 +11,12 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/chzyer/readline"
 
+	"github.com/arepl/arepl/commands"
 	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/lang/source"
 )
@@ -39,11 +39,12 @@ type repl struct {
 	out, errOut io.Writer
 	interactive bool // a person at a terminal: prompts, colour, messages
 	colour      bool
-	limit       int  // print limit (elements per array)
-	timing      bool // :time on
-	n           int  // number of the next input, shown in the prompt
-	failed      bool // some input failed (exit status when not interactive)
+	st          *commands.State                     // settings and the command table's view of the session
+	readLine    func(prompt string) (string, error) // the next line, for :input
+	n           int                                 // number of the next input, shown in the prompt
+	failed      bool                                // some input failed (exit status when not interactive)
 	quit        bool
+	echo        bool // print prompts and inputs as a terminal would show them (--echo)
 
 	mu     sync.Mutex
 	cancel context.CancelFunc // of the running evaluation, nil at the prompt
@@ -53,8 +54,9 @@ func runREPL(args []string) error {
 	fs := flag.NewFlagSet("arepl repl", flag.ContinueOnError)
 	var sf sessionFlags
 	sf.register(fs)
+	echo := fs.Bool("echo", false, "when stdin is not a terminal, print each prompt and input before what it prints (a transcript)")
 	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: arepl [repl] [FILE] [--backend cpu|gpu|auto] [--no-fusion]")
+		fmt.Fprintln(os.Stderr, "usage: arepl [repl] [FILE] [--backend cpu|gpu|auto] [--no-fusion] [--echo]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseFlags(fs, args)
@@ -76,13 +78,20 @@ func runREPL(args []string) error {
 		errOut:      os.Stderr,
 		interactive: interactive,
 		colour:      interactive && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
-		limit:       eval.DefaultPrintLimit,
+		echo:        *echo && !interactive,
 	}
 	r.sess.Prewarm() // the GPU's context and first compile, while the user types
+	r.st = commands.NewState(r.sess, replUI{r})
 	stop := r.handleInterrupts()
 	defer stop()
 	if len(pos) == 1 {
-		r.command("load", pos[0])
+		// A script's output is its inputs' results: the file given on the
+		// command line loads without a word unless a person is watching.
+		if interactive {
+			r.command(":load " + pos[0])
+		} else if _, err := r.sess.Load(context.Background(), pos[0]); err != nil {
+			r.report(err)
+		}
 	}
 	if interactive {
 		err = r.loopTerminal()
@@ -176,7 +185,7 @@ func (r *repl) loopTerminal() error {
 		HistoryFile:       hist,
 		HistoryLimit:      10000,
 		HistorySearchFold: true,
-		AutoComplete:      &completer{sess: r.sess},
+		AutoComplete:      &completer{sess: r.sess, st: r.st},
 		InterruptPrompt:   "^C",
 		EOFPrompt:         "",
 		// Inputs are saved whole (see saveHistory), not line by line.
@@ -191,7 +200,11 @@ func (r *repl) loopTerminal() error {
 		// 0666 (less the umask).
 		privateHistory(filepath.Dir(hist), hist)
 	}
-	fmt.Fprintf(r.out, "arepl %s on %s. :help lists the commands; Ctrl-D leaves.\n", version, r.sess.Backend())
+	fmt.Fprintf(r.out, "arepl %s on %s. :help lists the commands; Ctrl-D leaves.\n", version, r.sess.BackendDescription())
+	r.readLine = func(prompt string) (string, error) {
+		rl.SetPrompt(prompt)
+		return rl.Readline()
+	}
 	var buf inputBuffer
 	for !r.quit {
 		if len(buf.lines) == 0 {
@@ -208,9 +221,10 @@ func (r *repl) loopTerminal() error {
 			if len(buf.lines) == 0 {
 				return nil
 			}
-			// Ctrl-D inside an unfinished input submits it, so its error
-			// shows; a second Ctrl-D leaves.
-			line = ""
+			// Ctrl-D inside an unfinished input cancels it, as Ctrl-C
+			// does; a second Ctrl-D leaves.
+			buf.reset()
+			continue
 		case err != nil:
 			return err
 		}
@@ -229,19 +243,12 @@ func (r *repl) loopTerminal() error {
 	return nil
 }
 
-// saveHistory records a whole input, so that Up recalls a multi-line
-// definition at once: its lines are joined by spaces, which means the same
-// in Futhark unless a line ends in a `--` comment; such inputs are saved
-// line by line.
+// saveHistory records an input's lines as they were typed, one history
+// entry each, as readline-based REPLs do: the history file holds one entry
+// per line, and joining the lines would change the input's layout (and its
+// meaning after a -- comment).
 func saveHistory(rl *readline.Instance, src string) {
-	lines := strings.Split(src, "\n")
-	if !strings.Contains(src, "--") {
-		for i, l := range lines {
-			lines[i] = strings.TrimSpace(l)
-		}
-		lines = []string{strings.Join(lines, " ")}
-	}
-	for _, l := range lines {
+	for _, l := range strings.Split(src, "\n") {
 		if strings.TrimSpace(l) != "" {
 			// A history file that cannot be written costs only history.
 			_ = rl.SaveHistory(l)
@@ -257,6 +264,7 @@ const maxLine = 64 << 20
 // across lines like the terminal loop.
 func (r *repl) loopPlain(in io.Reader) error {
 	lr := newLineReader(in, maxLine)
+	r.readLine = func(string) (string, error) { return lr.next() }
 	var buf inputBuffer
 	for !r.quit {
 		line, err := lr.next()
@@ -272,6 +280,13 @@ func (r *repl) loopPlain(in io.Reader) error {
 		}
 		if err != nil {
 			return err
+		}
+		if r.echo {
+			p := r.prompt()
+			if len(buf.lines) > 0 {
+				p = contPrompt
+			}
+			fmt.Fprintln(r.out, p+line)
 		}
 		src, done, err := buf.addLine(line, r.inputName())
 		switch {
@@ -294,12 +309,16 @@ func (r *repl) input(src string) {
 	if trimmed == "" {
 		return
 	}
-	if cmd, ok := strings.CutPrefix(trimmed, ":"); ok {
-		name, arg, _ := strings.Cut(cmd, " ")
-		r.command(name, strings.TrimSpace(arg))
+	if strings.HasPrefix(trimmed, ":") {
+		r.command(trimmed)
+		return
+	}
+	if name, ok := strings.CutPrefix(trimmed, "?"); ok {
+		r.command(":doc " + name)
 		return
 	}
 	name := r.inputName()
+	keep := fmt.Sprintf("_%d", r.n)
 	r.n++
 	var res *eval.Result
 	err := r.evaluate(func(ctx context.Context) (err error) {
@@ -311,6 +330,11 @@ func (r *repl) input(src string) {
 		return
 	}
 	r.show(res)
+	// _3 is input 3's value from now on, as IPython's _3 and Out[3].
+	r.sess.Keep(keep, res)
+	for _, w := range commands.OperatorWarnings(context.Background(), r.sess, src) {
+		fmt.Fprintln(r.errOut, w)
+	}
 }
 
 // inputName names the next input in positions: [3] for input 3.
@@ -352,14 +376,14 @@ func (r *repl) show(res *eval.Result) {
 		return
 	}
 	if res.Type != nil {
-		s, err := eval.Format(res.Type, res.Values, r.limit)
+		s, err := eval.Format(res.Type, res.Values, r.st.PrintLimit)
 		if err != nil {
 			r.report(err)
 			return
 		}
 		fmt.Fprintln(r.out, s)
 	}
-	if r.timing {
+	if r.st.Timing {
 		fmt.Fprintln(r.out, eval.FormatTimings(res.Timings))
 	}
 }
@@ -378,242 +402,82 @@ func (r *repl) report(err error) {
 	fmt.Fprintln(r.errOut, msg)
 }
 
-// note prints a message for a person; scripts don't see it.
-func (r *repl) note(format string, args ...any) {
-	if r.interactive {
-		fmt.Fprintf(r.out, format+"\n", args...)
-	}
-}
-
 // ---------------------------------------------------------------------------
-// Commands
+// Commands: the table is package commands', shared with the kernel; the
+// REPL implements its UI and shows its replies.
 
-// replCommand is one `:command`. Commands match by prefix, the first in
-// table order winning, so `:t` is `:type` and `:ti` is `:time`.
-type replCommand struct {
-	name, args, help string
-	run              func(r *repl, ctx context.Context, arg string) error
-}
-
-var replCommands []replCommand
-
-func init() {
-	replCommands = []replCommand{
-		{"help", "", "show this help", (*repl).cmdHelp},
-		{"type", "EXPR", "show the type of an expression", (*repl).cmdType},
-		{"load", "FILE", "replace the session's declarations with FILE's", (*repl).cmdLoad},
-		{"reload", "", "load the last loaded file again", (*repl).cmdReload},
-		{"time", "on|off", "print a timing line after each result", (*repl).cmdTime},
-		{"set", "print-limit N | deterministic on|off | memory SIZE", "print at most N elements of an array (0: all); fixed-order float scans on the GPU; the memory budget (16GiB)", (*repl).cmdSet},
-		{"backend", "[cpu|gpu|auto]", "show or choose the backend", (*repl).cmdBackend},
-		{"fusion", "on|off", "turn the fusion passes on or off", (*repl).cmdFusion},
-		{"plan", "EXPR", "show what fusion does to an expression, without running it", (*repl).cmdPlan},
-		{"kernel", "EXPR", "show the CUDA code the GPU backend generates for an expression", (*repl).cmdKernel},
-		{"quit", "", "leave the REPL (also Ctrl-D)", (*repl).cmdQuit},
-	}
-}
-
-// lookupCommand finds the command that name abbreviates.
-func lookupCommand(name string) (replCommand, bool) {
-	if name == "" {
-		return replCommand{}, false
-	}
-	for _, c := range replCommands {
-		if strings.HasPrefix(c.name, name) {
-			return c, true
-		}
-	}
-	return replCommand{}, false
-}
-
-func (r *repl) command(name, arg string) {
-	c, ok := lookupCommand(name)
-	if !ok {
-		r.report(fmt.Errorf("unknown command :%s (:help lists them)", name))
-		return
-	}
-	err := r.evaluate(func(ctx context.Context) error { return c.run(r, ctx, arg) })
+func (r *repl) command(line string) {
+	r.st.ArgName = r.inputName()
+	var reply commands.Reply
+	err := r.evaluate(func(ctx context.Context) (err error) {
+		reply, err = r.st.Run(ctx, line)
+		return err
+	})
 	if err != nil {
 		r.report(err)
+		return
 	}
+	r.showReply(reply)
 }
 
-func (r *repl) cmdHelp(_ context.Context, _ string) error {
-	fmt.Fprintln(r.out, "Enter a declaration (def f x = ..., let x = ...) or an expression to evaluate it.")
-	fmt.Fprintln(r.out, "An unfinished input continues on the next line (prompt ...>); a blank line ends it.")
-	fmt.Fprintln(r.out, "Commands (a prefix is enough: :t is :type, :ti is :time):")
-	for _, c := range replCommands {
-		fmt.Fprintf(r.out, "  %-24s %s\n", ":"+c.name+" "+c.args, c.help)
-	}
-	fmt.Fprintln(r.out, "Tab completes names; Ctrl-C interrupts an evaluation or clears the line; Ctrl-D leaves.")
-	return nil
-}
+// maxLongLines is how many lines of a long reply (:kernel, :help) a
+// terminal shows; the rest goes to a file whose name the REPL prints.
+const maxLongLines = 60
 
-func (r *repl) cmdType(_ context.Context, arg string) error {
-	if arg == "" {
-		return errors.New(":type needs an expression")
+func (r *repl) showReply(reply commands.Reply) {
+	text := reply.Text
+	if reply.Long && r.interactive {
+		text = r.truncate(text)
 	}
-	name := fmt.Sprintf("[%d]", r.n)
-	t, err := r.sess.TypeOf(name, arg)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(r.out, "%s : %s\n", arg, t)
-	return nil
-}
-
-func (r *repl) cmdLoad(ctx context.Context, arg string) error {
-	if arg == "" {
-		return errors.New(":load needs a file name")
-	}
-	names, err := r.sess.Load(ctx, arg)
-	if err != nil {
-		return err
-	}
-	r.note("loaded %s (%d declarations)", arg, len(names))
-	return nil
-}
-
-func (r *repl) cmdReload(ctx context.Context, _ string) error {
-	names, err := r.sess.Reload(ctx)
-	if err != nil {
-		return err
-	}
-	r.note("reloaded (%d declarations)", len(names))
-	return nil
-}
-
-// onOff reads "on" or "off"; "" keeps cur and reports it.
-func onOff(cmd, arg string, cur bool) (bool, error) {
-	switch arg {
-	case "on":
-		return true, nil
-	case "off":
-		return false, nil
-	case "":
-		return cur, nil
-	}
-	return cur, fmt.Errorf(":%s takes on or off, not %q", cmd, arg)
-}
-
-func offOn(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
-}
-
-func (r *repl) cmdTime(_ context.Context, arg string) error {
-	on, err := onOff("time", arg, r.timing)
-	if err != nil {
-		return err
-	}
-	r.timing = on
-	r.note("timing is %s", offOn(on))
-	return nil
-}
-
-func (r *repl) cmdSet(_ context.Context, arg string) error {
-	fields := strings.Fields(arg)
-	if len(fields) == 0 {
-		fmt.Fprintf(r.out, "print-limit %d\ndeterministic %s\n", r.limit, offOn(r.sess.Deterministic()))
-		return nil
-	}
-	if fields[0] == "memory" {
-		if len(fields) == 1 {
-			// Not in the list above: the default depends on the machine.
-			fmt.Fprintf(r.out, "memory %s\n", eval.FormatBytes(r.sess.Memory()))
-			return nil
+	if text != "" {
+		w := r.out
+		if reply.Stderr {
+			w = r.errOut
 		}
-		// A size may be written with a space: 16 GiB.
-		fields = []string{"memory", strings.Join(fields[1:], "")}
+		fmt.Fprintln(w, text)
 	}
-	if len(fields) != 2 {
-		return errors.New("usage: :set print-limit N, :set deterministic on|off, or :set memory SIZE")
+	if reply.File != "" {
+		fmt.Fprintf(r.out, "wrote %s\n", reply.File)
 	}
-	switch fields[0] {
-	case "print-limit":
-		n, err := strconv.Atoi(fields[1])
-		if err != nil || n < 0 {
-			return fmt.Errorf("print-limit must be a number of elements >= 0, not %q", fields[1])
-		}
-		r.limit = n
-		return nil
-	case "deterministic":
-		on, err := onOff("set deterministic", fields[1], r.sess.Deterministic())
-		if err != nil {
-			return err
-		}
-		r.sess.SetDeterministic(on)
-		r.note("deterministic float scans %s", offOn(on))
-		return nil
-	case "memory":
-		n, err := eval.ParseBytes(fields[1])
-		if err != nil {
-			return err
-		}
-		r.sess.SetMemory(n)
-		r.note("memory budget %s", eval.FormatBytes(n))
-		return nil
-	}
-	return fmt.Errorf("unknown setting %q (known: print-limit, deterministic, memory)", fields[0])
 }
 
-func (r *repl) cmdBackend(_ context.Context, arg string) error {
-	if arg != "" {
-		if err := r.sess.SetBackend(arg); err != nil {
-			return err
-		}
+// truncate keeps the first maxLongLines lines of a long text and saves the
+// whole text to a file, saying where.
+func (r *repl) truncate(text string) string {
+	lines := strings.Split(text, "\n")
+	if len(lines) <= maxLongLines {
+		return text
 	}
-	fmt.Fprintf(r.out, "backend %s\n", r.sess.Backend())
-	return nil
-}
-
-func (r *repl) cmdFusion(_ context.Context, arg string) error {
-	on, err := onOff("fusion", arg, r.sess.Fusion())
+	head := strings.Join(lines[:maxLongLines], "\n")
+	more := len(lines) - maxLongLines
+	f, err := os.CreateTemp("", "arepl-*.txt")
 	if err != nil {
-		return err
+		return fmt.Sprintf("%s\n... %d more lines", head, more)
 	}
-	r.sess.SetFusion(on)
-	r.note("fusion is %s", offOn(on))
-	return nil
+	defer f.Close()
+	if _, err := f.WriteString(text + "\n"); err != nil {
+		return fmt.Sprintf("%s\n... %d more lines", head, more)
+	}
+	return fmt.Sprintf("%s\n... %d more lines; all of it is in %s", head, more, f.Name())
 }
 
-func (r *repl) cmdPlan(_ context.Context, arg string) error {
-	if arg == "" {
-		return errors.New(":plan needs an expression")
+// replUI is the REPL's side of commands.UI.
+type replUI struct{ r *repl }
+
+func (u replUI) Input(_ context.Context, prompt string) (string, error) {
+	if u.r.readLine == nil {
+		return "", errors.New("no input to read from")
 	}
-	c, err := r.sess.Compile(fmt.Sprintf("[%d]", r.n), arg)
-	if err != nil {
-		return err
-	}
-	if err := r.sess.AddGPUPlan(c); err != nil {
-		return err
-	}
-	fmt.Fprintln(r.out, strings.TrimRight(c.Plan.Text(), "\n"))
-	return nil
+	return u.r.readLine(prompt)
 }
 
-func (r *repl) cmdKernel(_ context.Context, arg string) error {
-	if arg == "" {
-		return errors.New(":kernel needs an expression")
+func (u replUI) Clear() {
+	if u.r.interactive {
+		fmt.Fprint(u.r.out, "\x1b[H\x1b[2J")
 	}
-	c, err := r.sess.Compile(fmt.Sprintf("[%d]", r.n), arg)
-	if err != nil {
-		return err
-	}
-	src, err := r.sess.CUDA(c)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(r.out, strings.TrimRight(src, "\n"))
-	return nil
 }
 
-func (r *repl) cmdQuit(_ context.Context, _ string) error {
-	r.quit = true
-	return nil
-}
+func (u replUI) Quit() { u.r.quit = true }
 
 // ---------------------------------------------------------------------------
 // Completion
@@ -623,26 +487,26 @@ var keywords = []string{"def", "let", "in", "if", "then", "else", "loop", "for",
 
 // completer completes `:commands`, file names after `:load`, and names in
 // scope (user names, builtins, module members such as `i32.max`).
-type completer struct{ sess *eval.Session }
+type completer struct {
+	sess *eval.Session
+	st   *commands.State
+}
 
 // Do implements readline.AutoCompleter: it returns the candidates' missing
 // suffixes and the length of the word being completed.
 func (c *completer) Do(line []rune, pos int) ([][]rune, int) {
 	before := string(line[:pos])
-	if strings.HasPrefix(before, ":") {
-		name, arg, hasArg := strings.Cut(before[1:], " ")
-		if !hasArg {
-			var out [][]rune
-			for _, rc := range replCommands {
-				if strings.HasPrefix(rc.name, name) {
-					out = append(out, []rune(rc.name[len(name):]+" "))
-				}
+	if cands, n, ok := c.st.Complete(before); ok {
+		word := before[len(before)-n:]
+		out := make([][]rune, len(cands))
+		for i, s := range cands {
+			suffix := s[len(word):]
+			if !strings.HasSuffix(s, "/") {
+				suffix += " "
 			}
-			return out, len([]rune(name))
+			out[i] = []rune(suffix)
 		}
-		if rc, ok := lookupCommand(name); ok && (rc.name == "load") {
-			return completeFile(strings.TrimLeft(arg, " "))
-		}
+		return out, len([]rune(word))
 	}
 	word := lastWord(before)
 	var cands []string
@@ -680,36 +544,4 @@ func lastWord(s string) string {
 		break
 	}
 	return s[i:]
-}
-
-// completeFile completes a path for :load, listing .fut files and
-// folders.
-func completeFile(prefix string) ([][]rune, int) {
-	dir, base := filepath.Split(prefix)
-	entries, err := os.ReadDir(orDot(dir))
-	if err != nil {
-		return nil, 0
-	}
-	var out [][]rune
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasPrefix(name, base) || strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".") {
-			continue
-		}
-		switch {
-		case e.IsDir():
-			name += "/"
-		case !strings.HasSuffix(name, ".fut"):
-			continue
-		}
-		out = append(out, []rune(name[len(base):]))
-	}
-	return out, len([]rune(base))
-}
-
-func orDot(dir string) string {
-	if dir == "" {
-		return "."
-	}
-	return dir
 }

@@ -40,6 +40,11 @@ func runRun(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	out, err := runEntry(ctx, opts, pos[0], *entry, os.Stdin)
+	if err != nil && ctx.Err() != nil {
+		// Ctrl-C: say so, not "context canceled", and exit as SIGINT does.
+		fmt.Fprintln(os.Stderr, "arepl run: interrupted")
+		return exitError{130}
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, source.Detail(err))
 		return exitError{1}

@@ -1,6 +1,6 @@
 package gpu
 
-// Tiling of invariant inputs (issue 15, item 3; DESIGN.md §6).
+// Tiling of invariant inputs (issue 15, item 3; docs/design.md §5).
 //
 // Two shapes of nested parallelism read the same array from every thread,
 // and run at the speed of their arithmetic only if those reads come from

@@ -19,7 +19,9 @@ import sys
 import tempfile
 
 KERNEL = os.environ.get("AREPL_KERNEL", "arepl")
-VOLATILE = re.compile(r"^time: ")
+# Timing lines, and what "auto" chose (which depends on the machine),
+# only need to be there again.
+VOLATILE = re.compile(r"^(time: |backend auto: )")
 # The fusion engine names its temporaries (map_4, red_11, n_6); plans are
 # compared with those numbers masked, so renumbering is not a difference.
 TEMPORARY = re.compile(r"\b([A-Za-z]+)_\d+\b")

@@ -158,6 +158,38 @@ class TestErrors(KernelCase):
         self.assert_alive()
 
 
+class TestCommands(KernelCase):
+    """The kernel serves the REPL's command table (issue 19, defect 3)."""
+
+    def streams(self, msgs, name="stdout"):
+        return "".join(m["content"]["text"] for m in msgs
+                       if m["msg_type"] == "stream" and m["content"]["name"] == name)
+
+    def test_kernel_command(self):
+        content, msgs = run_cell(self.kc, ":kernel reduce (+) 0 (iota 10)")
+        self.assertEqual(content["status"], "ok", content)
+        pages = [p for p in content.get("payload", []) if p.get("source") == "page"]
+        self.assertTrue(pages and "__global__" in pages[0]["data"]["text/plain"], content)
+
+    def test_plan_does_not_run(self):
+        # :plan compiles without running: a loop of hours answers at once.
+        start = time.time()
+        content, msgs = run_cell(self.kc, ":plan " + LONG)
+        self.assertEqual(content["status"], "ok", content)
+        self.assertLess(time.time() - start, 20)
+
+    def test_confirmations(self):
+        content, msgs = run_cell(self.kc, ":time on\n:set print-limit 2\n:fusion off\n:time off")
+        self.assertEqual(content["status"], "ok", content)
+        self.assertEqual(self.streams(msgs), "time on\nprint-limit 2\nfusion off\ntime off\n")
+
+    def test_doc_and_question_mark(self):
+        for code in (":doc iota", "?iota"):
+            content, msgs = run_cell(self.kc, code)
+            self.assertEqual(content["status"], "ok", content)
+            self.assertIn("iota : ", self.streams(msgs))
+
+
 class TestShutdown(unittest.TestCase):
     def test_shutdown_is_prompt(self):
         km, kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)

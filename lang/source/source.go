@@ -149,11 +149,13 @@ func (e *Error) Detail() string {
 	var b strings.Builder
 	b.WriteString(e.Error())
 	b.WriteString("\n  | ")
-	b.WriteString(Printable(e.Line))
+	col := min(max(e.Pos.Col-1, 0), len(e.Line))
+	line, col, lead := quoteWindow(e.Line, col)
+	b.WriteString(Printable(line))
 	b.WriteString("\n  | ")
 	// Keep tabs so the caret lines up with the quoted line, escapes
 	// included.
-	prefix := Printable(e.Line[:min(max(e.Pos.Col-1, 0), len(e.Line))])
+	prefix := strings.Repeat(" ", lead) + Printable(line[lead:col])
 	for i := 0; i < len(prefix); i++ {
 		if prefix[i] == '\t' {
 			b.WriteByte('\t')
@@ -163,6 +165,38 @@ func (e *Error) Detail() string {
 	}
 	b.WriteByte('^')
 	return b.String()
+}
+
+// maxQuote is the longest source line an error quotes whole; a longer one
+// is quoted as a window of this many bytes around the error's column.
+const maxQuote = 100
+
+// quoteWindow cuts a long line to a window around byte offset col, marked
+// with "..." where it was cut. It returns the window, the column within
+// it, and how many bytes of marker lead it.
+func quoteWindow(line string, col int) (window string, wcol, lead int) {
+	if len(line) <= maxQuote {
+		return line, col, 0
+	}
+	start := max(col-maxQuote*2/3, 0)
+	end := min(start+maxQuote, len(line))
+	start = max(min(start, end-maxQuote), 0)
+	// Cut at rune boundaries.
+	for start > 0 && !utf8.RuneStart(line[start]) {
+		start--
+	}
+	for end < len(line) && !utf8.RuneStart(line[end]) {
+		end++
+	}
+	window = line[start:end]
+	wcol = col - start
+	if start > 0 {
+		window, wcol, lead = "..."+window, wcol+3, 3
+	}
+	if end < len(line) {
+		window += "..."
+	}
+	return window, wcol, lead
 }
 
 // ErrorList is a list of errors; a non-nil ErrorList used as an error has at

@@ -1,0 +1,110 @@
+package jupyter
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arepl/arepl/commands"
+)
+
+// recordOutput records everything a cell shows.
+type recordOutput struct {
+	streams, pages []string
+	displays       []bundle
+	cleared, quit  bool
+}
+
+func (o *recordOutput) stream(_, text string) { o.streams = append(o.streams, text) }
+func (o *recordOutput) display(b bundle)      { o.displays = append(o.displays, b) }
+func (o *recordOutput) result(b bundle)       { o.displays = append(o.displays, b) }
+func (o *recordOutput) clear(bool)            { o.cleared = true }
+func (o *recordOutput) page(b bundle)         { o.pages = append(o.pages, b["text/plain"].(string)) }
+func (o *recordOutput) askExit()              { o.quit = true }
+func (o *recordOutput) input(context.Context, string, bool) (string, error) {
+	return "[4, 5]", nil
+}
+
+func (o *recordOutput) shown() bool {
+	return len(o.streams)+len(o.pages)+len(o.displays) > 0 || o.cleared || o.quit
+}
+
+// TestEveryCommand runs every command of the shared table in a cell on a
+// real session, with its example argument, and checks that the kernel
+// knows it, that it succeeds and shows something (cmd/arepl's
+// TestEveryCommand does the same in the REPL).
+func TestEveryCommand(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "prog.fut")
+	if err := os.WriteFile(prog, []byte("def main (n: i64) = reduce (+) 0 (iota n)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	for _, c := range commands.All() {
+		t.Run(c.Name, func(t *testing.T) {
+			e := newSessionEvaluator()
+			e.s.SetBackend("cpu")
+			cell := "def ys = [1, 2, 3]\n"
+			if c.Name == "reload" {
+				cell += ":load prog.fut\n"
+			}
+			cell += strings.TrimSpace(":"+c.Name+" "+c.Example) + "\n"
+			out := &recordOutput{}
+			if err := e.run(context.Background(), "In[1]", cell, out); err != nil {
+				t.Fatalf("%q: %v", cell, err)
+			}
+			if c.Name != "input" && !out.shown() {
+				t.Errorf("%q showed nothing", cell)
+			}
+		})
+	}
+}
+
+// TestEarlierResults: _N is the value of cell In[N] (its Out[N]).
+func TestEarlierResults(t *testing.T) {
+	e := newSessionEvaluator()
+	e.s.SetBackend("cpu")
+	out := &recordOutput{}
+	if err := e.run(context.Background(), "In[1]", "1 + 2", out); err != nil {
+		t.Fatal(err)
+	}
+	out = &recordOutput{}
+	if err := e.run(context.Background(), "In[2]", "_1 * 10", out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.displays) != 1 || out.displays[0]["text/plain"] != "30" {
+		t.Errorf("_1 * 10 showed %v, want 30", out.displays)
+	}
+}
+
+// TestOperatorWarnings: a cell with reduce (-) runs and warns that the
+// operator is not associative (issue 19, features).
+func TestOperatorWarnings(t *testing.T) {
+	e := newSessionEvaluator()
+	e.s.SetBackend("cpu")
+	out := &recordOutput{}
+	if err := e.run(context.Background(), "In[1]", "reduce (-) 0 (iota 10)", out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(out.streams, ""), "(-) is not associative") {
+		t.Errorf("no warning; streams %q", out.streams)
+	}
+}
+
+// TestQuestionMarkDoc: ?NAME in a cell is :doc NAME, as in the REPL.
+func TestQuestionMarkDoc(t *testing.T) {
+	e := newSessionEvaluator()
+	out := &recordOutput{}
+	if err := e.run(context.Background(), "In[1]", "?iota", out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(strings.Join(out.streams, ""), "iota : ") {
+		t.Errorf("?iota showed %q", out.streams)
+	}
+}
