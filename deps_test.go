@@ -35,8 +35,10 @@ var allowed = map[string][]string{
 	// The one package that knows every backend and wires them into sessions.
 	"eval/backends": {"lang/...", "eval", "eval/cpu", "eval/gpu", "fusion"},
 	"futtest":       {"lang/...", "eval", "eval/backends", "fusion"},
-	"jupyter":       {"lang/...", "eval", "eval/...", "fusion", "jupyter/..."},
+	"jupyter":       {"lang/...", "eval", "eval/...", "fusion", "jupyter/...", "viz"},
 	"kernels":       {},
+	// Rendering of values as pictures, for every front end.
+	"viz": {"lang/core", "lang/types", "eval"},
 }
 
 // thirdParty says which packages may use each third-party module: the
@@ -47,6 +49,7 @@ var thirdParty = map[string][]string{
 	"github.com/go-zeromq/zmq4":        {"jupyter"},
 	"github.com/ebitengine/purego":     {"eval/gpu/cuda"},
 	"golang.org/x/sys":                 {"eval/gpu/cuda", "cmd/arepl", "jupyter"},
+	"gonum.org/v1/plot":                {"viz"},
 }
 
 func matches(pattern, pkg string) bool {
