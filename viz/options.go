@@ -1,10 +1,14 @@
 package viz
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/lang/types"
 )
 
 // Options are the `key=value` settings after a command's expression.
@@ -66,3 +70,7 @@ func (o Options) intOpt(key string, def, max int) (int, error) {
 	}
 	return n, nil
 }
+
+// Renderer is the signature PNG, GIF and Plot share, so a front end can
+// treat the picture commands alike.
+type Renderer func(ctx context.Context, t types.Type, vals []eval.Value, opts Options) ([]byte, error)

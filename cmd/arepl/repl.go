@@ -410,6 +410,7 @@ func init() {
 		{"kernel", "EXPR", "show the CUDA code the GPU backend generates for an expression", (*repl).cmdKernel},
 		{"quit", "", "leave the REPL (also Ctrl-D)", (*repl).cmdQuit},
 	}
+	replCommands = append(replCommands, vizCommands()...) // viz.go
 }
 
 // lookupCommand finds the command that name abbreviates.
