@@ -45,6 +45,7 @@ func init() {
 		{"echo", "[--stderr] TEXT", "print TEXT to the cell's output", (*evaluator).cmdEcho},
 		{"clear", "", "clear the cell's output so far", (*evaluator).cmdClear},
 	}
+	commands = append(commands, vizCommands()...) // viz.go
 }
 
 // lookupCommand finds the command that name abbreviates: the first in
