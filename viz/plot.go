@@ -92,6 +92,7 @@ func Plot(ctx context.Context, t types.Type, vals []eval.Value, opts Options) ([
 		p.X.Label.Text = "index"
 	}
 	p.Add(plotter.NewGrid())
+	legends := 0
 	for i, s := range ss {
 		xys := make(plotter.XYs, len(s.y))
 		for j := range s.y {
@@ -149,18 +150,39 @@ func Plot(ctx context.Context, t types.Type, vals []eval.Value, opts Options) ([
 			name = fmt.Sprintf("series %d", i+1)
 		}
 		if name != "" {
+			legends++
 			p.Legend.Add(name, thumbs...)
 		}
 	}
-	p.Legend.Top = true
+	p.Legend.Top, p.Legend.Left = true, true
+	pad(&p.X, 0.03)
+	// Headroom for the legend, which sits above the data at the top left.
+	pad(&p.Y, 0.04+0.07*float64(legends))
+	if style == "bars" {
+		p.X.Min, p.X.Max = -0.5, float64(len(ss[0].y))-0.5
+	}
 
 	c := vgsvg.New(chartWidth, chartHeight)
-	p.Draw(draw.New(c))
+	margin := vg.Points(8)
+	p.Draw(draw.Crop(draw.New(c), margin, -margin, margin, -margin))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// pad widens an axis's range by frac of its span on each side, so no
+// point sits on the frame. A bar chart's value axis keeps its zero.
+func pad(a *plot.Axis, frac float64) {
+	d := (a.Max - a.Min) * frac
+	if d == 0 {
+		d = 1
+	}
+	if a.Min != 0 {
+		a.Min -= d
+	}
+	a.Max += d
 }
 
 // barWidth shares about 4.5 inches of plot between n bars of k series.
