@@ -317,3 +317,25 @@ func TestParseArg(t *testing.T) {
 		t.Error("a repeated option is not an error")
 	}
 }
+
+func TestStepVideo(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string // step, state, frames; nil: not the step form
+	}{
+		{"(step, 0, 10)", []string{"step", "0", "10"}},
+		{" (\\s -> (f (s, 1), s + 1), (1, [2, 3]), n) ", []string{"\\s -> (f (s, 1), s + 1)", "(1, [2, 3])", "n"}},
+		{"frames", nil},
+		{"(a, b)", nil},
+		{"(a, b, c) |> f", nil},
+		{"(a) + (b, c, d)", nil},
+	} {
+		got, ok := splitTriple(strings.TrimSpace(c.in))
+		if ok != (c.want != nil) || ok && strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("splitTriple(%q) = %q, %v; want %q", c.in, got, ok, c.want)
+		}
+		if _, ok2 := StepVideo(c.in); ok2 != ok {
+			t.Errorf("StepVideo(%q) ok %v, splitTriple ok %v", c.in, ok2, ok)
+		}
+	}
+}

@@ -29,7 +29,7 @@ func vizCommands() []replCommand {
 		{"plot", "EXPR[; style=S, title=T, xlabel=X, ylabel=Y, legend=A|B, file=F]", "write 1-D series (y, (x, y), or a tuple of them) as an SVG chart and print its path", func(r *repl, ctx context.Context, arg string) error {
 			return r.picture(ctx, "plot", "svg", arg, viz.Plot)
 		}},
-		{"video", "EXPR[; palette=P, scale=N, fps=N, file=F]", "write a 3-D array (frames of a 2-D image) as an animated GIF and print its path", func(r *repl, ctx context.Context, arg string) error {
+		{"video", "EXPR[; palette=P, scale=N, fps=N, file=F]", "write a 3-D array of frames, or (step, state, n) with step : s -> (image, s), as an animated GIF", func(r *repl, ctx context.Context, arg string) error {
 			return r.picture(ctx, "video", "gif", arg, viz.GIF)
 		}},
 	}
@@ -43,6 +43,9 @@ func (r *repl) picture(ctx context.Context, cmd, ext, arg string, render viz.Ren
 	}
 	if expr == "" {
 		return fmt.Errorf(":%s needs an expression", cmd)
+	}
+	if src, ok := viz.StepVideo(expr); ok && cmd == "video" {
+		expr = src
 	}
 	file, named := opts["file"]
 	delete(opts, "file")

@@ -30,11 +30,13 @@ func TestPictureFiles(t *testing.T) {
 		`:video map (\k -> map (\j -> j == k) (iota 3)) (iota 3) |> map (\r -> [r]); scale=1, fps=5`,
 		`:plot (map f64.i64 (iota 5), map (\i -> f64.i64 (i * i)) (iota 5)); title=squares`,
 		`:img iota 3`,
+		`def step (s: i64) : ([][]u8, i64) = ([[u8.i64 s, 0], [0, 0]], s + 100)`,
+		`:video (step, 5, 3); scale=1`,
 	}, "\n") + "\n")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
-	if got := stdout.String(); got != "arepl-img/img-0.png\narepl-img/grey.png\narepl-img/video-2.gif\narepl-img/plot-3.svg\n" {
+	if got := stdout.String(); got != "arepl-img/img-0.png\narepl-img/grey.png\narepl-img/video-2.gif\narepl-img/plot-3.svg\narepl-img/video-6.gif\n" {
 		t.Fatalf("stdout %q (stderr %q)", got, stderr.String())
 	}
 	if err == nil || !strings.Contains(stderr.String(), ":img wants a 2-D array of u32, i32, f32, f64, u8 or bool, not [3]i64") {
@@ -93,6 +95,20 @@ func TestPictureFiles(t *testing.T) {
 		}
 		if g.Delay[k] != 20 {
 			t.Errorf("frame %d delay %d, want 20", k, g.Delay[k])
+		}
+	}
+
+	// (step, state, n): frame k's first pixel is 5 + 100k.
+	g, err = gif.DecodeAll(bytes.NewReader(read("video-6.gif")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Image) != 3 || g.Config.Width != 2 || g.Config.Height != 2 {
+		t.Fatalf("video-6.gif: %d frames of %d×%d, want 3 of 2×2", len(g.Image), g.Config.Width, g.Config.Height)
+	}
+	for k, f := range g.Image {
+		if r, _, _, _ := f.At(0, 0).RGBA(); int(r>>8) != 5+100*k {
+			t.Errorf("video-6.gif frame %d: grey %d, want %d", k, r>>8, 5+100*k)
 		}
 	}
 
