@@ -1,9 +1,13 @@
 package jupyter
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"fmt"
+	"image"
+	_ "image/gif" // for image.DecodeConfig
+	_ "image/png"
 
 	"github.com/arepl/arepl/viz"
 )
@@ -85,8 +89,12 @@ func (e *evaluator) cmdPlot(ctx context.Context, arg string, out output) error {
 // browsers are asked not to blur them when they scale.
 func rasterBundle(mime string, b []byte) bundle {
 	enc := base64.StdEncoding.EncodeToString(b)
+	text := "<" + mime + ">"
+	if c, _, err := image.DecodeConfig(bytes.NewReader(b)); err == nil {
+		text = fmt.Sprintf("<%s %d×%d>", mime, c.Width, c.Height)
+	}
 	return bundle{
-		"text/plain": fmt.Sprintf("<%s, %d bytes>", mime, len(b)),
+		"text/plain": text,
 		mime:         enc,
 		"text/html":  `<img style="image-rendering:pixelated" src="data:` + mime + `;base64,` + enc + `">`,
 	}
