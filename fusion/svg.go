@@ -28,10 +28,20 @@ func (p *Plan) SVG() string {
 	fmt.Fprintf(&b, `<text x="%d" y="24" font-weight="bold" font-family="sans-serif" font-size="13">before fusion: %s</text>`, svgMargin, plural(topLevel(p.Before), "SOAC"))
 	fmt.Fprintf(&b, `<text x="%d" y="24" font-weight="bold" font-family="sans-serif" font-size="13">after fusion: %s</text>`, g.afterX, plural(topLevel(p.After), "kernel"))
 	// Edges first, so boxes cover their ends.
+	// An arrow leaves its producer's bottom edge and enters its
+	// consumer's top edge at points spread along them, one per edge.
+	outs, ins := map[int]int{}, map[int]int{}
+	outDeg, inDeg := map[int]int{}, map[int]int{}
+	for _, e := range g.flows {
+		outDeg[e[0]]++
+		inDeg[e[1]]++
+	}
 	for _, e := range g.flows {
 		from, to := g.before[e[0]], g.before[e[1]]
-		x0, y0 := from.x+from.w/2, from.y+from.h
-		x1, y1 := to.x+to.w/2, to.y
+		outs[e[0]]++
+		ins[e[1]]++
+		x0, y0 := from.x+from.w*outs[e[0]]/(outDeg[e[0]]+1), from.y+from.h
+		x1, y1 := to.x+to.w*ins[e[1]]/(inDeg[e[1]]+1), to.y
 		mid := (y0 + y1) / 2
 		fmt.Fprintf(&b, `<path d="M%d,%d C%d,%d %d,%d %d,%d" fill="none" stroke="#555" marker-end="url(#arrow)"/>`, x0, y0, x0, mid, x1, mid, x1, y1-1)
 	}
@@ -297,7 +307,11 @@ func kernelColour(i int) string {
 func (p *Plan) noteLines() []string {
 	var out []string
 	for _, s := range p.Applied {
-		out = append(out, fmt.Sprintf("fused (%s): %s", s.Kind, s.What))
+		who := s.Producer
+		if s.Consumer != s.Producer {
+			who += " -> " + s.Consumer
+		}
+		out = append(out, fmt.Sprintf("fused (%s): %s (%s)", s.Kind, s.What, who))
 	}
 	for _, s := range p.Refused {
 		c := ""
