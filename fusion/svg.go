@@ -13,7 +13,7 @@ import (
 // kernels after fusion on the right, each level with the SOACs it
 // absorbed. Arrows in the left graph are the arrays one SOAC passes to
 // another; dashed lines in the kernel's colour join each kernel to the
-// SOACs it absorbed. The fusions applied and refused are listed
+// SOACs it absorbed, whose borders take that colour too. The fusions applied and refused are listed
 // underneath.
 //
 // Boxes are as wide as their text, and long lists of outputs wrap rather
@@ -54,8 +54,18 @@ func (p *Plan) SVG() string {
 				x0, y0, (x0+x1)/2, y0, (x0+x1)/2, y1, x1, y1, kernelColour(i))
 		}
 	}
-	for _, n := range g.before {
-		n.draw(&b, "#f3f3f3", "#333")
+	// A SOAC's border has the colour of the kernel that absorbed it.
+	stroke := make([]string, len(g.before))
+	for i := range stroke {
+		stroke[i] = "#333"
+	}
+	for a, js := range g.absorbed {
+		for _, j := range js {
+			stroke[j] = kernelColour(a)
+		}
+	}
+	for i, n := range g.before {
+		n.draw(&b, "#f3f3f3", stroke[i])
 	}
 	for i, n := range g.after {
 		n.draw(&b, "#dcefff", kernelColour(i))
