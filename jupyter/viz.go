@@ -21,7 +21,7 @@ import (
 func vizCommands() []command {
 	return []command{
 		{"img", "EXPR[; palette=P, scale=N]", "show a 2-D array as an image ([][]u32 ARGB, [][]f32 grey in [0,1], [][]u8, [][]bool; palette=viridis|magma|hot|grey for scalar data)", (*evaluator).cmdImg},
-		{"plot", "EXPR[; style=S, title=T, xlabel=X, ylabel=Y, legend=A|B]", "chart 1-D series: y, (x, y), or a tuple of them; integer arrays (hist) as bars", (*evaluator).cmdPlot},
+		{"plot", "EXPR[; style=S, title=T, xlabel=X, ylabel=Y, legend=A|B]", "chart 1-D series: y, (x, y), a tuple of them, or the rows of a 2-D array; integer arrays (hist) as bars", (*evaluator).cmdPlot},
 		{"video", "EXPR[; palette=P, scale=N, fps=N]", "show a 3-D array (frames of 2-D images), or (step, state, n) with step : s -> (image, s), as an animated GIF", (*evaluator).cmdVideo},
 	}
 }

@@ -43,7 +43,8 @@ type series struct {
 //     hist result does; a line otherwise);
 //   - a pair of 1-D arrays, or a 1-D array of pairs: y against x;
 //   - a tuple of those (three or more 1-D arrays, or pairs of arrays):
-//     one series each, in one chart with a legend.
+//     one series each, in one chart with a legend;
+//   - a 2-D array: one series per row, against the column index.
 //
 // Options: style (line, points, linepoints, bars), title, xlabel, ylabel,
 // legend (names separated by |).
@@ -196,6 +197,22 @@ func splitSeries(t types.Type, vals []eval.Value) ([]series, error) {
 	if s, ok, err := oneSeries(t, vals); ok || err != nil {
 		return []series{s}, err
 	}
+	if a, ok := t.(*types.Array); ok && len(a.Dims) == 2 && len(vals) == 1 {
+		if e, prim := a.Elem.(types.Prim); prim {
+			// A matrix: one series per row, against the column index.
+			v := vals[0]
+			rows, cols := int(v.Shape[0]), int(v.Shape[1])
+			if rows == 0 || rows > 64 {
+				return nil, fmt.Errorf(":plot draws a 2-D array as one series per row, and this one has %d rows (1 to 64)", rows)
+			}
+			all := toFloats(v.Data)
+			var out []series
+			for r := 0; r < rows; r++ {
+				out = append(out, series{y: all[r*cols : (r+1)*cols], integral: !e.T.IsFloat()})
+			}
+			return out, nil
+		}
+	}
 	if tup, ok := t.(*types.Tuple); ok && len(tup.Elems) > 0 {
 		var out []series
 		for _, e := range tup.Elems {
@@ -216,7 +233,7 @@ func splitSeries(t types.Type, vals []eval.Value) ([]series, error) {
 }
 
 func notPlottable(t types.Type) error {
-	return fmt.Errorf(":plot wants a 1-D array, a pair of 1-D arrays (x, y), or a tuple of those, not %s", t)
+	return fmt.Errorf(":plot wants a 1-D array, a pair of 1-D arrays (x, y), a tuple of those, or a 2-D array of rows, not %s", t)
 }
 
 // oneSeries reads t as a single series, if it is one.

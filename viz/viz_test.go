@@ -257,6 +257,8 @@ func TestPlotSeries(t *testing.T) {
 			Options{"legend": "square|cube"}, []string{"square", "cube"}},
 		{"three vectors", &types.Tuple{Elems: []types.Type{f64, f64, f64}}, []eval.Value{xs, ys, zs},
 			Options{"style": "points"}, []string{"series 1", "series 3"}},
+		{"matrix rows", arrayType(core.F64, 2), []eval.Value{value(core.F64, []float64{0, 1, 2, 3, 2, 1}, 2, 3)},
+			Options{}, []string{"series 1", "series 2", "index"}},
 		{"hist bars", arrayType(core.I32, 1), []eval.Value{value(core.I32, []int32{3, 0, 5}, 3)}, Options{}, []string{"index"}},
 	}
 	for _, c := range cases {
@@ -293,7 +295,8 @@ func TestPlotErrors(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{arrayType(core.F64, 2), []eval.Value{value(core.F64, []float64{1}, 1, 1)}, Options{}, "wants a 1-D array"},
+		{arrayType(core.F64, 3), []eval.Value{value(core.F64, []float64{1}, 1, 1, 1)}, Options{}, "wants a 1-D array"},
+		{arrayType(core.F64, 2), []eval.Value{value(core.F64, make([]float64, 65), 65, 1)}, Options{}, "has 65 rows"},
 		{&types.Tuple{Elems: []types.Type{f64, f64}}, []eval.Value{xs, ys}, Options{}, "x has 2 elements and y 3"},
 		{f64, []eval.Value{xs}, Options{"style": "pie"}, `unknown style "pie"`},
 		{f64, []eval.Value{xs}, Options{"legend": "a|b"}, "legend names 2 series"},

@@ -26,7 +26,7 @@ func vizCommands() []replCommand {
 		{"img", "EXPR[; palette=P, scale=N, file=F]", "write a 2-D array as a PNG image and print its path", func(r *repl, ctx context.Context, arg string) error {
 			return r.picture(ctx, "img", "png", arg, viz.PNG)
 		}},
-		{"plot", "EXPR[; style=S, title=T, xlabel=X, ylabel=Y, legend=A|B, file=F]", "write 1-D series (y, (x, y), or a tuple of them) as an SVG chart and print its path", func(r *repl, ctx context.Context, arg string) error {
+		{"plot", "EXPR[; style=S, title=T, xlabel=X, ylabel=Y, legend=A|B, file=F]", "write 1-D series (y, (x, y), a tuple of them, or the rows of a 2-D array) as an SVG chart and print its path", func(r *repl, ctx context.Context, arg string) error {
 			return r.picture(ctx, "plot", "svg", arg, viz.Plot)
 		}},
 		{"video", "EXPR[; palette=P, scale=N, fps=N, file=F]", "write a 3-D array of frames, or (step, state, n) with step : s -> (image, s), as an animated GIF", func(r *repl, ctx context.Context, arg string) error {
