@@ -25,6 +25,14 @@ const minSide = 256
 // PNG renders a 2-D array (see the package comment for the element types)
 // as a PNG. Options: palette, scale.
 func PNG(ctx context.Context, t types.Type, vals []eval.Value, opts Options) ([]byte, error) {
+	b, err := renderPNG(ctx, t, vals, opts)
+	if err != nil {
+		return nil, commandErr("img", err)
+	}
+	return b, nil
+}
+
+func renderPNG(ctx context.Context, t types.Type, vals []eval.Value, opts Options) ([]byte, error) {
 	if err := opts.check("img", "palette", "scale"); err != nil {
 		return nil, err
 	}

@@ -74,3 +74,12 @@ func (o Options) intOpt(key string, def, max int) (int, error) {
 // Renderer is the signature PNG, GIF and Plot share, so a front end can
 // treat the picture commands alike.
 type Renderer func(ctx context.Context, t types.Type, vals []eval.Value, opts Options) ([]byte, error)
+
+// commandErr is err as a command reports it: prefixed with the command's
+// name unless it names it already.
+func commandErr(cmd string, err error) error {
+	if strings.HasPrefix(err.Error(), ":") {
+		return err
+	}
+	return fmt.Errorf(":%s: %w", cmd, err)
+}

@@ -49,6 +49,14 @@ type series struct {
 // Options: style (line, points, linepoints, bars), title, xlabel, ylabel,
 // legend (names separated by |).
 func Plot(ctx context.Context, t types.Type, vals []eval.Value, opts Options) ([]byte, error) {
+	b, err := renderPlot(ctx, t, vals, opts)
+	if err != nil {
+		return nil, commandErr("plot", err)
+	}
+	return b, nil
+}
+
+func renderPlot(ctx context.Context, t types.Type, vals []eval.Value, opts Options) ([]byte, error) {
 	if err := opts.check("plot", "style", "title", "xlabel", "ylabel", "legend"); err != nil {
 		return nil, err
 	}

@@ -22,6 +22,14 @@ import (
 // have at most 256 by construction and are coded exactly; ARGB frames
 // with more colours are dithered to the web-safe palette.
 func GIF(ctx context.Context, t types.Type, vals []eval.Value, opts Options) ([]byte, error) {
+	b, err := renderGIF(ctx, t, vals, opts)
+	if err != nil {
+		return nil, commandErr("video", err)
+	}
+	return b, nil
+}
+
+func renderGIF(ctx context.Context, t types.Type, vals []eval.Value, opts Options) ([]byte, error) {
 	if err := opts.check("video", "palette", "scale", "fps"); err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -66,7 +65,7 @@ func (r *repl) picture(ctx context.Context, cmd, ext, arg string, render viz.Ren
 		file = fmt.Sprintf("%s-%d.%s", cmd, r.n-1, ext)
 	}
 	if file == "" || strings.ContainsAny(file, `/\`) || strings.HasPrefix(file, ".") {
-		return errors.New("file= wants a plain file name, without folders")
+		return fmt.Errorf(":%s: file= wants a plain file name, without folders", cmd)
 	}
 	if err := os.MkdirAll(imageDir, 0o755); err != nil {
 		return err
