@@ -36,9 +36,11 @@ var allowed = map[string][]string{
 	"eval/backends": {"lang/...", "eval", "eval/cpu", "eval/gpu", "fusion"},
 	"futtest":       {"lang/...", "eval", "eval/backends", "fusion"},
 	// The one table of :commands that the REPL and the kernel serve.
-	"commands": {"lang/...", "eval", "fusion"},
+	"commands": {"lang/...", "eval", "fusion", "viz"},
 	"jupyter":  {"lang/...", "eval", "eval/...", "fusion", "jupyter/...", "commands"},
 	"kernels":  {},
+	// Rendering of values as pictures, for every front end.
+	"viz": {"lang/core", "lang/types", "eval"},
 }
 
 // thirdParty says which packages may use each third-party module: the
@@ -49,6 +51,7 @@ var thirdParty = map[string][]string{
 	"github.com/go-zeromq/zmq4":        {"jupyter"},
 	"github.com/ebitengine/purego":     {"eval/gpu/cuda"},
 	"golang.org/x/sys":                 {"eval/gpu/cuda", "cmd/arepl", "jupyter"},
+	"gonum.org/v1/plot":                {"viz"},
 }
 
 func matches(pattern, pkg string) bool {

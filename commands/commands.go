@@ -75,6 +75,9 @@ type State struct {
 	// ArgName names a command's argument in positions: the REPL uses its
 	// input name ("[3]"), the kernel a marker it maps back into the cell.
 	ArgName string
+	// Files says the front end shows pictures as files (the REPL: a
+	// terminal cannot show an image), not inline (the kernel).
+	Files bool
 }
 
 // NewState returns the settings a front end starts with.

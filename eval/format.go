@@ -897,9 +897,11 @@ func shownIndices(n int64, elide bool, edge int64) []int64 {
 	return idx
 }
 
-// htmlTable1 renders a 1-D array, of primitives or of tuples of scalars,
-// as a vertical table: an index column and one column per component. It
-// declines (false) when a tuple component is itself an array.
+// htmlTable1 renders a 1-D array (of primitives or of tuples of
+// primitives) as a horizontal strip: a header row of indices, then one row
+// per component. A strip reads like the array literal and takes a line or
+// two of a notebook, where a column of one row per element pushed the
+// rest of the output out of sight.
 func htmlTable1(t *types.Array, vs []Value, limit int) (string, bool) {
 	for _, v := range vs {
 		if len(v.Shape) != 1 {
@@ -908,28 +910,29 @@ func htmlTable1(t *types.Array, vs []Value, limit int) (string, bool) {
 	}
 	n := vs[0].Shape[0]
 	elide := limit > 0 && totalLen(vs) > int64(limit)
+	idx := shownIndices(n, elide, edgeItems(limit, vs))
 	var b strings.Builder
 	tableHead(&b, t, vs)
 	b.WriteString("<thead><tr><th></th>")
-	if len(vs) == 1 {
-		b.WriteString("<th>value</th>")
-	} else {
-		for j := range vs {
-			fmt.Fprintf(&b, "<th>.%d</th>", j)
+	for _, i := range idx {
+		if i < 0 {
+			b.WriteString("<th>…</th>")
+		} else {
+			fmt.Fprintf(&b, "<th>%d</th>", i)
 		}
 	}
 	b.WriteString("</tr></thead><tbody>")
-	for _, i := range shownIndices(n, elide, edgeItems(limit, vs)) {
-		if i < 0 {
-			b.WriteString("<tr><th>⋮</th>")
-			for range vs {
-				b.WriteString("<td>⋮</td>")
-			}
-			b.WriteString("</tr>")
-			continue
+	for j, v := range vs {
+		if len(vs) == 1 {
+			b.WriteString("<tr><th>value</th>")
+		} else {
+			fmt.Fprintf(&b, "<tr><th>.%d</th>", j)
 		}
-		fmt.Fprintf(&b, "<tr><th>%d</th>", i)
-		for _, v := range vs {
+		for _, i := range idx {
+			if i < 0 {
+				b.WriteString("<td>…</td>")
+				continue
+			}
 			b.WriteString("<td>" + html.EscapeString(formatElem(v.Elem, v.Data, i, replStyle)) + "</td>")
 		}
 		b.WriteString("</tr>")

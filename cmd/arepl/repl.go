@@ -82,6 +82,7 @@ func runREPL(args []string) error {
 	}
 	r.sess.Prewarm() // the GPU's context and first compile, while the user types
 	r.st = commands.NewState(r.sess, replUI{r})
+	r.st.Files = true
 	stop := r.handleInterrupts()
 	defer stop()
 	if len(pos) == 1 {

@@ -268,5 +268,113 @@ class TestParentDeath(unittest.TestCase):
             self.assertEqual(kernel.returncode, 0)
 
 
+
+def decode_png(data):
+    """(width, height, rows of (r, g, b)) of an 8-bit RGB or RGBA PNG, read
+    with zlib alone (Debian's Python here has no PIL)."""
+    import struct
+    import zlib
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", data[:8]
+    pos, idat = 8, b""
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and ctype in (2, 6), (depth, ctype)
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw, stride, prev, rows = zlib.decompress(idat), w * bpp, bytearray(w * bpp), []
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
+        prev = line
+    return w, h, rows
+
+
+def gif_frames(data):
+    """(width, height, number of frames) of a GIF, walking its blocks."""
+    import struct
+    assert data[:6] == b"GIF89a", data[:6]
+    w, h, flags = struct.unpack("<HHB", data[6:11])
+    pos = 13 + (3 << ((flags & 7) + 1) if flags & 0x80 else 0)
+    frames = 0
+    while data[pos] != 0x3B:
+        if data[pos] == 0x21:  # extension: label, then sub-blocks
+            pos += 2
+        else:  # image descriptor, optional local table, LZW size, sub-blocks
+            assert data[pos] == 0x2C, data[pos]
+            frames += 1
+            lflags = data[pos + 9]
+            pos += 10 + (3 << ((lflags & 7) + 1) if lflags & 0x80 else 0) + 1
+        while data[pos] != 0:
+            pos += data[pos] + 1
+        pos += 1
+    return w, h, frames
+
+
+class TestPictures(KernelCase):
+    """:img, :plot and :video send display_data whose images decode to the
+    size and pixels the expression says."""
+
+    def display(self, code):
+        import base64
+        content, msgs = run_cell(self.kc, code)
+        self.assertEqual(content["status"], "ok", content)
+        data = [m["content"]["data"] for m in msgs if m["msg_type"] == "display_data"]
+        self.assertEqual(len(data), 1, msgs)
+        return data[0], base64
+
+    def test_img_png(self):
+        data, base64 = self.display(
+            ":img map (\\i -> map (\\j -> u32.i64 (i * 0x100000 + j * 0x2000)) (iota 3)) (iota 2); scale=1")
+        self.assertIn('src="data:image/png;base64,', data["text/html"])
+        w, h, rows = decode_png(base64.b64decode(data["image/png"]))
+        self.assertEqual((w, h), (3, 2))
+        self.assertEqual(rows, [[(0x10 * i, 0x20 * j, 0) for j in range(3)] for i in range(2)])
+
+    def test_img_palette_scaled(self):
+        data, base64 = self.display(":img [[0i32, 1], [2, 3]]; palette=viridis")
+        w, h, rows = decode_png(base64.b64decode(data["image/png"]))
+        self.assertEqual((w, h), (256, 256))
+        self.assertEqual(rows[0][0], (0x44, 0x01, 0x54))
+        self.assertEqual(rows[255][255], (0xfd, 0xe7, 0x25))
+
+    def test_video_gif(self):
+        data, base64 = self.display(":video map (\\k -> [map (\\j -> j == k) (iota 3)]) (iota 4); scale=2")
+        self.assertIn('src="data:image/gif;base64,', data["text/html"])
+        self.assertEqual(gif_frames(base64.b64decode(data["image/gif"])), (6, 2, 4))
+
+    def test_plot_svg(self):
+        import xml.etree.ElementTree as ET
+        data, _ = self.display(":plot (map f64.i64 (iota 5), map (\\i -> f64.i64 (i * i)) (iota 5)); title=squares")
+        root = ET.fromstring(data["image/svg+xml"])
+        self.assertEqual(root.get("width"), "432pt")
+        texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+        self.assertIn("squares", texts)
+        self.assertIn("<svg", data["text/html"])
+
+    def test_bad_type_is_an_error(self):
+        content, _ = run_cell(self.kc, ":img iota 3")
+        self.assertEqual(content["status"], "error")
+        self.assertIn("2-D array", content["evalue"])
+        self.assert_alive()
+
+
 if __name__ == "__main__":
     unittest.main()
