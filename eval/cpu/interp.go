@@ -65,6 +65,9 @@ type Options struct {
 	Chunk    int   // elements per vectorised chunk; 0 = DefaultChunk
 	MaxAlloc int64 // largest single array in bytes; 0 = DefaultMaxAlloc
 	MaxDepth int   // deepest function-call nesting; 0 = DefaultMaxDepth
+	// Interpret runs sequential code through the frame interpreter instead
+	// of compiling it (compile.go); the fuzzers compare the two.
+	Interpret bool
 }
 
 const (
@@ -110,6 +113,13 @@ type machine struct {
 	opts    Options
 	timings *eval.Timings
 	tmu     sync.Mutex
+	comp    compiled // compiled functions and loops of this Run
+}
+
+func newMachine(ctx context.Context, prog *core.Program, opts Options, t *eval.Timings) *machine {
+	m := &machine{ctx: ctx, done: ctx.Done(), prog: prog, opts: opts, timings: t}
+	m.comp = compiled{prog: prog, funs: map[*core.Fun]*cfun{}, loops: map[*core.Stmt]*cloop{}}
+	return m
 }
 
 // Run calls fn of prog with args.
@@ -138,7 +148,7 @@ func (b *Backend) Run(ctx context.Context, prog *core.Program, fn string, args [
 		}
 		host[i] = h
 	}
-	m := &machine{ctx: ctx, done: ctx.Done(), prog: prog, opts: b.opts, timings: t}
+	m := newMachine(ctx, prog, b.opts, t)
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, internalError(r)
@@ -188,6 +198,10 @@ func (m *machine) cancelled() error {
 func (m *machine) call(f *core.Fun, args []eval.Value, depth, soac int, pos source.Pos) ([]eval.Value, error) {
 	if depth > m.opts.MaxDepth {
 		return nil, source.Errorf(pos, "recursion too deep (more than %d nested calls)", m.opts.MaxDepth)
+	}
+	if !m.opts.Interpret {
+		x := &thread{m: m, depth: depth, soac: soac}
+		return x.runFun(m.compiledFun(f), args)
 	}
 	fr := &frame{m: m, n: 1, vars: make(map[string]col, 16), depth: depth, soac: soac}
 	for i, p := range f.Params {
