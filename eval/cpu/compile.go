@@ -240,7 +240,7 @@ func (m *machine) compiledFun(f *core.Fun) *cfun {
 	return m.comp.fun(f)
 }
 
-func (m *machine) compiledLoop(s *core.Stmt) *cloop {
+func (m *machine) compiledLoop(s *core.Stmt, lanes bool) *cloop {
 	m.comp.mu.Lock()
 	defer m.comp.mu.Unlock()
 	c := &m.comp
@@ -248,7 +248,7 @@ func (m *machine) compiledLoop(s *core.Stmt) *cloop {
 		return cl
 	}
 	cl := &cloop{u: c.newUnit(), ins: freeVars(s.Exp)}
-	sc := &scope{c: c, u: cl.u, vars: map[string]slot{}, consts: map[core.Const]slot{}}
+	sc := &scope{c: c, u: cl.u, vars: map[string]slot{}, consts: map[core.Const]slot{}, lanes: lanes}
 	for _, v := range cl.ins {
 		cl.inS = append(cl.inS, sc.bind(v))
 	}
@@ -278,7 +278,7 @@ func (x *thread) runFun(cf *cfun, args []eval.Value) (out []eval.Value, err erro
 
 // compiledLoopStmt runs a loop statement of a one-lane frame compiled.
 func (f *frame) compiledLoopStmt(s *core.Stmt) (out []eval.Value, err error) {
-	cl := f.m.compiledLoop(s)
+	cl := f.m.compiledLoop(s, false)
 	x := &thread{m: f.m, depth: f.depth, soac: f.soac}
 	defer catch(&err)
 	r := cl.u.newRegs()
@@ -389,6 +389,10 @@ type scope struct {
 	vars   map[string]slot
 	consts map[core.Const]slot
 	plans  []ownerPlan // in-place plans of the loops being compiled, innermost last
+	// lanes is set in units that run inside a parallel SOAC's lanes
+	// (laneStmt): there a nested map runs as a sequential compiled loop,
+	// since the enclosing SOAC already occupies every core.
+	lanes bool
 	// coalesce gives the variables that a loop body computes as its
 	// results the slot of their loop parameter (see coalescable).
 	coalesce map[string]slot
@@ -506,6 +510,10 @@ func (sc *scope) stmt(ops []op, s *core.Stmt) []op {
 	case *core.ApplyExp:
 		if fn := sc.c.prog.Fun(e.Fun); fn != nil {
 			return append(ops, sc.callCode(s, e, fn))
+		}
+	case *core.Screma:
+		if sc.lanes && seqMappable(e) {
+			return append(ops, sc.mapCode(s, e))
 		}
 	case *core.AssertExp:
 		c, pos, msg := sc.atom(e.Cond).i, s.Pos, e.Msg
@@ -700,16 +708,25 @@ func (sc *scope) loopCode(s *core.Stmt, e *core.LoopExp, _ []op) op {
 		params[i] = sc.bind(p)
 	}
 	plan := consumePlan(e)
-	var owned []int32 // bool slots, by parameter (-1: none)
-	if len(plan) > 0 {
-		owned = make([]int32, len(e.Params))
-		for i := range owned {
-			owned[i] = -1
-		}
-		for _, pi := range plan {
-			if owned[pi] < 0 {
-				owned[pi] = sc.u.newSlot(bankB).i
+	// owned holds bool slots, by parameter (-1: none). A loop that an
+	// enclosing loop's plan lets consume that loop's parameter (inherit)
+	// shares its owned flag: the array it starts from is owned exactly
+	// when the enclosing parameter's is, and stays owned after.
+	owned := make([]int32, len(e.Params))
+	for i := range owned {
+		owned[i] = -1
+	}
+	inherit := -1
+	if o, name := sc.ownerOf(s); o >= 0 {
+		for j, a := range e.Init {
+			if atomIs(a, name) {
+				inherit, owned[j] = j, o
 			}
+		}
+	}
+	for _, pi := range plan {
+		if owned[pi] < 0 {
+			owned[pi] = sc.u.newSlot(bankB).i
 		}
 	}
 	fl, wl := core.ForOf(e.Form), core.WhileOf(e.Form)
@@ -717,7 +734,11 @@ func (sc *scope) loopCode(s *core.Stmt, e *core.LoopExp, _ []op) op {
 	if fl != nil {
 		iSlot = sc.bind(fl.I).i
 	}
-	sc.plans = append(sc.plans, ownerPlan{plan: plan, owned: owned})
+	names := make([]string, len(e.Params))
+	for i, p := range e.Params {
+		names[i] = p.Name
+	}
+	sc.plans = append(sc.plans, ownerPlan{plan: plan, owned: owned, names: names})
 	for name, k := range coalescable(e) {
 		if sc.coalesce == nil {
 			sc.coalesce = map[string]slot{}
@@ -734,11 +755,15 @@ func (sc *scope) loopCode(s *core.Stmt, e *core.LoopExp, _ []op) op {
 		sc.vars[p.Name] = params[i]
 	}
 	start := newMover(init, params)
+	var fresh []int32 // the owned flags this loop starts false
+	for j, o := range owned {
+		if o >= 0 && j != inherit {
+			fresh = append(fresh, o)
+		}
+	}
 	reset := func(r *regs) {
-		for _, o := range owned {
-			if o >= 0 {
-				r.b[o] = false
-			}
+		for _, o := range fresh {
+			r.b[o] = false
 		}
 	}
 	if fl != nil {
@@ -833,17 +858,24 @@ func coalescable(e *core.LoopExp) map[string]int {
 type ownerPlan struct {
 	plan  map[*core.Stmt]int
 	owned []int32
+	names []string // the loop's parameters
 }
 
 // ownedSlot is the owned flag of the enclosing loop parameter an update
 // statement may write in place, or -1.
 func (sc *scope) ownedSlot(s *core.Stmt) int32 {
+	o, _ := sc.ownerOf(s)
+	return o
+}
+
+// ownerOf is ownedSlot and the name of that parameter.
+func (sc *scope) ownerOf(s *core.Stmt) (int32, string) {
 	for k := len(sc.plans) - 1; k >= 0; k-- {
 		if pi, ok := sc.plans[k].plan[s]; ok {
-			return sc.plans[k].owned[pi]
+			return sc.plans[k].owned[pi], sc.plans[k].names[pi]
 		}
 	}
-	return -1
+	return -1, ""
 }
 
 // callCode compiles a call of a program function: arguments are moved
@@ -1061,5 +1093,133 @@ func updateOp[T any](d int32, prep func(*regs) (eval.Value, int64), set func(r *
 		arr, off := prep(r)
 		set(r, arr.Data.([]T), off)
 		r.a[d] = arr
+	}
+}
+
+// laneLoop runs a loop statement of a many-lane frame lane by lane
+// through its compiled code: one register file for the chunk, each lane's
+// free variables loaded into it, the loop run, its results stored in the
+// lane's place of the output columns. Lanes that finish early cost
+// nothing more, which the masked vectorised loop (vecLoop) cannot offer
+// when trip counts differ as much as in Mandelbrot's escape loop.
+func (f *frame) laneLoop(s *core.Stmt) (err error) {
+	cl := f.m.compiledLoop(s, true)
+	x := &thread{m: f.m, depth: f.depth, soac: f.soac}
+	defer catch(&err)
+	ins := make([]col, len(cl.ins))
+	for k, v := range cl.ins {
+		ins[k] = f.lookup(v)
+	}
+	outs := make([]col, len(s.Pat))
+	for j, p := range s.Pat {
+		if p.Type.Rank == 0 {
+			outs[j] = col{data: f.alloc(p.Type.Elem, f.n)}
+		} else {
+			outs[j] = col{arrs: make([]eval.Value, f.n)}
+		}
+	}
+	r := cl.u.newRegs()
+	for i := 0; i < f.n; i++ {
+		for k, v := range cl.ins {
+			if v.Type.Rank == 0 {
+				loadScalar(r, cl.inS[k], ins[k].data, i)
+			} else {
+				r.a[cl.inS[k].i] = ins[k].arr(i)
+			}
+		}
+		runOps(x, r, cl.code)
+		for j, o := range cl.out {
+			if o.b == bankA {
+				outs[j].arrs[i] = r.a[o.i]
+			} else {
+				storeScalar(outs[j].data, i, r, o)
+			}
+		}
+	}
+	f.bind(s.Pat, outs)
+	return nil
+}
+
+// seqMappable reports whether a Screma is a plain map of scalar results,
+// which mapCode compiles.
+func seqMappable(e *core.Screma) bool {
+	if len(e.Scans) > 0 || len(e.Reds) > 0 || e.Post != nil {
+		return false
+	}
+	for _, t := range e.Map.Ret {
+		if t.Rank > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// mapCode compiles a plain map as a sequential loop over its elements:
+// the lambda's parameters are slots loaded from each input's element (or
+// row), its results stored into the output arrays.
+func (sc *scope) mapCode(s *core.Stmt, e *core.Screma) op {
+	w := sc.atom(e.W).i
+	arrs := make([]slot, len(e.Arrs))
+	for k, a := range e.Arrs {
+		arrs[k] = sc.atom(a)
+	}
+	params := make([]slot, len(e.Map.Params))
+	for k, p := range e.Map.Params {
+		params[k] = sc.bind(p)
+	}
+	idx := int32(-1)
+	if e.Index != nil {
+		idx = sc.bind(e.Index).i
+	}
+	bodyOps, res := sc.body(e.Map.Body)
+	body := seq(bodyOps)
+	out := make([]slot, len(s.Pat))
+	for j, p := range s.Pat {
+		out[j] = sc.bind(p)
+	}
+	elems := make([]core.PrimType, len(s.Pat))
+	for j, p := range s.Pat {
+		elems[j] = p.Type.Elem
+	}
+	pos, maxAlloc := s.Pos, int64(0)
+	return func(x *thread, r *regs) {
+		n := r.i[w]
+		if n < 0 {
+			failAt(pos, "negative size %d", n)
+		}
+		ins := make([]eval.Value, len(arrs))
+		for k, a := range arrs {
+			ins[k] = r.a[a.i]
+			if len(ins[k].Shape) == 0 || ins[k].Shape[0] != n {
+				failAt(pos, "size mismatch: array of shape %s where %d elements are expected", shapeString(ins[k].Shape), n)
+			}
+		}
+		if maxAlloc = x.m.opts.MaxAlloc; n > maxAlloc {
+			failAt(pos, "cannot allocate %d elements", n)
+		}
+		outs := make([]eval.Value, len(out))
+		for j := range outs {
+			outs[j] = eval.Value{Elem: elems[j], Shape: []int64{n}, Data: eval.MakeSlice(elems[j], int(n))}
+		}
+		for i := int64(0); i < n; i++ {
+			for k, p := range params {
+				if p.b == bankA {
+					r.a[p.i] = row(ins[k], i)
+				} else {
+					loadScalar(r, p, ins[k].Data, int(i))
+				}
+			}
+			if idx >= 0 {
+				r.i[idx] = i
+			}
+			body(x, r)
+			for j, o := range res {
+				storeScalar(outs[j].Data, int(i), r, o)
+			}
+		}
+		for j, o := range out {
+			r.a[o.i] = outs[j]
+		}
+		x.poll()
 	}
 }

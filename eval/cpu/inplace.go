@@ -249,9 +249,11 @@ func usesVar(e core.Exp, name string) bool {
 // survives branches: `loop a for i < n do if c then a with [i] = v else a`
 // updates in place. For each array parameter p, consumable follows p's
 // result back through the body: an update of p, an if whose branches each
-// either keep p or update it (recursively), with p used elsewhere only by
-// scalar reads. It returns, for each update statement that may write in
-// place, the index of its loop parameter.
+// either keep p or update it (recursively), or an inner loop that starts
+// from p and consumes its own parameter the same way (the sieve's inner
+// loop), with p used elsewhere only by scalar reads. It returns, for each
+// update or inner-loop statement that may write in place, the index of
+// its loop parameter.
 func consumePlan(e *core.LoopExp) map[*core.Stmt]int {
 	var plan map[*core.Stmt]int
 	for pi, p := range e.Params {
@@ -285,14 +287,7 @@ func consumable(b *core.Body, name string, k int) ([]*core.Stmt, bool) {
 	if !ok {
 		return nil, false
 	}
-	onlyScalarReads := func(stmts []*core.Stmt) bool {
-		for _, t := range stmts {
-			if usesVar(t.Exp, name) && !scalarRead(t.Exp, name) {
-				return false
-			}
-		}
-		return true
-	}
+	onlyScalarReads := func(stmts []*core.Stmt) bool { return onlyReads(stmts, name) }
 	if res.Name == name {
 		return nil, onlyScalarReads(b.Stmts)
 	}
@@ -343,6 +338,45 @@ func consumable(b *core.Body, name string, k int) ([]*core.Stmt, bool) {
 			return nil, false
 		}
 		return append(t, f...), true
+	case *core.LoopExp:
+		for j, a := range e.Init {
+			if atomIs(a, name) != (j == at) {
+				return nil, false
+			}
+		}
+		if fl := core.ForOf(e.Form); fl != nil && atomIs(fl.Bound, name) || bodyUses(e.Body, name) {
+			return nil, false
+		}
+		if _, ok := consumable(e.Body, e.Params[at].Name, at); !ok {
+			return nil, false
+		}
+		return []*core.Stmt{def}, true
 	}
 	return nil, false
+}
+
+// onlyReads reports whether stmts use the array called name only to read
+// scalars from it or its size, also inside branches and loop bodies (a
+// short-circuit `i < n && a[i]` is an if), so that no value they make
+// shares its data.
+func onlyReads(stmts []*core.Stmt, name string) bool {
+	for _, t := range stmts {
+		if !usesVar(t.Exp, name) || scalarRead(t.Exp, name) {
+			continue
+		}
+		switch e := t.Exp.(type) {
+		case *core.IfExp:
+			if !onlyReads(e.Then.Stmts, name) || !onlyReads(e.Else.Stmts, name) ||
+				atomsUse(e.Then.Result, name) || atomsUse(e.Else.Result, name) {
+				return false
+			}
+		case *core.LoopExp:
+			if atomsUse(e.Init, name) || !onlyReads(e.Body.Stmts, name) || atomsUse(e.Body.Result, name) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }

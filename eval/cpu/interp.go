@@ -487,7 +487,14 @@ func (f *frame) stmt(s *core.Stmt) error {
 		if f.n > 1 && f.gatherable(e) {
 			return f.gather(s, e)
 		}
+	case *core.Screma:
+		if f.n > 1 && !f.m.opts.Interpret && seqMappable(e) {
+			return f.laneLoop(s)
+		}
 	case *core.LoopExp:
+		if f.n > 1 && !f.m.opts.Interpret {
+			return f.laneLoop(s)
+		}
 		if f.n > 1 && f.pool != nil {
 			return f.vecLoop(s, e)
 		}
