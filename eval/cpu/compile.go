@@ -228,7 +228,8 @@ func (c *compiled) fun(f *core.Fun) *cfun {
 	body, res := sc.body(f.Body)
 	if mv := newMover(res, cf.ret); !mv.empty() {
 		// Results are moved into fresh slots, so no conflict.
-		body = append(body, func(_ *thread, r *regs) { mv.run(r, r) })
+		run := mv.fn()
+		body = append(body, func(_ *thread, r *regs) { run(r, r) })
 	}
 	cf.body = body
 	return cf
@@ -610,6 +611,26 @@ func (mv *mover) empty() bool {
 	return true
 }
 
+// fn is run, specialised for the common single move of an integer or a
+// float (a recursive function's argument and result).
+func (mv *mover) fn() func(src, dst *regs) {
+	n := 0
+	for b := range mv.pairs {
+		n += len(mv.pairs[b])
+	}
+	switch {
+	case n == 0:
+		return func(_, _ *regs) {}
+	case n == 1 && len(mv.pairs[bankI]) == 1:
+		s, d := mv.pairs[bankI][0][0], mv.pairs[bankI][0][1]
+		return func(src, dst *regs) { dst.i[d] = src.i[s] }
+	case n == 1 && len(mv.pairs[bankF]) == 1:
+		s, d := mv.pairs[bankF][0][0], mv.pairs[bankF][0][1]
+		return func(src, dst *regs) { dst.f[d] = src.f[s] }
+	}
+	return mv.run
+}
+
 func (mv *mover) run(src, dst *regs) {
 	for _, p := range mv.pairs[bankI] {
 		dst.i[p[1]] = src.i[p[0]]
@@ -895,18 +916,19 @@ func (sc *scope) callCode(s *core.Stmt, e *core.ApplyExp, fn *core.Fun) op {
 		out.pairs[r.b] = append(out.pairs[r.b], [2]int32{r.i, pat[k].i})
 	}
 	pos := s.Pos
+	inFn, outFn := in.fn(), out.fn()
 	return func(x *thread, r *regs) {
 		if x.depth+1 > x.m.opts.MaxDepth {
 			failAt(pos, "recursion too deep (more than %d nested calls)", x.m.opts.MaxDepth)
 		}
 		cr := x.get(cf.u)
-		in.run(r, cr)
+		inFn(r, cr)
 		x.depth++
 		for _, o := range cf.body {
 			o(x, cr)
 		}
 		x.depth--
-		out.run(cr, r)
+		outFn(cr, r)
 		x.put(cf.u, cr)
 		x.poll()
 	}
@@ -1181,7 +1203,7 @@ func (sc *scope) mapCode(s *core.Stmt, e *core.Screma) op {
 	for j, p := range s.Pat {
 		elems[j] = p.Type.Elem
 	}
-	pos, maxAlloc := s.Pos, int64(0)
+	pos := s.Pos
 	return func(x *thread, r *regs) {
 		n := r.i[w]
 		if n < 0 {
@@ -1194,11 +1216,11 @@ func (sc *scope) mapCode(s *core.Stmt, e *core.Screma) op {
 				failAt(pos, "size mismatch: array of shape %s where %d elements are expected", shapeString(ins[k].Shape), n)
 			}
 		}
-		if maxAlloc = x.m.opts.MaxAlloc; n > maxAlloc {
-			failAt(pos, "cannot allocate %d elements", n)
-		}
 		outs := make([]eval.Value, len(out))
 		for j := range outs {
+			if size := int64(elems[j].Size()); n > x.m.opts.MaxAlloc/size {
+				failAt(pos, "cannot allocate %d elements of %d bytes", n, size)
+			}
 			outs[j] = eval.Value{Elem: elems[j], Shape: []int64{n}, Data: eval.MakeSlice(elems[j], int(n))}
 		}
 		for i := int64(0); i < n; i++ {

@@ -41,6 +41,14 @@
 // hottest kernels of the tables run in AVX2 vector lanes on CPUs that have
 // it, with results identical to the portable kernels'.
 //
+// Compiled sequential code (compile.go): what runs one lane at a time — a
+// function's body, a loop, a recursive call, and inside a SOAC's lanes the
+// loops and plain maps of each lane — is compiled before it runs into
+// closures over typed register slots; the statements it does not cover
+// (the SOACs of a function body, the rarer array operations) run through
+// the frame interpreter above, which Options.Interpret uses for everything
+// and the fuzzers compare with.
+//
 // Errors in the user's program are *source.Error values at the statement's
 // position; cancellation of the context is checked between chunks and loop
 // iterations.
