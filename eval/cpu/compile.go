@@ -831,11 +831,28 @@ func (sc *scope) loopCode(s *core.Stmt, e *core.LoopExp, _ []op) op {
 // coalescable finds the loop-body results that may be computed straight
 // into their parameter's slot, saving the move after every iteration: a
 // variable bound by a top-level statement of the body after which the
-// parameter is no longer read (by later statements, or as another result).
-// It maps each such variable to its parameter's index.
+// parameter is no longer read (by later statements, or as another result),
+// under its own name or a copy's (`let t = x` shares x's slot). It maps
+// each such variable to its parameter's index.
 func coalescable(e *core.LoopExp) map[string]int {
 	out := map[string]int{}
 	stmts := e.Body.Stmts
+	// aliases[p] holds p and the names of its top-level copies.
+	aliases := map[string][]string{}
+	of := map[string]string{}
+	for _, p := range e.Params {
+		aliases[p.Name], of[p.Name] = []string{p.Name}, p.Name
+	}
+	for _, s := range stmts {
+		if a, ok := s.Exp.(*core.AtomExp); ok {
+			if v, ok := a.A.(*core.Var); ok {
+				if p, ok := of[v.Name]; ok {
+					aliases[p] = append(aliases[p], s.Pat[0].Name)
+					of[s.Pat[0].Name] = p
+				}
+			}
+		}
+	}
 	for k, res := range e.Body.Result {
 		v, ok := res.(*core.Var)
 		if !ok {
@@ -858,14 +875,16 @@ func coalescable(e *core.LoopExp) map[string]int {
 			continue
 		}
 		safe := true
-		for _, s := range stmts[def+1:] {
-			if usesVar(s.Exp, p.Name) {
-				safe = false
+		for _, name := range aliases[p.Name] {
+			for _, s := range stmts[def+1:] {
+				if usesVar(s.Exp, name) {
+					safe = false
+				}
 			}
-		}
-		for j, r := range e.Body.Result {
-			if j != k && atomIs(r, p.Name) {
-				safe = false
+			for j, r := range e.Body.Result {
+				if j != k && atomIs(r, name) {
+					safe = false
+				}
 			}
 		}
 		if safe {

@@ -139,3 +139,29 @@ func TestCompiledRecursionLimit(t *testing.T) {
 		t.Fatalf("depth 90000 under a limit of 100000: %v, %v", res, err)
 	}
 }
+
+// A loop result computed into its parameter's slot must not clobber a
+// copy of the parameter that another result still needs:
+// loop (x, y) = (1, 2) for i < 3 do let t = x; let x2 = x + 1 in (x2, t).
+func TestCoalescedResultKeepsAliases(t *testing.T) {
+	st := core.Scalar(core.I64)
+	p := program(t, nil, func(b *core.Builder, _ []*core.Var) []core.Atom {
+		x, y, i := b.Fresh("x", st), b.Fresh("y", st), b.Fresh("i", st)
+		bb := b.Nested()
+		tv := bb.Let("t", &core.AtomExp{A: x})
+		x2 := bb.BinOp(core.Add, x, core.IntConst(core.I64, 1))
+		r := b.Bind("loop", &core.LoopExp{Params: []*core.Var{x, y},
+			Init: []core.Atom{core.IntConst(core.I64, 1), core.IntConst(core.I64, 2)},
+			Form: core.ForLoop{I: i, Bound: core.IntConst(core.I64, 3)}, Body: bb.Body(x2, tv)})
+		return []core.Atom{r[0], r[1]}
+	})
+	for _, o := range []Options{{}, {Interpret: true}} {
+		res, err := runWith(t, o, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x, y := res[0].Data.([]int64)[0], res[1].Data.([]int64)[0]; x != 4 || y != 3 {
+			t.Errorf("%+v: got (%d, %d), want (4, 3)", o, x, y)
+		}
+	}
+}
