@@ -15,6 +15,9 @@ import (
 func (f *frame) eval1(s *core.Stmt) ([]eval.Value, error) {
 	switch e := s.Exp.(type) {
 	case *core.LoopExp:
+		if !f.m.opts.Interpret {
+			return f.compiledLoopStmt(s)
+		}
 		return f.loop(s, e)
 	case *core.IndexExp:
 		v, err := f.index(s, f.value(e.Arr), e.Idx)
