@@ -135,7 +135,19 @@ func dump(b *strings.Builder, n Node) {
 		}
 		w(parts...)
 	case *Ascribe:
+		if n.Coerce {
+			w("coerce", n.X, n.Type)
+			break
+		}
 		w("ascribe", n.X, n.Type)
+	case *Range:
+		w("range", n.Op, n.Start, n.Second, n.End)
+	case *Assert:
+		w("assert", n.Cond, n.X)
+	case *IndexSection:
+		w(append([]any{"isection"}, dims(n.Indices)...)...)
+	case *TypeDecl:
+		w("type", n.Name, n.Params, n.Type)
 	case *If:
 		w("if", n.Cond, n.Then, n.Else)
 	case *LetIn:
@@ -210,6 +222,8 @@ func typeIsNil(t TypeExpr) bool {
 		return t == nil
 	case *FuncTypeExpr:
 		return t == nil
+	case *NamedTypeExpr:
+		return t == nil
 	}
 	return false
 }
@@ -253,13 +267,19 @@ func TypeString(t TypeExpr) string {
 	case *ArrayTypeExpr:
 		dim := ""
 		if t.Dim != nil {
-			if t.Dim.Name != "" {
-				dim = t.Dim.Name
-			} else {
-				dim = strconv.FormatInt(t.Dim.Const, 10)
-			}
+			dim = dimString(t.Dim)
 		}
 		return "[" + dim + "]" + TypeString(t.Elem)
+	case *NamedTypeExpr:
+		parts := []string{t.Name}
+		for _, a := range t.Args {
+			if a.Type != nil {
+				parts = append(parts, TypeString(a.Type))
+			} else {
+				parts = append(parts, "["+dimString(a.Dim)+"]")
+			}
+		}
+		return strings.Join(parts, " ")
 	case *TupleTypeExpr:
 		parts := make([]string, len(t.Elems))
 		for i, e := range t.Elems {
@@ -278,4 +298,16 @@ func TypeString(t TypeExpr) string {
 		return "_"
 	}
 	return fmt.Sprintf("<unknown type %T>", t)
+}
+
+func dimString(d *DimExpr) string {
+	switch {
+	case d.Name != "":
+		return d.Name
+	case d.Expr != nil:
+		return Dump(d.Expr)
+	case d.Const < 0:
+		return ""
+	}
+	return strconv.FormatInt(d.Const, 10)
 }

@@ -82,7 +82,7 @@ func opFixity(op string) opInfo {
 // leaves out; they get a message saying so.
 var unsupportedKeywords = map[string]bool{
 	"val": true, "local": true, "open": true, "include": true, "import": true,
-	"type": true, "module": true, "assert": true, "match": true, "case": true,
+	"type": true, "module": true, "match": true, "case": true,
 }
 
 // notBinOps are operator-character tokens with another role: binding,
@@ -109,21 +109,57 @@ func (p *parser) exp(lex *lexer.PeekingLexer) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e, err = p.rangeRest(lex, e, start); err != nil {
+		return nil, err
+	}
 	return p.ascriptions(lex, e, start)
+}
+
+// rangeRest parses the rest of a range whose start e has been parsed:
+// `..< end`, `... end`, `..> end`, or `.. second` followed by one of them.
+// Ranges bind more loosely than every operator (Futhark's precedence).
+func (p *parser) rangeRest(lex *lexer.PeekingLexer, e Expr, start int) (Expr, error) {
+	t := lex.Peek()
+	if t.Type != p.lx.tRange {
+		return e, nil
+	}
+	lex.Next()
+	r := &Range{Start: e, Op: t.Value}
+	operand := func() (Expr, error) { return p.exp2(lex, 0, false) }
+	x, err := operand()
+	if err != nil {
+		return nil, err
+	}
+	if t.Value == ".." {
+		if n := lex.Peek(); n.Type == p.lx.tRange && n.Value != ".." {
+			lex.Next()
+			r.Second, r.Op = x, n.Value
+			if x, err = operand(); err != nil {
+				return nil, err
+			}
+		} else {
+			r.Op = "..."
+		}
+	}
+	r.End = x
+	r.At = At{p.spanOf(start, p.lastEnd(lex))}
+	return r, nil
 }
 
 // ascriptions parses any `: t` after e.
 func (p *parser) ascriptions(lex *lexer.PeekingLexer, e Expr, start int) (Expr, error) {
 	for p.isPunct(lex.Peek(), ":") {
 		colon := lex.Next()
-		if n := lex.Peek(); n.Type == p.lx.tOp && n.Value[0] == '>' && n.Pos.Offset == tokEnd(colon) {
-			return nil, p.errorf(colon, "size coercion `:>` is not supported by arepl")
+		coerce := false
+		if n := lex.Peek(); n.Type == p.lx.tOp && n.Value == ">" && n.Pos.Offset == tokEnd(colon) {
+			lex.Next()
+			coerce = true
 		}
 		t, err := p.typ(lex)
 		if err != nil {
 			return nil, err
 		}
-		e = &Ascribe{At: At{p.spanOf(start, p.lastEnd(lex))}, X: e, Type: t}
+		e = &Ascribe{At: At{p.spanOf(start, p.lastEnd(lex))}, X: e, Type: t, Coerce: coerce}
 	}
 	return e, nil
 }
@@ -293,6 +329,20 @@ func (p *parser) startsAtom(t *lexer.Token) bool {
 // apply parses `f a b ...`; a lambda may be the last argument.
 func (p *parser) apply(lex *lexer.PeekingLexer) (Expr, error) {
 	start := lex.Peek().Pos.Offset
+	if t := lex.Peek(); p.isKeyword(t, "assert") {
+		lex.Next()
+		c := lex.Peek()
+		cond, err := p.atom(lex)
+		if err != nil {
+			return nil, err
+		}
+		text := p.file.Text[c.Pos.Offset:p.lastEnd(lex)]
+		x, err := p.atom(lex)
+		if err != nil {
+			return nil, err
+		}
+		return &Assert{At: At{p.spanOf(start, p.lastEnd(lex))}, Cond: cond, X: x, CondText: text}, nil
+	}
 	fn, err := p.atom(lex)
 	if err != nil {
 		return nil, err
@@ -449,6 +499,18 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 		}
 		return &ProjectSection{At: at(), Fields: fields}, nil
 	}
+	if p.isPunct(t, ".") {
+		// (.[i]) is an index section.
+		lex.Next()
+		idx, err := p.bracketIndices(lex, true)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.closeParen(lex); err != nil {
+			return nil, err
+		}
+		return &IndexSection{At: at(), Indices: idx.List}, nil
+	}
 	if op, qual, ok := p.binOp(t); ok {
 		// (-x) negates and (- x) too; only (-) is a section. `!` is
 		// never an infix operator.
@@ -477,6 +539,9 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 		lex.Next()
 		lex.Next()
 		return &LeftSection{At: at(), Op: op, Qual: qual, X: e}, nil
+	}
+	if e, err = p.rangeRest(lex, e, t.Pos.Offset); err != nil {
+		return nil, err
 	}
 	e, err = p.ascriptions(lex, e, t.Pos.Offset)
 	if err != nil {

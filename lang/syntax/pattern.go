@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -81,6 +82,10 @@ func (p *parser) parseTypeTermField(lex *lexer.PeekingLexer) (typeTermSpec, erro
 // parseSizeField parses a size parameter `[n]`.
 func (p *parser) parseSizeField(lex *lexer.PeekingLexer) (sizeSpec, error) {
 	open := lex.Peek()
+	if open.Type == p.lx.tTParam {
+		lex.Next()
+		return sizeBox{SizeParam{At: At{p.spanOf(open.Pos.Offset, tokEnd(open))}, Name: strings.TrimLeft(open.Value, "'~^"), Type: true}}, nil
+	}
 	if !p.isOpenBracket(open) {
 		return nil, participle.NextMatch
 	}
@@ -236,28 +241,11 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 		return &UniqueTypeExpr{At: at(), Elem: elem}, nil
 	case p.isOpenBracket(t):
 		lex.Next()
-		var dim *DimExpr
-		d := lex.Peek()
-		dat := At{p.spanOf(d.Pos.Offset, tokEnd(d))}
-		switch d.Type {
-		case p.lx.tIdent:
-			lex.Next()
-			dim = &DimExpr{At: dat, Name: d.Value}
-		case p.lx.tInt:
-			lex.Next()
-			n, err := strconv.ParseInt(d.Value, 10, 64)
-			if err != nil {
-				return nil, p.errorf(d, "array size %s must be a plain decimal number", d.Value)
-			}
-			dim = &DimExpr{At: dat, Const: n}
+		dim, err := p.dimExpr(lex)
+		if err != nil {
+			return nil, err
 		}
 		if c := lex.Peek(); !p.isPunct(c, "]") {
-			if dim == nil {
-				return nil, p.unexpected(c, `size or "]"`)
-			}
-			if !c.EOF() && !p.isPunct(c, ",") && !p.isPunct(c, ")") {
-				return nil, p.errorf(c, "an array size must be a name or a constant; size expressions are not supported by arepl")
-			}
 			return nil, p.unexpected(c, `"]"`)
 		}
 		lex.Next()
@@ -268,10 +256,39 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 		return &ArrayTypeExpr{At: at(), Dim: dim, Elem: elem}, nil
 	case t.Type == p.lx.tIdent:
 		lex.Next()
-		if !primTypes[t.Value] {
-			return nil, p.errorf(t, "unknown type %q", t.Value)
+		if primTypes[t.Value] {
+			return &PrimTypeExpr{At: at(), Name: t.Value}, nil
 		}
-		return &PrimTypeExpr{At: at(), Name: t.Value}, nil
+		var args []TypeArg
+		for {
+			n := lex.Peek()
+			if p.isOpenBracket(n) && p.closesDim(lex) {
+				lex.Next()
+				d, err := p.dimExpr(lex)
+				if err != nil {
+					return nil, err
+				}
+				if c := lex.Peek(); !p.isPunct(c, "]") {
+					return nil, p.unexpected(c, `"]"`)
+				}
+				lex.Next()
+				if d == nil {
+					d = &DimExpr{At: At{p.spanOf(n.Pos.Offset, p.lastEnd(lex))}, Const: -1}
+				}
+				args = append(args, TypeArg{Dim: d})
+				continue
+			}
+			if n.Type == p.lx.tIdent || p.isPunct(n, "(") {
+				a, err := p.typeTerm(lex)
+				if err != nil {
+					return nil, err
+				}
+				args = append(args, TypeArg{Type: a})
+				continue
+			}
+			break
+		}
+		return &NamedTypeExpr{At: at(), Name: t.Value, Args: args}, nil
 	case p.isPunct(t, "("):
 		lex.Next()
 		var elems []TypeExpr
@@ -294,4 +311,61 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 		return &TupleTypeExpr{At: at(), Elems: elems}, nil
 	}
 	return nil, p.unexpected(t, "type")
+}
+
+// closesDim reports whether the bracket at the cursor encloses a size
+// argument of a type abbreviation (`vec [3]`) rather than starting an
+// array type: the bracket pair is followed by no type.
+func (p *parser) closesDim(lex *lexer.PeekingLexer) bool {
+	i := lex.Cursor()
+	depth := 0
+	for ; i < len(p.toks); i++ {
+		t := &p.toks[i]
+		if t.EOF() {
+			return true
+		}
+		if p.isOpenBracket(t) {
+			depth++
+		} else if p.isPunct(t, "]") {
+			depth--
+			if depth == 0 {
+				break
+			}
+		}
+	}
+	if i+1 >= len(p.toks) {
+		return true
+	}
+	n := &p.toks[i+1]
+	return !(n.Type == p.lx.tIdent || p.isPunct(n, "(") || p.isPunct(n, "{") || p.isOpenBracket(n) || p.isOp(n, "*"))
+}
+
+// dimExpr parses what is inside the brackets of an array type, up to the
+// "]": nothing (nil), a size name, a constant or a size expression.
+func (p *parser) dimExpr(lex *lexer.PeekingLexer) (*DimExpr, error) {
+	d := lex.Peek()
+	dat := At{p.spanOf(d.Pos.Offset, tokEnd(d))}
+	if p.isPunct(d, "]") {
+		return nil, nil
+	}
+	if n := p.peek2(lex); p.isPunct(n, "]") {
+		switch d.Type {
+		case p.lx.tIdent:
+			lex.Next()
+			return &DimExpr{At: dat, Name: d.Value}, nil
+		case p.lx.tInt:
+			lex.Next()
+			v, err := strconv.ParseInt(strings.TrimSuffix(strings.ReplaceAll(d.Value, "_", ""), "i64"), 10, 64)
+			if err != nil {
+				return nil, p.errorf(d, "array size %s must be a plain decimal number", d.Value)
+			}
+			return &DimExpr{At: dat, Const: v}, nil
+		}
+	}
+	start := d.Pos.Offset
+	e, err := p.exp2(lex, 0, false)
+	if err != nil {
+		return nil, err
+	}
+	return &DimExpr{At: At{p.spanOf(start, p.lastEnd(lex))}, Expr: e}, nil
 }
