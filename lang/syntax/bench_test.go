@@ -63,7 +63,7 @@ func benchParse(b *testing.B, f *source.File) {
 		}
 		n++
 	}
-	b.ReportMetric((cpuTime() - start).Seconds()/float64(n), "cpu-s/op")
+	b.ReportMetric((cpuTime()-start).Seconds()/float64(n), "cpu-s/op")
 }
 
 // BenchmarkParseLongSum parses a sum of 20,000 literal terms: the parser

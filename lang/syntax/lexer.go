@@ -79,7 +79,7 @@ func newFutLexer() *futLexer {
 		syms[name] = lexer.EOF - 1 - lexer.TokenType(i)
 	}
 	return &futLexer{
-		symbols: syms,
+		symbols:  syms,
 		tComment: syms["Comment"], tWhitespace: syms["Whitespace"], tFloat: syms["Float"],
 		tInt: syms["Int"], tProj: syms["Proj"], tName: syms["Name"], tOp: syms["Op"], tPunct: syms["Punct"],
 		tRange: syms["Range"], tTParam: syms["TParam"],
