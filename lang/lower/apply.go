@@ -21,6 +21,7 @@ const (
 	fnOp                         // an operator section (+); a left section (2-) has bound = [2]
 	fnRightSection               // (op e): bound = [e], applied as x op e
 	fnProject                    // (.0.1)
+	fnIndex                      // (.[i, j]): indices, lowered in info and sc
 )
 
 // fnVal is a function value known at lowering time. bound holds the
@@ -39,12 +40,13 @@ type fnVal struct {
 	sc         *scope
 	decl       *syntax.ValDecl
 
-	op     string          // fnOp, fnRightSection
-	fields []int           // fnProject
-	typ    types.Type      // builtins and module functions: the instantiated type, when known
-	hint   types.Type      // builtins: the checker's type of the application, when known
-	sizes  []*types.Object // unflatten: the objects naming its result sizes (Info.Sizes)
-	bound  []value         // arguments already supplied
+	op      string            // fnOp, fnRightSection
+	fields  []int             // fnProject
+	indices []syntax.DimIndex // fnIndex
+	typ     types.Type        // builtins and module functions: the instantiated type, when known
+	hint    types.Type        // builtins: the checker's type of the application, when known
+	sizes   []*types.Object   // unflatten: the objects naming its result sizes (Info.Sizes)
+	bound   []value           // arguments already supplied
 }
 
 // arity is the number of arguments (bound ones included) a call needs.
@@ -66,7 +68,7 @@ func (l *lowerer) arity(f *fnVal) (int, error) {
 		return m.arity, nil
 	case fnOp, fnRightSection:
 		return 2, nil
-	case fnProject:
+	case fnProject, fnIndex:
 		return 1, nil
 	}
 	return 0, source.Errorf(f.pos, "internal error: unknown function kind %d", f.kind)
@@ -122,6 +124,11 @@ func (l *lowerer) call(f *fnVal, args []value, pos source.Pos) (value, error) {
 		return l.binop(pos, f.op, args[0], args[1])
 	case fnRightSection:
 		return l.binop(pos, f.op, args[1], args[0])
+	case fnIndex:
+		if args[0].fn != nil {
+			return value{}, source.Errorf(pos, "internal error: indexing a function")
+		}
+		return l.index(ctx{info: f.info, sc: f.sc}, pos, args[0], f.indices)
 	case fnProject:
 		if args[0].fn != nil {
 			return value{}, source.Errorf(pos, "internal error: projecting a function")
@@ -216,6 +223,8 @@ func typeExprWidth(te syntax.TypeExpr) int {
 		return n
 	case *syntax.UniqueTypeExpr:
 		return typeExprWidth(te.Elem)
+	case *syntax.NamedTypeExpr:
+		return -1 // known from the checker's types only
 	}
 	return 0
 }
@@ -226,7 +235,9 @@ func typeExprWidth(te syntax.TypeExpr) int {
 // value, a size already known is checked, an unknown name is bound.
 func (l *lowerer) bindSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom, depth int, pos source.Pos) error {
 	switch te := te.(type) {
-	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr:
+	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr, *syntax.NamedTypeExpr:
+		// Sizes named inside a type abbreviation or a type parameter
+		// are not bound by the pattern.
 		return nil
 	case *syntax.UniqueTypeExpr:
 		return l.bindSizes(c, te.Elem, atoms, depth, pos)
@@ -234,7 +245,7 @@ func (l *lowerer) bindSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom, depth 
 		off := 0
 		for _, e := range te.Elems {
 			n := typeExprWidth(e)
-			if off+n > len(atoms) {
+			if n < 0 || off+n > len(atoms) {
 				return nil
 			}
 			if err := l.bindSizes(c, e, atoms[off:off+n], depth, pos); err != nil {
@@ -244,7 +255,7 @@ func (l *lowerer) bindSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom, depth 
 		}
 		return nil
 	case *syntax.ArrayTypeExpr:
-		if te.Dim != nil && len(atoms) > 0 {
+		if te.Dim != nil && te.Dim.Expr == nil && len(atoms) > 0 {
 			if av, ok := atoms[0].(*core.Var); ok && av.Type.Rank > depth {
 				if err := l.bindSize(c, te.Dim, av, depth, pos); err != nil {
 					return err

@@ -164,6 +164,17 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 		return value{fn: &fnVal{kind: fnRightSection, op: x.Op, bound: []value{v}, pos: pos}}, nil
 	case *syntax.ProjectSection:
 		return value{fn: &fnVal{kind: fnProject, fields: x.Fields, pos: pos}}, nil
+	case *syntax.IndexSection:
+		return value{fn: &fnVal{kind: fnIndex, indices: x.Indices, info: c.info, sc: c.sc, pos: pos}}, nil
+	case *syntax.Range:
+		return l.rangeExpr(c, x)
+	case *syntax.Assert:
+		cond, err := l.exprAtom(c, x.Cond)
+		if err != nil {
+			return value{}, err
+		}
+		l.stmts = append(l.stmts, &core.Stmt{Exp: &core.AssertExp{Cond: cond, Msg: "Assertion is false: " + x.CondText}, Pos: pos})
+		return l.expr(c, x.X)
 	case *syntax.If:
 		return l.ifExpr(c, x)
 	case *syntax.LetIn:

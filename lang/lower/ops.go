@@ -363,10 +363,19 @@ func lookupModuleFun(pos source.Pos, name string) (moduleFun, error) {
 		if err != nil {
 			return value{}, err
 		}
-		if x.AtomType().Elem == to {
+		from := x.AtomType().Elem
+		if from == to {
 			return primValue(x), nil
 		}
-		r := l.emit1(pos, to.String(), core.Scalar(to), &core.ConvExp{From: x.AtomType().Elem, To: to, X: x})
+		// Futhark zero-extends a signed integer converted to a wider
+		// unsigned type (u16.i8 -1 is 255): reinterpret it as unsigned
+		// first, then widen.
+		if from.IsSigned() && to.IsUnsigned() && to.Bits() > from.Bits() {
+			u := unsignedOf[from]
+			x = l.emit1(pos, u.String(), core.Scalar(u), &core.ConvExp{From: from, To: u, X: x})
+			from = u
+		}
+		r := l.emit1(pos, to.String(), core.Scalar(to), &core.ConvExp{From: from, To: to, X: x})
 		return primValue(r), nil
 	}}, nil
 }

@@ -337,6 +337,9 @@ func (p *parser) apply(lex *lexer.PeekingLexer) (Expr, error) {
 			return nil, err
 		}
 		text := p.file.Text[c.Pos.Offset:p.lastEnd(lex)]
+		if _, ok := cond.(*ParenExpr); ok {
+			text = strings.TrimSpace(text[1 : len(text)-1])
+		}
 		x, err := p.atom(lex)
 		if err != nil {
 			return nil, err

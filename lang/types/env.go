@@ -14,6 +14,9 @@ import (
 // fails to check leaves the session's environment as it was.
 type Env struct {
 	names map[string]*Object
+	// typeDecls are the type abbreviations (`type t = ...`), a name
+	// space of their own as in Futhark.
+	typeDecls map[string]*syntax.TypeDecl
 }
 
 var baseNames = builtinObjects()
@@ -30,7 +33,22 @@ func (e *Env) with(extra map[string]*Object) *Env {
 	for k, v := range extra {
 		m[k] = v
 	}
-	return &Env{names: m}
+	return &Env{names: m, typeDecls: e.typeDecls}
+}
+
+// withTypes returns e with the type abbreviations of extra added.
+func (e *Env) withTypes(extra map[string]*syntax.TypeDecl) *Env {
+	if len(extra) == 0 {
+		return e
+	}
+	m := make(map[string]*syntax.TypeDecl, len(e.typeDecls)+len(extra))
+	for k, v := range e.typeDecls {
+		m[k] = v
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return &Env{names: e.names, typeDecls: m}
 }
 
 // Lookup finds a name in scope; qualified names ("i32.max") included.
@@ -75,6 +93,8 @@ func (e *Env) CheckDecls(src *source.File, decls []syntax.Decl) (env *Env, info 
 			obj := c.valDecl(d)
 			c.globals[d.Name] = obj
 			added[d.Name] = obj
+		case *syntax.TypeDecl:
+			c.typeDecl(d)
 		default:
 			c.errorf(d.Span().Start, "internal error: unknown declaration %T", d)
 		}
@@ -82,7 +102,7 @@ func (e *Env) CheckDecls(src *source.File, decls []syntax.Decl) (env *Env, info 
 	if err := c.result(); err != nil {
 		return e, c.info, err
 	}
-	return e.with(added), c.info, nil
+	return e.with(added).withTypes(c.typeDecls), c.info, nil
 }
 
 // CheckExpr checks an expression in e and returns its type.

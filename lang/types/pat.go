@@ -50,6 +50,8 @@ func (c *checker) typeExpr(ctx *tyCtx, te syntax.TypeExpr) Type {
 		return c.typeExpr(ctx, te.Elem)
 	case *syntax.FuncTypeExpr:
 		return &Arrow{Param: c.typeExpr(ctx, te.Param), Ret: c.typeExpr(ctx, te.Ret)}
+	case *syntax.NamedTypeExpr:
+		return c.namedType(ctx, te)
 	case nil:
 		c.errorf(source.Pos{}, "internal error: missing type")
 		return errT
@@ -60,6 +62,13 @@ func (c *checker) typeExpr(ctx *tyCtx, te syntax.TypeExpr) Type {
 }
 
 func (c *checker) dimExpr(ctx *tyCtx, d *syntax.DimExpr) Dim {
+	if d.Expr != nil {
+		// A size expression ([n*m]) is checked at run time only.
+		return AnyDim
+	}
+	if dd, ok := c.abbrevDims[d.Name]; ok && d.Name != "" {
+		return dd
+	}
 	if d.Name == "" {
 		if d.Const < 0 {
 			c.errorf(d.Pos(), "negative size %d", d.Const)
