@@ -1,6 +1,7 @@
 package types
 
 import (
+	_ "embed"
 	"fmt"
 	"sort"
 
@@ -21,9 +22,30 @@ type Env struct {
 
 var baseNames = builtinObjects()
 
-// NewEnv returns the environment with the builtins and the numeric modules
-// in scope.
-func NewEnv() *Env { return &Env{names: baseNames} }
+// preludeText is the part of Futhark's prelude written in the subset.
+//
+//go:embed prelude.fut
+var preludeText string
+
+// baseEnv is the builtins, the numeric modules and the prelude. The prelude
+// is part of the program: a mistake in it fails every test at once.
+var baseEnv = func() *Env {
+	env := &Env{names: baseNames}
+	src := source.NewFile("prelude.fut", preludeText)
+	file, err := syntax.ParseFile(src)
+	if err != nil {
+		panic("types: the prelude does not parse: " + source.Detail(err))
+	}
+	env, _, err = env.CheckDecls(src, file.Decls)
+	if err != nil {
+		panic("types: the prelude does not check: " + source.Detail(err))
+	}
+	return env
+}()
+
+// NewEnv returns the environment with the builtins, the numeric modules
+// and the prelude in scope.
+func NewEnv() *Env { return baseEnv }
 
 func (e *Env) with(extra map[string]*Object) *Env {
 	m := make(map[string]*Object, len(e.names)+len(extra))
