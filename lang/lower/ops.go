@@ -20,6 +20,7 @@ var binOps = map[string]core.BinOp{
 	"&&": core.LogAnd, "||": core.LogOr,
 	"==": core.Eq, "!=": core.Ne, "<": core.Lt, "<=": core.Le, ">": core.Gt, ">=": core.Ge,
 	"max": core.Max, "min": core.Min, "atan2": core.Atan2, "pow": core.Pow,
+	"hypot": core.Hypot, "copysign": core.CopySign, "nextafter": core.NextAfter, "mul_hi": core.MulHi,
 }
 
 // unOps maps the unary numeric-module functions to core operators.
@@ -30,6 +31,8 @@ var unOps = map[string]core.UnOp{
 	"atan": core.Atan, "sinh": core.Sinh, "cosh": core.Cosh, "tanh": core.Tanh,
 	"floor": core.Floor, "ceil": core.Ceil, "round": core.Round, "trunc": core.Trunc,
 	"isnan": core.IsNan, "isinf": core.IsInf, "popc": core.Popc, "clz": core.Clz,
+	"ctz": core.Ctz, "cbrt": core.Cbrt, "log1p": core.Log1p, "erf": core.Erf, "erfc": core.Erfc,
+	"gamma": core.Gamma, "lgamma": core.Lgamma, "asinh": core.Asinh, "acosh": core.Acosh, "atanh": core.Atanh,
 }
 
 // reductionOps are the numeric-module reductions (`i32.sum`, ...): the
@@ -354,6 +357,11 @@ func lookupModuleFun(pos source.Pos, name string) (moduleFun, error) {
 		case "recip":
 			return moduleFun{arity: 1, lower: func(l *lowerer, pos source.Pos, args []value) (value, error) {
 				return l.binop(pos, "/", primValue(numConst(t, 1)), args[0])
+			}}, nil
+		}
+		if m, ok := composites[f]; ok {
+			return moduleFun{arity: m.arity, lower: func(l *lowerer, pos source.Pos, args []value) (value, error) {
+				return m.lower(l, pos, t, args)
 			}}, nil
 		}
 		return moduleFun{}, source.Errorf(pos, "%s is not supported", name)
