@@ -174,6 +174,8 @@ func (l *lowerer) bindPat(c ctx, p syntax.Pat, v value, pos source.Pos) error {
 		return nil
 	case *syntax.WildPat:
 		return nil
+	case *syntax.RecordPat:
+		return l.bindRecordPat(c, p, v, pos)
 	case *syntax.TuplePat:
 		if v.fn != nil {
 			return source.Errorf(p.Pos(), "internal error: a function bound to a tuple pattern")
@@ -225,6 +227,16 @@ func typeExprWidth(te syntax.TypeExpr) int {
 		return typeExprWidth(te.Elem)
 	case *syntax.NamedTypeExpr:
 		return -1 // known from the checker's types only
+	case *syntax.RecordTypeExpr:
+		n := 0
+		for _, f := range te.Fields {
+			w := typeExprWidth(f.Type)
+			if w < 0 {
+				return -1
+			}
+			n += w
+		}
+		return n
 	}
 	return 0
 }
@@ -235,7 +247,7 @@ func typeExprWidth(te syntax.TypeExpr) int {
 // value, a size already known is checked, an unknown name is bound.
 func (l *lowerer) bindSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom, depth int, pos source.Pos) error {
 	switch te := te.(type) {
-	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr, *syntax.NamedTypeExpr:
+	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr, *syntax.NamedTypeExpr, *syntax.RecordTypeExpr:
 		// Sizes named inside a type abbreviation or a type parameter
 		// are not bound by the pattern.
 		return nil

@@ -84,7 +84,16 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
+		if x.Name != "" {
+			path, err := fieldPath(c, x)
+			if err != nil {
+				return value{}, err
+			}
+			return project(pos, v, path)
+		}
 		return project(pos, v, []int{x.Field})
+	case *syntax.RecordExpr:
+		return l.recordExpr(c, x)
 	case *syntax.Index:
 		arr, err := l.exprFO(c, x.X)
 		if err != nil {
@@ -92,6 +101,9 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 		}
 		return l.index(c, pos, arr, x.Indices)
 	case *syntax.Update:
+		if x.Path != nil {
+			return l.recordUpdate(c, x)
+		}
 		arr, err := l.exprFO(c, x.X)
 		if err != nil {
 			return value{}, err
@@ -163,7 +175,14 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 		}
 		return value{fn: &fnVal{kind: fnRightSection, op: x.Op, bound: []value{v}, pos: pos}}, nil
 	case *syntax.ProjectSection:
-		return value{fn: &fnVal{kind: fnProject, fields: x.Fields, pos: pos}}, nil
+		fields := x.Fields
+		if x.Names != nil {
+			var err error
+			if fields, err = fieldPath(c, x); err != nil {
+				return value{}, err
+			}
+		}
+		return value{fn: &fnVal{kind: fnProject, fields: fields, pos: pos}}, nil
 	case *syntax.IndexSection:
 		return value{fn: &fnVal{kind: fnIndex, indices: x.Indices, info: c.info, sc: c.sc, pos: pos}}, nil
 	case *syntax.Range:

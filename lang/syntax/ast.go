@@ -157,6 +157,7 @@ func (*ArrayTypeExpr) typeExpr()  {}
 func (*TupleTypeExpr) typeExpr()  {}
 func (*UniqueTypeExpr) typeExpr() {}
 func (*FuncTypeExpr) typeExpr()   {}
+func (*RecordTypeExpr) typeExpr() {}
 func (*NamedTypeExpr) typeExpr()  {}
 
 // ---------------------------------------------------------------------------
@@ -194,6 +195,7 @@ func (*IdPat) pat()       {}
 func (*WildPat) pat()     {}
 func (*TuplePat) pat()    {}
 func (*AscribedPat) pat() {}
+func (*RecordPat) pat()   {}
 
 // ---------------------------------------------------------------------------
 // Expressions
@@ -254,11 +256,43 @@ type ArrayLit struct {
 	Elems []Expr
 }
 
-// Project is `e.0`, `e.1`, ... (tuple projection).
+// Project is `e.0`, `e.1`, ... (tuple projection), or with Name set the
+// record field access `e.name` (Field is then -1; the checker records the
+// field's position in Info.FieldIndex).
 type Project struct {
 	At
 	X     Expr
 	Field int
+	Name  string
+}
+
+// RecordExpr is the record literal `{a = e1, b}` (`b` alone takes the
+// variable b).
+type RecordExpr struct {
+	At
+	Fields []RecordField
+}
+
+// RecordField is one field of a record literal, pattern or type; Value,
+// Pat or Type is nil when the field is written as its name alone.
+type RecordField struct {
+	At
+	Name  string
+	Value Expr
+	Pat   Pat
+	Type  TypeExpr
+}
+
+// RecordPat is the pattern `{a, b = p}`.
+type RecordPat struct {
+	At
+	Fields []RecordField
+}
+
+// RecordTypeExpr is the record type `{a: t1, b: t2}`.
+type RecordTypeExpr struct {
+	At
+	Fields []RecordField
 }
 
 // Index is `a[i]`, `a[i, j]`, `a[i:j:s]` — written with no space before `[`.
@@ -349,6 +383,7 @@ type RightSection struct {
 type ProjectSection struct {
 	At
 	Fields []int
+	Names  []string // beside Fields: a record field's name, or ""
 }
 
 // Ascribe is `e : t`, or with Coerce the size coercion `e :> t`, whose
@@ -421,11 +456,13 @@ type LetWith struct {
 	Body    Expr
 }
 
-// Update is `a with [i] = v` (a copy of a with one element or slice replaced).
+// Update is `a with [i] = v` (a copy of a with one element or slice
+// replaced), or with Path set the record update `r with a.b = v`.
 type Update struct {
 	At
 	X       Expr
 	Indices []DimIndex
+	Path    []string
 	Val     Expr
 }
 
@@ -505,5 +542,6 @@ func (*Update) expr()         {}
 func (*Lambda) expr()         {}
 func (*Loop) expr()           {}
 func (*Range) expr()          {}
+func (*RecordExpr) expr()     {}
 func (*Assert) expr()         {}
 func (*IndexSection) expr()   {}

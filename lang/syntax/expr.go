@@ -197,6 +197,20 @@ func (p *parser) exp2(lex *lexer.PeekingLexer, minPrec int, section bool) (Expr,
 		t := lex.Peek()
 		if minPrec == 0 && t.Type == p.lx.tKeyword && t.Value == "with" {
 			lex.Next()
+			if n := lex.Peek(); n.Type == p.lx.tIdent || n.Type == p.lx.tQualIdent {
+				// r with a.b = v
+				lex.Next()
+				if eq := lex.Peek(); !p.isOp(eq, "=") {
+					return nil, p.unexpected(eq, `"="`)
+				}
+				lex.Next()
+				val, err := p.exp2(lex, 1, section)
+				if err != nil {
+					return nil, err
+				}
+				lhs = &Update{At: At{p.spanOf(start, p.lastEnd(lex))}, X: lhs, Path: strings.Split(n.Value, "."), Val: val}
+				continue
+			}
 			idx, err := p.bracketIndices(lex, true)
 			if err != nil {
 				return nil, err
@@ -321,7 +335,7 @@ func (p *parser) startsAtom(t *lexer.Token) bool {
 	case p.lx.tKeyword:
 		return t.Value == "true" || t.Value == "false"
 	case p.lx.tPunct:
-		return t.Value == "(" || t.Value == "["
+		return t.Value == "(" || t.Value == "[" || t.Value == "{"
 	}
 	return false
 }
@@ -396,6 +410,10 @@ func (p *parser) atom(lex *lexer.PeekingLexer) (Expr, error) {
 			continue
 		case p.lx.tProj:
 			lex.Next()
+			if name := t.Value[1:]; !isDigit(name[0]) {
+				e = &Project{At: At{p.spanOf(start, p.lastEnd(lex))}, X: e, Field: -1, Name: name}
+				continue
+			}
 			n, err := p.fieldNumber(t)
 			if err != nil {
 				return nil, err
@@ -430,6 +448,19 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 		return &Var{At: at, Name: t.Value}, nil
 	case p.lx.tQualIdent:
 		lex.Next()
+		parts := strings.Split(t.Value, ".")
+		if !primTypes[parts[0]] {
+			// r.a.b: field accesses of the variable r (only the numeric
+			// modules qualify names).
+			off := t.Pos.Offset
+			var e Expr = &Var{At: At{p.spanOf(off, off+len(parts[0]))}, Name: parts[0]}
+			end := off + len(parts[0])
+			for _, f := range parts[1:] {
+				end += 1 + len(f)
+				e = &Project{At: At{p.spanOf(off, end)}, X: e, Field: -1, Name: f}
+			}
+			return e, nil
+		}
 		i := strings.LastIndexByte(t.Value, '.')
 		return &Var{At: at, Qual: t.Value[:i], Name: t.Value[i+1:]}, nil
 	case p.lx.tKeyword:
@@ -448,6 +479,8 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 			return p.paren(lex)
 		case "[":
 			return p.arrayLit(lex)
+		case "{":
+			return p.recordLit(lex)
 		}
 	}
 	return nil, p.unexpected(t, "expression")
@@ -489,18 +522,27 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 	}
 	if t.Type == p.lx.tProj {
 		var fields []int
+		var names []string
+		named := false
 		for t := lex.Peek(); t.Type == p.lx.tProj; t = lex.Peek() {
 			lex.Next()
+			if name := t.Value[1:]; !isDigit(name[0]) {
+				fields, names, named = append(fields, -1), append(names, name), true
+				continue
+			}
 			n, err := p.fieldNumber(t)
 			if err != nil {
 				return nil, err
 			}
-			fields = append(fields, n)
+			fields, names = append(fields, n), append(names, "")
 		}
 		if err := p.closeParen(lex); err != nil {
 			return nil, err
 		}
-		return &ProjectSection{At: at(), Fields: fields}, nil
+		if !named {
+			names = nil
+		}
+		return &ProjectSection{At: at(), Fields: fields, Names: names}, nil
 	}
 	if p.isPunct(t, ".") {
 		// (.[i]) is an index section.
@@ -715,4 +757,43 @@ func (p *parser) floatLit(t *lexer.Token, at At) (Expr, error) {
 		}
 	}
 	return &FloatLit{At: at, Text: text, Value: v, Suffix: suffix}, nil
+}
+
+// recordLit parses `{a = e, b, ...}` (a trailing comma is allowed).
+func (p *parser) recordLit(lex *lexer.PeekingLexer) (Expr, error) {
+	start := lex.Next().Pos.Offset
+	var fields []RecordField
+	for !p.isPunct(lex.Peek(), "}") {
+		n := lex.Peek()
+		if n.Type != p.lx.tIdent && n.Type != p.lx.tInt {
+			return nil, p.unexpected(n, "field name")
+		}
+		lex.Next()
+		f := RecordField{Name: n.Value}
+		if p.isOp(lex.Peek(), "=") {
+			lex.Next()
+			v, err := p.exp(lex)
+			if err != nil {
+				return nil, err
+			}
+			f.Value = v
+		} else if n.Type != p.lx.tIdent {
+			return nil, p.unexpected(lex.Peek(), `"="`)
+		} else {
+			// {x} takes the variable x.
+			f.Value = &Var{At: At{p.spanOf(n.Pos.Offset, tokEnd(n))}, Name: n.Value}
+		}
+		f.At = At{p.spanOf(n.Pos.Offset, p.lastEnd(lex))}
+		fields = append(fields, f)
+		t := lex.Peek()
+		if p.isPunct(t, ",") {
+			lex.Next()
+			continue
+		}
+		if !p.isPunct(t, "}") {
+			return nil, p.unexpected(t, `"," or "}"`)
+		}
+	}
+	lex.Next()
+	return &RecordExpr{At: At{p.spanOf(start, p.lastEnd(lex))}, Fields: fields}, nil
 }

@@ -166,6 +166,18 @@ func children(t *testing.T, n Node) []Node {
 		}
 	case *Range:
 		add(n.Start, n.Second, n.End)
+	case *RecordExpr:
+		for _, f := range n.Fields {
+			add(f.Value)
+		}
+	case *RecordPat:
+		for _, f := range n.Fields {
+			add(f.Pat)
+		}
+	case *RecordTypeExpr:
+		for _, f := range n.Fields {
+			add(f.Type)
+		}
 	case *Assert:
 		add(n.Cond, n.X)
 	case *IndexSection:

@@ -134,7 +134,66 @@ func (p *parser) isOpenBracket(t *lexer.Token) bool {
 }
 
 func (p *parser) startsPat(t *lexer.Token) bool {
-	return t.Type == p.lx.tIdent || p.isPunct(t, "_") || p.isPunct(t, "(")
+	return t.Type == p.lx.tIdent || p.isPunct(t, "_") || p.isPunct(t, "(") || p.isPunct(t, "{")
+}
+
+// recordFields parses `{f1 sep x1, f2, ...}` for record patterns
+// (sep "=", a pattern) and record types (sep ":", a type).
+func (p *parser) recordFields(lex *lexer.PeekingLexer, pattern bool) (At, []RecordField, error) {
+	start := lex.Next().Pos.Offset
+	var fields []RecordField
+	for !p.isPunct(lex.Peek(), "}") {
+		n := lex.Peek()
+		if n.Type != p.lx.tIdent && n.Type != p.lx.tInt {
+			return At{}, nil, p.unexpected(n, "field name")
+		}
+		lex.Next()
+		f := RecordField{Name: n.Value}
+		switch {
+		case pattern && p.isOp(lex.Peek(), "="):
+			lex.Next()
+			q, err := p.pat(lex)
+			if err != nil {
+				return At{}, nil, err
+			}
+			f.Pat = q
+		case pattern && p.isPunct(lex.Peek(), ":"):
+			lex.Next()
+			t, err := p.typ(lex)
+			if err != nil {
+				return At{}, nil, err
+			}
+			f.Pat = &AscribedPat{At: At{p.spanOf(n.Pos.Offset, p.lastEnd(lex))},
+				Pat: &IdPat{At: At{p.spanOf(n.Pos.Offset, tokEnd(n))}, Name: n.Value}, Type: t}
+		case pattern:
+			if n.Type != p.lx.tIdent {
+				return At{}, nil, p.unexpected(lex.Peek(), `"="`)
+			}
+			f.Pat = &IdPat{At: At{p.spanOf(n.Pos.Offset, tokEnd(n))}, Name: n.Value}
+		default:
+			if c := lex.Peek(); !p.isPunct(c, ":") {
+				return At{}, nil, p.unexpected(c, `":"`)
+			}
+			lex.Next()
+			t, err := p.typ(lex)
+			if err != nil {
+				return At{}, nil, err
+			}
+			f.Type = t
+		}
+		f.At = At{p.spanOf(n.Pos.Offset, p.lastEnd(lex))}
+		fields = append(fields, f)
+		t := lex.Peek()
+		if p.isPunct(t, ",") {
+			lex.Next()
+			continue
+		}
+		if !p.isPunct(t, "}") {
+			return At{}, nil, p.unexpected(t, `"," or "}"`)
+		}
+	}
+	lex.Next()
+	return At{p.spanOf(start, p.lastEnd(lex))}, fields, nil
 }
 
 func (p *parser) pat(lex *lexer.PeekingLexer) (Pat, error) {
@@ -170,6 +229,12 @@ func (p *parser) innerPat(lex *lexer.PeekingLexer) (Pat, error) {
 	case p.isPunct(t, "_"):
 		lex.Next()
 		return &WildPat{At: at}, nil
+	case p.isPunct(t, "{"):
+		rat, fields, err := p.recordFields(lex, true)
+		if err != nil {
+			return nil, err
+		}
+		return &RecordPat{At: rat, Fields: fields}, nil
 	case p.isPunct(t, "("):
 		lex.Next()
 		var elems []Pat
@@ -289,6 +354,12 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 			break
 		}
 		return &NamedTypeExpr{At: at(), Name: t.Value, Args: args}, nil
+	case p.isPunct(t, "{"):
+		rat, fields, err := p.recordFields(lex, false)
+		if err != nil {
+			return nil, err
+		}
+		return &RecordTypeExpr{At: rat, Fields: fields}, nil
 	case p.isPunct(t, "("):
 		lex.Next()
 		var elems []TypeExpr

@@ -555,7 +555,12 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 	case *syntax.ArrayLit:
 		return c.arrayLit(sc, e)
 	case *syntax.Project:
+		if e.Name != "" {
+			return c.fieldAccess(sc, e)
+		}
 		return c.project(c.expr(sc, e.X, nil), e.Field, e.Pos())
+	case *syntax.RecordExpr:
+		return c.recordExpr(sc, e)
 	case *syntax.Index:
 		xt := c.expr(sc, e.X, nil)
 		return c.index(sc, xt, e.Indices, e.Pos())
@@ -591,11 +596,7 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		if h, ok := c.hintOf(hint).(*Arrow); ok {
 			c.s.unify(param, h.Param, true)
 		}
-		t := Type(param)
-		for _, f := range e.Fields {
-			t = c.project(t, f, e.Pos())
-		}
-		return &Arrow{Param: param, Ret: t}
+		return &Arrow{Param: param, Ret: c.projectSection(e, param)}
 	case *syntax.Ascribe:
 		dt := c.typeExpr(&tyCtx{sc: sc}, e.Type)
 		t := c.expr(sc, e.X, dt)
@@ -660,6 +661,9 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		c.info.Binds[e] = n
 		return c.expr(sc.add(n), e.Body, hint)
 	case *syntax.Update:
+		if e.Path != nil {
+			return c.recordUpdate(sc, e)
+		}
 		xt := c.expr(sc, e.X, nil)
 		st := c.index(sc, xt, e.Indices, e.Pos())
 		vt := c.expr(sc, e.Val, st)

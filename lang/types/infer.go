@@ -302,7 +302,7 @@ func (s *solver) zonk2(t Type, names map[string]string, memo map[Type]Type) Type
 		for i, e := range t.Elems {
 			elems[i] = s.zonk1(e, names, memo)
 		}
-		return &Tuple{Elems: elems}
+		return &Tuple{Elems: elems, Names: t.Names}
 	case *Arrow:
 		return &Arrow{Param: s.zonk1(t.Param, names, memo), Ret: s.zonk1(t.Ret, names, memo)}
 	case nil:
@@ -422,7 +422,7 @@ func (s *solver) unify1(a, b Type, strict bool, done map[[2]Type]bool) *mismatch
 		}
 	case *Tuple:
 		bt, ok := b.(*Tuple)
-		if !ok || len(bt.Elems) != len(a.Elems) {
+		if !ok || len(bt.Elems) != len(a.Elems) || !sameNames(a.Names, bt.Names) {
 			break
 		}
 		for i := range a.Elems {
@@ -596,7 +596,7 @@ func (s *solver) eraseDims1(t Type, memo map[Type]Type) Type {
 		for i, e := range u.Elems {
 			elems[i] = s.eraseDims1(e, memo)
 		}
-		r = &Tuple{Elems: elems}
+		r = &Tuple{Elems: elems, Names: u.Names}
 	case *Arrow:
 		r = &Arrow{Param: s.eraseDims1(u.Param, memo), Ret: s.eraseDims1(u.Ret, memo)}
 	default:
@@ -644,7 +644,7 @@ func (s *solver) join(a, b Type) Type {
 		for i := range elems {
 			elems[i] = s.join(at.Elems[i], bt.Elems[i])
 		}
-		return &Tuple{Elems: elems}
+		return &Tuple{Elems: elems, Names: at.Names}
 	}
 	return a
 }
@@ -689,7 +689,7 @@ func (s *solver) renameDims2(t Type, names map[string]bool, sub map[string]Dim, 
 		for i, e := range t.Elems {
 			elems[i] = s.renameDims1(e, names, sub, memo)
 		}
-		return &Tuple{Elems: elems}
+		return &Tuple{Elems: elems, Names: t.Names}
 	case *Arrow:
 		return &Arrow{Param: s.renameDims1(t.Param, names, sub, memo), Ret: s.renameDims1(t.Ret, names, sub, memo)}
 	default:
@@ -728,7 +728,7 @@ func (s *solver) instantiate(t Type, tvs map[string]*tyVar, dims map[string]Dim)
 		for i, e := range t.Elems {
 			elems[i] = s.instantiate(e, tvs, dims)
 		}
-		return &Tuple{Elems: elems}
+		return &Tuple{Elems: elems, Names: t.Names}
 	case *Arrow:
 		return &Arrow{Param: s.instantiate(t.Param, tvs, dims), Ret: s.instantiate(t.Ret, tvs, dims)}
 	default:
@@ -747,4 +747,18 @@ func IsFunction(t Type) bool {
 	}
 	_, ok := t.(*Arrow)
 	return ok
+}
+
+// sameNames reports whether two tuples are both plain or both records
+// with the same fields.
+func sameNames(a, b []string) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

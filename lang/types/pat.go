@@ -52,6 +52,8 @@ func (c *checker) typeExpr(ctx *tyCtx, te syntax.TypeExpr) Type {
 		return &Arrow{Param: c.typeExpr(ctx, te.Param), Ret: c.typeExpr(ctx, te.Ret)}
 	case *syntax.NamedTypeExpr:
 		return c.namedType(ctx, te)
+	case *syntax.RecordTypeExpr:
+		return c.recordType(ctx, te)
 	case nil:
 		c.errorf(source.Pos{}, "internal error: missing type")
 		return errT
@@ -113,6 +115,8 @@ func (c *checker) patType(ctx *tyCtx, p syntax.Pat) Type {
 	case *syntax.AscribedPat:
 		t = c.typeExpr(ctx, p.Type)
 		c.mustUnify(pos(p), t, c.patType(ctx, p.Pat), "pattern")
+	case *syntax.RecordPat:
+		t = c.recordPatType(ctx, p)
 	case nil:
 		c.errorf(source.Pos{}, "internal error: missing pattern")
 		return errT
@@ -172,6 +176,8 @@ func (c *checker) declarePat(sc *scope, p syntax.Pat, t Type) *scope {
 		return sc
 	case *syntax.AscribedPat:
 		return c.declarePat(sc, p.Pat, t)
+	case *syntax.RecordPat:
+		return c.declareRecordPat(sc, p, t)
 	default:
 		c.errorf(pos(p), "internal error: unknown pattern %T", p)
 		return sc
