@@ -83,7 +83,11 @@ func (f *frame) eval1(s *core.Stmt) ([]eval.Value, error) {
 		return f.m.call(fn, args, f.depth+1, f.soac, s.Pos)
 	case *core.AssertExp:
 		if !f.atom(e.Cond).data.([]bool)[0] {
-			return nil, f.errAt(s, "%s", e.Msg)
+			vals := make([]string, len(e.Args))
+			for i, a := range e.Args {
+				vals[i] = fmt.Sprint(f.scalarInt(a))
+			}
+			return nil, f.errAt(s, "%s", e.Message(vals))
 		}
 		return nil, nil
 	case *core.Screma:

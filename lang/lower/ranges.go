@@ -71,7 +71,12 @@ func (l *lowerer) rangeExpr(c ctx, x *syntax.Range) (value, error) {
 		d = l.emit1(pos, "abs", i64, &core.UnOpExp{Op: core.Abs, T: core.I64, X: d})
 		dist = b(core.Add, d, one)
 	}
-	l.stmts = append(l.stmts, &core.Stmt{Exp: &core.AssertExp{Cond: valid, Msg: rangeMsg(c, x, start, second, end)}, Pos: pos})
+	var sec64 core.Atom
+	if second != nil {
+		sec64 = l.toI64(pos, second)
+	}
+	msg, args := rangeMsg(x, s64, sec64, e64)
+	l.stmts = append(l.stmts, &core.Stmt{Exp: &core.AssertExp{Cond: valid, Msg: msg, Args: args}, Pos: pos})
 	mag := l.emit1(pos, "abs", i64, &core.UnOpExp{Op: core.Abs, T: core.I64, X: step})
 	// A zero step only reaches here when the check above failed.
 	safe := b(core.Max, mag, one)
@@ -86,21 +91,22 @@ func (l *lowerer) rangeExpr(c ctx, x *syntax.Range) (value, error) {
 	return value{t: &types.Array{Elem: types.Prim{T: t}, Dims: []types.Dim{types.AnyDim}}, atoms: []core.Atom{r}}, nil
 }
 
-// rangeMsg is Futhark's message for an invalid range, with the bounds'
-// values where they are constants and their source text otherwise.
-func rangeMsg(c ctx, x *syntax.Range, start, second, end core.Atom) string {
-	show := func(a core.Atom, e syntax.Expr) string {
+// rangeMsg is Futhark's message for an invalid range, `Range 0..1..<-1 is
+// invalid.`, with the bounds' values: constants written in, the others
+// as %v verbs filled in at run time from the returned arguments.
+func rangeMsg(x *syntax.Range, start, second, end core.Atom) (string, []core.Atom) {
+	var args []core.Atom
+	show := func(a core.Atom) string {
 		if k, ok := a.(core.Const); ok {
-			if k.T.IsUnsigned() {
-				return fmt.Sprint(k.Bits)
-			}
 			return fmt.Sprint(k.Int())
 		}
-		return syntax.Dump(e)
+		args = append(args, a)
+		return "%v"
 	}
-	s := "Range " + show(start, x.Start)
-	if x.Second != nil {
-		s += ".." + show(second, x.Second)
+	s := "Range " + show(start)
+	if second != nil {
+		s += ".." + show(second)
 	}
-	return fmt.Sprintf("%s%s%s is invalid.", s, x.Op, show(end, x.End))
+	s += x.Op + show(end) + " is invalid."
+	return s, args
 }
