@@ -204,10 +204,52 @@ func (l *lowerer) bindPat(c ctx, p syntax.Pat, v value, pos source.Pos) error {
 			if err := l.bindSizes(c, p.Type, v.atoms, 0, pos); err != nil {
 				return err
 			}
+			if _, abbrev := p.Type.(*syntax.NamedTypeExpr); abbrev {
+				// Sizes named in a type abbreviation's arguments
+				// (`vec [n] i32`) are bound from the checker's type.
+				if err := l.bindSizesOfType(c, c.info.PatTypes[p], v.atoms, 0, p.At, pos); err != nil {
+					return err
+				}
+			}
 		}
 		return l.bindPat(c, p.Pat, v, pos)
 	}
 	return source.Errorf(p.Span().Start, "internal error: unknown pattern %T", p)
+}
+
+// bindSizesOfType is bindSizes over a resolved type: each named size of t
+// binds (or checks) the matching dimension of atoms.
+func (l *lowerer) bindSizesOfType(c ctx, t types.Type, atoms []core.Atom, depth int, at syntax.At, pos source.Pos) error {
+	switch t := t.(type) {
+	case *types.Tuple:
+		for _, e := range t.Elems {
+			n := len(Flatten(e))
+			if n > len(atoms) {
+				return nil
+			}
+			if err := l.bindSizesOfType(c, e, atoms[:n], depth, at, pos); err != nil {
+				return err
+			}
+			atoms = atoms[n:]
+		}
+	case *types.Array:
+		if len(atoms) == 0 {
+			return nil
+		}
+		av, ok := atoms[0].(*core.Var)
+		if !ok {
+			return nil
+		}
+		for i, d := range t.Dims {
+			if d.Name == "" || strings.HasPrefix(d.Name, "?") || av.Type.Rank <= depth+i {
+				continue
+			}
+			if err := l.bindSize(c, &syntax.DimExpr{At: at, Name: d.Name}, av, depth+i, pos); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // typeExprWidth is the number of core values a written type flattens to.

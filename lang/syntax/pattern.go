@@ -327,7 +327,10 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 		var args []TypeArg
 		for {
 			n := lex.Peek()
-			if p.isOpenBracket(n) && p.closesDim(lex) {
+			// In argument position a bracket is a size argument
+			// (`vec [n] i32`), as in Futhark; an array type argument
+			// is written in parentheses.
+			if p.isOpenBracket(n) {
 				lex.Next()
 				d, err := p.dimExpr(lex)
 				if err != nil {
@@ -382,33 +385,6 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 		return &TupleTypeExpr{At: at(), Elems: elems}, nil
 	}
 	return nil, p.unexpected(t, "type")
-}
-
-// closesDim reports whether the bracket at the cursor encloses a size
-// argument of a type abbreviation (`vec [3]`) rather than starting an
-// array type: the bracket pair is followed by no type.
-func (p *parser) closesDim(lex *lexer.PeekingLexer) bool {
-	i := lex.Cursor()
-	depth := 0
-	for ; i < len(p.toks); i++ {
-		t := &p.toks[i]
-		if t.EOF() {
-			return true
-		}
-		if p.isOpenBracket(t) {
-			depth++
-		} else if p.isPunct(t, "]") {
-			depth--
-			if depth == 0 {
-				break
-			}
-		}
-	}
-	if i+1 >= len(p.toks) {
-		return true
-	}
-	n := &p.toks[i+1]
-	return !(n.Type == p.lx.tIdent || p.isPunct(n, "(") || p.isPunct(n, "{") || p.isOpenBracket(n) || p.isOp(n, "*"))
 }
 
 // dimExpr parses what is inside the brackets of an array type, up to the
