@@ -22,6 +22,7 @@ const (
 	fnRightSection               // (op e): bound = [e], applied as x op e
 	fnProject                    // (.0.1)
 	fnIndex                      // (.[i, j]): indices, lowered in info and sc
+	fnCompose                    // f >-> g: bound = [f, g], applied as g (f x)
 )
 
 // fnVal is a function value known at lowering time. bound holds the
@@ -70,6 +71,8 @@ func (l *lowerer) arity(f *fnVal) (int, error) {
 		return 2, nil
 	case fnProject, fnIndex:
 		return 1, nil
+	case fnCompose:
+		return 3, nil
 	}
 	return 0, source.Errorf(f.pos, "internal error: unknown function kind %d", f.kind)
 }
@@ -124,6 +127,15 @@ func (l *lowerer) call(f *fnVal, args []value, pos source.Pos) (value, error) {
 		return l.binop(pos, f.op, args[0], args[1])
 	case fnRightSection:
 		return l.binop(pos, f.op, args[1], args[0])
+	case fnCompose:
+		if args[0].fn == nil || args[1].fn == nil {
+			return value{}, source.Errorf(pos, "internal error: composing a non-function")
+		}
+		y, err := l.apply(args[0].fn, []value{args[2]}, pos)
+		if err != nil {
+			return value{}, err
+		}
+		return l.apply(args[1].fn, []value{y}, pos)
 	case fnIndex:
 		if args[0].fn != nil {
 			return value{}, source.Errorf(pos, "internal error: indexing a function")

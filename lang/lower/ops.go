@@ -137,6 +137,10 @@ func (l *lowerer) binop(pos source.Pos, op string, a, b value) (value, error) {
 		return l.apply(a.fn, []value{b}, pos)
 	case "++":
 		return concat(l, pos, []value{a, b})
+	case ">->":
+		return value{fn: &fnVal{kind: fnCompose, bound: []value{a, b}, pos: pos}}, nil
+	case "<-<":
+		return value{fn: &fnVal{kind: fnCompose, bound: []value{b, a}, pos: pos}}, nil
 	}
 	if a.fn != nil || b.fn != nil {
 		return value{}, source.Errorf(pos, "operator %s cannot be applied to functions", op)

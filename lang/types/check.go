@@ -389,11 +389,13 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 	}
 	if len(d.TypeParams) > 0 {
 		c.typeNames = map[string]Type{}
-		for _, p := range d.TypeParams {
+		for i := range d.TypeParams {
+			p := &d.TypeParams[i]
 			if _, dup := c.typeNames[p.Name]; dup {
 				c.errorf(p.Pos(), "%s has two type parameters named %s", d.Name, p.Name)
 			}
 			c.typeNames[p.Name] = &tyParam{name: p.Name}
+			c.info.Binds[p] = &Object{Kind: Local, Name: p.Name, Type: c.typeNames[p.Name], Pos: p.Pos()}
 		}
 	}
 	obj.Type = c.funDef(nil, d.SizeParams, d.Params, d.Ret, d.Body, self, map[string]bool{}, d.Name, nil)
@@ -773,8 +775,14 @@ func (c *checker) project(t Type, field int, p source.Pos) Type {
 		return u.Elems[field]
 	case *tyVar:
 		if u.prims == 0 {
-			c.errorf(p, "cannot infer the tuple type for field %d; add a type annotation", field)
-			return errT
+			// Resolved when u is bound to a tuple (solver.bind);
+			// otherwise the result stays ambiguous and is reported.
+			r := c.s.fresh()
+			if c.s.projs == nil {
+				c.s.projs = map[*tyVar][]pendingProj{}
+			}
+			c.s.projs[u] = append(c.s.projs[u], pendingProj{field: field, res: r})
+			return r
 		}
 		c.errorf(p, "cannot take field %d of a value of type %s (not a tuple)", field, u)
 		return errT
@@ -1098,6 +1106,9 @@ func (c *checker) binOp(sc *scope, e *syntax.BinOp, hint Type) Type {
 		c.errorf(e.OpPos, "unknown operator %s", e.Op)
 		return c.skipArgs(sc, []syntax.Expr{e.Lhs, e.Rhs}, nil)
 	}
+	if rule.class == opCompose {
+		return c.applyType(sc, c.opType(e.Op, "", e.OpPos), e.Op, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil, nil, hint)
+	}
 	if rule.class == opConcat {
 		return c.applyType(sc, c.useType(baseNames["concat"], nil), e.Op, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil, nil, nil)
 	}
@@ -1151,6 +1162,14 @@ func (c *checker) opType(op, qual string, p source.Pos) Type {
 	case opPipe:
 		c.errorf(p, "operator %s cannot be used as a section", op)
 		return errT
+	case opCompose:
+		// f >-> g is \x -> g (f x); f <-< g is \x -> f (g x).
+		a, b, r := c.s.fresh(), c.s.fresh(), c.s.fresh()
+		first, second := Type(&Arrow{Param: a, Ret: b}), Type(&Arrow{Param: b, Ret: r})
+		if op == "<-<" {
+			first, second = second, first
+		}
+		return &Arrow{Param: first, Ret: &Arrow{Param: second, Ret: &Arrow{Param: a, Ret: r}}}
 	case opEq:
 		t = c.s.freshElem()
 	default:

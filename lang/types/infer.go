@@ -131,6 +131,15 @@ type solver struct {
 	vars    []*tyVar
 	dims    map[string]Dim // solutions of dimension variables
 	nextDim int
+	// projs are projections of variables not yet known to be tuples
+	// (`let first p = p.0`): each is resolved when its variable is bound.
+	projs map[*tyVar][]pendingProj
+}
+
+// pendingProj is field `field` of a variable, whose type is res.
+type pendingProj struct {
+	field int
+	res   Type
 }
 
 func newSolver() *solver { return &solver{dims: map[string]Dim{}} }
@@ -495,6 +504,10 @@ func (s *solver) bind(v *tyVar, t Type) *mismatch {
 		w.noFun = w.noFun || v.noFun
 		w.lit = w.lit || v.lit
 		v.ref = w
+		if ps := s.projs[v]; ps != nil {
+			delete(s.projs, v)
+			s.projs[w] = append(s.projs[w], ps...)
+		}
 		return nil
 	}
 	if s.occurs(v, t) {
@@ -510,6 +523,16 @@ func (s *solver) bind(v *tyVar, t Type) *mismatch {
 		return &mismatch{fun: true}
 	}
 	v.ref = t
+	if ps := s.projs[v]; ps != nil {
+		delete(s.projs, v)
+		if tup, ok := t.(*Tuple); ok {
+			for _, p := range ps {
+				if p.field < len(tup.Elems) {
+					s.unify(tup.Elems[p.field], p.res, true)
+				}
+			}
+		}
+	}
 	return nil
 }
 

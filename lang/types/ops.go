@@ -4,11 +4,12 @@ package types
 type opClass int
 
 const (
-	opArith  opClass = iota // both operands one type from operands; result that type
-	opCmp                   // both operands one type from operands; result bool
-	opEq                    // any non-function type; result bool
-	opConcat                // ++, typed as concat
-	opPipe                  // |> and <|, typed as application
+	opArith   opClass = iota // both operands one type from operands; result that type
+	opCmp                    // both operands one type from operands; result bool
+	opEq                     // any non-function type; result bool
+	opConcat                 // ++, typed as concat
+	opPipe                   // |> and <|, typed as application
+	opCompose                // >-> and <-<, function composition
 )
 
 // opRule is the typing rule of one infix operator.
@@ -47,4 +48,6 @@ var binOps = map[string]opRule{
 	"++":  {opConcat, 0, false},
 	"|>":  {opPipe, 0, false},
 	"<|":  {opPipe, 0, false},
+	">->": {opCompose, 0, false},
+	"<-<": {opCompose, 0, false},
 }

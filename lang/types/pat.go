@@ -65,7 +65,9 @@ func (c *checker) typeExpr(ctx *tyCtx, te syntax.TypeExpr) Type {
 
 func (c *checker) dimExpr(ctx *tyCtx, d *syntax.DimExpr) Dim {
 	if d.Expr != nil {
-		// A size expression ([n*m]) is checked at run time only.
+		// A size expression ([n*m]) is an i64 expression over sizes in
+		// scope; the size it gives is checked at run time only.
+		c.mustUnify(pos(d.Expr), Prim{T: core.I64}, c.expr(ctx.sc, d.Expr, nil), "size expression")
 		return AnyDim
 	}
 	if dd, ok := c.abbrevDims[d.Name]; ok && d.Name != "" {

@@ -3,6 +3,7 @@ package types
 import (
 	"fmt"
 
+	"github.com/arepl/arepl/lang/core"
 	"github.com/arepl/arepl/lang/source"
 	"github.com/arepl/arepl/lang/syntax"
 )
@@ -51,7 +52,13 @@ func (c *checker) typeDecl(d *syntax.TypeDecl) {
 	for k, v := range saved {
 		c.typeNames[k] = v
 	}
-	for i, p := range d.Params {
+	for i := range d.Params {
+		p := &d.Params[i]
+		if p.Type {
+			c.info.Binds[p] = &Object{Kind: Local, Name: p.Name, Type: &tyParam{name: p.Name}, Pos: p.Pos()}
+		} else {
+			c.info.Binds[p] = &Object{Kind: SizeVar, Name: p.Name, Type: Prim{T: core.I64}, Pos: p.Pos()}
+		}
 		if p.Type {
 			c.typeNames[p.Name] = &tyParam{name: p.Name}
 			args[i] = syntax.TypeArg{Type: &syntax.NamedTypeExpr{At: p.At, Name: p.Name}}

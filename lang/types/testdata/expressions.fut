@@ -79,7 +79,9 @@ def m = [[1.0, 2.0], [3.0, 4.0]]
 -- expr (+ 2.0) => f64 -> f64
 -- expr (.0) (1, 2.0) => i32
 -- expr map (.1) [(1, 2.0)] => [1]f64
--- expr (.0) => ERROR "cannot infer the tuple type"
+-- expr (.0) => a -> b
+-- expr let first p = p.0 in first (1i32, true) => i32
+-- expr let second p = p.1 in (second (1i32, true), second (2i32, false)) => (bool, bool)
 -- expr (== 1) => i32 -> bool
 -- expr (&& true) => bool -> bool
 -- expr (++) [1] [2] => []i32
