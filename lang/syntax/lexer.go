@@ -97,7 +97,7 @@ func (d *futLexer) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 	if err != nil {
 		return nil, err
 	}
-	toks, _, err := d.tokenize(filename, string(b))
+	toks, _, err := d.tokenize(filename, string(b), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -120,9 +120,14 @@ type lexError struct {
 func (e *lexError) Error() string { return e.msg }
 
 // tokenize lexes text into the token list the grammar sees (ending in EOF)
-// and the comments.
-func (d *futLexer) tokenize(filename, text string) ([]lexer.Token, []comment, error) {
-	toks := make([]lexer.Token, 0, len(text)/2+2)
+// and the comments, appending the tokens to buf[:0] (a pooled parser's
+// buffer, so that long inputs are not copied as the list grows).
+func (d *futLexer) tokenize(filename, text string, buf []lexer.Token) ([]lexer.Token, []comment, error) {
+	toks := buf[:0]
+	if want := len(text)*2/3 + 2; cap(toks) < want {
+		// At most two tokens per three bytes in practice ("1, ").
+		toks = make([]lexer.Token, 0, want)
+	}
 	var comments []comment
 	lastLine := 0 // line of the last non-comment token
 	line, lineStart := 1, 0

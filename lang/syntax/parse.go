@@ -160,6 +160,7 @@ type parser struct {
 	// Per parse:
 	file       *source.File
 	toks       []lexer.Token // ends with EOF; nothing elided
+	tokBuf     []lexer.Token // toks' storage, kept between parses
 	comments   []comment
 	lineStarts []int
 	lexErr     source.ErrorList
@@ -204,7 +205,10 @@ func getParser(f *source.File) *parser {
 			p.lineStarts = append(p.lineStarts, i+1)
 		}
 	}
-	toks, comments, err := p.lx.tokenize(f.Name, f.Text)
+	toks, comments, err := p.lx.tokenize(f.Name, f.Text, p.tokBuf)
+	if err == nil {
+		p.tokBuf = toks
+	}
 	if err != nil {
 		off := len(f.Text)
 		msg := err.Error()
