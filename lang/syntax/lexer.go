@@ -5,7 +5,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -385,14 +384,10 @@ func describeBadChar(text string, off int) string {
 		return "unexpected end of input"
 	}
 	switch {
-	case r[0] == '\'' && len(r) > 1 && (r[1] == '^' || r[1] == '~' || unicode.IsLetter(r[1])) && (len(r) < 3 || r[2] != '\''):
-		return "unexpected \"'\": type parameters are not supported by arepl"
 	case r[0] == '"' || r[0] == '\'':
 		return fmt.Sprintf("unexpected %q: string and character literals are not supported by arepl", string(r[0]))
-	case r[0] == '{' || r[0] == '}':
-		return fmt.Sprintf("unexpected %q: records are not supported by arepl", string(r[0]))
 	case r[0] == '#':
-		return `unexpected "#": attributes and sum types are not supported by arepl`
+		return `unexpected "#": sum types (#constructors) are not supported by arepl`
 	}
 	return fmt.Sprintf("unexpected character %q", string(r[0]))
 }
