@@ -219,7 +219,7 @@ func usesVar(e core.Exp, name string) bool {
 	case *core.ApplyExp:
 		return atomsUse(e.Args, name)
 	case *core.AssertExp:
-		return atomIs(e.Cond, name)
+		return atomIs(e.Cond, name) || atomsUse(e.Args, name)
 	case *core.Screma:
 		return scremaUses(e, name)
 	case *core.Segmented:

@@ -667,7 +667,7 @@ func (f *frame) gather(s *core.Stmt, e *core.IndexExp) error {
 				for q := range e.Idx {
 					parts[q] = fmt.Sprint(toInt64(idx[q].data, i))
 				}
-				return f.errAt(s, "index %s out of bounds for array of shape %s", strings.Join(parts, ", "), shapeString(arr.Shape))
+				return f.errAt(s, "Index [%s] out of bounds for array of shape %s.", strings.Join(parts, ", "), shapeString(arr.Shape))
 			}
 			off = off*arr.Shape[k] + j
 		}
