@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/arepl/arepl/lang/core"
@@ -200,15 +201,34 @@ func (l *lowerer) checkResult(c ctx, ret syntax.TypeExpr, v value, pos source.Po
 
 func (l *lowerer) checkResultSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom, depth int, pos source.Pos) error {
 	switch te := te.(type) {
-	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr:
+	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr, *syntax.NamedTypeExpr:
+		// Sizes inside a type abbreviation or a type parameter are not
+		// written here: like bindSizes, the check does not look inside.
 		return nil
 	case *syntax.UniqueTypeExpr:
 		return l.checkResultSizes(c, te.Elem, atoms, depth, pos)
+	case *syntax.RecordTypeExpr:
+		// A record's values are its fields in the order of their names.
+		fields := slices.Clone(te.Fields)
+		slices.SortStableFunc(fields, func(a, b syntax.RecordField) int { return strings.Compare(a.Name, b.Name) })
+		off := 0
+		for _, f := range fields {
+			n := typeExprWidth(f.Type)
+			if n < 0 || off+n > len(atoms) {
+				return nil
+			}
+			if err := l.checkResultSizes(c, f.Type, atoms[off:off+n], depth, pos); err != nil {
+				return err
+			}
+			off += n
+		}
+		return nil
 	case *syntax.TupleTypeExpr:
 		off := 0
 		for _, e := range te.Elems {
 			n := typeExprWidth(e)
-			if off+n > len(atoms) {
+			if n < 0 || off+n > len(atoms) {
+				// The rest is only known from the checker's types.
 				return nil
 			}
 			if err := l.checkResultSizes(c, e, atoms[off:off+n], depth, pos); err != nil {
@@ -237,6 +257,9 @@ func (l *lowerer) checkResultSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom,
 // declaredSize is the value of a size written in a type, when it has one
 // in c: false for `[]` and for a name not bound there (existential).
 func (l *lowerer) declaredSize(c ctx, d *syntax.DimExpr) (core.Atom, bool) {
+	if d.Expr != nil {
+		return nil, false // size expressions are not checked (README)
+	}
 	if d.Name == "" {
 		return core.IntConst(core.I64, d.Const), true
 	}
