@@ -517,10 +517,16 @@ func (sc *scope) stmt(ops []op, s *core.Stmt) []op {
 			return append(ops, sc.mapCode(s, e))
 		}
 	case *core.AssertExp:
-		c, pos, msg := sc.atom(e.Cond).i, s.Pos, e.Msg
+		c, pos, args := sc.atom(e.Cond).i, s.Pos, sc.atoms(e.Args)
 		return append(ops, func(_ *thread, r *regs) {
 			if !r.b[c] {
-				failAt(pos, "%s", msg)
+				// The message's %v verbs show the values of its
+				// i64 arguments (`Range 0..>5 is invalid.`).
+				vals := make([]string, len(args))
+				for i, a := range args {
+					vals[i] = fmt.Sprint(r.i[a.i])
+				}
+				failAt(pos, "%s", e.Message(vals))
 			}
 		})
 	}
@@ -1052,7 +1058,7 @@ func outOfBounds(pos source.Pos, r *regs, arr eval.Value, idx []int32) {
 	for k, s := range idx {
 		parts[k] = fmt.Sprint(r.i[s])
 	}
-	failAt(pos, "index %s out of bounds for array of shape %s", strings.Join(parts, ", "), shapeString(arr.Shape))
+	failAt(pos, "Index [%s] out of bounds for array of shape %s.", strings.Join(parts, ", "), shapeString(arr.Shape))
 }
 
 // updateCode compiles `a with [idx] = v`. A scalar element is written by

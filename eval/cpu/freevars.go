@@ -166,6 +166,7 @@ func (w *varWalk) exp(e core.Exp) {
 		w.atoms(e.Args)
 	case *core.AssertExp:
 		w.atom(e.Cond)
+		w.atoms(e.Args)
 	case *core.Screma:
 		w.screma(e)
 	case *core.Segmented:
