@@ -90,6 +90,22 @@ func failAt(pos source.Pos, format string, args ...any) {
 	panic(runErr{source.Errorf(pos, format, args...)})
 }
 
+// reserve checks an allocation of n elements of type t against the same
+// limits as the interpreter's newArray: MaxAlloc where it is set (0 means
+// none) and the memory budget (eval.Reserve), failing at pos otherwise.
+func (m *machine) reserve(pos source.Pos, t core.PrimType, n int64) {
+	size := int64(t.Size())
+	if n > (1<<63-1)/size {
+		failAt(pos, "cannot allocate %d elements of %d bytes", n, size)
+	}
+	if max := m.opts.MaxAlloc; max > 0 && n*size > max {
+		failAt(pos, "cannot allocate %d bytes: more than the largest array allowed, %d bytes", n*size, max)
+	}
+	if err := eval.Reserve(n * size); err != nil {
+		failAt(pos, "cannot allocate %d bytes: %v", n*size, err)
+	}
+}
+
 // catch turns a runErr panic into *err; other panics go on.
 func catch(err *error) {
 	if r := recover(); r != nil {
@@ -1243,9 +1259,7 @@ func (sc *scope) mapCode(s *core.Stmt, e *core.Screma) op {
 		}
 		outs := make([]eval.Value, len(out))
 		for j := range outs {
-			if size := int64(elems[j].Size()); n > x.m.opts.MaxAlloc/size {
-				failAt(pos, "cannot allocate %d elements of %d bytes", n, size)
-			}
+			x.m.reserve(pos, elems[j], n)
 			outs[j] = eval.Value{Elem: elems[j], Shape: []int64{n}, Data: eval.MakeSlice(elems[j], int(n))}
 		}
 		for i := int64(0); i < n; i++ {
