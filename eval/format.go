@@ -366,10 +366,17 @@ func (p *printer) value(t types.Type, vs []Value, summarising bool) error {
 		p.scalar(vs[0], 0)
 		return nil
 	case *types.Tuple:
-		p.b.WriteByte('(')
+		open, close := byte('('), byte(')')
+		if t.Names != nil {
+			open, close = '{', '}' // a record: {a = 1, b = 2}, as Futhark prints it
+		}
+		p.b.WriteByte(open)
 		for i, e := range t.Elems {
 			if i > 0 {
 				p.b.WriteString(", ")
+			}
+			if t.Names != nil {
+				p.b.WriteString(t.Names[i] + " = ")
 			}
 			n := leafCount(e)
 			if err := p.value(e, vs[:n], summarising); err != nil {
@@ -377,7 +384,7 @@ func (p *printer) value(t types.Type, vs []Value, summarising bool) error {
 			}
 			vs = vs[n:]
 		}
-		p.b.WriteByte(')')
+		p.b.WriteByte(close)
 		return nil
 	case *types.Array:
 		return p.array(t, vs, summarising)

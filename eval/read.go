@@ -826,39 +826,23 @@ func (r *reader) floatOf(l lit, t core.PrimType) (float64, error) {
 }
 
 // intBits is the value of an integer literal of type t, as the 64-bit
-// pattern the slice store truncates. Decimal literals must lie in t's
-// range; hexadecimal, binary and octal literals may also give the bit
-// pattern of a signed type (0xFFi8 is -1), as in Futhark.
+// pattern the slice store truncates. As in Futhark's value reader, a
+// literal that does not fit its type wraps around (300u8 is 44, -1u32 is
+// 4294967295); only one that does not fit in 64 bits is an error.
 func (r *reader) intBits(l lit, t core.PrimType) (uint64, error) {
 	u, err := parseUint(l.text)
-	outOfRange := func() error {
+	if err != nil {
 		sign := ""
 		if l.neg {
 			sign = "-"
 		}
-		return r.file.Errorf(l.pos, "%s%s is out of range for %s", sign, l.text, t)
+		return 0, r.file.Errorf(l.pos, "%s%s is out of range for %s", sign, l.text, t)
 	}
-	if err != nil {
-		return 0, outOfRange()
+	if l.neg {
+		u = -u
 	}
-	bits := uint(t.Bits())
-	prefixed := hasBasePrefix(l.text)
-	if t.IsUnsigned() {
-		if l.neg && u != 0 || bits < 64 && u>>bits != 0 {
-			return 0, outOfRange()
-		}
-		return u, nil
-	}
-	// Signed: magnitude up to 2^(bits-1) when negative, 2^(bits-1)-1 when
-	// positive, or any bit pattern of the width for a prefixed literal.
-	limit := uint64(1) << (bits - 1)
-	switch {
-	case l.neg && u <= limit:
-		return -u, nil
-	case !l.neg && u < limit:
-		return u, nil
-	case !l.neg && prefixed && (bits == 64 || u>>bits == 0):
+	if bits := uint(t.Bits()); bits < 64 && t.IsSigned() {
 		return uint64(int64(u<<(64-bits)) >> (64 - bits)), nil
 	}
-	return 0, outOfRange()
+	return u, nil
 }

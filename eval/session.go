@@ -376,6 +376,10 @@ func (s *Session) declare(ctx context.Context, file *source.File, decls []syntax
 	for _, d := range decls {
 		vd, ok := d.(*syntax.ValDecl)
 		if !ok {
+			if td, ok := d.(*syntax.TypeDecl); ok {
+				res.Decls = append(res.Decls, td.Name)
+				continue
+			}
 			return nil, fmt.Errorf("internal error: unknown declaration %T", d)
 		}
 		res.Decls = append(res.Decls, vd.Name)

@@ -107,6 +107,7 @@ func reads(exp core.Exp, f func(v *core.Var, w where)) {
 		atoms(e.Args, direct)
 	case *core.AssertExp:
 		atom(e.Cond, direct)
+		atoms(e.Args, direct)
 	case *core.Screma:
 		atom(e.W, direct)
 		arrs(e.Arrs, soacIn)
@@ -341,7 +342,7 @@ func (s subst) exp(exp core.Exp) core.Exp {
 	case *core.ApplyExp:
 		return &core.ApplyExp{Fun: e.Fun, Args: s.atoms(e.Args), Ret: e.Ret}
 	case *core.AssertExp:
-		return &core.AssertExp{Cond: s.atom(e.Cond), Msg: e.Msg}
+		return &core.AssertExp{Cond: s.atom(e.Cond), Msg: e.Msg, Args: s.atoms(e.Args)}
 	case *core.Screma:
 		return s.screma(e)
 	case *core.Hist:

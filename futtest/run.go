@@ -30,6 +30,9 @@ type Options struct {
 	// with Fusion on; with PlanCheck nil they are skipped with a note.
 	// CheckFusionPlan is the checker arepl uses.
 	PlanCheck func(PlanCase) error
+	// Verbose, when set, receives one line per file as it finishes: the
+	// path and its cases passed and failed (`arepl test -v`).
+	Verbose io.Writer
 	// Timeout bounds each case (0: no bound).
 	Timeout time.Duration
 	// NewSession makes the session for one file; nil means
@@ -133,7 +136,15 @@ func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 		if opts.Progress != nil {
 			fmt.Fprintf(opts.Progress, "\r\x1b[K[%d/%d] %s", i+1, len(files), path)
 		}
+		passed, failed := rep.Passed, len(rep.Failures)
 		runFile(ctx, path, opts, rep)
+		if opts.Verbose != nil {
+			status := "ok"
+			if len(rep.Failures) > failed {
+				status = "FAIL"
+			}
+			fmt.Fprintf(opts.Verbose, "%-4s %s (%d passed, %d failed)\n", status, path, rep.Passed-passed, len(rep.Failures)-failed)
+		}
 		if ctx.Err() != nil {
 			break
 		}
@@ -190,9 +201,6 @@ func runFile(ctx context.Context, path string, opts Options, rep *Report) {
 		}
 		return
 	}
-	if len(spec.Blocks) == 0 {
-		return
-	}
 	rep.Files++
 	newSession := opts.NewSession
 	if newSession == nil {
@@ -223,6 +231,11 @@ func runFile(ctx context.Context, path string, opts Options, rep *Report) {
 		if !expectsLoadError {
 			rep.fail(path, 1, "load", "%v", loadErr)
 		}
+		return
+	}
+	if len(spec.Blocks) == 0 {
+		// A program without tests must still load, as with futhark test.
+		rep.Passed++
 		return
 	}
 	for _, b := range spec.Blocks {
@@ -290,8 +303,19 @@ func runCase(ctx context.Context, sess *eval.Session, entry string, c *Case, opt
 	if err != nil {
 		return nil, fmt.Sprintf("no entry point %s: %v", entry, err)
 	}
-	args, err := eval.ReadValues(c.Input, params)
+	input := c.Input
+	if c.Random {
+		if input, err = randomInput(c.Input, uint64(c.Line)); err != nil {
+			return nil, err.Error()
+		}
+	}
+	args, err := eval.ReadValues(input, params)
 	if err != nil {
+		// An input that does not fit the entry point is a run-time
+		// error in Futhark, which an error case may expect.
+		if c.Error != nil && c.Error.Matches(err.Error()) {
+			return nil, ""
+		}
 		return nil, fmt.Sprintf("reading the input: %v", err)
 	}
 	if opts.Timeout > 0 {

@@ -29,8 +29,9 @@ func TestRunReport(t *testing.T) {
 			return nil
 		},
 	}
-	var progress bytes.Buffer
+	var progress, verbose bytes.Buffer
 	opts.Progress = &progress
+	opts.Verbose = &verbose
 	rep, err := Run(context.Background(), []string{"testdata/runner"}, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +54,12 @@ func TestRunReport(t *testing.T) {
 	if got != string(want) {
 		t.Errorf("report differs from %s (run with -update to accept):\n--- got\n%s--- want\n%s", golden, got, want)
 	}
-	if !strings.Contains(progress.String(), "[1/7] testdata/runner/bad_block.fut") || !strings.HasSuffix(progress.String(), "\r\x1b[K") {
+	for _, line := range []string{"FAIL testdata/runner/no_blocks_bad.fut (0 passed, 1 failed)\n", "ok   testdata/runner/pass.fut ("} {
+		if !strings.Contains(verbose.String(), line) {
+			t.Errorf("verbose output %q lacks %q", verbose.String(), line)
+		}
+	}
+	if !strings.Contains(progress.String(), "[1/8] testdata/runner/bad_block.fut") || !strings.HasSuffix(progress.String(), "\r\x1b[K") {
 		t.Errorf("progress output %q lacks the per-file line or the final clear", progress.String())
 	}
 }

@@ -19,15 +19,16 @@
 //	warning: regex                     (skipped with a note)
 //	plan { redomap 1 scanomap 0 ... }  arepl's fusion-plan check (see Options.PlanCheck)
 //
-// Cases whose input is `@ file`, or whose tags include random, script or
-// compiled, are skipped with a note, as are `property:` lines. A regex is
+// Cases whose input is `@ file` or whose tags include script are skipped
+// with a note, as are `property:` lines; `random input { [n]t ... }`
+// generates values of those types, and compiled cases run like others. A regex is
 // searched for anywhere in the error text (Go regexp syntax, which agrees
 // with Futhark's POSIX regexes on the patterns tests use); an empty regex
 // accepts any error. A file may hold several blocks, typically one per
 // entry point.
 //
 // Run gives every file a fresh session and loads it once. A file without
-// blocks is not a test and is not loaded; a file that fails to load when no
+// blocks must load (one passed case); a file that fails to load when no
 // block expects it counts as one failure, as does a malformed block.
 // Plans are checked only when fusion is on.
 //
@@ -82,6 +83,9 @@ type Case struct {
 	Error *Expect
 	// Skip, when not empty, says why the case is not run.
 	Skip string
+	// Random is set by the random tag: Input lists types whose values
+	// are generated.
+	Random bool
 }
 
 // Expect is an expected error: a regex searched for in the error's text.
@@ -343,11 +347,10 @@ func parseBlock(path string, line int, text string, lineOf []int) (*Block, error
 	return b, nil
 }
 
-// caseTags are the case tags that make a case unrunnable here.
+// caseTags are the case tags that make a case unrunnable here. (compiled
+// cases run like any other; random input is generated, see random.go.)
 var caseTags = map[string]string{
-	"random":   "random input",
-	"script":   "script input",
-	"compiled": "compiled-only input",
+	"script": "script input",
 }
 
 func parseCase(s *scanner, b *Block) error {
@@ -392,6 +395,9 @@ func parseCase(s *scanner, b *Block) error {
 	for _, t := range tags {
 		if why, ok := caseTags[t]; ok {
 			c.Skip = why
+		}
+		if t == "random" {
+			c.Random = true
 		}
 	}
 	switch s.peekWord() {

@@ -52,6 +52,10 @@ AR_D void ar_fail(int *err, int code) { atomicCAS(err, 0, code); }
     return sizeof(T) == 8 ? __clzll((i64)(U)x)                                  \
                           : __clz((i32)(u32)(U)x) - (32 - 8 * (int)sizeof(T));  \
   }                                                                             \
+  AR_D i32 ctz_##N(T x) {                                                       \
+    if ((U)x == 0) return 8 * (int)sizeof(T);                                   \
+    return sizeof(T) == 8 ? __ffsll((i64)(U)x) - 1 : __ffs((i32)(u32)(U)x) - 1; \
+  }                                                                             \
   /* x ** y by squaring; a negative exponent (an error the caller has     */   \
   /* already flagged) gives the truncated power                          */   \
   AR_D T pow_##N(T x, T y) {                                                    \
@@ -107,6 +111,16 @@ AR_D void ar_fail(int *err, int code) { atomicCAS(err, 0, code); }
   AR_D T div_##N(T x, T y) { return y == 0 ? (T)0 : (T)(x / y); }               \
   AR_D T mod_##N(T x, T y) { return y == 0 ? (T)0 : (T)(x % y); }
 
+// mul_hi: the high half of the double-width product.
+AR_D i8 mul_hi_i8(i8 x, i8 y) { return (i8)(((i32)x * (i32)y) >> 8); }
+AR_D i16 mul_hi_i16(i16 x, i16 y) { return (i16)(((i32)x * (i32)y) >> 16); }
+AR_D i32 mul_hi_i32(i32 x, i32 y) { return __mulhi(x, y); }
+AR_D i64 mul_hi_i64(i64 x, i64 y) { return __mul64hi(x, y); }
+AR_D u8 mul_hi_u8(u8 x, u8 y) { return (u8)(((u32)x * (u32)y) >> 8); }
+AR_D u16 mul_hi_u16(u16 x, u16 y) { return (u16)(((u32)x * (u32)y) >> 16); }
+AR_D u32 mul_hi_u32(u32 x, u32 y) { return __umulhi(x, y); }
+AR_D u64 mul_hi_u64(u64 x, u64 y) { return __umul64hi(x, y); }
+
 AR_SIGNED(i8, i8, u8)
 AR_SIGNED(i16, i16, u16)
 AR_SIGNED(i32, i32, u32)
@@ -142,6 +156,18 @@ AR_D double ar_fmod_floor(double x, double y) {
   AR_D T min_##N(T x, T y) { return fmin##S(x, y); }                            \
   AR_D T max_##N(T x, T y) { return fmax##S(x, y); }                            \
   AR_D T atan2_##N(T x, T y) { return atan2##S(x, y); }                         \
+  AR_D T hypot_##N(T x, T y) { return hypot##S(x, y); }                         \
+  AR_D T copysign_##N(T x, T y) { return copysign##S(x, y); }                   \
+  AR_D T nextafter_##N(T x, T y) { return nextafter##S(x, y); }                 \
+  AR_D T cbrt_##N(T x) { return cbrt##S(x); }                                   \
+  AR_D T log1p_##N(T x) { return log1p##S(x); }                                 \
+  AR_D T erf_##N(T x) { return erf##S(x); }                                     \
+  AR_D T erfc_##N(T x) { return erfc##S(x); }                                   \
+  AR_D T gamma_##N(T x) { return tgamma##S(x); }                                \
+  AR_D T lgamma_##N(T x) { return lgamma##S(x); }                               \
+  AR_D T asinh_##N(T x) { return asinh##S(x); }                                 \
+  AR_D T acosh_##N(T x) { return acosh##S(x); }                                 \
+  AR_D T atanh_##N(T x) { return atanh##S(x); }                                 \
   AR_D T neg_##N(T x) { return -x; }                                            \
   AR_D T abs_##N(T x) { return fabs##S(x); }                                    \
   AR_D T sgn_##N(T x) { return x > 0 ? (T)1 : x < 0 ? (T)-1 : x; }              \

@@ -384,13 +384,18 @@ func testDatasets(file, entry string, params []types.Type, seed uint64) ([]bench
 				name = fmt.Sprintf("%q", c.Name)
 			}
 			switch {
-			case c.Skip == "":
+			case c.Skip != "":
+				// Inputs from files and scripts.
+			case !c.Random:
 				argv, err := eval.ReadValues(c.Input, params)
 				if err != nil {
 					return nil, fmt.Errorf("%s:%d: %v", file, c.Line, err)
 				}
 				sets = append(sets, benchDataset{name, argv})
-			case c.Skip == "random input":
+			default:
+				// futtest now runs random cases (Case.Random) rather
+				// than skipping them; bench generates its own, from
+				// its seed.
 				argv, err := randomInput(c.Input, params, seed)
 				if err != nil {
 					return nil, fmt.Errorf("%s:%d: %v", file, c.Line, err)

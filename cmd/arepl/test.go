@@ -21,10 +21,11 @@ import (
 func runTest(args []string) error {
 	fs := flag.NewFlagSet("arepl test", flag.ContinueOnError)
 	timeout := fs.Duration("timeout", 0, "bound on each case's run time, e.g. 30s (0: none)")
+	verbose := fs.Bool("v", false, "print one line per file with its result")
 	var sf sessionFlags
 	sf.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: arepl test PATH... [--backend cpu|gpu|auto] [--no-fusion] [--timeout D]")
+		fmt.Fprintln(os.Stderr, "usage: arepl test PATH... [-v] [--backend cpu|gpu|auto] [--no-fusion] [--timeout D]")
 		fs.PrintDefaults()
 	}
 	paths, err := parseFlags(fs, args)
@@ -46,7 +47,9 @@ func runTest(args []string) error {
 		Timeout:    *timeout,
 		NewSession: newSession,
 	}
-	if readline.IsTerminal(int(os.Stderr.Fd())) {
+	if *verbose {
+		topts.Verbose = os.Stdout
+	} else if readline.IsTerminal(int(os.Stderr.Fd())) {
 		topts.Progress = os.Stderr
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

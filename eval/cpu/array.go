@@ -15,6 +15,9 @@ import (
 func (f *frame) eval1(s *core.Stmt) ([]eval.Value, error) {
 	switch e := s.Exp.(type) {
 	case *core.LoopExp:
+		if !f.m.opts.Interpret {
+			return f.compiledLoopStmt(s)
+		}
 		return f.loop(s, e)
 	case *core.IndexExp:
 		v, err := f.index(s, f.value(e.Arr), e.Idx)
@@ -87,7 +90,11 @@ func (f *frame) eval1(s *core.Stmt) ([]eval.Value, error) {
 		return f.m.call(fn, args, f.depth+1, f.soac, s.Pos)
 	case *core.AssertExp:
 		if !f.atom(e.Cond).data.([]bool)[0] {
-			return nil, f.errAt(s, "%s", e.Msg)
+			vals := make([]string, len(e.Args))
+			for i, a := range e.Args {
+				vals[i] = fmt.Sprint(f.scalarInt(a))
+			}
+			return nil, f.errAt(s, "%s", e.Message(vals))
 		}
 		return nil, nil
 	case *core.Screma:
@@ -279,7 +286,7 @@ func (f *frame) region(s *core.Stmt, arr eval.Value, idx []core.DimIndex) (*regi
 				for _, d2 := range idx {
 					bad = append(bad, f.dimString(d2))
 				}
-				return nil, f.errAt(s, "index %s out of bounds for array of shape %s", strings.Join(bad, ", "), shapeString(arr.Shape))
+				return nil, f.errAt(s, "Index [%s] out of bounds for array of shape %s.", strings.Join(bad, ", "), shapeString(arr.Shape))
 			}
 			r.pos = append(r.pos, []int64{i})
 			r.keep = append(r.keep, false)
@@ -288,22 +295,31 @@ func (f *frame) region(s *core.Stmt, arr eval.Value, idx []core.DimIndex) (*regi
 		i, j, st := f.scalarInt(d.Start), f.scalarInt(d.End), f.scalarInt(d.Stride)
 		var cnt int64
 		ok := true
+		// Futhark's rule (its internaliser's): the count is (j-i)/st
+		// rounded away from zero; an empty slice is always valid, and a
+		// nonempty one when its first and last elements are in bounds
+		// (so j may lie past the end when the stride skips over it).
 		switch {
 		case st > 0:
-			ok = 0 <= i && i <= j && j <= n
 			cnt = (j - i + st - 1) / st
+			last := i + (cnt-1)*st
+			ok = cnt == 0 || 0 <= i && i <= j && 0 <= last && last < n
 		case st < 0:
-			ok = -1 <= j && j <= i && i < n || i == j && 0 <= i && i <= n
-			cnt = (i - j - st - 1) / (-st)
+			cnt = (j - i + st + 1) / st
+			last := i + (cnt-1)*st
+			ok = cnt == 0 || -1 <= j && j <= i && 0 <= last && last <= n && i < n
 		default:
-			ok = i == j && 0 <= i && i <= n
+			ok = false // a zero stride is never valid
+		}
+		if !ok || cnt < 0 {
+			cnt = 0
 		}
 		if !ok {
 			var parts []string
 			for _, d2 := range idx {
 				parts = append(parts, f.dimString(d2))
 			}
-			return nil, f.errAt(s, "index %s out of bounds for array of shape %s", strings.Join(parts, ", "), shapeString(arr.Shape))
+			return nil, f.errAt(s, "Index [%s] out of bounds for array of shape %s.", strings.Join(parts, ", "), shapeString(arr.Shape))
 		}
 		ps := make([]int64, cnt)
 		for q := range ps {

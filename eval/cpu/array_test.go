@@ -110,7 +110,7 @@ func TestRuntimeErrors(t *testing.T) {
 	}{
 		{"index out of bounds", func(b *core.Builder, xs *core.Var) []core.Atom {
 			return []core.Atom{b.Let("r", &core.IndexExp{Arr: xs, Idx: []core.DimIndex{core.Fix(c64(5))}})}
-		}, "index 5 out of bounds for array of shape [3]"},
+		}, "Index [5] out of bounds for array of shape [3]."},
 		{"negative index in a map", func(b *core.Builder, xs *core.Var) []core.Atom {
 			w := b.Size(xs, 0)
 			lam := b.Lambda([]core.Type{tI64}, func(lb *core.Builder, x []*core.Var) []core.Atom {
@@ -118,10 +118,10 @@ func TestRuntimeErrors(t *testing.T) {
 				return []core.Atom{lb.Let("g", &core.IndexExp{Arr: xs, Idx: []core.DimIndex{core.Fix(j)}})}
 			})
 			return []core.Atom{b.Map(w, []*core.Var{xs}, lam)[0]}
-		}, "index -1 out of bounds for array of shape [3]"},
+		}, "Index [-1] out of bounds for array of shape [3]."},
 		{"slice out of bounds", func(b *core.Builder, xs *core.Var) []core.Atom {
 			return []core.Atom{b.Let("r", &core.IndexExp{Arr: xs, Idx: []core.DimIndex{slice(1, 4, 1)}})}
-		}, "index 1:4:1 out of bounds for array of shape [3]"},
+		}, "Index [1:4:1] out of bounds for array of shape [3]."},
 		{"division by zero in a map", func(b *core.Builder, xs *core.Var) []core.Atom {
 			w := b.Size(xs, 0)
 			lam := b.Lambda([]core.Type{tI64}, func(lb *core.Builder, x []*core.Var) []core.Atom {

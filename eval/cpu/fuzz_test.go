@@ -14,9 +14,12 @@ import (
 // FuzzInterp generates random well-typed core pipelines from the fuzz
 // input (maps with random scalar lambdas, including branches and gathers;
 // reductions and scans with builtin and general associative operators;
-// fused Scremas with map-outs) over random integer data, and checks that
-// one worker with large chunks, and many workers with small chunks, give
-// identical results, or both fail with a positioned error.
+// fused Scremas with map-outs; sequential loops over the elements that
+// update a loop-carried array under a branch) over random integer data,
+// and checks that one worker with large chunks, many workers with small
+// chunks, and the frame interpreter without compiled sequential code
+// (Options.Interpret) give identical results, or all fail with a
+// positioned error.
 func FuzzInterp(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
 	f.Add([]byte{200, 17, 0, 3, 99, 1, 250, 4, 8, 15, 16, 23, 42, 7, 7, 7, 1, 2, 3})
@@ -67,6 +70,7 @@ var fuzzOptions = []Options{
 	{Workers: 4, Chunk: 1},
 	{Workers: 3, Chunk: 7},
 	{Workers: 2, Chunk: 64},
+	{Workers: 2, Chunk: 3, Interpret: true},
 }
 
 // gen draws decisions from the fuzz input; past its end every draw is 0,
@@ -109,7 +113,7 @@ func (g *gen) program() (*core.Program, []eval.Value) {
 		var results []core.Atom
 		stages := 1 + g.pick(4)
 		for s := 0; s < stages; s++ {
-			switch g.pick(5) {
+			switch g.pick(6) {
 			case 0, 1: // map2 with a random lambda
 				lam := g.lambda(fb, 2, py)
 				out := fb.Map(w, cur[:2], lam)[0]
@@ -123,6 +127,20 @@ func (g *gen) program() (*core.Program, []eval.Value) {
 				r := fb.Bind("f", g.screma(fb, w, cur[:2], 1, 1, true))
 				results = append(results, r[1])
 				cur = []*core.Var{r[0], r[2]}
+			case 5: // sequential loop: acc and a copy of cur[0] updated where x < e
+				acc, arr := fb.Fresh("acc", core.Scalar(g.t)), fb.Fresh("arr", at)
+				i := fb.Fresh("i", core.Scalar(core.I64))
+				bb := fb.Nested()
+				x := bb.Let("x", &core.IndexExp{Arr: arr, Idx: []core.DimIndex{core.Fix(i)}})
+				e := g.expr(bb, []*core.Var{x, acc}, i, py, 2)
+				c := bb.BinOp(core.Lt, x, e)
+				tb, eb := bb.Nested(), bb.Nested()
+				u := tb.Let("u", &core.UpdateExp{Arr: arr, Idx: []core.DimIndex{core.Fix(i)}, Val: e})
+				arr2 := bb.Bind("if", &core.IfExp{Cond: c, Then: tb.Body(u), Else: eb.Body(arr), Ret: []core.Type{at}})[0]
+				out := fb.Bind("seq", &core.LoopExp{Params: []*core.Var{acc, arr}, Init: []core.Atom{core.IntConst(g.t, 0), cur[0]},
+					Form: core.ForLoop{I: i, Bound: w}, Body: bb.Body(e, arr2)})
+				results = append(results, out[0])
+				cur = []*core.Var{out[1], cur[0]}
 			}
 		}
 		return append(results, cur[0])

@@ -219,7 +219,7 @@ func usesVar(e core.Exp, name string) bool {
 	case *core.ApplyExp:
 		return atomsUse(e.Args, name)
 	case *core.AssertExp:
-		return atomIs(e.Cond, name)
+		return atomIs(e.Cond, name) || atomsUse(e.Args, name)
 	case *core.Screma:
 		return scremaUses(e, name)
 	case *core.Segmented:
@@ -241,6 +241,142 @@ func usesVar(e core.Exp, name string) bool {
 	case *core.MultiScan:
 		return atomIs(e.W, name) || atomIs(e.K, name) || e.Labels.Name == name || varsUse(e.Arrs, name) ||
 			e.Op == nil || lambdaUses(e.Op.Lambda, name) || atomsUse(e.Op.Neutral, name)
+	}
+	return true
+}
+
+// consumePlan is inPlacePlan for compiled loops, where uniqueness also
+// survives branches: `loop a for i < n do if c then a with [i] = v else a`
+// updates in place. For each array parameter p, consumable follows p's
+// result back through the body: an update of p, an if whose branches each
+// either keep p or update it (recursively), or an inner loop that starts
+// from p and consumes its own parameter the same way (the sieve's inner
+// loop), with p used elsewhere only by scalar reads. It returns, for each
+// update or inner-loop statement that may write in place, the index of
+// its loop parameter.
+func consumePlan(e *core.LoopExp) map[*core.Stmt]int {
+	var plan map[*core.Stmt]int
+	for pi, p := range e.Params {
+		if p.Type.Rank == 0 {
+			continue
+		}
+		ups, ok := consumable(e.Body, p.Name, pi)
+		if !ok {
+			continue
+		}
+		for _, u := range ups {
+			if plan == nil {
+				plan = map[*core.Stmt]int{}
+			}
+			plan[u] = pi
+		}
+	}
+	return plan
+}
+
+// consumable reports whether body b, given the array called name that
+// nothing else refers to, returns it (or an update of it) as its result k
+// with no other value sharing it, and lists the updates on the way.
+func consumable(b *core.Body, name string, k int) ([]*core.Stmt, bool) {
+	for j, r := range b.Result {
+		if j != k && atomIs(r, name) {
+			return nil, false
+		}
+	}
+	res, ok := b.Result[k].(*core.Var)
+	if !ok {
+		return nil, false
+	}
+	onlyScalarReads := func(stmts []*core.Stmt) bool { return onlyReads(stmts, name) }
+	if res.Name == name {
+		return nil, onlyScalarReads(b.Stmts)
+	}
+	def, at := (*core.Stmt)(nil), -1
+	for d, s := range b.Stmts {
+		for j, v := range s.Pat {
+			if v.Name == res.Name {
+				def, at = s, j
+				_ = d
+			}
+		}
+		if def != nil {
+			if !onlyScalarReads(b.Stmts[:d]) {
+				return nil, false
+			}
+			for _, t := range b.Stmts[d+1:] {
+				if usesVar(t.Exp, name) || usesVar(t.Exp, res.Name) {
+					return nil, false
+				}
+			}
+			break
+		}
+	}
+	if def == nil {
+		return nil, false
+	}
+	for j, r := range b.Result {
+		if j != k && atomIs(r, res.Name) {
+			return nil, false
+		}
+	}
+	switch e := def.Exp.(type) {
+	case *core.UpdateExp:
+		if e.Arr.Name != name || len(def.Pat) != 1 || atomIs(e.Val, name) || dimsUse(e.Idx, name) {
+			return nil, false
+		}
+		return []*core.Stmt{def}, true
+	case *core.IfExp:
+		if atomIs(e.Cond, name) {
+			return nil, false
+		}
+		t, ok := consumable(e.Then, name, at)
+		if !ok {
+			return nil, false
+		}
+		f, ok := consumable(e.Else, name, at)
+		if !ok {
+			return nil, false
+		}
+		return append(t, f...), true
+	case *core.LoopExp:
+		for j, a := range e.Init {
+			if atomIs(a, name) != (j == at) {
+				return nil, false
+			}
+		}
+		if fl := core.ForOf(e.Form); fl != nil && atomIs(fl.Bound, name) || bodyUses(e.Body, name) {
+			return nil, false
+		}
+		if _, ok := consumable(e.Body, e.Params[at].Name, at); !ok {
+			return nil, false
+		}
+		return []*core.Stmt{def}, true
+	}
+	return nil, false
+}
+
+// onlyReads reports whether stmts use the array called name only to read
+// scalars from it or its size, also inside branches and loop bodies (a
+// short-circuit `i < n && a[i]` is an if), so that no value they make
+// shares its data.
+func onlyReads(stmts []*core.Stmt, name string) bool {
+	for _, t := range stmts {
+		if !usesVar(t.Exp, name) || scalarRead(t.Exp, name) {
+			continue
+		}
+		switch e := t.Exp.(type) {
+		case *core.IfExp:
+			if !onlyReads(e.Then.Stmts, name) || !onlyReads(e.Else.Stmts, name) ||
+				atomsUse(e.Then.Result, name) || atomsUse(e.Else.Result, name) {
+				return false
+			}
+		case *core.LoopExp:
+			if atomsUse(e.Init, name) || !onlyReads(e.Body.Stmts, name) || atomsUse(e.Body.Result, name) {
+				return false
+			}
+		default:
+			return false
+		}
 	}
 	return true
 }

@@ -41,6 +41,14 @@
 // hottest kernels of the tables run in AVX2 vector lanes on CPUs that have
 // it, with results identical to the portable kernels'.
 //
+// Compiled sequential code (compile.go): what runs one lane at a time — a
+// function's body, a loop, a recursive call, and inside a SOAC's lanes the
+// loops and plain maps of each lane — is compiled before it runs into
+// closures over typed register slots; the statements it does not cover
+// (the SOACs of a function body, the rarer array operations) run through
+// the frame interpreter above, which Options.Interpret uses for everything
+// and the fuzzers compare with.
+//
 // Errors in the user's program are *source.Error values at the statement's
 // position; cancellation of the context is checked between chunks and loop
 // iterations.
@@ -65,6 +73,9 @@ type Options struct {
 	Chunk    int   // elements per vectorised chunk; 0 = DefaultChunk
 	MaxAlloc int64 // largest single array in bytes; 0 = only the memory budget (eval.Reserve) bounds it
 	MaxDepth int   // deepest function-call nesting; 0 = DefaultMaxDepth
+	// Interpret runs sequential code through the frame interpreter instead
+	// of compiling it (compile.go); the fuzzers compare the two.
+	Interpret bool
 }
 
 const (
@@ -104,6 +115,13 @@ type machine struct {
 	opts    Options
 	timings *eval.Timings
 	tmu     sync.Mutex
+	comp    compiled // compiled functions and loops of this Run
+}
+
+func newMachine(ctx context.Context, prog *core.Program, opts Options, t *eval.Timings) *machine {
+	m := &machine{ctx: ctx, done: ctx.Done(), prog: prog, opts: opts, timings: t}
+	m.comp = compiled{prog: prog, funs: map[*core.Fun]*cfun{}, loops: map[*core.Stmt]*cloop{}}
+	return m
 }
 
 // Run calls fn of prog with args.
@@ -132,7 +150,7 @@ func (b *Backend) Run(ctx context.Context, prog *core.Program, fn string, args [
 		}
 		host[i] = h
 	}
-	m := &machine{ctx: ctx, done: ctx.Done(), prog: prog, opts: b.opts, timings: t}
+	m := newMachine(ctx, prog, b.opts, t)
 	defer func() {
 		if r := recover(); r != nil {
 			if me, ok := r.(*eval.MemoryError); ok {
@@ -190,6 +208,10 @@ func (m *machine) cancelled() error {
 func (m *machine) call(f *core.Fun, args []eval.Value, depth, soac int, pos source.Pos) ([]eval.Value, error) {
 	if depth > m.opts.MaxDepth {
 		return nil, source.Errorf(pos, "recursion too deep (more than %d nested calls)", m.opts.MaxDepth)
+	}
+	if !m.opts.Interpret {
+		x := &thread{m: m, depth: depth, soac: soac}
+		return x.runFun(m.compiledFun(f), args)
 	}
 	fr := &frame{m: m, n: 1, vars: make(map[string]col, 16), depth: depth, soac: soac}
 	for i, p := range f.Params {
@@ -479,7 +501,14 @@ func (f *frame) stmt(s *core.Stmt) error {
 		if f.n > 1 && f.gatherable(e) {
 			return f.gather(s, e)
 		}
+	case *core.Screma:
+		if f.n > 1 && !f.m.opts.Interpret && seqMappable(e) {
+			return f.laneLoop(s)
+		}
 	case *core.LoopExp:
+		if f.n > 1 && !f.m.opts.Interpret {
+			return f.laneLoop(s)
+		}
 		if f.n > 1 && f.pool != nil {
 			return f.vecLoop(s, e)
 		}
@@ -638,7 +667,7 @@ func (f *frame) gather(s *core.Stmt, e *core.IndexExp) error {
 				for q := range e.Idx {
 					parts[q] = fmt.Sprint(toInt64(idx[q].data, i))
 				}
-				return f.errAt(s, "index %s out of bounds for array of shape %s", strings.Join(parts, ", "), shapeString(arr.Shape))
+				return f.errAt(s, "Index [%s] out of bounds for array of shape %s.", strings.Join(parts, ", "), shapeString(arr.Shape))
 			}
 			off = off*arr.Shape[k] + j
 		}

@@ -768,6 +768,8 @@ func intOps[T integer](t core.PrimType) {
 	unTab[core.Not][t] = u1(kCompl[T])
 	unTab[core.Popc][t] = u1(kPopc[T](t.Bits()))
 	unTab[core.Clz][t] = u1(kClz[T](t.Bits()))
+	unTab[core.Ctz][t] = u1(kCtz[T](t.Bits()))
+	binTab[core.MulHi][t] = b2(kMulHi[T](t.Bits(), t.IsSigned()))
 }
 
 func signedOps[T signed](t core.PrimType) {
@@ -798,6 +800,76 @@ var mathFuns = map[core.UnOp]func(float64) float64{
 	core.Asin: math.Asin, core.Acos: math.Acos, core.Atan: math.Atan, core.Sinh: math.Sinh,
 	core.Cosh: math.Cosh, core.Tanh: math.Tanh, core.Floor: math.Floor, core.Ceil: math.Ceil,
 	core.Round: round, core.Trunc: math.Trunc,
+	core.Cbrt: math.Cbrt, core.Log1p: math.Log1p, core.Erf: math.Erf, core.Erfc: math.Erfc,
+	core.Gamma: math.Gamma, core.Lgamma: lgamma, core.Asinh: math.Asinh, core.Acosh: math.Acosh,
+	core.Atanh: math.Atanh,
+}
+
+// lgamma is the logarithm of the absolute value of Γ(x), as C's lgamma.
+func lgamma(x float64) float64 {
+	v, _ := math.Lgamma(x)
+	return v
+}
+
+// kFloat2 applies a binary float64 function to f32 or f64 operands.
+func kFloat2[T float](f func(x, y float64) float64) func(d, x, y []T) kerr {
+	return func(d, x, y []T) kerr {
+		x, y = x[:len(d)], y[:len(d)]
+		for i := range d {
+			d[i] = T(f(float64(x[i]), float64(y[i])))
+		}
+		return kOK
+	}
+}
+
+// kNextAfter32 is nextafter in f32's own precision.
+func kNextAfter32(d, x, y []float32) kerr {
+	x, y = x[:len(d)], y[:len(d)]
+	for i := range d {
+		d[i] = math.Nextafter32(x[i], y[i])
+	}
+	return kOK
+}
+
+// kCtz counts trailing zero bits; zero has width of them.
+func kCtz[T integer](width int) func(d []int32, x []T) kerr {
+	return func(d []int32, x []T) kerr {
+		x = x[:len(d)]
+		for i := range d {
+			d[i] = int32(min(bits.TrailingZeros64(uint64(x[i])), width))
+		}
+		return kOK
+	}
+}
+
+// kMulHi is the high half of the double-width product, signed or not.
+func kMulHi[T integer](width int, signed bool) func(d, x, y []T) kerr {
+	return func(d, x, y []T) kerr {
+		x, y = x[:len(d)], y[:len(d)]
+		for i := range d {
+			switch {
+			case width < 64 && signed:
+				d[i] = T((int64(x[i]) * int64(y[i])) >> width)
+			case width < 64:
+				mask := uint64(1)<<width - 1
+				d[i] = T(((uint64(x[i]) & mask) * (uint64(y[i]) & mask)) >> width)
+			default:
+				hi, _ := bits.Mul64(uint64(x[i]), uint64(y[i]))
+				if signed {
+					// The signed high half corrects the unsigned one
+					// for each negative operand.
+					if int64(x[i]) < 0 {
+						hi -= uint64(y[i])
+					}
+					if int64(y[i]) < 0 {
+						hi -= uint64(x[i])
+					}
+				}
+				d[i] = T(hi)
+			}
+		}
+		return kOK
+	}
 }
 
 func floatOps[T float](t core.PrimType) {
@@ -810,6 +882,9 @@ func floatOps[T float](t core.PrimType) {
 	binTab[core.Min][t] = b2(kMinF[T])
 	binTab[core.Max][t] = b2(kMaxF[T])
 	binTab[core.Atan2][t] = b2(kAtan2[T])
+	binTab[core.Hypot][t] = b2(kFloat2[T](math.Hypot))
+	binTab[core.CopySign][t] = b2(kFloat2[T](math.Copysign))
+	binTab[core.NextAfter][t] = b2(kFloat2[T](math.Nextafter))
 	unTab[core.Abs][t] = u1(kAbsF[T])
 	unTab[core.Signum][t] = u1(kSgnF[T])
 	unTab[core.IsNan][t] = u1(kIsNan[T])
@@ -824,6 +899,10 @@ func floatOps[T float](t core.PrimType) {
 	unTab[core.Ceil][t] = u1(kMathCeil[T])
 	unTab[core.Trunc][t] = u1(kMathTrunc[T])
 	unTab[core.Round][t] = u1(kMathRound[T])
+}
+
+func init() {
+	binTab[core.NextAfter][core.F32] = b2(kNextAfter32)
 }
 
 // convTo fills the conversions from every type to T.

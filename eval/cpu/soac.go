@@ -989,7 +989,7 @@ func (f *frame) presize(s *core.Stmt, e *core.Screma, w int64, ins []eval.Value,
 func (f *frame) presizeEmpty(s *core.Stmt, e *core.Screma, ins []eval.Value, outs []*outArr) {
 	ctx, cancel := context.WithTimeout(f.m.ctx, time.Second)
 	defer cancel()
-	m := &machine{ctx: ctx, done: ctx.Done(), prog: f.m.prog, opts: f.m.opts, timings: &eval.Timings{}}
+	m := newMachine(ctx, f.m.prog, f.m.opts, &eval.Timings{})
 	g := *f
 	g.m = m
 	dummy := make([]eval.Value, len(ins))

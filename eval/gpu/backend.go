@@ -801,7 +801,7 @@ func (r *run) checkError() error {
 			fmt.Fprintf(&idx, "%d", buf[1+i])
 			fmt.Fprintf(&shape, "[%d]", buf[1+maxDetail+i])
 		}
-		return source.Errorf(s.Pos, "index %s out of bounds for array of shape %s", idx.String(), shape.String())
+		return source.Errorf(s.Pos, "Index [%s] out of bounds for array of shape %s.", idx.String(), shape.String())
 	}
 	return source.Errorf(s.Pos, "%s", s.Msg)
 }

@@ -330,7 +330,7 @@ func (e *emitter) stmt(s *core.Stmt) error {
 		if err != nil {
 			return err
 		}
-		code := e.site(s.Pos, x.Msg)
+		code := e.site(s.Pos, x.Message(nil))
 		e.line("if (!(%s)) ar_fail(ar_err, %d);", c, code)
 	case *core.ApplyExp:
 		return e.apply(s, x)

@@ -310,7 +310,7 @@ func (r *run) checkHistError(m *histModule, env map[string]eval.Value) error {
 			fmt.Fprintf(&idx, "%d", buf[1+i])
 			fmt.Fprintf(&shape, "[%d]", buf[1+maxDetail+i])
 		}
-		return source.Errorf(site.Pos, "index %s out of bounds for array of shape %s", idx.String(), shape.String())
+		return source.Errorf(site.Pos, "Index [%s] out of bounds for array of shape %s.", idx.String(), shape.String())
 	}
 	return source.Errorf(site.Pos, "%s", site.Msg)
 }

@@ -337,7 +337,7 @@ func testProgs() []testProg {
 				is[n-1] = 100
 				return []eval.Value{arr(is), arr(make([]float32, 100))}
 			},
-			failMsg: "test.fut:5:1: index 100 out of bounds for array of shape [100]",
+			failMsg: "test.fut:5:1: Index [100] out of bounds for array of shape [100].",
 		},
 		{
 			name:  "segsum",

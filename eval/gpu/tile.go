@@ -848,7 +848,15 @@ func (se *shapeEnv) run(stmts []*core.Stmt) error {
 				return err
 			}
 			if c == 0 {
-				return source.Errorf(s.Pos, "%s", e.Msg)
+				vals := make([]string, len(e.Args))
+				for i, a := range e.Args {
+					v, err := se.atom(a)
+					if err != nil {
+						return err
+					}
+					vals[i] = fmt.Sprint(v)
+				}
+				return source.Errorf(s.Pos, "%s", e.Message(vals))
 			}
 		default:
 			return fmt.Errorf("internal error: tiled kernel: %T is not shape code", e)

@@ -21,7 +21,7 @@ class AreplKernelTests(jupyter_kernel_test.KernelTests):
     code_stderr = ":echo --stderr careful"
 
     completion_samples = [
-        {"text": "reduce_", "matches": {"reduce_comm", "reduce_by_index"}},
+        {"text": "reduce_", "matches": {"reduce_comm", "reduce_by_index", "reduce_by_index_2d", "reduce_by_index_3d"}},
         {"text": ":he", "matches": {":help"}},
         {"text": "f64.sq", "matches": {"f64.sqrt"}},
     ]

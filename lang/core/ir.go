@@ -26,6 +26,7 @@ package core
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/arepl/arepl/lang/source"
 )
@@ -437,6 +438,31 @@ type ApplyExp struct {
 type AssertExp struct {
 	Cond Atom
 	Msg  string
+	// Args are i64 scalars whose values replace the %v verbs of Msg, in
+	// order (Futhark's `Range 0..1..<-1 is invalid.`); where a backend
+	// cannot read them (inside a GPU kernel) they show as "?".
+	Args []Atom
+}
+
+// Message is Msg with the values of Args (as text) in place of its %v
+// verbs; with vals nil, each shows as "?".
+func (e *AssertExp) Message(vals []string) string {
+	var b strings.Builder
+	rest := e.Msg
+	for i := 0; ; i++ {
+		j := strings.Index(rest, "%v")
+		if j < 0 || i >= len(e.Args) {
+			b.WriteString(rest)
+			return b.String()
+		}
+		b.WriteString(rest[:j])
+		if i < len(vals) {
+			b.WriteString(vals[i])
+		} else {
+			b.WriteString("?")
+		}
+		rest = rest[j+2:]
+	}
 }
 
 // ---------------------------------------------------------------------------

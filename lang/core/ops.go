@@ -32,6 +32,10 @@ const (
 	Gt
 	Ge
 	Atan2
+	Hypot     // sqrt(x*x + y*y) without undue overflow (floats)
+	CopySign  // x with the sign of y (floats)
+	NextAfter // the next float after x towards y
+	MulHi     // the high half of the double-width product (integers)
 	numBinOps
 )
 
@@ -48,30 +52,34 @@ type BinOpInfo struct {
 
 // BinOps is the operator table, indexed by BinOp.
 var BinOps = [numBinOps]BinOpInfo{
-	Add:    {"add", "+", false, true, true},
-	Sub:    {"sub", "-", false, false, false},
-	Mul:    {"mul", "*", false, true, true},
-	Div:    {"div", "/", false, false, false},
-	Mod:    {"mod", "%", false, false, false},
-	Quot:   {"quot", "//", false, false, false},
-	Rem:    {"rem", "%%", false, false, false},
-	Pow:    {"pow", "**", false, false, false},
-	Min:    {"min", "min", false, true, true},
-	Max:    {"max", "max", false, true, true},
-	And:    {"and", "&", false, true, true},
-	Or:     {"or", "|", false, true, true},
-	Xor:    {"xor", "^", false, true, true},
-	Shl:    {"shl", "<<", false, false, false},
-	Shr:    {"shr", ">>", false, false, false},
-	LogAnd: {"logand", "&&", false, true, true},
-	LogOr:  {"logor", "||", false, true, true},
-	Eq:     {"eq", "==", true, true, false},
-	Ne:     {"ne", "!=", true, true, false},
-	Lt:     {"lt", "<", true, false, false},
-	Le:     {"le", "<=", true, false, false},
-	Gt:     {"gt", ">", true, false, false},
-	Ge:     {"ge", ">=", true, false, false},
-	Atan2:  {"atan2", "atan2", false, false, false},
+	Add:       {"add", "+", false, true, true},
+	Sub:       {"sub", "-", false, false, false},
+	Mul:       {"mul", "*", false, true, true},
+	Div:       {"div", "/", false, false, false},
+	Mod:       {"mod", "%", false, false, false},
+	Quot:      {"quot", "//", false, false, false},
+	Rem:       {"rem", "%%", false, false, false},
+	Pow:       {"pow", "**", false, false, false},
+	Min:       {"min", "min", false, true, true},
+	Max:       {"max", "max", false, true, true},
+	And:       {"and", "&", false, true, true},
+	Or:        {"or", "|", false, true, true},
+	Xor:       {"xor", "^", false, true, true},
+	Shl:       {"shl", "<<", false, false, false},
+	Shr:       {"shr", ">>", false, false, false},
+	LogAnd:    {"logand", "&&", false, true, true},
+	LogOr:     {"logor", "||", false, true, true},
+	Eq:        {"eq", "==", true, true, false},
+	Ne:        {"ne", "!=", true, true, false},
+	Lt:        {"lt", "<", true, false, false},
+	Le:        {"le", "<=", true, false, false},
+	Gt:        {"gt", ">", true, false, false},
+	Ge:        {"ge", ">=", true, false, false},
+	Atan2:     {"atan2", "atan2", false, false, false},
+	Hypot:     {"hypot", "hypot", false, true, false},
+	CopySign:  {"copysign", "copysign", false, false, false},
+	NextAfter: {"nextafter", "nextafter", false, false, false},
+	MulHi:     {"mul_hi", "mul_hi", false, true, false},
 }
 
 func (op BinOp) String() string { return BinOps[op].Name }
@@ -106,6 +114,16 @@ const (
 	IsInf
 	Popc // population count (ints)
 	Clz  // count leading zeros (ints)
+	Ctz  // count trailing zeros (ints)
+	Cbrt
+	Log1p
+	Erf
+	Erfc
+	Gamma
+	Lgamma
+	Asinh
+	Acosh
+	Atanh
 	numUnOps
 )
 
@@ -146,6 +164,16 @@ var UnOps = [numUnOps]UnOpInfo{
 	IsInf:  {Name: "isinf", FloatOnly: true, BoolResult: true},
 	Popc:   {Name: "popc", IntResult: true},
 	Clz:    {Name: "clz", IntResult: true},
+	Ctz:    {Name: "ctz", IntResult: true},
+	Cbrt:   {Name: "cbrt", FloatOnly: true},
+	Log1p:  {Name: "log1p", FloatOnly: true},
+	Erf:    {Name: "erf", FloatOnly: true},
+	Erfc:   {Name: "erfc", FloatOnly: true},
+	Gamma:  {Name: "gamma", FloatOnly: true},
+	Lgamma: {Name: "lgamma", FloatOnly: true},
+	Asinh:  {Name: "asinh", FloatOnly: true},
+	Acosh:  {Name: "acosh", FloatOnly: true},
+	Atanh:  {Name: "atanh", FloatOnly: true},
 }
 
 func (op UnOp) String() string { return UnOps[op].Name }

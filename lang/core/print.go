@@ -289,6 +289,10 @@ func (p *printer) exp(e Exp) {
 	case *ApplyExp:
 		p.printf("%s(%s): %s", e.Fun, atoms(e.Args), typeList(e.Ret))
 	case *AssertExp:
+		if len(e.Args) > 0 {
+			p.printf("assert(%s, %q, %s)", AtomString(e.Cond), e.Msg, atoms(e.Args))
+			break
+		}
 		p.printf("assert(%s, %q)", AtomString(e.Cond), e.Msg)
 	case *Screma:
 		p.screma(e)

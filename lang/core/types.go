@@ -23,8 +23,10 @@ func BinOpValid(op BinOp, t PrimType) bool {
 		return t == Bool
 	case Eq, Ne, Lt, Le, Gt, Ge:
 		return true
-	case Atan2:
+	case Atan2, Hypot, CopySign, NextAfter:
 		return t.IsFloat()
+	case MulHi:
+		return t.IsInt()
 	}
 	return false
 }
@@ -46,7 +48,7 @@ func UnOpValid(op UnOp, t PrimType) bool {
 	switch {
 	case info.FloatOnly:
 		return t.IsFloat()
-	case op == Popc || op == Clz:
+	case op == Popc || op == Clz || op == Ctz:
 		return t.IsInt()
 	case op == Not:
 		return t == Bool || t.IsInt()

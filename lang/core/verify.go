@@ -404,6 +404,9 @@ func (v *verifier) exp(e Exp) []Type {
 		}
 	case *AssertExp:
 		v.scalarOf("assertion", e.Cond, Bool)
+		for _, a := range e.Args {
+			v.scalarOf("assertion argument", a, I64)
+		}
 	case *Screma:
 		v.screma(e, 0)
 	case *Hist:

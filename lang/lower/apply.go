@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/arepl/arepl/lang/core"
@@ -21,6 +22,8 @@ const (
 	fnOp                         // an operator section (+); a left section (2-) has bound = [2]
 	fnRightSection               // (op e): bound = [e], applied as x op e
 	fnProject                    // (.0.1)
+	fnIndex                      // (.[i, j]): indices, lowered in info and sc
+	fnCompose                    // f >-> g: bound = [f, g], applied as g (f x)
 )
 
 // fnVal is a function value known at lowering time. bound holds the
@@ -44,12 +47,13 @@ type fnVal struct {
 	ret    syntax.TypeExpr
 	defPos source.Pos
 
-	op     string          // fnOp, fnRightSection
-	fields []int           // fnProject
-	typ    types.Type      // builtins and module functions: the instantiated type, when known
-	hint   types.Type      // builtins: the checker's type of the application, when known
-	sizes  []*types.Object // unflatten: the objects naming its result sizes (Info.Sizes)
-	bound  []value         // arguments already supplied
+	op      string            // fnOp, fnRightSection
+	fields  []int             // fnProject
+	indices []syntax.DimIndex // fnIndex
+	typ     types.Type        // builtins and module functions: the instantiated type, when known
+	hint    types.Type        // builtins: the checker's type of the application, when known
+	sizes   []*types.Object   // unflatten: the objects naming its result sizes (Info.Sizes)
+	bound   []value           // arguments already supplied
 }
 
 // arity is the number of arguments (bound ones included) a call needs.
@@ -71,8 +75,10 @@ func (l *lowerer) arity(f *fnVal) (int, error) {
 		return m.arity, nil
 	case fnOp, fnRightSection:
 		return 2, nil
-	case fnProject:
+	case fnProject, fnIndex:
 		return 1, nil
+	case fnCompose:
+		return 3, nil
 	}
 	return 0, source.Errorf(f.pos, "internal error: unknown function kind %d", f.kind)
 }
@@ -127,6 +133,20 @@ func (l *lowerer) call(f *fnVal, args []value, pos source.Pos) (value, error) {
 		return l.binop(pos, f.op, args[0], args[1])
 	case fnRightSection:
 		return l.binop(pos, f.op, args[1], args[0])
+	case fnCompose:
+		if args[0].fn == nil || args[1].fn == nil {
+			return value{}, source.Errorf(pos, "internal error: composing a non-function")
+		}
+		y, err := l.apply(args[0].fn, []value{args[2]}, pos)
+		if err != nil {
+			return value{}, err
+		}
+		return l.apply(args[1].fn, []value{y}, pos)
+	case fnIndex:
+		if args[0].fn != nil {
+			return value{}, source.Errorf(pos, "internal error: indexing a function")
+		}
+		return l.index(ctx{info: f.info, sc: f.sc}, pos, args[0], f.indices)
 	case fnProject:
 		if args[0].fn != nil {
 			return value{}, source.Errorf(pos, "internal error: projecting a function")
@@ -181,15 +201,34 @@ func (l *lowerer) checkResult(c ctx, ret syntax.TypeExpr, v value, pos source.Po
 
 func (l *lowerer) checkResultSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom, depth int, pos source.Pos) error {
 	switch te := te.(type) {
-	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr:
+	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr, *syntax.NamedTypeExpr:
+		// Sizes inside a type abbreviation or a type parameter are not
+		// written here: like bindSizes, the check does not look inside.
 		return nil
 	case *syntax.UniqueTypeExpr:
 		return l.checkResultSizes(c, te.Elem, atoms, depth, pos)
+	case *syntax.RecordTypeExpr:
+		// A record's values are its fields in the order of their names.
+		fields := slices.Clone(te.Fields)
+		slices.SortStableFunc(fields, func(a, b syntax.RecordField) int { return strings.Compare(a.Name, b.Name) })
+		off := 0
+		for _, f := range fields {
+			n := typeExprWidth(f.Type)
+			if n < 0 || off+n > len(atoms) {
+				return nil
+			}
+			if err := l.checkResultSizes(c, f.Type, atoms[off:off+n], depth, pos); err != nil {
+				return err
+			}
+			off += n
+		}
+		return nil
 	case *syntax.TupleTypeExpr:
 		off := 0
 		for _, e := range te.Elems {
 			n := typeExprWidth(e)
-			if off+n > len(atoms) {
+			if n < 0 || off+n > len(atoms) {
+				// The rest is only known from the checker's types.
 				return nil
 			}
 			if err := l.checkResultSizes(c, e, atoms[off:off+n], depth, pos); err != nil {
@@ -218,6 +257,9 @@ func (l *lowerer) checkResultSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom,
 // declaredSize is the value of a size written in a type, when it has one
 // in c: false for `[]` and for a name not bound there (existential).
 func (l *lowerer) declaredSize(c ctx, d *syntax.DimExpr) (core.Atom, bool) {
+	if d.Expr != nil {
+		return nil, false // size expressions are not checked (README)
+	}
 	if d.Name == "" {
 		return core.IntConst(core.I64, d.Const), true
 	}
@@ -242,6 +284,8 @@ func (l *lowerer) bindPat(c ctx, p syntax.Pat, v value, pos source.Pos) error {
 		return nil
 	case *syntax.WildPat:
 		return nil
+	case *syntax.RecordPat:
+		return l.bindRecordPat(c, p, v, pos)
 	case *syntax.TuplePat:
 		if v.fn != nil {
 			return source.Errorf(p.Pos(), "internal error: a function bound to a tuple pattern")
@@ -270,10 +314,52 @@ func (l *lowerer) bindPat(c ctx, p syntax.Pat, v value, pos source.Pos) error {
 			if err := l.bindSizes(c, p.Type, v.atoms, 0, pos); err != nil {
 				return err
 			}
+			if _, abbrev := p.Type.(*syntax.NamedTypeExpr); abbrev {
+				// Sizes named in a type abbreviation's arguments
+				// (`vec [n] i32`) are bound from the checker's type.
+				if err := l.bindSizesOfType(c, c.info.PatTypes[p], v.atoms, 0, p.At, pos); err != nil {
+					return err
+				}
+			}
 		}
 		return l.bindPat(c, p.Pat, v, pos)
 	}
 	return source.Errorf(p.Span().Start, "internal error: unknown pattern %T", p)
+}
+
+// bindSizesOfType is bindSizes over a resolved type: each named size of t
+// binds (or checks) the matching dimension of atoms.
+func (l *lowerer) bindSizesOfType(c ctx, t types.Type, atoms []core.Atom, depth int, at syntax.At, pos source.Pos) error {
+	switch t := t.(type) {
+	case *types.Tuple:
+		for _, e := range t.Elems {
+			n := len(Flatten(e))
+			if n > len(atoms) {
+				return nil
+			}
+			if err := l.bindSizesOfType(c, e, atoms[:n], depth, at, pos); err != nil {
+				return err
+			}
+			atoms = atoms[n:]
+		}
+	case *types.Array:
+		if len(atoms) == 0 {
+			return nil
+		}
+		av, ok := atoms[0].(*core.Var)
+		if !ok {
+			return nil
+		}
+		for i, d := range t.Dims {
+			if d.Name == "" || strings.HasPrefix(d.Name, "?") || av.Type.Rank <= depth+i {
+				continue
+			}
+			if err := l.bindSize(c, &syntax.DimExpr{At: at, Name: d.Name}, av, depth+i, pos); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // typeExprWidth is the number of core values a written type flattens to.
@@ -291,6 +377,18 @@ func typeExprWidth(te syntax.TypeExpr) int {
 		return n
 	case *syntax.UniqueTypeExpr:
 		return typeExprWidth(te.Elem)
+	case *syntax.NamedTypeExpr:
+		return -1 // known from the checker's types only
+	case *syntax.RecordTypeExpr:
+		n := 0
+		for _, f := range te.Fields {
+			w := typeExprWidth(f.Type)
+			if w < 0 {
+				return -1
+			}
+			n += w
+		}
+		return n
 	}
 	return 0
 }
@@ -301,7 +399,9 @@ func typeExprWidth(te syntax.TypeExpr) int {
 // value, a size already known is checked, an unknown name is bound.
 func (l *lowerer) bindSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom, depth int, pos source.Pos) error {
 	switch te := te.(type) {
-	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr:
+	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr, *syntax.NamedTypeExpr, *syntax.RecordTypeExpr:
+		// Sizes named inside a type abbreviation or a type parameter
+		// are not bound by the pattern.
 		return nil
 	case *syntax.UniqueTypeExpr:
 		return l.bindSizes(c, te.Elem, atoms, depth, pos)
@@ -309,7 +409,7 @@ func (l *lowerer) bindSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom, depth 
 		off := 0
 		for _, e := range te.Elems {
 			n := typeExprWidth(e)
-			if off+n > len(atoms) {
+			if n < 0 || off+n > len(atoms) {
 				return nil
 			}
 			if err := l.bindSizes(c, e, atoms[off:off+n], depth, pos); err != nil {
@@ -319,7 +419,7 @@ func (l *lowerer) bindSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom, depth 
 		}
 		return nil
 	case *syntax.ArrayTypeExpr:
-		if te.Dim != nil && len(atoms) > 0 {
+		if te.Dim != nil && te.Dim.Expr == nil && len(atoms) > 0 {
 			if av, ok := atoms[0].(*core.Var); ok && av.Type.Rank > depth {
 				if err := l.bindSize(c, te.Dim, av, depth, pos); err != nil {
 					return err

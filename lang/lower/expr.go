@@ -5,6 +5,7 @@ import (
 	"github.com/arepl/arepl/lang/source"
 	"github.com/arepl/arepl/lang/syntax"
 	"github.com/arepl/arepl/lang/types"
+	"strings"
 )
 
 // expr lowers one expression. The source type of a first-order result is
@@ -84,7 +85,16 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
+		if x.Name != "" {
+			path, err := fieldPath(c, x)
+			if err != nil {
+				return value{}, err
+			}
+			return project(pos, v, path)
+		}
 		return project(pos, v, []int{x.Field})
+	case *syntax.RecordExpr:
+		return l.recordExpr(c, x)
 	case *syntax.Index:
 		arr, err := l.exprFO(c, x.X)
 		if err != nil {
@@ -92,6 +102,9 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 		}
 		return l.index(c, pos, arr, x.Indices)
 	case *syntax.Update:
+		if x.Path != nil {
+			return l.recordUpdate(c, x)
+		}
 		arr, err := l.exprFO(c, x.X)
 		if err != nil {
 			return value{}, err
@@ -163,7 +176,25 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 		}
 		return value{fn: &fnVal{kind: fnRightSection, op: x.Op, bound: []value{v}, pos: pos}}, nil
 	case *syntax.ProjectSection:
-		return value{fn: &fnVal{kind: fnProject, fields: x.Fields, pos: pos}}, nil
+		fields := x.Fields
+		if x.Names != nil {
+			var err error
+			if fields, err = fieldPath(c, x); err != nil {
+				return value{}, err
+			}
+		}
+		return value{fn: &fnVal{kind: fnProject, fields: fields, pos: pos}}, nil
+	case *syntax.IndexSection:
+		return value{fn: &fnVal{kind: fnIndex, indices: x.Indices, info: c.info, sc: c.sc, pos: pos}}, nil
+	case *syntax.Range:
+		return l.rangeExpr(c, x)
+	case *syntax.Assert:
+		cond, err := l.exprAtom(c, x.Cond)
+		if err != nil {
+			return value{}, err
+		}
+		l.stmts = append(l.stmts, &core.Stmt{Exp: &core.AssertExp{Cond: cond, Msg: "Assertion is false: " + x.CondText}, Pos: pos})
+		return l.expr(c, x.X)
 	case *syntax.If:
 		return l.ifExpr(c, x)
 	case *syntax.LetIn:
@@ -342,6 +373,11 @@ func (l *lowerer) arrayLit(c ctx, x *syntax.ArrayLit) (value, error) {
 	}
 	t = normalize(t)
 	rowTs := Flatten(rowType(t))
+	if len(x.Elems) == 0 {
+		if v, ok := l.emptyWithShape(c, pos, t, rowTs); ok {
+			return v, nil
+		}
+	}
 	elems := make([][]core.Atom, len(rowTs))
 	for _, e := range x.Elems {
 		v, err := l.exprFO(c, e)
@@ -360,6 +396,52 @@ func (l *lowerer) arrayLit(c ctx, x *syntax.ArrayLit) (value, error) {
 		atoms[i] = l.emit1(pos, "arr", rt.Lift(), &core.ArrayLitExp{Elems: elems[i], Elem: rt})
 	}
 	return value{t: t, atoms: atoms}, nil
+}
+
+// emptyWithShape builds an empty literal whose type gives the sizes of its
+// inner dimensions (`[] : [0][3]i32`, or [0][d]i32 with d in scope) as
+// replicate 0 of a row of those sizes, so that the value has them (an
+// ArrayLitExp with no elements cannot know them).
+func (l *lowerer) emptyWithShape(c ctx, pos source.Pos, t types.Type, rowTs []core.Type) (value, bool) {
+	a, ok := t.(*types.Array)
+	if !ok || len(a.Dims) < 2 {
+		return value{}, false
+	}
+	var inner []core.Atom
+	for _, d := range a.Dims[1:] {
+		switch {
+		case d.Name == "" && d.Const >= 0:
+			inner = append(inner, core.IntConst(core.I64, d.Const))
+		case d.Name != "" && !strings.HasPrefix(d.Name, "?"):
+			v, ok := c.sc.lookupName(d.Name)
+			if !ok || v.pending || v.fn != nil || len(v.atoms) != 1 || v.atoms[0].AtomType() != core.Scalar(core.I64) {
+				return value{}, false
+			}
+			inner = append(inner, v.atoms[0])
+		default:
+			return value{}, false
+		}
+	}
+	atoms := make([]core.Atom, len(rowTs))
+	for i, rt := range rowTs {
+		var cur core.Atom = zeroOf(rt.Elem)
+		for k := len(inner) - 1; k >= 0; k-- {
+			cur = l.emit1(pos, "rep", cur.AtomType().Lift(), &core.ReplicateExp{N: inner[k], V: cur})
+		}
+		atoms[i] = l.emit1(pos, "arr", cur.AtomType().Lift(), &core.ReplicateExp{N: core.IntConst(core.I64, 0), V: cur})
+	}
+	return value{t: t, atoms: atoms}, true
+}
+
+// zeroOf is the zero (or false) of a primitive type.
+func zeroOf(t core.PrimType) core.Const {
+	switch {
+	case t == core.Bool:
+		return core.BoolConst(false)
+	case t.IsFloat():
+		return core.FloatConst(t, 0)
+	}
+	return core.IntConst(t, 0)
 }
 
 // project selects tuple fields, in order (`e.0`, `(.0.1)`).

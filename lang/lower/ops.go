@@ -20,6 +20,7 @@ var binOps = map[string]core.BinOp{
 	"&&": core.LogAnd, "||": core.LogOr,
 	"==": core.Eq, "!=": core.Ne, "<": core.Lt, "<=": core.Le, ">": core.Gt, ">=": core.Ge,
 	"max": core.Max, "min": core.Min, "atan2": core.Atan2, "pow": core.Pow,
+	"hypot": core.Hypot, "copysign": core.CopySign, "nextafter": core.NextAfter, "mul_hi": core.MulHi,
 }
 
 // unOps maps the unary numeric-module functions to core operators.
@@ -30,6 +31,8 @@ var unOps = map[string]core.UnOp{
 	"atan": core.Atan, "sinh": core.Sinh, "cosh": core.Cosh, "tanh": core.Tanh,
 	"floor": core.Floor, "ceil": core.Ceil, "round": core.Round, "trunc": core.Trunc,
 	"isnan": core.IsNan, "isinf": core.IsInf, "popc": core.Popc, "clz": core.Clz,
+	"ctz": core.Ctz, "cbrt": core.Cbrt, "log1p": core.Log1p, "erf": core.Erf, "erfc": core.Erfc,
+	"gamma": core.Gamma, "lgamma": core.Lgamma, "asinh": core.Asinh, "acosh": core.Acosh, "atanh": core.Atanh,
 }
 
 // reductionOps are the numeric-module reductions (`i32.sum`, ...): the
@@ -134,6 +137,10 @@ func (l *lowerer) binop(pos source.Pos, op string, a, b value) (value, error) {
 		return l.apply(a.fn, []value{b}, pos)
 	case "++":
 		return concat(l, pos, []value{a, b})
+	case ">->":
+		return value{fn: &fnVal{kind: fnCompose, bound: []value{a, b}, pos: pos}}, nil
+	case "<-<":
+		return value{fn: &fnVal{kind: fnCompose, bound: []value{b, a}, pos: pos}}, nil
 	}
 	if a.fn != nil || b.fn != nil {
 		return value{}, source.Errorf(pos, "operator %s cannot be applied to functions", op)
@@ -356,6 +363,11 @@ func lookupModuleFun(pos source.Pos, name string) (moduleFun, error) {
 				return l.binop(pos, "/", primValue(numConst(t, 1)), args[0])
 			}}, nil
 		}
+		if m, ok := composites[f]; ok {
+			return moduleFun{arity: m.arity, lower: func(l *lowerer, pos source.Pos, args []value) (value, error) {
+				return m.lower(l, pos, t, args)
+			}}, nil
+		}
 		return moduleFun{}, source.Errorf(pos, "%s is not supported", name)
 	}
 	return moduleFun{arity: 1, lower: func(l *lowerer, pos source.Pos, args []value) (value, error) {
@@ -363,10 +375,19 @@ func lookupModuleFun(pos source.Pos, name string) (moduleFun, error) {
 		if err != nil {
 			return value{}, err
 		}
-		if x.AtomType().Elem == to {
+		from := x.AtomType().Elem
+		if from == to {
 			return primValue(x), nil
 		}
-		r := l.emit1(pos, to.String(), core.Scalar(to), &core.ConvExp{From: x.AtomType().Elem, To: to, X: x})
+		// Futhark zero-extends a signed integer converted to a wider
+		// unsigned type (u16.i8 -1 is 255): reinterpret it as unsigned
+		// first, then widen.
+		if from.IsSigned() && to.IsUnsigned() && to.Bits() > from.Bits() {
+			u := unsignedOf[from]
+			x = l.emit1(pos, u.String(), core.Scalar(u), &core.ConvExp{From: from, To: u, X: x})
+			from = u
+		}
+		r := l.emit1(pos, to.String(), core.Scalar(to), &core.ConvExp{From: from, To: to, X: x})
 		return primValue(r), nil
 	}}, nil
 }

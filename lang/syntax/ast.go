@@ -56,19 +56,33 @@ type ValDecl struct {
 	Name       string
 	NamePos    source.Pos
 	SizeParams []SizeParam
+	TypeParams []SizeParam // 't type parameters
 	Params     []Pat
 	Ret        TypeExpr // nil when not written
 	Body       Expr
 	Doc        string // the -- | doc comment above it, if any
 }
 
-// SizeParam is one `[n]` size parameter.
+// SizeParam is one `[n]` size parameter, or (Type set, only while
+// parsing and in TypeParams) one `'t` type parameter.
 type SizeParam struct {
 	At
 	Name string
+	Type bool
 }
 
-func (*ValDecl) decl() {}
+// TypeDecl is a type abbreviation `type name 'a [n] = t`. Params are the
+// type parameters ('a, Type set) and size parameters ([n]) in order.
+type TypeDecl struct {
+	At
+	Name    string
+	NamePos source.Pos
+	Params  []SizeParam
+	Type    TypeExpr
+}
+
+func (*ValDecl) decl()  {}
+func (*TypeDecl) decl() {}
 
 // ---------------------------------------------------------------------------
 // Types as written
@@ -92,12 +106,30 @@ type ArrayTypeExpr struct {
 	Elem TypeExpr
 }
 
-// DimExpr is the size inside `[...]` of an array type: a size name or a
-// constant.
+// DimExpr is the size inside `[...]` of an array type: a size name, a
+// constant, or a size expression (`[n*m]`, Expr set; its size is checked
+// at run time only where a value is produced, so the checker treats it as
+// unknown).
 type DimExpr struct {
 	At
-	Name  string // size variable, or "" when Const is used
+	Name  string // size variable, or "" when Const or Expr is used
 	Const int64
+	Expr  Expr
+}
+
+// NamedTypeExpr is a type written as a name that is not primitive: a type
+// parameter (`t`) or an abbreviation declared with `type`, applied to its
+// arguments (`pair i32 f64`, `vec [3]`).
+type NamedTypeExpr struct {
+	At
+	Name string
+	Args []TypeArg
+}
+
+// TypeArg is one argument of a type abbreviation: a type, or a size `[n]`.
+type TypeArg struct {
+	Type TypeExpr // nil for a size argument
+	Dim  *DimExpr
 }
 
 // TupleTypeExpr is `(t1, t2, ...)` with two or more components; `()` is
@@ -125,6 +157,8 @@ func (*ArrayTypeExpr) typeExpr()  {}
 func (*TupleTypeExpr) typeExpr()  {}
 func (*UniqueTypeExpr) typeExpr() {}
 func (*FuncTypeExpr) typeExpr()   {}
+func (*RecordTypeExpr) typeExpr() {}
+func (*NamedTypeExpr) typeExpr()  {}
 
 // ---------------------------------------------------------------------------
 // Patterns (parameters, let, loop)
@@ -161,6 +195,7 @@ func (*IdPat) pat()       {}
 func (*WildPat) pat()     {}
 func (*TuplePat) pat()    {}
 func (*AscribedPat) pat() {}
+func (*RecordPat) pat()   {}
 
 // ---------------------------------------------------------------------------
 // Expressions
@@ -221,11 +256,43 @@ type ArrayLit struct {
 	Elems []Expr
 }
 
-// Project is `e.0`, `e.1`, ... (tuple projection).
+// Project is `e.0`, `e.1`, ... (tuple projection), or with Name set the
+// record field access `e.name` (Field is then -1; the checker records the
+// field's position in Info.FieldIndex).
 type Project struct {
 	At
 	X     Expr
 	Field int
+	Name  string
+}
+
+// RecordExpr is the record literal `{a = e1, b}` (`b` alone takes the
+// variable b).
+type RecordExpr struct {
+	At
+	Fields []RecordField
+}
+
+// RecordField is one field of a record literal, pattern or type; Value,
+// Pat or Type is nil when the field is written as its name alone.
+type RecordField struct {
+	At
+	Name  string
+	Value Expr
+	Pat   Pat
+	Type  TypeExpr
+}
+
+// RecordPat is the pattern `{a, b = p}`.
+type RecordPat struct {
+	At
+	Fields []RecordField
+}
+
+// RecordTypeExpr is the record type `{a: t1, b: t2}`.
+type RecordTypeExpr struct {
+	At
+	Fields []RecordField
 }
 
 // Index is `a[i]`, `a[i, j]`, `a[i:j:s]` — written with no space before `[`.
@@ -316,13 +383,40 @@ type RightSection struct {
 type ProjectSection struct {
 	At
 	Fields []int
+	Names  []string // beside Fields: a record field's name, or ""
 }
 
-// Ascribe is `e : t`.
+// Ascribe is `e : t`, or with Coerce the size coercion `e :> t`, whose
+// sizes need not agree with e's.
 type Ascribe struct {
 	At
-	X    Expr
-	Type TypeExpr
+	X      Expr
+	Type   TypeExpr
+	Coerce bool
+}
+
+// Range is `start..<end`, `start...end`, `start..>end`, or with Second
+// `start..second...end` (and ..< ..>): End's operator is Op ("...",
+// "..<" or "..>"; Futhark's older `start..end` reads as "...").
+type Range struct {
+	At
+	Start, Second, End Expr
+	Op                 string
+}
+
+// Assert is `assert cond e`: e when cond holds, a run-time error naming
+// cond otherwise.
+type Assert struct {
+	At
+	Cond, X Expr
+	// CondText is the condition as written, for the error message.
+	CondText string
+}
+
+// IndexSection is `(.[i, j])`, the function ` -> a[i, j]`.
+type IndexSection struct {
+	At
+	Indices []DimIndex
 }
 
 // If is `if c then a else b`.
@@ -362,11 +456,13 @@ type LetWith struct {
 	Body    Expr
 }
 
-// Update is `a with [i] = v` (a copy of a with one element or slice replaced).
+// Update is `a with [i] = v` (a copy of a with one element or slice
+// replaced), or with Path set the record update `r with a.b = v`.
 type Update struct {
 	At
 	X       Expr
 	Indices []DimIndex
+	Path    []string
 	Val     Expr
 }
 
@@ -445,3 +541,7 @@ func (*LetWith) expr()        {}
 func (*Update) expr()         {}
 func (*Lambda) expr()         {}
 func (*Loop) expr()           {}
+func (*Range) expr()          {}
+func (*RecordExpr) expr()     {}
+func (*Assert) expr()         {}
+func (*IndexSection) expr()   {}

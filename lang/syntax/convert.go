@@ -15,8 +15,10 @@ var declKinds = map[string]DefKind{"def": KindDef, "let": KindLet, "entry": Kind
 
 func (p *parser) convDecl(g *gDecl) (Decl, error) {
 	sizes, params := p.convSignature(g.Sizes, g.Params)
+	sizes, tparams := splitTypeParams(sizes)
 	sp := p.tokSpan(g.Tokens)
 	return &ValDecl{
+		TypeParams: tparams,
 		At:         At{sp},
 		Kind:       declKinds[g.Kind],
 		Name:       g.Name.Name,
@@ -27,6 +29,19 @@ func (p *parser) convDecl(g *gDecl) (Decl, error) {
 		Body:       g.Body,
 		Doc:        docAbove(p.comments, sp.Start.Line),
 	}, nil
+}
+
+// splitTypeParams separates the 't type parameters from the [n] size
+// parameters.
+func splitTypeParams(all []SizeParam) (sizes, tparams []SizeParam) {
+	for _, s := range all {
+		if s.Type {
+			tparams = append(tparams, s)
+		} else {
+			sizes = append(sizes, s)
+		}
+	}
+	return sizes, tparams
 }
 
 func (p *parser) convSignature(gs []sizeSpec, gp []paramSpec) ([]SizeParam, []Pat) {
@@ -63,6 +78,7 @@ func (p *parser) convLet(g *gLet) (Expr, error) {
 		return nil, participle.Errorf(n.Tokens[1].Pos, "a local function needs a parameter; an in-place update is written with no space before the bracket: `let %s[i] = v`", name)
 	case len(n.Params) > 0:
 		sizes, params := p.convSignature(n.Sizes, n.Params)
+		sizes, _ = splitTypeParams(sizes)
 		return &LetFun{At: at, Name: name, NamePos: p.tokSpan(n.Name.Tokens).Start,
 			SizeParams: sizes, Params: params, Ret: n.Type, FnBody: g.Val, Body: g.Body.get()}, nil
 	}

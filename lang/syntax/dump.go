@@ -107,6 +107,10 @@ func dump(b *strings.Builder, n Node) {
 	case *ArrayLit:
 		w(append([]any{"array"}, exprs(n.Elems)...)...)
 	case *Project:
+		if n.Name != "" {
+			w("field", n.X, n.Name)
+			break
+		}
 		w("proj", n.X, strconv.Itoa(n.Field))
 	case *Index:
 		w(append([]any{"index", n.X}, dims(n.Indices)...)...)
@@ -130,12 +134,40 @@ func dump(b *strings.Builder, n Node) {
 		w("rsection", qualified(n.Qual, n.Op), n.X)
 	case *ProjectSection:
 		parts := []any{"psection"}
-		for _, f := range n.Fields {
+		for i, f := range n.Fields {
+			if n.Names != nil && n.Names[i] != "" {
+				parts = append(parts, n.Names[i])
+				continue
+			}
 			parts = append(parts, strconv.Itoa(f))
 		}
 		w(parts...)
 	case *Ascribe:
+		if n.Coerce {
+			w("coerce", n.X, n.Type)
+			break
+		}
 		w("ascribe", n.X, n.Type)
+	case *RecordExpr:
+		parts := []any{"record"}
+		for _, f := range n.Fields {
+			parts = append(parts, f.Name, f.Value)
+		}
+		w(parts...)
+	case *RecordPat:
+		parts := []any{"record-pat"}
+		for _, f := range n.Fields {
+			parts = append(parts, f.Name, f.Pat)
+		}
+		w(parts...)
+	case *Range:
+		w("range", n.Op, n.Start, n.Second, n.End)
+	case *Assert:
+		w("assert", n.Cond, n.X)
+	case *IndexSection:
+		w(append([]any{"isection"}, dims(n.Indices)...)...)
+	case *TypeDecl:
+		w("type", n.Name, n.Params, n.Type)
 	case *If:
 		w("if", n.Cond, n.Then, n.Else)
 	case *LetIn:
@@ -145,6 +177,10 @@ func dump(b *strings.Builder, n Node) {
 	case *LetWith:
 		w("letwith", n.Name, n.Indices, n.Val, n.Body)
 	case *Update:
+		if n.Path != nil {
+			w("with-field", n.X, strings.Join(n.Path, "."), n.Val)
+			break
+		}
 		w("with", n.X, n.Indices, n.Val)
 	case *Lambda:
 		w("lambda", n.Params, n.Ret, n.Body)
@@ -210,6 +246,10 @@ func typeIsNil(t TypeExpr) bool {
 		return t == nil
 	case *FuncTypeExpr:
 		return t == nil
+	case *RecordTypeExpr:
+		return t == nil
+	case *NamedTypeExpr:
+		return t == nil
 	}
 	return false
 }
@@ -253,13 +293,25 @@ func TypeString(t TypeExpr) string {
 	case *ArrayTypeExpr:
 		dim := ""
 		if t.Dim != nil {
-			if t.Dim.Name != "" {
-				dim = t.Dim.Name
-			} else {
-				dim = strconv.FormatInt(t.Dim.Const, 10)
-			}
+			dim = dimString(t.Dim)
 		}
 		return "[" + dim + "]" + TypeString(t.Elem)
+	case *RecordTypeExpr:
+		parts := make([]string, len(t.Fields))
+		for i, f := range t.Fields {
+			parts[i] = f.Name + ": " + TypeString(f.Type)
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	case *NamedTypeExpr:
+		parts := []string{t.Name}
+		for _, a := range t.Args {
+			if a.Type != nil {
+				parts = append(parts, TypeString(a.Type))
+			} else {
+				parts = append(parts, "["+dimString(a.Dim)+"]")
+			}
+		}
+		return strings.Join(parts, " ")
 	case *TupleTypeExpr:
 		parts := make([]string, len(t.Elems))
 		for i, e := range t.Elems {
@@ -278,4 +330,16 @@ func TypeString(t TypeExpr) string {
 		return "_"
 	}
 	return fmt.Sprintf("<unknown type %T>", t)
+}
+
+func dimString(d *DimExpr) string {
+	switch {
+	case d.Name != "":
+		return d.Name
+	case d.Expr != nil:
+		return Dump(d.Expr)
+	case d.Const < 0:
+		return ""
+	}
+	return strconv.FormatInt(d.Const, 10)
 }

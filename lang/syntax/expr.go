@@ -82,7 +82,7 @@ func opFixity(op string) opInfo {
 // leaves out; they get a message saying so.
 var unsupportedKeywords = map[string]bool{
 	"val": true, "local": true, "open": true, "include": true, "import": true,
-	"type": true, "module": true, "assert": true, "match": true, "case": true,
+	"type": true, "module": true, "match": true, "case": true,
 }
 
 // notBinOps are operator-character tokens with another role: binding,
@@ -109,21 +109,57 @@ func (p *parser) exp(lex *lexer.PeekingLexer) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e, err = p.rangeRest(lex, e, start); err != nil {
+		return nil, err
+	}
 	return p.ascriptions(lex, e, start)
+}
+
+// rangeRest parses the rest of a range whose start e has been parsed:
+// `..< end`, `... end`, `..> end`, or `.. second` followed by one of them.
+// Ranges bind more loosely than every operator (Futhark's precedence).
+func (p *parser) rangeRest(lex *lexer.PeekingLexer, e Expr, start int) (Expr, error) {
+	t := lex.Peek()
+	if t.Type != p.lx.tRange {
+		return e, nil
+	}
+	lex.Next()
+	r := &Range{Start: e, Op: t.Value}
+	operand := func() (Expr, error) { return p.exp2(lex, 0, false) }
+	x, err := operand()
+	if err != nil {
+		return nil, err
+	}
+	if t.Value == ".." {
+		if n := lex.Peek(); n.Type == p.lx.tRange && n.Value != ".." {
+			lex.Next()
+			r.Second, r.Op = x, n.Value
+			if x, err = operand(); err != nil {
+				return nil, err
+			}
+		} else {
+			r.Op = "..."
+		}
+	}
+	r.End = x
+	r.At = At{p.spanOf(start, p.lastEnd(lex))}
+	return r, nil
 }
 
 // ascriptions parses any `: t` after e.
 func (p *parser) ascriptions(lex *lexer.PeekingLexer, e Expr, start int) (Expr, error) {
 	for p.isPunct(lex.Peek(), ":") {
 		colon := lex.Next()
-		if n := lex.Peek(); n.Type == p.lx.tOp && n.Value[0] == '>' && n.Pos.Offset == tokEnd(colon) {
-			return nil, p.errorf(colon, "size coercion `:>` is not supported by arepl")
+		coerce := false
+		if n := lex.Peek(); n.Type == p.lx.tOp && n.Value == ">" && n.Pos.Offset == tokEnd(colon) {
+			lex.Next()
+			coerce = true
 		}
 		t, err := p.typ(lex)
 		if err != nil {
 			return nil, err
 		}
-		e = &Ascribe{At: At{p.spanOf(start, p.lastEnd(lex))}, X: e, Type: t}
+		e = &Ascribe{At: At{p.spanOf(start, p.lastEnd(lex))}, X: e, Type: t, Coerce: coerce}
 	}
 	return e, nil
 }
@@ -161,6 +197,20 @@ func (p *parser) exp2(lex *lexer.PeekingLexer, minPrec int, section bool) (Expr,
 		t := lex.Peek()
 		if minPrec == 0 && t.Type == p.lx.tKeyword && t.Value == "with" {
 			lex.Next()
+			if n := lex.Peek(); n.Type == p.lx.tIdent || n.Type == p.lx.tQualIdent {
+				// r with a.b = v
+				lex.Next()
+				if eq := lex.Peek(); !p.isOp(eq, "=") {
+					return nil, p.unexpected(eq, `"="`)
+				}
+				lex.Next()
+				val, err := p.exp2(lex, 1, section)
+				if err != nil {
+					return nil, err
+				}
+				lhs = &Update{At: At{p.spanOf(start, p.lastEnd(lex))}, X: lhs, Path: strings.Split(n.Value, "."), Val: val}
+				continue
+			}
 			idx, err := p.bracketIndices(lex, true)
 			if err != nil {
 				return nil, err
@@ -285,7 +335,7 @@ func (p *parser) startsAtom(t *lexer.Token) bool {
 	case p.lx.tKeyword:
 		return t.Value == "true" || t.Value == "false"
 	case p.lx.tPunct:
-		return t.Value == "(" || t.Value == "["
+		return t.Value == "(" || t.Value == "[" || t.Value == "{"
 	}
 	return false
 }
@@ -293,6 +343,23 @@ func (p *parser) startsAtom(t *lexer.Token) bool {
 // apply parses `f a b ...`; a lambda may be the last argument.
 func (p *parser) apply(lex *lexer.PeekingLexer) (Expr, error) {
 	start := lex.Peek().Pos.Offset
+	if t := lex.Peek(); p.isKeyword(t, "assert") {
+		lex.Next()
+		c := lex.Peek()
+		cond, err := p.atom(lex)
+		if err != nil {
+			return nil, err
+		}
+		text := p.file.Text[c.Pos.Offset:p.lastEnd(lex)]
+		if _, ok := cond.(*ParenExpr); ok {
+			text = strings.TrimSpace(text[1 : len(text)-1])
+		}
+		x, err := p.atom(lex)
+		if err != nil {
+			return nil, err
+		}
+		return &Assert{At: At{p.spanOf(start, p.lastEnd(lex))}, Cond: cond, X: x, CondText: text}, nil
+	}
 	fn, err := p.atom(lex)
 	if err != nil {
 		return nil, err
@@ -343,6 +410,10 @@ func (p *parser) atom(lex *lexer.PeekingLexer) (Expr, error) {
 			continue
 		case p.lx.tProj:
 			lex.Next()
+			if name := t.Value[1:]; !isDigit(name[0]) {
+				e = &Project{At: At{p.spanOf(start, p.lastEnd(lex))}, X: e, Field: -1, Name: name}
+				continue
+			}
 			n, err := p.fieldNumber(t)
 			if err != nil {
 				return nil, err
@@ -377,6 +448,19 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 		return &Var{At: at, Name: t.Value}, nil
 	case p.lx.tQualIdent:
 		lex.Next()
+		parts := strings.Split(t.Value, ".")
+		if !primTypes[parts[0]] {
+			// r.a.b: field accesses of the variable r (only the numeric
+			// modules qualify names).
+			off := t.Pos.Offset
+			var e Expr = &Var{At: At{p.spanOf(off, off+len(parts[0]))}, Name: parts[0]}
+			end := off + len(parts[0])
+			for _, f := range parts[1:] {
+				end += 1 + len(f)
+				e = &Project{At: At{p.spanOf(off, end)}, X: e, Field: -1, Name: f}
+			}
+			return e, nil
+		}
 		i := strings.LastIndexByte(t.Value, '.')
 		return &Var{At: at, Qual: t.Value[:i], Name: t.Value[i+1:]}, nil
 	case p.lx.tKeyword:
@@ -395,6 +479,8 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 			return p.paren(lex)
 		case "[":
 			return p.arrayLit(lex)
+		case "{":
+			return p.recordLit(lex)
 		}
 	}
 	return nil, p.unexpected(t, "expression")
@@ -436,18 +522,39 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 	}
 	if t.Type == p.lx.tProj {
 		var fields []int
+		var names []string
+		named := false
 		for t := lex.Peek(); t.Type == p.lx.tProj; t = lex.Peek() {
 			lex.Next()
+			if name := t.Value[1:]; !isDigit(name[0]) {
+				fields, names, named = append(fields, -1), append(names, name), true
+				continue
+			}
 			n, err := p.fieldNumber(t)
 			if err != nil {
 				return nil, err
 			}
-			fields = append(fields, n)
+			fields, names = append(fields, n), append(names, "")
 		}
 		if err := p.closeParen(lex); err != nil {
 			return nil, err
 		}
-		return &ProjectSection{At: at(), Fields: fields}, nil
+		if !named {
+			names = nil
+		}
+		return &ProjectSection{At: at(), Fields: fields, Names: names}, nil
+	}
+	if p.isPunct(t, ".") {
+		// (.[i]) is an index section.
+		lex.Next()
+		idx, err := p.bracketIndices(lex, true)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.closeParen(lex); err != nil {
+			return nil, err
+		}
+		return &IndexSection{At: at(), Indices: idx.List}, nil
 	}
 	if op, qual, ok := p.binOp(t); ok {
 		// (-x) negates and (- x) too; only (-) is a section. `!` is
@@ -477,6 +584,9 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 		lex.Next()
 		lex.Next()
 		return &LeftSection{At: at(), Op: op, Qual: qual, X: e}, nil
+	}
+	if e, err = p.rangeRest(lex, e, t.Pos.Offset); err != nil {
+		return nil, err
 	}
 	e, err = p.ascriptions(lex, e, t.Pos.Offset)
 	if err != nil {
@@ -647,4 +757,43 @@ func (p *parser) floatLit(t *lexer.Token, at At) (Expr, error) {
 		}
 	}
 	return &FloatLit{At: at, Text: text, Value: v, Suffix: suffix}, nil
+}
+
+// recordLit parses `{a = e, b, ...}` (a trailing comma is allowed).
+func (p *parser) recordLit(lex *lexer.PeekingLexer) (Expr, error) {
+	start := lex.Next().Pos.Offset
+	var fields []RecordField
+	for !p.isPunct(lex.Peek(), "}") {
+		n := lex.Peek()
+		if n.Type != p.lx.tIdent && n.Type != p.lx.tInt {
+			return nil, p.unexpected(n, "field name")
+		}
+		lex.Next()
+		f := RecordField{Name: n.Value}
+		if p.isOp(lex.Peek(), "=") {
+			lex.Next()
+			v, err := p.exp(lex)
+			if err != nil {
+				return nil, err
+			}
+			f.Value = v
+		} else if n.Type != p.lx.tIdent {
+			return nil, p.unexpected(lex.Peek(), `"="`)
+		} else {
+			// {x} takes the variable x.
+			f.Value = &Var{At: At{p.spanOf(n.Pos.Offset, tokEnd(n))}, Name: n.Value}
+		}
+		f.At = At{p.spanOf(n.Pos.Offset, p.lastEnd(lex))}
+		fields = append(fields, f)
+		t := lex.Peek()
+		if p.isPunct(t, ",") {
+			lex.Next()
+			continue
+		}
+		if !p.isPunct(t, "}") {
+			return nil, p.unexpected(t, `"," or "}"`)
+		}
+	}
+	lex.Next()
+	return &RecordExpr{At: At{p.spanOf(start, p.lastEnd(lex))}, Fields: fields}, nil
 }

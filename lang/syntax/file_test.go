@@ -49,9 +49,8 @@ func fileOutcome(path, text string) string {
 	}
 	var b strings.Builder
 	for _, d := range f.Decls {
-		vd := d.(*ValDecl)
-		fmt.Fprintf(&b, "%s\n", Dump(vd))
-		if vd.Doc != "" {
+		fmt.Fprintf(&b, "%s\n", Dump(d))
+		if vd, ok := d.(*ValDecl); ok && vd.Doc != "" {
 			fmt.Fprintf(&b, "  doc: %q\n", vd.Doc)
 		}
 	}

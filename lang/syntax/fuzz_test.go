@@ -148,7 +148,42 @@ func children(t *testing.T, n Node) []Node {
 		}
 		add(n.Ret, n.Body)
 	case *SizeParam, *IntLit, *FloatLit, *BoolLit, *Var, *OpSection, *ProjectSection,
-		*IdPat, *WildPat, *PrimTypeExpr, *DimExpr:
+		*IdPat, *WildPat, *PrimTypeExpr:
+	case *DimExpr:
+		add(n.Expr)
+	case *TypeDecl:
+		for i := range n.Params {
+			add(&n.Params[i])
+		}
+		add(n.Type)
+	case *NamedTypeExpr:
+		for _, a := range n.Args {
+			if a.Type != nil {
+				add(a.Type)
+			} else {
+				add(a.Dim)
+			}
+		}
+	case *Range:
+		add(n.Start, n.Second, n.End)
+	case *RecordExpr:
+		for _, f := range n.Fields {
+			add(f.Value)
+		}
+	case *RecordPat:
+		for _, f := range n.Fields {
+			add(f.Pat)
+		}
+	case *RecordTypeExpr:
+		for _, f := range n.Fields {
+			add(f.Type)
+		}
+	case *Assert:
+		add(n.Cond, n.X)
+	case *IndexSection:
+		for _, d := range n.Indices {
+			add(d)
+		}
 	case *TupleExpr:
 		for _, e := range n.Elems {
 			add(e)

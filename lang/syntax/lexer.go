@@ -5,7 +5,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -26,28 +25,31 @@ import (
 // here the Proj rule `\.[0-9]+` comes first at a dot, and the float rules all
 // start with a digit, which gives the same tokens.
 
-// Participle's lexer tries the rules in order and takes the first that
-// matches, so rules that cannot start with the same character may come in
-// any order; the most frequent come first, which is what makes the lexer
-// fast. Comment must precede Op (both start with "-"), Float must precede
-// Int. Names, qualified names (i32.max) and qualified operators (i32.+) are
-// one rule, told apart in tokenize.
-var baseRules = []lexer.SimpleRule{
-	{Name: "Whitespace", Pattern: `[ \t\r\n\f\v]+`},
-	{Name: "Name", Pattern: `[a-zA-Z][a-zA-Z0-9_']*(?:\.[a-zA-Z][a-zA-Z0-9_']*)*(?:\.[-+*/%=!><|&^][-+*/%=!><|&^.]*)?` +
-		`|_[a-zA-Z0-9][a-zA-Z0-9_']*`},
-	{Name: "Punct", Pattern: `[()\[\],:\\_]`},
-	{Name: "Comment", Pattern: `--[^\n]*`},
-	{Name: "Op", Pattern: `[-+*/%=!><|&^][-+*/%=!><|&^.]*`},
-	// Hexadecimal floats (0x1.8p1), decimals with a suffix (2.5f32, 3f64),
-	// decimals with a fraction, decimals with an exponent.
-	{Name: "Float", Pattern: `0[xX][0-9a-fA-F][0-9a-fA-F_]*\.[0-9a-fA-F][0-9a-fA-F_]*[pP][+-]?[0-9_]+(?:f16|f32|f64)?` +
-		`|[0-9][0-9_]*(?:\.[0-9][0-9_]*)?(?:[eE][+-]?[0-9]+)?(?:f16|f32|f64)` +
-		`|[0-9][0-9_]*\.[0-9][0-9_]*(?:[eE][+-]?[0-9]+)?` +
-		`|[0-9][0-9_]*[eE][+-]?[0-9]+`},
-	{Name: "Int", Pattern: `(?:0[xX][0-9a-fA-F][0-9a-fA-F_]*|0[bB][01][01_]*|[0-9][0-9_]*)(?:[iu](?:8|16|32|64))?`},
-	{Name: "Proj", Pattern: `\.[0-9]+`},
-}
+// The token classes, in the order of the rules that the hand-written
+// scanner (scan) implements. They were once participle regular-expression
+// rules; a scanner that dispatches on the first byte lexes in one pass with
+// no backtracking, which keeps parsing linear and fast on long inputs (a
+// 100,000-element literal). The rules, as regular expressions, first match
+// wins:
+//
+//	Whitespace  [ \t\r\n\f\v]+
+//	Name        [a-zA-Z][a-zA-Z0-9_']*(\.[a-zA-Z][a-zA-Z0-9_']*)*(\.[-+*/%=!><|&^][-+*/%=!><|&^.]*)?
+//	            | _[a-zA-Z0-9][a-zA-Z0-9_']*
+//	Punct       [()\[\],:\\_{}]
+//	Comment     --[^\n]*
+//	Op          [-+*/%=!><|&^][-+*/%=!><|&^.]*
+//	Float       0[xX]hex.hex[pP][+-]?[0-9_]+(f16|f32|f64)?
+//	            | [0-9][0-9_]*(\.[0-9][0-9_]*)?([eE][+-]?[0-9]+)?(f16|f32|f64)
+//	            | [0-9][0-9_]*\.[0-9][0-9_]*([eE][+-]?[0-9]+)?
+//	            | [0-9][0-9_]*[eE][+-]?[0-9]+
+//	Int         (0[xX][0-9a-fA-F][0-9a-fA-F_]*|0[bB][01][01_]*|[0-9][0-9_]*)([iu](8|16|32|64))?
+//	Proj        \.[0-9]+ | \.[a-zA-Z][a-zA-Z0-9_']*   (tuple and record fields)
+//	Range       \.\.\. | \.\.< | \.\.> | \.\.
+//	TParam      '[~^]?[a-zA-Z][a-zA-Z0-9_']*               (type parameters)
+//
+// Attributes `#[...]` are accepted and ignored: the scanner drops them, as
+// Futhark's compiler ignores the ones that do not concern it.
+var tokenClasses = []string{"Whitespace", "Name", "Punct", "Comment", "Op", "Float", "Int", "Proj", "Range", "TParam"}
 
 // keywords are the reserved words of Futhark. Those outside the subset are
 // reserved too, so that `type t = i32` fails at "type" rather than parsing
@@ -63,31 +65,23 @@ var keywords = map[string]bool{
 // futLexer is the participle lexer.Definition: the base rules plus the
 // token types that the post-pass introduces.
 type futLexer struct {
-	base    *lexer.StatefulDefinition
 	symbols map[string]lexer.TokenType
-	// Token types, looked up once.
-	tComment, tWhitespace, tFloat, tInt, tProj, tName, tOp, tPunct lexer.TokenType
+	// Token types, looked up once (tWhitespace is never produced).
+	tComment, tWhitespace, tFloat, tInt, tProj, tName, tOp, tPunct, tRange, tTParam lexer.TokenType
 	// Introduced by tokenize.
 	tIdent, tQualIdent, tQualOp, tIndexOpen, tKeyword lexer.TokenType
 }
 
 func newFutLexer() *futLexer {
-	base := lexer.MustSimple(baseRules)
-	syms := map[string]lexer.TokenType{}
-	lowest := lexer.EOF
-	for name, t := range base.Symbols() {
-		syms[name] = t
-		if t < lowest {
-			lowest = t
-		}
-	}
-	for i, name := range []string{"Ident", "QualIdent", "QualOp", "IndexOpen", "Keyword"} {
-		syms[name] = lowest - 1 - lexer.TokenType(i)
+	syms := map[string]lexer.TokenType{"EOF": lexer.EOF}
+	for i, name := range append(tokenClasses, "Ident", "QualIdent", "QualOp", "IndexOpen", "Keyword") {
+		syms[name] = lexer.EOF - 1 - lexer.TokenType(i)
 	}
 	return &futLexer{
-		base: base, symbols: syms,
+		symbols:  syms,
 		tComment: syms["Comment"], tWhitespace: syms["Whitespace"], tFloat: syms["Float"],
 		tInt: syms["Int"], tProj: syms["Proj"], tName: syms["Name"], tOp: syms["Op"], tPunct: syms["Punct"],
+		tRange: syms["Range"], tTParam: syms["TParam"],
 		tIdent: syms["Ident"], tQualIdent: syms["QualIdent"], tQualOp: syms["QualOp"],
 		tIndexOpen: syms["IndexOpen"], tKeyword: syms["Keyword"],
 	}
@@ -102,7 +96,7 @@ func (d *futLexer) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 	if err != nil {
 		return nil, err
 	}
-	toks, _, err := d.tokenize(filename, string(b))
+	toks, _, err := d.tokenize(filename, string(b), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -125,30 +119,49 @@ type lexError struct {
 func (e *lexError) Error() string { return e.msg }
 
 // tokenize lexes text into the token list the grammar sees (ending in EOF)
-// and the comments.
-func (d *futLexer) tokenize(filename, text string) ([]lexer.Token, []comment, error) {
-	l, err := d.base.LexString(filename, text)
-	if err != nil {
-		return nil, nil, err
+// and the comments, appending the tokens to buf[:0] (a pooled parser's
+// buffer, so that long inputs are not copied as the list grows).
+func (d *futLexer) tokenize(filename, text string, buf []lexer.Token) ([]lexer.Token, []comment, error) {
+	toks := buf[:0]
+	if want := len(text)*2/3 + 2; cap(toks) < want {
+		// At most two tokens per three bytes in practice ("1, ").
+		toks = make([]lexer.Token, 0, want)
 	}
-	var toks []lexer.Token
 	var comments []comment
 	lastLine := 0 // line of the last non-comment token
-	for {
-		t, err := l.Next()
-		if err != nil {
-			off := len(text)
-			if pe, ok := err.(interface{ Position() lexer.Position }); ok {
-				off = pe.Position().Offset
+	line, lineStart := 1, 0
+	for off := 0; off < len(text); {
+		c := text[off]
+		if c == '\n' {
+			line, lineStart = line+1, off+1
+			off++
+			continue
+		}
+		if isSpace(c) {
+			off++
+			continue
+		}
+		if c == '#' && off+1 < len(text) && text[off+1] == '[' {
+			end, ok := skipAttribute(text, off)
+			if !ok {
+				return nil, nil, &lexError{offset: off, msg: "unterminated attribute #[...]"}
 			}
-			if off < 0 || off > len(text) {
-				off = len(text)
+			for i := off; i < end; i++ {
+				if text[i] == '\n' {
+					line, lineStart = line+1, i+1
+				}
 			}
+			off = end
+			continue
+		}
+		typ, n := d.scan(text, off)
+		if n == 0 {
 			return nil, nil, &lexError{offset: off, msg: describeBadChar(text, off)}
 		}
+		t := lexer.Token{Type: typ, Value: text[off : off+n],
+			Pos: lexer.Position{Filename: filename, Offset: off, Line: line, Column: off - lineStart + 1}}
+		off += n
 		switch t.Type {
-		case d.tWhitespace:
-			continue
 		case d.tComment:
 			comments = append(comments, comment{line: t.Pos.Line, text: t.Value, ownsLine: t.Pos.Line != lastLine})
 			continue
@@ -170,10 +183,189 @@ func (d *futLexer) tokenize(filename, text string) ([]lexer.Token, []comment, er
 		}
 		lastLine = t.Pos.Line
 		toks = append(toks, t)
-		if t.EOF() {
-			return toks, comments, nil
+	}
+	toks = append(toks, lexer.Token{Type: lexer.EOF,
+		Pos: lexer.Position{Filename: filename, Offset: len(text), Line: line, Column: len(text) - lineStart + 1}})
+	return toks, comments, nil
+}
+
+// skipAttribute returns the offset after the attribute `#[...]` starting
+// at off (brackets nest), or false when it is not closed.
+func skipAttribute(text string, off int) (int, bool) {
+	depth := 0
+	for i := off + 1; i < len(text); i++ {
+		switch text[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+			if depth == 0 {
+				return i + 1, true
+			}
 		}
 	}
+	return 0, false
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isHex(c byte) bool    { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+func isNameChar(c byte) bool {
+	return isLetter(c) || isDigit(c) || c == '_' || c == '\''
+}
+func isOpChar(c byte) bool { return strings.IndexByte(opChars, c) >= 0 }
+
+// span counts the bytes of text from off that satisfy ok.
+func span(text string, off int, ok func(byte) bool) int {
+	n := 0
+	for off+n < len(text) && ok(text[off+n]) {
+		n++
+	}
+	return n
+}
+
+// scan returns the class and length of the token at off (not whitespace),
+// or length 0 when no rule matches; see tokenClasses for the rules.
+func (d *futLexer) scan(text string, off int) (lexer.TokenType, int) {
+	c := text[off]
+	at := func(i int) byte {
+		if off+i < len(text) {
+			return text[off+i]
+		}
+		return 0
+	}
+	switch {
+	case isLetter(c):
+		n := 1 + span(text, off+1, isNameChar)
+		for at(n) == '.' && isLetter(at(n+1)) {
+			n += 2 + span(text, off+n+2, isNameChar)
+		}
+		if at(n) == '.' && isOpChar(at(n+1)) {
+			n += 2 + span(text, off+n+2, func(c byte) bool { return isOpChar(c) || c == '.' })
+		}
+		return d.tName, n
+	case c == '_' && (isLetter(at(1)) || isDigit(at(1))):
+		return d.tName, 2 + span(text, off+2, isNameChar)
+	case strings.IndexByte("()[],:\\_{}", c) >= 0:
+		return d.tPunct, 1
+	case c == '-' && at(1) == '-':
+		return d.tComment, 2 + span(text, off+2, func(c byte) bool { return c != '\n' })
+	case isOpChar(c):
+		return d.tOp, 1 + span(text, off+1, func(c byte) bool { return isOpChar(c) || c == '.' })
+	case isDigit(c):
+		if n := scanFloat(text, off); n > 0 {
+			return d.tFloat, n
+		}
+		return d.tInt, scanInt(text, off)
+	case c == '.':
+		switch {
+		case isDigit(at(1)):
+			return d.tProj, 1 + span(text, off+1, isDigit)
+		case isLetter(at(1)):
+			return d.tProj, 2 + span(text, off+2, isNameChar)
+		case at(1) == '.' && (at(2) == '.' || at(2) == '<' || at(2) == '>'):
+			return d.tRange, 3
+		case at(1) == '.':
+			return d.tRange, 2
+		case at(1) == '[':
+			return d.tPunct, 1 // the index section (.[i])
+		}
+	case c == '\'':
+		n := 1
+		if at(1) == '~' || at(1) == '^' {
+			n = 2
+		}
+		// 'c' is a character literal, which describeBadChar names.
+		if isLetter(at(n)) && at(n+1) != '\'' {
+			return d.tTParam, n + 1 + span(text, off+n+1, isNameChar)
+		}
+	}
+	return 0, 0
+}
+
+// scanFloat returns the length of the float literal at off, or 0.
+func scanFloat(text string, off int) int {
+	at := func(i int) byte {
+		if off+i < len(text) {
+			return text[off+i]
+		}
+		return 0
+	}
+	if at(0) == '0' && (at(1) == 'x' || at(1) == 'X') && isHex(at(2)) {
+		n := 3 + span(text, off+3, func(c byte) bool { return isHex(c) || c == '_' })
+		if at(n) != '.' || !isHex(at(n+1)) {
+			return 0
+		}
+		n += 2 + span(text, off+n+2, func(c byte) bool { return isHex(c) || c == '_' })
+		if at(n) != 'p' && at(n) != 'P' {
+			return 0
+		}
+		n++
+		if at(n) == '+' || at(n) == '-' {
+			n++
+		}
+		k := span(text, off+n, func(c byte) bool { return isDigit(c) || c == '_' })
+		if k == 0 {
+			return 0
+		}
+		n += k
+		return n + floatSuffix(text[off+n:])
+	}
+	n := 1 + span(text, off+1, func(c byte) bool { return isDigit(c) || c == '_' })
+	float := false
+	if at(n) == '.' && isDigit(at(n+1)) {
+		n += 2 + span(text, off+n+2, func(c byte) bool { return isDigit(c) || c == '_' })
+		float = true
+	}
+	if e := at(n); e == 'e' || e == 'E' {
+		k := n + 1
+		if at(k) == '+' || at(k) == '-' {
+			k++
+		}
+		if d := span(text, off+k, isDigit); d > 0 {
+			n, float = k+d, true
+		}
+	}
+	if s := floatSuffix(text[off+n:]); s > 0 {
+		return n + s
+	}
+	if float {
+		return n
+	}
+	return 0
+}
+
+func floatSuffix(s string) int {
+	if strings.HasPrefix(s, "f16") || strings.HasPrefix(s, "f32") || strings.HasPrefix(s, "f64") {
+		return 3
+	}
+	return 0
+}
+
+// scanInt returns the length of the integer literal at off (at least 1).
+func scanInt(text string, off int) int {
+	var n int
+	switch {
+	case text[off] == '0' && off+2 < len(text) && (text[off+1] == 'x' || text[off+1] == 'X') && isHex(text[off+2]):
+		n = 3 + span(text, off+3, func(c byte) bool { return isHex(c) || c == '_' })
+	case text[off] == '0' && off+2 < len(text) && (text[off+1] == 'b' || text[off+1] == 'B') && (text[off+2] == '0' || text[off+2] == '1'):
+		n = 3 + span(text, off+3, func(c byte) bool { return c == '0' || c == '1' || c == '_' })
+	default:
+		n = 1 + span(text, off+1, func(c byte) bool { return isDigit(c) || c == '_' })
+	}
+	rest := text[off+n:]
+	if len(rest) > 1 && (rest[0] == 'i' || rest[0] == 'u') {
+		for _, w := range []string{"8", "16", "32", "64"} {
+			if strings.HasPrefix(rest[1:], w) {
+				return n + 1 + len(w)
+			}
+		}
+	}
+	return n
 }
 
 // indexable reports whether a "[" right after byte c starts an index: after
@@ -192,14 +384,10 @@ func describeBadChar(text string, off int) string {
 		return "unexpected end of input"
 	}
 	switch {
-	case r[0] == '\'' && len(r) > 1 && (r[1] == '^' || r[1] == '~' || unicode.IsLetter(r[1])) && (len(r) < 3 || r[2] != '\''):
-		return "unexpected \"'\": type parameters are not supported by arepl"
 	case r[0] == '"' || r[0] == '\'':
 		return fmt.Sprintf("unexpected %q: string and character literals are not supported by arepl", string(r[0]))
-	case r[0] == '{' || r[0] == '}':
-		return fmt.Sprintf("unexpected %q: records are not supported by arepl", string(r[0]))
 	case r[0] == '#':
-		return `unexpected "#": attributes and sum types are not supported by arepl`
+		return `unexpected "#": sum types (#constructors) are not supported by arepl`
 	}
 	return fmt.Sprintf("unexpected character %q", string(r[0]))
 }

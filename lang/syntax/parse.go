@@ -91,7 +91,7 @@ func ParseInput(f *source.File) (in *Input, err error) {
 		// wait for.
 		return &Input{Decls: []Decl{}}, nil
 	}
-	if first.Type == p.lx.tKeyword && (first.Value == "def" || first.Value == "entry") {
+	if first.Type == p.lx.tKeyword && (first.Value == "def" || first.Value == "entry" || first.Value == "type") {
 		decls, errs := p.decls(false)
 		if len(errs) > 0 {
 			return nil, errs
@@ -165,6 +165,7 @@ type parser struct {
 	// Per parse:
 	file       *source.File
 	toks       []lexer.Token // ends with EOF; nothing elided
+	tokBuf     []lexer.Token // toks' storage, kept between parses
 	comments   []comment
 	lineStarts []int
 	lexErr     source.ErrorList
@@ -210,7 +211,10 @@ func getParser(f *source.File) *parser {
 			p.lineStarts = append(p.lineStarts, i+1)
 		}
 	}
-	toks, comments, err := p.lx.tokenize(f.Name, f.Text)
+	toks, comments, err := p.lx.tokenize(f.Name, f.Text, p.tokBuf)
+	if err == nil {
+		p.tokBuf = toks
+	}
 	if err != nil {
 		off := len(f.Text)
 		msg := err.Error()
@@ -274,6 +278,12 @@ func (p *parser) decls(recoverErrs bool) ([]Decl, source.ErrorList) {
 					continue
 				}
 			}
+		} else if p.isKeyword(t, "type") {
+			var d Decl
+			if d, err = p.typeDecl(lex); err == nil {
+				decls = append(decls, d)
+				continue
+			}
 		} else if t.Type == p.lx.tKeyword && unsupportedKeywords[t.Value] {
 			err = p.errorf(t, "%q declarations are not supported by arepl", t.Value)
 		} else {
@@ -303,7 +313,7 @@ func (p *parser) skipToDecl(lex *lexer.PeekingLexer) {
 		}
 		if t.Type == p.lx.tKeyword {
 			switch t.Value {
-			case "def", "entry":
+			case "def", "entry", "type":
 				return
 			case "let":
 				if p.posAt(t.Pos.Offset).Col == 1 {
@@ -435,4 +445,41 @@ var grammarWords = map[string]string{
 	"<ident>": "name", "GName": "name", "GLetNamed": "binding", "GFor": `"for"`, "GWhile": `"while"`,
 	"Expr": "expression", "Pat": "pattern", "ParamSpec": "parameter", "TypeExpr": "type",
 	"TypeTermSpec": "type", "SizeSpec": "size parameter", "IndexSpec": `"["`, "LetBodySpec": `"in"`,
+}
+
+// typeDecl parses a type abbreviation:
+//
+//	"type" ["^" | "~"] name ("'" name | "[" name "]")* "=" type
+func (p *parser) typeDecl(lex *lexer.PeekingLexer) (Decl, error) {
+	kw := lex.Next()
+	if n := lex.Peek(); n.Type == p.lx.tOp && (n.Value == "^" || n.Value == "~") && n.Pos.Offset == tokEnd(kw) {
+		lex.Next()
+	}
+	name := lex.Peek()
+	if name.Type != p.lx.tIdent {
+		return nil, p.unexpected(name, "type name")
+	}
+	lex.Next()
+	d := &TypeDecl{Name: name.Value, NamePos: p.posAt(name.Pos.Offset)}
+	for {
+		sp, err := p.parseSizeField(lex)
+		if err == participle.NextMatch {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		d.Params = append(d.Params, sp.get())
+	}
+	if eq := lex.Peek(); !p.isOp(eq, "=") {
+		return nil, p.unexpected(eq, `"="`)
+	}
+	lex.Next()
+	t, err := p.typ(lex)
+	if err != nil {
+		return nil, err
+	}
+	d.Type = t
+	d.At = At{p.spanOf(kw.Pos.Offset, p.lastEnd(lex))}
+	return d, nil
 }

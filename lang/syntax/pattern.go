@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -81,6 +82,10 @@ func (p *parser) parseTypeTermField(lex *lexer.PeekingLexer) (typeTermSpec, erro
 // parseSizeField parses a size parameter `[n]`.
 func (p *parser) parseSizeField(lex *lexer.PeekingLexer) (sizeSpec, error) {
 	open := lex.Peek()
+	if open.Type == p.lx.tTParam {
+		lex.Next()
+		return sizeBox{SizeParam{At: At{p.spanOf(open.Pos.Offset, tokEnd(open))}, Name: strings.TrimLeft(open.Value, "'~^"), Type: true}}, nil
+	}
 	if !p.isOpenBracket(open) {
 		return nil, participle.NextMatch
 	}
@@ -140,7 +145,66 @@ func (p *parser) isOpenBracket(t *lexer.Token) bool {
 }
 
 func (p *parser) startsPat(t *lexer.Token) bool {
-	return t.Type == p.lx.tIdent || p.isPunct(t, "_") || p.isPunct(t, "(")
+	return t.Type == p.lx.tIdent || p.isPunct(t, "_") || p.isPunct(t, "(") || p.isPunct(t, "{")
+}
+
+// recordFields parses `{f1 sep x1, f2, ...}` for record patterns
+// (sep "=", a pattern) and record types (sep ":", a type).
+func (p *parser) recordFields(lex *lexer.PeekingLexer, pattern bool) (At, []RecordField, error) {
+	start := lex.Next().Pos.Offset
+	var fields []RecordField
+	for !p.isPunct(lex.Peek(), "}") {
+		n := lex.Peek()
+		if n.Type != p.lx.tIdent && n.Type != p.lx.tInt {
+			return At{}, nil, p.unexpected(n, "field name")
+		}
+		lex.Next()
+		f := RecordField{Name: n.Value}
+		switch {
+		case pattern && p.isOp(lex.Peek(), "="):
+			lex.Next()
+			q, err := p.pat(lex)
+			if err != nil {
+				return At{}, nil, err
+			}
+			f.Pat = q
+		case pattern && p.isPunct(lex.Peek(), ":"):
+			lex.Next()
+			t, err := p.typ(lex)
+			if err != nil {
+				return At{}, nil, err
+			}
+			f.Pat = &AscribedPat{At: At{p.spanOf(n.Pos.Offset, p.lastEnd(lex))},
+				Pat: &IdPat{At: At{p.spanOf(n.Pos.Offset, tokEnd(n))}, Name: n.Value}, Type: t}
+		case pattern:
+			if n.Type != p.lx.tIdent {
+				return At{}, nil, p.unexpected(lex.Peek(), `"="`)
+			}
+			f.Pat = &IdPat{At: At{p.spanOf(n.Pos.Offset, tokEnd(n))}, Name: n.Value}
+		default:
+			if c := lex.Peek(); !p.isPunct(c, ":") {
+				return At{}, nil, p.unexpected(c, `":"`)
+			}
+			lex.Next()
+			t, err := p.typ(lex)
+			if err != nil {
+				return At{}, nil, err
+			}
+			f.Type = t
+		}
+		f.At = At{p.spanOf(n.Pos.Offset, p.lastEnd(lex))}
+		fields = append(fields, f)
+		t := lex.Peek()
+		if p.isPunct(t, ",") {
+			lex.Next()
+			continue
+		}
+		if !p.isPunct(t, "}") {
+			return At{}, nil, p.unexpected(t, `"," or "}"`)
+		}
+	}
+	lex.Next()
+	return At{p.spanOf(start, p.lastEnd(lex))}, fields, nil
 }
 
 func (p *parser) pat(lex *lexer.PeekingLexer) (Pat, error) {
@@ -176,6 +240,12 @@ func (p *parser) innerPat(lex *lexer.PeekingLexer) (Pat, error) {
 	case p.isPunct(t, "_"):
 		lex.Next()
 		return &WildPat{At: at}, nil
+	case p.isPunct(t, "{"):
+		rat, fields, err := p.recordFields(lex, true)
+		if err != nil {
+			return nil, err
+		}
+		return &RecordPat{At: rat, Fields: fields}, nil
 	case p.isPunct(t, "("):
 		lex.Next()
 		var elems []Pat
@@ -247,28 +317,11 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 		return &UniqueTypeExpr{At: at(), Elem: elem}, nil
 	case p.isOpenBracket(t):
 		lex.Next()
-		var dim *DimExpr
-		d := lex.Peek()
-		dat := At{p.spanOf(d.Pos.Offset, tokEnd(d))}
-		switch d.Type {
-		case p.lx.tIdent:
-			lex.Next()
-			dim = &DimExpr{At: dat, Name: d.Value}
-		case p.lx.tInt:
-			lex.Next()
-			n, err := strconv.ParseInt(d.Value, 10, 64)
-			if err != nil {
-				return nil, p.errorf(d, "array size %s must be a plain decimal number", d.Value)
-			}
-			dim = &DimExpr{At: dat, Const: n}
+		dim, err := p.dimExpr(lex)
+		if err != nil {
+			return nil, err
 		}
 		if c := lex.Peek(); !p.isPunct(c, "]") {
-			if dim == nil {
-				return nil, p.unexpected(c, `size or "]"`)
-			}
-			if !c.EOF() && !p.isPunct(c, ",") && !p.isPunct(c, ")") {
-				return nil, p.errorf(c, "an array size must be a name or a constant; size expressions are not supported by arepl")
-			}
 			return nil, p.unexpected(c, `"]"`)
 		}
 		lex.Next()
@@ -279,10 +332,48 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 		return &ArrayTypeExpr{At: at(), Dim: dim, Elem: elem}, nil
 	case t.Type == p.lx.tIdent:
 		lex.Next()
-		if !primTypes[t.Value] {
-			return nil, p.errorf(t, "unknown type %q", t.Value)
+		if primTypes[t.Value] {
+			return &PrimTypeExpr{At: at(), Name: t.Value}, nil
 		}
-		return &PrimTypeExpr{At: at(), Name: t.Value}, nil
+		var args []TypeArg
+		for {
+			n := lex.Peek()
+			// In argument position a bracket is a size argument
+			// (`vec [n] i32`), as in Futhark; an array type argument
+			// is written in parentheses.
+			if p.isOpenBracket(n) {
+				lex.Next()
+				d, err := p.dimExpr(lex)
+				if err != nil {
+					return nil, err
+				}
+				if c := lex.Peek(); !p.isPunct(c, "]") {
+					return nil, p.unexpected(c, `"]"`)
+				}
+				lex.Next()
+				if d == nil {
+					d = &DimExpr{At: At{p.spanOf(n.Pos.Offset, p.lastEnd(lex))}, Const: -1}
+				}
+				args = append(args, TypeArg{Dim: d})
+				continue
+			}
+			if n.Type == p.lx.tIdent || p.isPunct(n, "(") {
+				a, err := p.typeTerm(lex)
+				if err != nil {
+					return nil, err
+				}
+				args = append(args, TypeArg{Type: a})
+				continue
+			}
+			break
+		}
+		return &NamedTypeExpr{At: at(), Name: t.Value, Args: args}, nil
+	case p.isPunct(t, "{"):
+		rat, fields, err := p.recordFields(lex, false)
+		if err != nil {
+			return nil, err
+		}
+		return &RecordTypeExpr{At: rat, Fields: fields}, nil
 	case p.isPunct(t, "("):
 		lex.Next()
 		var elems []TypeExpr
@@ -305,4 +396,34 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 		return &TupleTypeExpr{At: at(), Elems: elems}, nil
 	}
 	return nil, p.unexpected(t, "type")
+}
+
+// dimExpr parses what is inside the brackets of an array type, up to the
+// "]": nothing (nil), a size name, a constant or a size expression.
+func (p *parser) dimExpr(lex *lexer.PeekingLexer) (*DimExpr, error) {
+	d := lex.Peek()
+	dat := At{p.spanOf(d.Pos.Offset, tokEnd(d))}
+	if p.isPunct(d, "]") {
+		return nil, nil
+	}
+	if n := p.peek2(lex); p.isPunct(n, "]") {
+		switch d.Type {
+		case p.lx.tIdent:
+			lex.Next()
+			return &DimExpr{At: dat, Name: d.Value}, nil
+		case p.lx.tInt:
+			lex.Next()
+			v, err := strconv.ParseInt(strings.TrimSuffix(strings.ReplaceAll(d.Value, "_", ""), "i64"), 10, 64)
+			if err != nil {
+				return nil, p.errorf(d, "array size %s must be a plain decimal number", d.Value)
+			}
+			return &DimExpr{At: dat, Const: v}, nil
+		}
+	}
+	start := d.Pos.Offset
+	e, err := p.exp2(lex, 0, false)
+	if err != nil {
+		return nil, err
+	}
+	return &DimExpr{At: At{p.spanOf(start, p.lastEnd(lex))}, Expr: e}, nil
 }

@@ -113,6 +113,31 @@ var modEntries = func() []modEntry {
 		{"e", floatSet, "t", "the constant e"},
 		{"inf", floatSet, "t", "positive infinity"},
 		{"nan", floatSet, "t", "not a number"},
+		{">>>", intSet, "t -> t -> t", "logical shift right (fills with zeros)"},
+		{"get_bit", intSet, "i32 -> t -> i32", "bit i of x, as 0 or 1"},
+		{"set_bit", intSet, "i32 -> t -> i32 -> t", "x with bit i set to b (0 or 1)"},
+		{"ctz", intSet, "t -> i32", "the number of trailing zero bits"},
+		{"mul_hi", intSet, "t -> t -> t", "the high half of the double-width product"},
+		{"mad_hi", intSet, "t -> t -> t -> t", "mul_hi a b + c"},
+		{"epsilon", floatSet, "t", "the difference between 1 and the next larger value"},
+		{"recip", floatSet, "t -> t", "1 / x"},
+		{"rsqrt", floatSet, "t -> t", "1 / sqrt x"},
+		{"sinpi", floatSet, "t -> t", "sin (pi * x)"},
+		{"cospi", floatSet, "t -> t", "cos (pi * x)"},
+		{"tanpi", floatSet, "t -> t", "tan (pi * x)"},
+		{"asinpi", floatSet, "t -> t", "asin x / pi"},
+		{"acospi", floatSet, "t -> t", "acos x / pi"},
+		{"atanpi", floatSet, "t -> t", "atan x / pi"},
+		{"atan2pi", floatSet, "t -> t -> t", "atan2 y x / pi"},
+		{"hypot", floatSet, "t -> t -> t", "sqrt (x*x + y*y) without undue overflow"},
+		{"copysign", floatSet, "t -> t -> t", "x with the sign of y"},
+		{"nextafter", floatSet, "t -> t -> t", "the next representable value after x towards y"},
+		{"lerp", floatSet, "t -> t -> t -> t", "linear interpolation: lerp v0 v1 t = v0 + (v1 - v0) * t"},
+		{"mad", floatSet, "t -> t -> t -> t", "a * b + c"},
+		{"fma", floatSet, "t -> t -> t -> t", "a * b + c (fused where the hardware has it)"},
+		{"from_fraction", floatSet, "i64 -> i64 -> t", "the fraction x / y"},
+		{"to_f64", floatSet, "t -> f64", "convert to f64"},
+		{"ldexp", floatSet, "t -> i32 -> t", "x * 2 ** n"},
 	}
 	// The float functions of one argument are exactly the FloatOnly unary
 	// operators of the core IR that keep their type.
@@ -138,6 +163,10 @@ var floatDocs = map[string]string{
 	"sinh": "hyperbolic sine", "cosh": "hyperbolic cosine", "tanh": "hyperbolic tangent",
 	"floor": "round down to an integral value", "ceil": "round up to an integral value",
 	"round": "round to the nearest integral value, ties to even", "trunc": "round towards zero",
+	"cbrt": "cube root", "log1p": "log (1 + x), accurate near 0", "erf": "the error function",
+	"erfc": "the complementary error function", "gamma": "the gamma function",
+	"lgamma": "the logarithm of the absolute gamma function", "asinh": "inverse hyperbolic sine",
+	"acosh": "inverse hyperbolic cosine", "atanh": "inverse hyperbolic tangent",
 }
 
 // builtinObjects builds the objects of the initial environment.

@@ -54,10 +54,26 @@ type checker struct {
 	instDims    map[*syntax.Var]map[string]Dim
 	unflatVars  map[*syntax.Var]bool
 	unflattens  []unflattenUse
+	// indexVars are the types of index expressions; those still
+	// undecided at the end take i64, Futhark's default for indices.
+	indexVars []Type
+	// typeNames are the type parameters in scope ('t), polyUses the uses
+	// of polymorphic globals (poly.go), generalize the declaration whose
+	// unconstrained type variables become type parameters.
+	typeNames  map[string]Type
+	abbrevDims map[string]Dim
+	polyUses   []polyUse
+	generalize *syntax.ValDecl
+
+	// Per call.
+	typeDecls map[string]*syntax.TypeDecl
+	expanding map[*syntax.TypeDecl]bool
+	instances map[string]*Object
+	depth     int
 }
 
 func newChecker(src *source.File, env *Env) *checker {
-	c := &checker{src: src, env: env, globals: map[string]*Object{}, info: NewInfo()}
+	c := &checker{src: src, env: env, globals: map[string]*Object{}, info: NewInfo(), instances: map[string]*Object{}}
 	c.begin()
 	return c
 }
@@ -70,6 +86,7 @@ func (c *checker) begin() {
 	c.localSizes = map[*Object]map[string]bool{}
 	c.instDims = map[*syntax.Var]map[string]Dim{}
 	c.unflatVars = map[*syntax.Var]bool{}
+	c.indexVars, c.typeNames, c.polyUses, c.generalize = nil, nil, nil, nil
 }
 
 func (c *checker) lookupGlobal(name string) *Object {
@@ -172,13 +189,27 @@ func (c *checker) noFun(p source.Pos, t Type, what string) bool {
 // parameters instead, so that :type can show `(a -> b) -> [n]a -> [n]b`;
 // such a value is shown, never lowered.
 func (c *checker) finish(result Type) {
+	for _, t := range c.indexVars {
+		if v, ok := c.s.shallow(t).(*tyVar); ok {
+			c.s.unify(v, Prim{T: core.I64}, false)
+		}
+	}
 	for _, v := range c.s.vars {
 		if v.ref == nil && v.prims != 0 {
 			v.ref = Prim{T: v.prims.defaultPrim()}
 		}
 	}
 	if result != nil && IsFunction(c.s.shallow(result)) {
-		c.generalize(result, new(int), map[Type]bool{})
+		c.generalizeVars(result, new(int), map[Type]bool{}, nil)
+	}
+	if d := c.generalize; d != nil {
+		if o := c.info.Binds[d]; o != nil {
+			taken := map[string]bool{}
+			for _, p := range d.TypeParams {
+				taken[p.Name] = true
+			}
+			c.generalizeVars(o.Type, new(int), map[Type]bool{}, taken)
+		}
 	}
 	for _, u := range c.unflattens {
 		c.unflattenSizes(u)
@@ -229,31 +260,43 @@ func (c *checker) finish(result Type) {
 	for v := range c.unflatVars {
 		c.errorf(v.Pos(), "unflatten must be applied to an array")
 	}
+	if len(c.errs) == c.errsAtStart {
+		c.instantiatePolyUses(c.polyUses)
+	}
 	c.begin()
 }
 
-// generalize binds the unsolved variables of t to type parameters a, b, ...
-func (c *checker) generalize(t Type, next *int, seen map[Type]bool) {
+// generalizeVars binds the unconstrained unsolved variables of t to type
+// parameters a, b, ... (skipping the names in taken).
+func (c *checker) generalizeVars(t Type, next *int, seen map[Type]bool, taken map[string]bool) {
 	if visited(seen, t) {
 		return
 	}
 	switch t := c.s.shallow(t).(type) {
 	case *tyVar:
-		name := string(rune('a' + *next%26))
-		if *next >= 26 {
-			name += fmt.Sprint(*next / 26)
+		if t.prims != 0 {
+			return
 		}
-		*next++
-		t.ref = &tyParam{name: name}
+		for {
+			name := string(rune('a' + *next%26))
+			if *next >= 26 {
+				name += fmt.Sprint(*next / 26)
+			}
+			*next++
+			if !taken[name] {
+				t.ref = &tyParam{name: name}
+				return
+			}
+		}
 	case *Array:
-		c.generalize(t.Elem, next, seen)
+		c.generalizeVars(t.Elem, next, seen, taken)
 	case *Tuple:
 		for _, e := range t.Elems {
-			c.generalize(e, next, seen)
+			c.generalizeVars(e, next, seen, taken)
 		}
 	case *Arrow:
-		c.generalize(t.Param, next, seen)
-		c.generalize(t.Ret, next, seen)
+		c.generalizeVars(t.Param, next, seen, taken)
+		c.generalizeVars(t.Ret, next, seen, taken)
 	}
 }
 
@@ -349,8 +392,25 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 	if len(d.Params) > 0 && c.lookupGlobal(d.Name) == nil {
 		self = obj
 	}
-	obj.Type = c.funDef(nil, d.SizeParams, d.Params, d.Ret, d.Body, self, map[string]bool{}, d.Name)
+	if len(d.TypeParams) > 0 {
+		c.typeNames = map[string]Type{}
+		for i := range d.TypeParams {
+			p := &d.TypeParams[i]
+			if _, dup := c.typeNames[p.Name]; dup {
+				c.errorf(p.Pos(), "%s has two type parameters named %s", d.Name, p.Name)
+			}
+			c.typeNames[p.Name] = &tyParam{name: p.Name}
+			c.info.Binds[p] = &Object{Kind: Local, Name: p.Name, Type: c.typeNames[p.Name], Pos: p.Pos()}
+		}
+	}
+	obj.Type = c.funDef(nil, d.SizeParams, d.Params, d.Ret, d.Body, self, map[string]bool{}, d.Name, nil)
+	if d.Kind != syntax.KindEntry && len(d.Params) > 0 {
+		c.generalize = d
+	}
 	c.finish(nil)
+	if d.Kind == syntax.KindEntry && len(c.errs) == c.errsAtStart && containsParam(obj.Type) {
+		c.errorf(d.NamePos, "entry point %s cannot be polymorphic (type %s)", d.Name, obj.Type)
+	}
 	if d.Kind == syntax.KindEntry && len(c.errs) == c.errsAtStart {
 		t := obj.Type
 		for {
@@ -394,8 +454,15 @@ func containsArrow1(t Type, seen map[Type]bool) bool {
 // type. Size parameters and sizes named in parameter types are i64 values
 // in the body; sizes collects their names so that uses can instantiate
 // them.
+//
+// When want is not nil, the function is checked at that type (an instance
+// of a polymorphic function). The function's own name (self) is in scope
+// in its body, below its parameters, which may shadow it.
 func (c *checker) funDef(sc *scope, sizeParams []syntax.SizeParam, params []syntax.Pat, ret syntax.TypeExpr,
-	body syntax.Expr, self *Object, sizes map[string]bool, name string) Type {
+	body syntax.Expr, self *Object, sizes map[string]bool, name string, want Type) Type {
+	if self != nil {
+		sc = sc.add(self)
+	}
 	for i := range sizeParams {
 		sp := &sizeParams[i]
 		o := c.newObj(SizeVar, sp.Name, Prim{T: core.I64}, sp.Pos())
@@ -424,7 +491,9 @@ func (c *checker) funDef(sc *scope, sizeParams []syntax.SizeParam, params []synt
 	}
 	if self != nil {
 		self.Type = ft
-		sc = sc.add(self)
+	}
+	if want != nil {
+		c.mustUnify(pos(body), want, ft, "instance of "+name)
 	}
 	bt := c.expr(sc, body, rt)
 	c.unifyMsg(pos(body), rt, bt, true, func(a, b string) string {
@@ -493,7 +562,12 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 	case *syntax.ArrayLit:
 		return c.arrayLit(sc, e)
 	case *syntax.Project:
+		if e.Name != "" {
+			return c.fieldAccess(sc, e)
+		}
 		return c.project(c.expr(sc, e.X, nil), e.Field, e.Pos())
+	case *syntax.RecordExpr:
+		return c.recordExpr(sc, e)
 	case *syntax.Index:
 		xt := c.expr(sc, e.X, nil)
 		return c.index(sc, xt, e.Indices, e.Pos())
@@ -529,16 +603,29 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		if h, ok := c.hintOf(hint).(*Arrow); ok {
 			c.s.unify(param, h.Param, true)
 		}
-		t := Type(param)
-		for _, f := range e.Fields {
-			t = c.project(t, f, e.Pos())
-		}
-		return &Arrow{Param: param, Ret: t}
+		return &Arrow{Param: param, Ret: c.projectSection(e, param)}
 	case *syntax.Ascribe:
 		dt := c.typeExpr(&tyCtx{sc: sc}, e.Type)
 		t := c.expr(sc, e.X, dt)
+		if e.Coerce {
+			if m := c.s.unify(dt, c.s.eraseDims(t), false); m != nil {
+				c.mustUnify(e.Pos(), dt, t, "size coercion")
+			}
+			return dt
+		}
 		c.mustUnify(e.Pos(), dt, t, "type ascription")
 		return t
+	case *syntax.Range:
+		return c.rangeExpr(sc, e)
+	case *syntax.Assert:
+		c.mustUnify(pos(e.Cond), Prim{T: core.Bool}, c.expr(sc, e.Cond, nil), "assert condition")
+		return c.expr(sc, e.X, hint)
+	case *syntax.IndexSection:
+		param := c.s.fresh()
+		if h, ok := c.hintOf(hint).(*Arrow); ok {
+			c.s.unify(param, h.Param, true)
+		}
+		return &Arrow{Param: param, Ret: c.index(sc, param, e.Indices, e.Pos())}
 	case *syntax.If:
 		ct := c.expr(sc, e.Cond, nil)
 		c.mustUnify(pos(e.Cond), Prim{T: core.Bool}, ct, "if condition")
@@ -563,7 +650,7 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		c.objs = append(c.objs, o)
 		c.info.Binds[e] = o
 		sizes := map[string]bool{}
-		o.Type = c.funDef(sc, e.SizeParams, e.Params, e.Ret, e.FnBody, nil, sizes, e.Name)
+		o.Type = c.funDef(sc, e.SizeParams, e.Params, e.Ret, e.FnBody, nil, sizes, e.Name, nil)
 		c.localSizes[o] = sizes
 		return c.expr(sc.add(o), e.Body, hint)
 	case *syntax.LetWith:
@@ -581,6 +668,9 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		c.info.Binds[e] = n
 		return c.expr(sc.add(n), e.Body, hint)
 	case *syntax.Update:
+		if e.Path != nil {
+			return c.recordUpdate(sc, e)
+		}
 		xt := c.expr(sc, e.X, nil)
 		st := c.index(sc, xt, e.Indices, e.Pos())
 		vt := c.expr(sc, e.Val, st)
@@ -643,6 +733,12 @@ func (c *checker) useType(obj *Object, v *syntax.Var) Type {
 		}
 		return t
 	case Global:
+		if containsParam(obj.Type) {
+			if v != nil {
+				c.polyUses = append(c.polyUses, polyUse{v: v, obj: obj})
+			}
+			return c.s.instantiate(c.s.renameDims(obj.Type, nil, map[string]Dim{}), map[string]*tyVar{}, map[string]Dim{})
+		}
 		return c.s.renameDims(obj.Type, nil, map[string]Dim{})
 	case LocalFun:
 		return c.s.renameDims(obj.Type, c.localSizes[obj], map[string]Dim{})
@@ -684,8 +780,14 @@ func (c *checker) project(t Type, field int, p source.Pos) Type {
 		return u.Elems[field]
 	case *tyVar:
 		if u.prims == 0 {
-			c.errorf(p, "cannot infer the tuple type for field %d; add a type annotation", field)
-			return errT
+			// Resolved when u is bound to a tuple (solver.bind);
+			// otherwise the result stays ambiguous and is reported.
+			r := c.s.fresh()
+			if c.s.projs == nil {
+				c.s.projs = map[*tyVar][]pendingProj{}
+			}
+			c.s.projs[u] = append(c.s.projs[u], pendingProj{field: field, res: r})
+			return r
 		}
 		c.errorf(p, "cannot take field %d of a value of type %s (not a tuple)", field, u)
 		return errT
@@ -695,18 +797,29 @@ func (c *checker) project(t Type, field int, p source.Pos) Type {
 	}
 }
 
+// indexType requires an index to be an integer of any type (Futhark
+// converts it); one nothing else decides becomes i64.
+func (c *checker) indexType(e syntax.Expr, t Type, what string) {
+	if !c.s.constrain(t, intSet) {
+		c.errorf(pos(e), "%s must be an integer, not %s", what, c.s.zonk(t))
+		return
+	}
+	if _, ok := c.s.shallow(t).(*tyVar); ok {
+		c.indexVars = append(c.indexVars, t)
+	}
+}
+
 // index checks an index or slice of a value of type xt and returns the type
 // of the result: one dimension less per index, one kept per slice.
 func (c *checker) index(sc *scope, xt Type, idx []syntax.DimIndex, p source.Pos) Type {
-	i64 := Prim{T: core.I64}
 	for _, ix := range idx {
 		switch ix := ix.(type) {
 		case *syntax.DimFix:
-			c.mustUnify(pos(ix.I), i64, c.expr(sc, ix.I, nil), "index")
+			c.indexType(ix.I, c.expr(sc, ix.I, nil), "an index")
 		case *syntax.DimSlice:
 			for _, part := range []syntax.Expr{ix.Start, ix.End, ix.Stride} {
 				if part != nil {
-					c.mustUnify(pos(part), i64, c.expr(sc, part, nil), "slice")
+					c.indexType(part, c.expr(sc, part, nil), "a slice bound")
 				}
 			}
 		default:
@@ -998,6 +1111,9 @@ func (c *checker) binOp(sc *scope, e *syntax.BinOp, hint Type) Type {
 		c.errorf(e.OpPos, "unknown operator %s", e.Op)
 		return c.skipArgs(sc, []syntax.Expr{e.Lhs, e.Rhs}, nil)
 	}
+	if rule.class == opCompose {
+		return c.applyType(sc, c.opType(e.Op, "", e.OpPos), e.Op, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil, nil, hint)
+	}
 	if rule.class == opConcat {
 		return c.applyType(sc, c.useType(baseNames["concat"], nil), e.Op, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil, nil, nil)
 	}
@@ -1051,6 +1167,14 @@ func (c *checker) opType(op, qual string, p source.Pos) Type {
 	case opPipe:
 		c.errorf(p, "operator %s cannot be used as a section", op)
 		return errT
+	case opCompose:
+		// f >-> g is \x -> g (f x); f <-< g is \x -> f (g x).
+		a, b, r := c.s.fresh(), c.s.fresh(), c.s.fresh()
+		first, second := Type(&Arrow{Param: a, Ret: b}), Type(&Arrow{Param: b, Ret: r})
+		if op == "<-<" {
+			first, second = second, first
+		}
+		return &Arrow{Param: first, Ret: &Arrow{Param: second, Ret: &Arrow{Param: a, Ret: r}}}
 	case opEq:
 		t = c.s.freshElem()
 	default:
@@ -1192,4 +1316,20 @@ func patAsExpr(p syntax.Pat) (syntax.Expr, bool) {
 		return &syntax.TupleExpr{At: p.At, Elems: elems}, true
 	}
 	return nil, false
+}
+
+// rangeExpr checks `a..<b` and the other ranges: the bounds (and the
+// second element) are one integer type, and the result an array of it.
+func (c *checker) rangeExpr(sc *scope, e *syntax.Range) Type {
+	t := c.expr(sc, e.Start, nil)
+	if !c.s.constrain(t, intSet) {
+		c.errorf(pos(e.Start), "a range must be of integers, not %s", c.s.zonk(t))
+		return errT
+	}
+	for _, x := range []syntax.Expr{e.Second, e.End} {
+		if x != nil {
+			c.mustUnify(pos(x), t, c.expr(sc, x, nil), "range")
+		}
+	}
+	return &Array{Elem: t, Dims: []Dim{AnyDim}}
 }

@@ -276,5 +276,5 @@ func resolved1(t types.Type, seen map[types.Type]bool) bool {
 	case *types.Arrow:
 		return resolved1(t.Param, seen) && resolved1(t.Ret, seen)
 	}
-	return false
+	return types.IsTypeParam(t)
 }

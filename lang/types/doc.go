@@ -16,10 +16,14 @@
 // i32 or f64, and only then are literal ranges checked. There are no
 // implicit conversions.
 //
-// Polymorphism is limited to what the subset has: builtins (their
-// signatures are written as text in builtins.go and instantiated at each
-// use) and sizes. User functions are monomorphic, with unannotated
-// parameters inferred from their uses in the body; a user function's sizes
+// Polymorphism: builtins (their signatures are written as text in
+// builtins.go and instantiated at each use), sizes, and top-level
+// functions with type parameters, declared ('t) or left unconstrained by
+// inference (`def id x = x`); such a function is checked at each type it
+// is used at, as an instance with an Info of its own (poly.go), so that
+// lowering only ever sees monomorphic code. The prelude's array functions
+// (prelude.fut) are such functions. Local functions are monomorphic, with
+// unannotated parameters inferred from their uses; a user function's sizes
 // ([n], or a name in a parameter type) are instantiated at each use, so
 // `dup [1, 2, 3]` has type [3]f32 while :type dup shows [n]f32 -> [n]f32.
 // Sizes are tracked loosely: ranks and element types must agree, two known

@@ -1,6 +1,7 @@
 package types
 
 import (
+	_ "embed"
 	"fmt"
 	"sort"
 
@@ -14,13 +15,37 @@ import (
 // fails to check leaves the session's environment as it was.
 type Env struct {
 	names map[string]*Object
+	// typeDecls are the type abbreviations (`type t = ...`), a name
+	// space of their own as in Futhark.
+	typeDecls map[string]*syntax.TypeDecl
 }
 
 var baseNames = builtinObjects()
 
-// NewEnv returns the environment with the builtins and the numeric modules
-// in scope.
-func NewEnv() *Env { return &Env{names: baseNames} }
+// preludeText is the part of Futhark's prelude written in the subset.
+//
+//go:embed prelude.fut
+var preludeText string
+
+// baseEnv is the builtins, the numeric modules and the prelude. The prelude
+// is part of the program: a mistake in it fails every test at once.
+var baseEnv = func() *Env {
+	env := &Env{names: baseNames}
+	src := source.NewFile("prelude.fut", preludeText)
+	file, err := syntax.ParseFile(src)
+	if err != nil {
+		panic("types: the prelude does not parse: " + source.Detail(err))
+	}
+	env, _, err = env.CheckDecls(src, file.Decls)
+	if err != nil {
+		panic("types: the prelude does not check: " + source.Detail(err))
+	}
+	return env
+}()
+
+// NewEnv returns the environment with the builtins, the numeric modules
+// and the prelude in scope.
+func NewEnv() *Env { return baseEnv }
 
 func (e *Env) with(extra map[string]*Object) *Env {
 	m := make(map[string]*Object, len(e.names)+len(extra))
@@ -30,7 +55,22 @@ func (e *Env) with(extra map[string]*Object) *Env {
 	for k, v := range extra {
 		m[k] = v
 	}
-	return &Env{names: m}
+	return &Env{names: m, typeDecls: e.typeDecls}
+}
+
+// withTypes returns e with the type abbreviations of extra added.
+func (e *Env) withTypes(extra map[string]*syntax.TypeDecl) *Env {
+	if len(extra) == 0 {
+		return e
+	}
+	m := make(map[string]*syntax.TypeDecl, len(e.typeDecls)+len(extra))
+	for k, v := range e.typeDecls {
+		m[k] = v
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return &Env{names: e.names, typeDecls: m}
 }
 
 // Lookup finds a name in scope; qualified names ("i32.max") included.
@@ -75,6 +115,8 @@ func (e *Env) CheckDecls(src *source.File, decls []syntax.Decl) (env *Env, info 
 			obj := c.valDecl(d)
 			c.globals[d.Name] = obj
 			added[d.Name] = obj
+		case *syntax.TypeDecl:
+			c.typeDecl(d)
 		default:
 			c.errorf(d.Span().Start, "internal error: unknown declaration %T", d)
 		}
@@ -82,7 +124,7 @@ func (e *Env) CheckDecls(src *source.File, decls []syntax.Decl) (env *Env, info 
 	if err := c.result(); err != nil {
 		return e, c.info, err
 	}
-	return e.with(added), c.info, nil
+	return e.with(added).withTypes(c.typeDecls), c.info, nil
 }
 
 // CheckExpr checks an expression in e and returns its type.

@@ -79,7 +79,10 @@ func fuzzOne(t *testing.T, text string) {
 			} else {
 				checkInfo(t, file, info)
 				for _, d := range file.Decls {
-					vd := d.(*syntax.ValDecl)
+					vd, ok := d.(*syntax.ValDecl)
+					if !ok {
+						continue
+					}
 					if o, ok := env2.Lookup(vd.Name); !ok || o.Type == nil {
 						t.Errorf("declaration %s not in the new environment", vd.Name)
 					}

@@ -131,6 +131,15 @@ type solver struct {
 	vars    []*tyVar
 	dims    map[string]Dim // solutions of dimension variables
 	nextDim int
+	// projs are projections of variables not yet known to be tuples
+	// (`let first p = p.0`): each is resolved when its variable is bound.
+	projs map[*tyVar][]pendingProj
+}
+
+// pendingProj is field `field` of a variable, whose type is res.
+type pendingProj struct {
+	field int
+	res   Type
 }
 
 func newSolver() *solver { return &solver{dims: map[string]Dim{}} }
@@ -333,7 +342,7 @@ func (s *solver) zonk2(t Type, names map[string]string, memo map[Type]Type) Type
 		for i, e := range t.Elems {
 			elems[i] = s.zonk1(e, names, memo)
 		}
-		return &Tuple{Elems: elems}
+		return &Tuple{Elems: elems, Names: t.Names}
 	case *Arrow:
 		return &Arrow{Param: s.zonk1(t.Param, names, memo), Ret: s.zonk1(t.Ret, names, memo)}
 	case nil:
@@ -453,7 +462,7 @@ func (s *solver) unify1(a, b Type, strict bool, done map[[2]Type]bool) *mismatch
 		}
 	case *Tuple:
 		bt, ok := b.(*Tuple)
-		if !ok || len(bt.Elems) != len(a.Elems) {
+		if !ok || len(bt.Elems) != len(a.Elems) || !sameNames(a.Names, bt.Names) {
 			break
 		}
 		for i := range a.Elems {
@@ -526,6 +535,10 @@ func (s *solver) bind(v *tyVar, t Type) *mismatch {
 		w.noFun = w.noFun || v.noFun
 		w.lit = w.lit || v.lit
 		v.ref = w
+		if ps := s.projs[v]; ps != nil {
+			delete(s.projs, v)
+			s.projs[w] = append(s.projs[w], ps...)
+		}
 		return nil
 	}
 	if s.occurs(v, t) {
@@ -541,6 +554,16 @@ func (s *solver) bind(v *tyVar, t Type) *mismatch {
 		return &mismatch{fun: true}
 	}
 	v.ref = t
+	if ps := s.projs[v]; ps != nil {
+		delete(s.projs, v)
+		if tup, ok := t.(*Tuple); ok {
+			for _, p := range ps {
+				if p.field < len(tup.Elems) {
+					s.unify(tup.Elems[p.field], p.res, true)
+				}
+			}
+		}
+	}
 	return nil
 }
 
@@ -627,7 +650,7 @@ func (s *solver) eraseDims1(t Type, memo map[Type]Type) Type {
 		for i, e := range u.Elems {
 			elems[i] = s.eraseDims1(e, memo)
 		}
-		r = &Tuple{Elems: elems}
+		r = &Tuple{Elems: elems, Names: u.Names}
 	case *Arrow:
 		r = &Arrow{Param: s.eraseDims1(u.Param, memo), Ret: s.eraseDims1(u.Ret, memo)}
 	default:
@@ -675,7 +698,7 @@ func (s *solver) join(a, b Type) Type {
 		for i := range elems {
 			elems[i] = s.join(at.Elems[i], bt.Elems[i])
 		}
-		return &Tuple{Elems: elems}
+		return &Tuple{Elems: elems, Names: at.Names}
 	}
 	return a
 }
@@ -720,7 +743,7 @@ func (s *solver) renameDims2(t Type, names map[string]bool, sub map[string]Dim, 
 		for i, e := range t.Elems {
 			elems[i] = s.renameDims1(e, names, sub, memo)
 		}
-		return &Tuple{Elems: elems}
+		return &Tuple{Elems: elems, Names: t.Names}
 	case *Arrow:
 		return &Arrow{Param: s.renameDims1(t.Param, names, sub, memo), Ret: s.renameDims1(t.Ret, names, sub, memo)}
 	default:
@@ -759,7 +782,7 @@ func (s *solver) instantiate(t Type, tvs map[string]*tyVar, dims map[string]Dim)
 		for i, e := range t.Elems {
 			elems[i] = s.instantiate(e, tvs, dims)
 		}
-		return &Tuple{Elems: elems}
+		return &Tuple{Elems: elems, Names: t.Names}
 	case *Arrow:
 		return &Arrow{Param: s.instantiate(t.Param, tvs, dims), Ret: s.instantiate(t.Ret, tvs, dims)}
 	default:
@@ -778,4 +801,18 @@ func IsFunction(t Type) bool {
 	}
 	_, ok := t.(*Arrow)
 	return ok
+}
+
+// sameNames reports whether two tuples are both plain or both records
+// with the same fields.
+func sameNames(a, b []string) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

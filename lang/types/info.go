@@ -35,17 +35,23 @@ type Info struct {
 	// BinOp of a pipe), the objects naming the two result sizes of its
 	// type, nil where that size is a constant.
 	Sizes map[syntax.Expr][]*Object
+	// FieldPath is, for each record field access (*syntax.Project with a
+	// Name), projection section with names and record update (Update with
+	// a Path), the positions of the fields it goes through, in the
+	// records' order (records are tuples sorted by field name).
+	FieldPath map[syntax.Expr][]int
 }
 
 // NewInfo returns an empty Info with all maps allocated.
 func NewInfo() *Info {
 	return &Info{
-		Types:    map[syntax.Expr]Type{},
-		Uses:     map[*syntax.Var]*Object{},
-		Binds:    map[syntax.Node]*Object{},
-		PatTypes: map[syntax.Pat]Type{},
-		Updates:  map[*syntax.LetWith]*Object{},
-		Sizes:    map[syntax.Expr][]*Object{},
+		Types:     map[syntax.Expr]Type{},
+		Uses:      map[*syntax.Var]*Object{},
+		Binds:     map[syntax.Node]*Object{},
+		PatTypes:  map[syntax.Pat]Type{},
+		Updates:   map[*syntax.LetWith]*Object{},
+		Sizes:     map[syntax.Expr][]*Object{},
+		FieldPath: map[syntax.Expr][]int{},
 	}
 }
 

@@ -50,6 +50,10 @@ func (c *checker) typeExpr(ctx *tyCtx, te syntax.TypeExpr) Type {
 		return c.typeExpr(ctx, te.Elem)
 	case *syntax.FuncTypeExpr:
 		return &Arrow{Param: c.typeExpr(ctx, te.Param), Ret: c.typeExpr(ctx, te.Ret)}
+	case *syntax.NamedTypeExpr:
+		return c.namedType(ctx, te)
+	case *syntax.RecordTypeExpr:
+		return c.recordType(ctx, te)
 	case nil:
 		c.errorf(source.Pos{}, "internal error: missing type")
 		return errT
@@ -60,6 +64,15 @@ func (c *checker) typeExpr(ctx *tyCtx, te syntax.TypeExpr) Type {
 }
 
 func (c *checker) dimExpr(ctx *tyCtx, d *syntax.DimExpr) Dim {
+	if d.Expr != nil {
+		// A size expression ([n*m]) is an i64 expression over sizes in
+		// scope; the size it gives is checked at run time only.
+		c.mustUnify(pos(d.Expr), Prim{T: core.I64}, c.expr(ctx.sc, d.Expr, nil), "size expression")
+		return AnyDim
+	}
+	if dd, ok := c.abbrevDims[d.Name]; ok && d.Name != "" {
+		return dd
+	}
 	if d.Name == "" {
 		if d.Const < 0 {
 			c.errorf(d.Pos(), "negative size %d", d.Const)
@@ -104,6 +117,8 @@ func (c *checker) patType(ctx *tyCtx, p syntax.Pat) Type {
 	case *syntax.AscribedPat:
 		t = c.typeExpr(ctx, p.Type)
 		c.mustUnify(pos(p), t, c.patType(ctx, p.Pat), "pattern")
+	case *syntax.RecordPat:
+		t = c.recordPatType(ctx, p)
 	case nil:
 		c.errorf(source.Pos{}, "internal error: missing pattern")
 		return errT
@@ -163,6 +178,8 @@ func (c *checker) declarePat(sc *scope, p syntax.Pat, t Type) *scope {
 		return sc
 	case *syntax.AscribedPat:
 		return c.declarePat(sc, p.Pat, t)
+	case *syntax.RecordPat:
+		return c.declareRecordPat(sc, p, t)
 	default:
 		c.errorf(pos(p), "internal error: unknown pattern %T", p)
 		return sc

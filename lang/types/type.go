@@ -45,8 +45,23 @@ func (d Dim) String() string {
 	return "[]"
 }
 
-// Tuple is a tuple type; the empty tuple is the unit type `()`.
-type Tuple struct{ Elems []Type }
+// Tuple is a tuple type; the empty tuple is the unit type `()`. A record
+// is a Tuple with Names: its fields in Futhark's order (sorted by name),
+// so that everything after the checker treats records as tuples.
+type Tuple struct {
+	Elems []Type
+	Names []string
+}
+
+// FieldIndex is the position of a record's field, or -1.
+func (t *Tuple) FieldIndex(name string) int {
+	for i, n := range t.Names {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
 
 // Arrow is the function type `Param -> Ret`.
 type Arrow struct {
@@ -74,6 +89,12 @@ func (t *Tuple) String() string {
 	parts := make([]string, len(t.Elems))
 	for i, e := range t.Elems {
 		parts[i] = e.String()
+		if t.Names != nil {
+			parts[i] = t.Names[i] + ": " + parts[i]
+		}
+	}
+	if t.Names != nil {
+		return "{" + strings.Join(parts, ", ") + "}"
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
 }

@@ -278,13 +278,18 @@ def gen_ints():
             outs = []
             for u in rets:
                 if u in INTS:
-                    outs.append(wrap(a, u))
+                    # Futhark zero-extends into unsigned types (u16.i8 -1
+                    # is 255): a signed value keeps only its own bits.
+                    v = a
+                    if signed and not INTS[u][1]:
+                        v = a & ((1 << INTS[t][0]) - 1)
+                    outs.append(wrap(v, u))
                 else:
                     outs.append(rnd(float(a), u))
             ccases.append(((a,), tuple(outs)))
         bcases = [((b,), (1 if b else 0,)) for b in [True, False]]
         write("numeric/%s_conv.fut" % t, "Conversions from %s to every numeric type." % t, [
-            (block("conv", "integer conversions wrap or extend (sign-extend from signed types); "
+            (block("conv", "integer conversions wrap or extend (sign-extend from signed into signed types, zero-extend otherwise); "
                    "to float they round to nearest", [t], rets, ccases),
              "entry conv (x: %s) : (%s) =\n  (%s)" % (t, ", ".join(rets), ", ".join("%s.%s x" % (u, t) for u in rets))),
             (block("from_bool", "%s.bool: true is 1, false is 0" % t, ["bool"], [t], bcases),

@@ -28,9 +28,11 @@ def m = [[1.0, 2.0], [3.0, 4.0]]
 -- expr xs[::2] => []i32
 -- expr m[:, 0] => [2]f64
 -- expr m[0:1, 1:] => [][]f64
--- expr xs[0i32] => ERROR "cannot unify i64 with i32 in index"
+-- expr xs[0i32] => i32
+-- expr xs[2u8] => i32
+-- expr xs[true] => ERROR "an index must be an integer, not bool"
 -- expr xs[0, 1] => ERROR "cannot index a value of type \[3\]i32 with 2 indices"
--- expr xs[1.0] => ERROR "cannot unify i64 with f64 in index"
+-- expr xs[1.0] => ERROR "an index must be an integer, not f64"
 -- expr [[1, 2], [3, 4]] => [2][2]i32
 -- expr [[1, 2], [3]] => ERROR "array elements have types \[2\]i32 and \[1\]i32 \(sizes 2 and 1 differ\)"
 -- expr [1, 2.0] => [2]f64
@@ -40,7 +42,17 @@ def m = [[1.0, 2.0], [3.0, 4.0]]
 -- expr [(1, true), (2, false)] => [2](i32, bool)
 -- expr [xs, xs] => [2][3]i32
 -- expr let i = 1 in xs[i] => i32
--- expr let i = 1i32 in xs[i] => ERROR "in index"
+-- expr let i = 1i32 in xs[i] => i32
+-- expr xs[1i16:3i16] => []i32
+-- expr true < false => bool
+-- expr 0..<3 => []i32
+-- expr 1...3i64 => []i64
+-- expr 0..2...10u8 => []u8
+-- expr 1.0..<2.0 => ERROR "a range must be of integers"
+-- expr assert (1 < 2) 3 => i32
+-- expr assert 1 2 => ERROR "assert condition"
+-- expr (.[1]) xs => i32
+-- expr xs :> [3]i32 => [3]i32
 ---
 -- if, ascription.
 -- expr if true then 1 else 2 => i32
@@ -67,7 +79,9 @@ def m = [[1.0, 2.0], [3.0, 4.0]]
 -- expr (+ 2.0) => f64 -> f64
 -- expr (.0) (1, 2.0) => i32
 -- expr map (.1) [(1, 2.0)] => [1]f64
--- expr (.0) => ERROR "cannot infer the tuple type"
+-- expr (.0) => a -> b
+-- expr let first p = p.0 in first (1i32, true) => i32
+-- expr let second p = p.1 in (second (1i32, true), second (2i32, false)) => (bool, bool)
 -- expr (== 1) => i32 -> bool
 -- expr (&& true) => bool -> bool
 -- expr (++) [1] [2] => []i32

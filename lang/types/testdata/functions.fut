@@ -36,7 +36,7 @@ entry e2 = map2 (+)
 ---
 def f (x: i32) : f64 = x    -- ERROR "f returns f64 but its body has type i32"
 ---
-def g x = x                 -- ERROR "cannot infer the type of \"x\""
+def g x = x
 ---
 def e = []                  -- ERROR "cannot infer the type"
 ---

@@ -27,7 +27,7 @@ def upd2 (m: [][]f32) =
 -- expr upd2 => [][]f32 -> [][]f32
 -- expr [1, 2, 3] with [1] = 7 => [3]i32
 -- expr [1, 2, 3] with [1] = true => ERROR "cannot unify i32 with bool in in-place update"
--- expr [1, 2, 3] with [1i32] = 2 => ERROR "in index"
+-- expr [1, 2, 3] with [1i32] = 2 => [3]i32
 -- expr let a = [1i32, 2] in let a[0] = 2.5 in a => ERROR "cannot unify i32 with f64 in in-place update"
 -- expr let b[0] = 1 in b => ERROR "unknown name \"b\""
 -- expr [[1, 2], [3, 4]] with [0] = [5, 6] => [2][2]i32

@@ -1,4 +1,4 @@
 def a = 1
 1 + 2
-type t = i32
+module m = x
 def b = 2

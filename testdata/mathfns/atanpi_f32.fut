@@ -1,0 +1,6 @@
+-- f32.atanpi (issue 17: the numeric modules' members).
+-- ==
+-- input { 0.0f32 } output { 0.0f32 }
+-- input { 1.0f32 } output { 0.25f32 }
+-- input { -1.0f32 } output { -0.25f32 }
+entry main (x: f32) : f32 = f32.atanpi x

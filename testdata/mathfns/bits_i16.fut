@@ -1,0 +1,21 @@
+-- i16.get_bit and i16.set_bit (issue 17).
+-- ==
+-- input { 0i32 0i16 } output { 0i32 1i16 0i16 }
+-- input { 2i32 0i16 } output { 0i32 4i16 0i16 }
+-- input { 15i32 0i16 } output { 0i32 -32768i16 0i16 }
+-- input { 0i32 1i16 } output { 1i32 1i16 0i16 }
+-- input { 2i32 1i16 } output { 0i32 5i16 1i16 }
+-- input { 15i32 1i16 } output { 0i32 -32767i16 1i16 }
+-- input { 0i32 12i16 } output { 0i32 13i16 12i16 }
+-- input { 2i32 12i16 } output { 1i32 12i16 8i16 }
+-- input { 15i32 12i16 } output { 0i32 -32756i16 12i16 }
+-- input { 0i32 32767i16 } output { 1i32 32767i16 32766i16 }
+-- input { 2i32 32767i16 } output { 1i32 32767i16 32763i16 }
+-- input { 15i32 32767i16 } output { 0i32 -1i16 32767i16 }
+-- input { 0i32 -32768i16 } output { 0i32 -32767i16 -32768i16 }
+-- input { 2i32 -32768i16 } output { 0i32 -32764i16 -32768i16 }
+-- input { 15i32 -32768i16 } output { 1i32 -32768i16 0i16 }
+-- input { 0i32 96i16 } output { 0i32 97i16 96i16 }
+-- input { 2i32 96i16 } output { 0i32 100i16 96i16 }
+-- input { 15i32 96i16 } output { 0i32 -32672i16 96i16 }
+entry main (i: i32) (x: i16) : (i32, i16, i16) = (i16.get_bit i x, i16.set_bit i x 1, i16.set_bit i x 0)

@@ -1,0 +1,21 @@
+-- i32.get_bit and i32.set_bit (issue 17).
+-- ==
+-- input { 0i32 0i32 } output { 0i32 1i32 0i32 }
+-- input { 2i32 0i32 } output { 0i32 4i32 0i32 }
+-- input { 31i32 0i32 } output { 0i32 -2147483648i32 0i32 }
+-- input { 0i32 1i32 } output { 1i32 1i32 0i32 }
+-- input { 2i32 1i32 } output { 0i32 5i32 1i32 }
+-- input { 31i32 1i32 } output { 0i32 -2147483647i32 1i32 }
+-- input { 0i32 12i32 } output { 0i32 13i32 12i32 }
+-- input { 2i32 12i32 } output { 1i32 12i32 8i32 }
+-- input { 31i32 12i32 } output { 0i32 -2147483636i32 12i32 }
+-- input { 0i32 2147483647i32 } output { 1i32 2147483647i32 2147483646i32 }
+-- input { 2i32 2147483647i32 } output { 1i32 2147483647i32 2147483643i32 }
+-- input { 31i32 2147483647i32 } output { 0i32 -1i32 2147483647i32 }
+-- input { 0i32 -2147483648i32 } output { 0i32 -2147483647i32 -2147483648i32 }
+-- input { 2i32 -2147483648i32 } output { 0i32 -2147483644i32 -2147483648i32 }
+-- input { 31i32 -2147483648i32 } output { 1i32 -2147483648i32 0i32 }
+-- input { 0i32 96i32 } output { 0i32 97i32 96i32 }
+-- input { 2i32 96i32 } output { 0i32 100i32 96i32 }
+-- input { 31i32 96i32 } output { 0i32 -2147483552i32 96i32 }
+entry main (i: i32) (x: i32) : (i32, i32, i32) = (i32.get_bit i x, i32.set_bit i x 1, i32.set_bit i x 0)

@@ -1,0 +1,21 @@
+-- i8.get_bit and i8.set_bit (issue 17).
+-- ==
+-- input { 0i32 0i8 } output { 0i32 1i8 0i8 }
+-- input { 2i32 0i8 } output { 0i32 4i8 0i8 }
+-- input { 7i32 0i8 } output { 0i32 -128i8 0i8 }
+-- input { 0i32 1i8 } output { 1i32 1i8 0i8 }
+-- input { 2i32 1i8 } output { 0i32 5i8 1i8 }
+-- input { 7i32 1i8 } output { 0i32 -127i8 1i8 }
+-- input { 0i32 12i8 } output { 0i32 13i8 12i8 }
+-- input { 2i32 12i8 } output { 1i32 12i8 8i8 }
+-- input { 7i32 12i8 } output { 0i32 -116i8 12i8 }
+-- input { 0i32 127i8 } output { 1i32 127i8 126i8 }
+-- input { 2i32 127i8 } output { 1i32 127i8 123i8 }
+-- input { 7i32 127i8 } output { 0i32 -1i8 127i8 }
+-- input { 0i32 -128i8 } output { 0i32 -127i8 -128i8 }
+-- input { 2i32 -128i8 } output { 0i32 -124i8 -128i8 }
+-- input { 7i32 -128i8 } output { 1i32 -128i8 0i8 }
+-- input { 0i32 96i8 } output { 0i32 97i8 96i8 }
+-- input { 2i32 96i8 } output { 0i32 100i8 96i8 }
+-- input { 7i32 96i8 } output { 0i32 -32i8 96i8 }
+entry main (i: i32) (x: i8) : (i32, i8, i8) = (i8.get_bit i x, i8.set_bit i x 1, i8.set_bit i x 0)

@@ -1,0 +1,21 @@
+-- u16.get_bit and u16.set_bit (issue 17).
+-- ==
+-- input { 0i32 0u16 } output { 0i32 1u16 0u16 }
+-- input { 2i32 0u16 } output { 0i32 4u16 0u16 }
+-- input { 15i32 0u16 } output { 0i32 32768u16 0u16 }
+-- input { 0i32 1u16 } output { 1i32 1u16 0u16 }
+-- input { 2i32 1u16 } output { 0i32 5u16 1u16 }
+-- input { 15i32 1u16 } output { 0i32 32769u16 1u16 }
+-- input { 0i32 12u16 } output { 0i32 13u16 12u16 }
+-- input { 2i32 12u16 } output { 1i32 12u16 8u16 }
+-- input { 15i32 12u16 } output { 0i32 32780u16 12u16 }
+-- input { 0i32 65535u16 } output { 1i32 65535u16 65534u16 }
+-- input { 2i32 65535u16 } output { 1i32 65535u16 65531u16 }
+-- input { 15i32 65535u16 } output { 1i32 65535u16 32767u16 }
+-- input { 0i32 0u16 } output { 0i32 1u16 0u16 }
+-- input { 2i32 0u16 } output { 0i32 4u16 0u16 }
+-- input { 15i32 0u16 } output { 0i32 32768u16 0u16 }
+-- input { 0i32 96u16 } output { 0i32 97u16 96u16 }
+-- input { 2i32 96u16 } output { 0i32 100u16 96u16 }
+-- input { 15i32 96u16 } output { 0i32 32864u16 96u16 }
+entry main (i: i32) (x: u16) : (i32, u16, u16) = (u16.get_bit i x, u16.set_bit i x 1, u16.set_bit i x 0)

@@ -1,0 +1,21 @@
+-- u32.get_bit and u32.set_bit (issue 17).
+-- ==
+-- input { 0i32 0u32 } output { 0i32 1u32 0u32 }
+-- input { 2i32 0u32 } output { 0i32 4u32 0u32 }
+-- input { 31i32 0u32 } output { 0i32 2147483648u32 0u32 }
+-- input { 0i32 1u32 } output { 1i32 1u32 0u32 }
+-- input { 2i32 1u32 } output { 0i32 5u32 1u32 }
+-- input { 31i32 1u32 } output { 0i32 2147483649u32 1u32 }
+-- input { 0i32 12u32 } output { 0i32 13u32 12u32 }
+-- input { 2i32 12u32 } output { 1i32 12u32 8u32 }
+-- input { 31i32 12u32 } output { 0i32 2147483660u32 12u32 }
+-- input { 0i32 4294967295u32 } output { 1i32 4294967295u32 4294967294u32 }
+-- input { 2i32 4294967295u32 } output { 1i32 4294967295u32 4294967291u32 }
+-- input { 31i32 4294967295u32 } output { 1i32 4294967295u32 2147483647u32 }
+-- input { 0i32 0u32 } output { 0i32 1u32 0u32 }
+-- input { 2i32 0u32 } output { 0i32 4u32 0u32 }
+-- input { 31i32 0u32 } output { 0i32 2147483648u32 0u32 }
+-- input { 0i32 96u32 } output { 0i32 97u32 96u32 }
+-- input { 2i32 96u32 } output { 0i32 100u32 96u32 }
+-- input { 31i32 96u32 } output { 0i32 2147483744u32 96u32 }
+entry main (i: i32) (x: u32) : (i32, u32, u32) = (u32.get_bit i x, u32.set_bit i x 1, u32.set_bit i x 0)

@@ -1,0 +1,21 @@
+-- u64.get_bit and u64.set_bit (issue 17).
+-- ==
+-- input { 0i32 0u64 } output { 0i32 1u64 0u64 }
+-- input { 2i32 0u64 } output { 0i32 4u64 0u64 }
+-- input { 63i32 0u64 } output { 0i32 9223372036854775808u64 0u64 }
+-- input { 0i32 1u64 } output { 1i32 1u64 0u64 }
+-- input { 2i32 1u64 } output { 0i32 5u64 1u64 }
+-- input { 63i32 1u64 } output { 0i32 9223372036854775809u64 1u64 }
+-- input { 0i32 12u64 } output { 0i32 13u64 12u64 }
+-- input { 2i32 12u64 } output { 1i32 12u64 8u64 }
+-- input { 63i32 12u64 } output { 0i32 9223372036854775820u64 12u64 }
+-- input { 0i32 18446744073709551615u64 } output { 1i32 18446744073709551615u64 18446744073709551614u64 }
+-- input { 2i32 18446744073709551615u64 } output { 1i32 18446744073709551615u64 18446744073709551611u64 }
+-- input { 63i32 18446744073709551615u64 } output { 1i32 18446744073709551615u64 9223372036854775807u64 }
+-- input { 0i32 0u64 } output { 0i32 1u64 0u64 }
+-- input { 2i32 0u64 } output { 0i32 4u64 0u64 }
+-- input { 63i32 0u64 } output { 0i32 9223372036854775808u64 0u64 }
+-- input { 0i32 96u64 } output { 0i32 97u64 96u64 }
+-- input { 2i32 96u64 } output { 0i32 100u64 96u64 }
+-- input { 63i32 96u64 } output { 0i32 9223372036854775904u64 96u64 }
+entry main (i: i32) (x: u64) : (i32, u64, u64) = (u64.get_bit i x, u64.set_bit i x 1, u64.set_bit i x 0)

@@ -1,0 +1,21 @@
+-- u8.get_bit and u8.set_bit (issue 17).
+-- ==
+-- input { 0i32 0u8 } output { 0i32 1u8 0u8 }
+-- input { 2i32 0u8 } output { 0i32 4u8 0u8 }
+-- input { 7i32 0u8 } output { 0i32 128u8 0u8 }
+-- input { 0i32 1u8 } output { 1i32 1u8 0u8 }
+-- input { 2i32 1u8 } output { 0i32 5u8 1u8 }
+-- input { 7i32 1u8 } output { 0i32 129u8 1u8 }
+-- input { 0i32 12u8 } output { 0i32 13u8 12u8 }
+-- input { 2i32 12u8 } output { 1i32 12u8 8u8 }
+-- input { 7i32 12u8 } output { 0i32 140u8 12u8 }
+-- input { 0i32 255u8 } output { 1i32 255u8 254u8 }
+-- input { 2i32 255u8 } output { 1i32 255u8 251u8 }
+-- input { 7i32 255u8 } output { 1i32 255u8 127u8 }
+-- input { 0i32 0u8 } output { 0i32 1u8 0u8 }
+-- input { 2i32 0u8 } output { 0i32 4u8 0u8 }
+-- input { 7i32 0u8 } output { 0i32 128u8 0u8 }
+-- input { 0i32 96u8 } output { 0i32 97u8 96u8 }
+-- input { 2i32 96u8 } output { 0i32 100u8 96u8 }
+-- input { 7i32 96u8 } output { 0i32 224u8 96u8 }
+entry main (i: i32) (x: u8) : (i32, u8, u8) = (u8.get_bit i x, u8.set_bit i x 1, u8.set_bit i x 0)

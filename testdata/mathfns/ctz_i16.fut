@@ -1,0 +1,11 @@
+-- i16.ctz counts trailing zero bits; zero has all of them (issue 17).
+-- ==
+-- input { 0i16 } output { 16i32 }
+-- input { 1i16 } output { 0i32 }
+-- input { 12i16 } output { 2i32 }
+-- input { 32767i16 } output { 0i32 }
+-- input { -32768i16 } output { 15i32 }
+-- input { 96i16 } output { 5i32 }
+-- input { -1i16 } output { 0i32 }
+-- input { -12i16 } output { 2i32 }
+entry main (x: i16) : i32 = i16.ctz x

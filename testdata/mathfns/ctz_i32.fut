@@ -1,0 +1,11 @@
+-- i32.ctz counts trailing zero bits; zero has all of them (issue 17).
+-- ==
+-- input { 0i32 } output { 32i32 }
+-- input { 1i32 } output { 0i32 }
+-- input { 12i32 } output { 2i32 }
+-- input { 2147483647i32 } output { 0i32 }
+-- input { -2147483648i32 } output { 31i32 }
+-- input { 96i32 } output { 5i32 }
+-- input { -1i32 } output { 0i32 }
+-- input { -12i32 } output { 2i32 }
+entry main (x: i32) : i32 = i32.ctz x

@@ -1,0 +1,11 @@
+-- i64.ctz counts trailing zero bits; zero has all of them (issue 17).
+-- ==
+-- input { 0i64 } output { 64i32 }
+-- input { 1i64 } output { 0i32 }
+-- input { 12i64 } output { 2i32 }
+-- input { 9223372036854775807i64 } output { 0i32 }
+-- input { -9223372036854775808i64 } output { 63i32 }
+-- input { 96i64 } output { 5i32 }
+-- input { -1i64 } output { 0i32 }
+-- input { -12i64 } output { 2i32 }
+entry main (x: i64) : i32 = i64.ctz x

@@ -1,0 +1,11 @@
+-- i8.ctz counts trailing zero bits; zero has all of them (issue 17).
+-- ==
+-- input { 0i8 } output { 8i32 }
+-- input { 1i8 } output { 0i32 }
+-- input { 12i8 } output { 2i32 }
+-- input { 127i8 } output { 0i32 }
+-- input { -128i8 } output { 7i32 }
+-- input { 96i8 } output { 5i32 }
+-- input { -1i8 } output { 0i32 }
+-- input { -12i8 } output { 2i32 }
+entry main (x: i8) : i32 = i8.ctz x

@@ -1,0 +1,27 @@
+-- >>> shifts in zeros whatever the sign (issue 17).
+-- ==
+-- input { 0i16 0i16 } output { 0i16 }
+-- input { 0i16 1i16 } output { 0i16 }
+-- input { 0i16 15i16 } output { 0i16 }
+-- input { 1i16 0i16 } output { 1i16 }
+-- input { 1i16 1i16 } output { 0i16 }
+-- input { 1i16 15i16 } output { 0i16 }
+-- input { 12i16 0i16 } output { 12i16 }
+-- input { 12i16 1i16 } output { 6i16 }
+-- input { 12i16 15i16 } output { 0i16 }
+-- input { 32767i16 0i16 } output { 32767i16 }
+-- input { 32767i16 1i16 } output { 16383i16 }
+-- input { 32767i16 15i16 } output { 0i16 }
+-- input { -32768i16 0i16 } output { -32768i16 }
+-- input { -32768i16 1i16 } output { 16384i16 }
+-- input { -32768i16 15i16 } output { 1i16 }
+-- input { 96i16 0i16 } output { 96i16 }
+-- input { 96i16 1i16 } output { 48i16 }
+-- input { 96i16 15i16 } output { 0i16 }
+-- input { -1i16 0i16 } output { -1i16 }
+-- input { -1i16 1i16 } output { 32767i16 }
+-- input { -1i16 15i16 } output { 1i16 }
+-- input { -12i16 0i16 } output { -12i16 }
+-- input { -12i16 1i16 } output { 32762i16 }
+-- input { -12i16 15i16 } output { 1i16 }
+entry main (a: i16) (s: i16) : i16 = a >>> s

@@ -1,0 +1,27 @@
+-- >>> shifts in zeros whatever the sign (issue 17).
+-- ==
+-- input { 0i32 0i32 } output { 0i32 }
+-- input { 0i32 1i32 } output { 0i32 }
+-- input { 0i32 31i32 } output { 0i32 }
+-- input { 1i32 0i32 } output { 1i32 }
+-- input { 1i32 1i32 } output { 0i32 }
+-- input { 1i32 31i32 } output { 0i32 }
+-- input { 12i32 0i32 } output { 12i32 }
+-- input { 12i32 1i32 } output { 6i32 }
+-- input { 12i32 31i32 } output { 0i32 }
+-- input { 2147483647i32 0i32 } output { 2147483647i32 }
+-- input { 2147483647i32 1i32 } output { 1073741823i32 }
+-- input { 2147483647i32 31i32 } output { 0i32 }
+-- input { -2147483648i32 0i32 } output { -2147483648i32 }
+-- input { -2147483648i32 1i32 } output { 1073741824i32 }
+-- input { -2147483648i32 31i32 } output { 1i32 }
+-- input { 96i32 0i32 } output { 96i32 }
+-- input { 96i32 1i32 } output { 48i32 }
+-- input { 96i32 31i32 } output { 0i32 }
+-- input { -1i32 0i32 } output { -1i32 }
+-- input { -1i32 1i32 } output { 2147483647i32 }
+-- input { -1i32 31i32 } output { 1i32 }
+-- input { -12i32 0i32 } output { -12i32 }
+-- input { -12i32 1i32 } output { 2147483642i32 }
+-- input { -12i32 31i32 } output { 1i32 }
+entry main (a: i32) (s: i32) : i32 = a >>> s

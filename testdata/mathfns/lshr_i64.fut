@@ -1,0 +1,27 @@
+-- >>> shifts in zeros whatever the sign (issue 17).
+-- ==
+-- input { 0i64 0i64 } output { 0i64 }
+-- input { 0i64 1i64 } output { 0i64 }
+-- input { 0i64 63i64 } output { 0i64 }
+-- input { 1i64 0i64 } output { 1i64 }
+-- input { 1i64 1i64 } output { 0i64 }
+-- input { 1i64 63i64 } output { 0i64 }
+-- input { 12i64 0i64 } output { 12i64 }
+-- input { 12i64 1i64 } output { 6i64 }
+-- input { 12i64 63i64 } output { 0i64 }
+-- input { 9223372036854775807i64 0i64 } output { 9223372036854775807i64 }
+-- input { 9223372036854775807i64 1i64 } output { 4611686018427387903i64 }
+-- input { 9223372036854775807i64 63i64 } output { 0i64 }
+-- input { -9223372036854775808i64 0i64 } output { -9223372036854775808i64 }
+-- input { -9223372036854775808i64 1i64 } output { 4611686018427387904i64 }
+-- input { -9223372036854775808i64 63i64 } output { 1i64 }
+-- input { 96i64 0i64 } output { 96i64 }
+-- input { 96i64 1i64 } output { 48i64 }
+-- input { 96i64 63i64 } output { 0i64 }
+-- input { -1i64 0i64 } output { -1i64 }
+-- input { -1i64 1i64 } output { 9223372036854775807i64 }
+-- input { -1i64 63i64 } output { 1i64 }
+-- input { -12i64 0i64 } output { -12i64 }
+-- input { -12i64 1i64 } output { 9223372036854775802i64 }
+-- input { -12i64 63i64 } output { 1i64 }
+entry main (a: i64) (s: i64) : i64 = a >>> s

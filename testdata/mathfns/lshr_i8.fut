@@ -1,0 +1,27 @@
+-- >>> shifts in zeros whatever the sign (issue 17).
+-- ==
+-- input { 0i8 0i8 } output { 0i8 }
+-- input { 0i8 1i8 } output { 0i8 }
+-- input { 0i8 7i8 } output { 0i8 }
+-- input { 1i8 0i8 } output { 1i8 }
+-- input { 1i8 1i8 } output { 0i8 }
+-- input { 1i8 7i8 } output { 0i8 }
+-- input { 12i8 0i8 } output { 12i8 }
+-- input { 12i8 1i8 } output { 6i8 }
+-- input { 12i8 7i8 } output { 0i8 }
+-- input { 127i8 0i8 } output { 127i8 }
+-- input { 127i8 1i8 } output { 63i8 }
+-- input { 127i8 7i8 } output { 0i8 }
+-- input { -128i8 0i8 } output { -128i8 }
+-- input { -128i8 1i8 } output { 64i8 }
+-- input { -128i8 7i8 } output { 1i8 }
+-- input { 96i8 0i8 } output { 96i8 }
+-- input { 96i8 1i8 } output { 48i8 }
+-- input { 96i8 7i8 } output { 0i8 }
+-- input { -1i8 0i8 } output { -1i8 }
+-- input { -1i8 1i8 } output { 127i8 }
+-- input { -1i8 7i8 } output { 1i8 }
+-- input { -12i8 0i8 } output { -12i8 }
+-- input { -12i8 1i8 } output { 122i8 }
+-- input { -12i8 7i8 } output { 1i8 }
+entry main (a: i8) (s: i8) : i8 = a >>> s

@@ -1,0 +1,24 @@
+-- >>> shifts in zeros whatever the sign (issue 17).
+-- ==
+-- input { 0u16 0u16 } output { 0u16 }
+-- input { 0u16 1u16 } output { 0u16 }
+-- input { 0u16 15u16 } output { 0u16 }
+-- input { 1u16 0u16 } output { 1u16 }
+-- input { 1u16 1u16 } output { 0u16 }
+-- input { 1u16 15u16 } output { 0u16 }
+-- input { 12u16 0u16 } output { 12u16 }
+-- input { 12u16 1u16 } output { 6u16 }
+-- input { 12u16 15u16 } output { 0u16 }
+-- input { 65535u16 0u16 } output { 65535u16 }
+-- input { 65535u16 1u16 } output { 32767u16 }
+-- input { 65535u16 15u16 } output { 1u16 }
+-- input { 0u16 0u16 } output { 0u16 }
+-- input { 0u16 1u16 } output { 0u16 }
+-- input { 0u16 15u16 } output { 0u16 }
+-- input { 96u16 0u16 } output { 96u16 }
+-- input { 96u16 1u16 } output { 48u16 }
+-- input { 96u16 15u16 } output { 0u16 }
+-- input { 65534u16 0u16 } output { 65534u16 }
+-- input { 65534u16 1u16 } output { 32767u16 }
+-- input { 65534u16 15u16 } output { 1u16 }
+entry main (a: u16) (s: u16) : u16 = a >>> s

@@ -1,0 +1,24 @@
+-- >>> shifts in zeros whatever the sign (issue 17).
+-- ==
+-- input { 0u32 0u32 } output { 0u32 }
+-- input { 0u32 1u32 } output { 0u32 }
+-- input { 0u32 31u32 } output { 0u32 }
+-- input { 1u32 0u32 } output { 1u32 }
+-- input { 1u32 1u32 } output { 0u32 }
+-- input { 1u32 31u32 } output { 0u32 }
+-- input { 12u32 0u32 } output { 12u32 }
+-- input { 12u32 1u32 } output { 6u32 }
+-- input { 12u32 31u32 } output { 0u32 }
+-- input { 4294967295u32 0u32 } output { 4294967295u32 }
+-- input { 4294967295u32 1u32 } output { 2147483647u32 }
+-- input { 4294967295u32 31u32 } output { 1u32 }
+-- input { 0u32 0u32 } output { 0u32 }
+-- input { 0u32 1u32 } output { 0u32 }
+-- input { 0u32 31u32 } output { 0u32 }
+-- input { 96u32 0u32 } output { 96u32 }
+-- input { 96u32 1u32 } output { 48u32 }
+-- input { 96u32 31u32 } output { 0u32 }
+-- input { 4294967294u32 0u32 } output { 4294967294u32 }
+-- input { 4294967294u32 1u32 } output { 2147483647u32 }
+-- input { 4294967294u32 31u32 } output { 1u32 }
+entry main (a: u32) (s: u32) : u32 = a >>> s

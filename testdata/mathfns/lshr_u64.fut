@@ -1,0 +1,24 @@
+-- >>> shifts in zeros whatever the sign (issue 17).
+-- ==
+-- input { 0u64 0u64 } output { 0u64 }
+-- input { 0u64 1u64 } output { 0u64 }
+-- input { 0u64 63u64 } output { 0u64 }
+-- input { 1u64 0u64 } output { 1u64 }
+-- input { 1u64 1u64 } output { 0u64 }
+-- input { 1u64 63u64 } output { 0u64 }
+-- input { 12u64 0u64 } output { 12u64 }
+-- input { 12u64 1u64 } output { 6u64 }
+-- input { 12u64 63u64 } output { 0u64 }
+-- input { 18446744073709551615u64 0u64 } output { 18446744073709551615u64 }
+-- input { 18446744073709551615u64 1u64 } output { 9223372036854775807u64 }
+-- input { 18446744073709551615u64 63u64 } output { 1u64 }
+-- input { 0u64 0u64 } output { 0u64 }
+-- input { 0u64 1u64 } output { 0u64 }
+-- input { 0u64 63u64 } output { 0u64 }
+-- input { 96u64 0u64 } output { 96u64 }
+-- input { 96u64 1u64 } output { 48u64 }
+-- input { 96u64 63u64 } output { 0u64 }
+-- input { 18446744073709551614u64 0u64 } output { 18446744073709551614u64 }
+-- input { 18446744073709551614u64 1u64 } output { 9223372036854775807u64 }
+-- input { 18446744073709551614u64 63u64 } output { 1u64 }
+entry main (a: u64) (s: u64) : u64 = a >>> s

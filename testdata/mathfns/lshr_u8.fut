@@ -1,0 +1,24 @@
+-- >>> shifts in zeros whatever the sign (issue 17).
+-- ==
+-- input { 0u8 0u8 } output { 0u8 }
+-- input { 0u8 1u8 } output { 0u8 }
+-- input { 0u8 7u8 } output { 0u8 }
+-- input { 1u8 0u8 } output { 1u8 }
+-- input { 1u8 1u8 } output { 0u8 }
+-- input { 1u8 7u8 } output { 0u8 }
+-- input { 12u8 0u8 } output { 12u8 }
+-- input { 12u8 1u8 } output { 6u8 }
+-- input { 12u8 7u8 } output { 0u8 }
+-- input { 255u8 0u8 } output { 255u8 }
+-- input { 255u8 1u8 } output { 127u8 }
+-- input { 255u8 7u8 } output { 1u8 }
+-- input { 0u8 0u8 } output { 0u8 }
+-- input { 0u8 1u8 } output { 0u8 }
+-- input { 0u8 7u8 } output { 0u8 }
+-- input { 96u8 0u8 } output { 96u8 }
+-- input { 96u8 1u8 } output { 48u8 }
+-- input { 96u8 7u8 } output { 0u8 }
+-- input { 254u8 0u8 } output { 254u8 }
+-- input { 254u8 1u8 } output { 127u8 }
+-- input { 254u8 7u8 } output { 1u8 }
+entry main (a: u8) (s: u8) : u8 = a >>> s

@@ -1,0 +1,29 @@
+-- i16.mul_hi, the high half of the double-width product, and mad_hi (issue 17).
+-- ==
+-- input { 0i16 1i16 } output { 0i16 5i16 }
+-- input { 0i16 3i16 } output { 0i16 5i16 }
+-- input { 0i16 32767i16 } output { 0i16 5i16 }
+-- input { 0i16 -32768i16 } output { 0i16 5i16 }
+-- input { 1i16 1i16 } output { 0i16 5i16 }
+-- input { 1i16 3i16 } output { 0i16 5i16 }
+-- input { 1i16 32767i16 } output { 0i16 5i16 }
+-- input { 1i16 -32768i16 } output { -1i16 4i16 }
+-- input { 12i16 1i16 } output { 0i16 5i16 }
+-- input { 12i16 3i16 } output { 0i16 5i16 }
+-- input { 12i16 32767i16 } output { 5i16 10i16 }
+-- input { 12i16 -32768i16 } output { -6i16 -1i16 }
+-- input { 32767i16 1i16 } output { 0i16 5i16 }
+-- input { 32767i16 3i16 } output { 1i16 6i16 }
+-- input { 32767i16 32767i16 } output { 16383i16 16388i16 }
+-- input { 32767i16 -32768i16 } output { -16384i16 -16379i16 }
+-- input { -32768i16 1i16 } output { -1i16 4i16 }
+-- input { -32768i16 3i16 } output { -2i16 3i16 }
+-- input { -32768i16 32767i16 } output { -16384i16 -16379i16 }
+-- input { -32768i16 -32768i16 } output { 16384i16 16389i16 }
+-- input { 96i16 1i16 } output { 0i16 5i16 }
+-- input { 96i16 3i16 } output { 0i16 5i16 }
+-- input { 96i16 32767i16 } output { 47i16 52i16 }
+-- input { 96i16 -32768i16 } output { -48i16 -43i16 }
+-- input { 32767i16 32767i16 } output { 16383i16 16388i16 }
+-- input { -32768i16 -32768i16 } output { 16384i16 16389i16 }
+entry main (a: i16) (b: i16) : (i16, i16) = (i16.mul_hi a b, i16.mad_hi a b 5)

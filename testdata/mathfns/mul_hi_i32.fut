@@ -1,0 +1,29 @@
+-- i32.mul_hi, the high half of the double-width product, and mad_hi (issue 17).
+-- ==
+-- input { 0i32 1i32 } output { 0i32 5i32 }
+-- input { 0i32 3i32 } output { 0i32 5i32 }
+-- input { 0i32 2147483647i32 } output { 0i32 5i32 }
+-- input { 0i32 -2147483648i32 } output { 0i32 5i32 }
+-- input { 1i32 1i32 } output { 0i32 5i32 }
+-- input { 1i32 3i32 } output { 0i32 5i32 }
+-- input { 1i32 2147483647i32 } output { 0i32 5i32 }
+-- input { 1i32 -2147483648i32 } output { -1i32 4i32 }
+-- input { 12i32 1i32 } output { 0i32 5i32 }
+-- input { 12i32 3i32 } output { 0i32 5i32 }
+-- input { 12i32 2147483647i32 } output { 5i32 10i32 }
+-- input { 12i32 -2147483648i32 } output { -6i32 -1i32 }
+-- input { 2147483647i32 1i32 } output { 0i32 5i32 }
+-- input { 2147483647i32 3i32 } output { 1i32 6i32 }
+-- input { 2147483647i32 2147483647i32 } output { 1073741823i32 1073741828i32 }
+-- input { 2147483647i32 -2147483648i32 } output { -1073741824i32 -1073741819i32 }
+-- input { -2147483648i32 1i32 } output { -1i32 4i32 }
+-- input { -2147483648i32 3i32 } output { -2i32 3i32 }
+-- input { -2147483648i32 2147483647i32 } output { -1073741824i32 -1073741819i32 }
+-- input { -2147483648i32 -2147483648i32 } output { 1073741824i32 1073741829i32 }
+-- input { 96i32 1i32 } output { 0i32 5i32 }
+-- input { 96i32 3i32 } output { 0i32 5i32 }
+-- input { 96i32 2147483647i32 } output { 47i32 52i32 }
+-- input { 96i32 -2147483648i32 } output { -48i32 -43i32 }
+-- input { 2147483647i32 2147483647i32 } output { 1073741823i32 1073741828i32 }
+-- input { -2147483648i32 -2147483648i32 } output { 1073741824i32 1073741829i32 }
+entry main (a: i32) (b: i32) : (i32, i32) = (i32.mul_hi a b, i32.mad_hi a b 5)

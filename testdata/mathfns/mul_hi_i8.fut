@@ -1,0 +1,29 @@
+-- i8.mul_hi, the high half of the double-width product, and mad_hi (issue 17).
+-- ==
+-- input { 0i8 1i8 } output { 0i8 5i8 }
+-- input { 0i8 3i8 } output { 0i8 5i8 }
+-- input { 0i8 127i8 } output { 0i8 5i8 }
+-- input { 0i8 -128i8 } output { 0i8 5i8 }
+-- input { 1i8 1i8 } output { 0i8 5i8 }
+-- input { 1i8 3i8 } output { 0i8 5i8 }
+-- input { 1i8 127i8 } output { 0i8 5i8 }
+-- input { 1i8 -128i8 } output { -1i8 4i8 }
+-- input { 12i8 1i8 } output { 0i8 5i8 }
+-- input { 12i8 3i8 } output { 0i8 5i8 }
+-- input { 12i8 127i8 } output { 5i8 10i8 }
+-- input { 12i8 -128i8 } output { -6i8 -1i8 }
+-- input { 127i8 1i8 } output { 0i8 5i8 }
+-- input { 127i8 3i8 } output { 1i8 6i8 }
+-- input { 127i8 127i8 } output { 63i8 68i8 }
+-- input { 127i8 -128i8 } output { -64i8 -59i8 }
+-- input { -128i8 1i8 } output { -1i8 4i8 }
+-- input { -128i8 3i8 } output { -2i8 3i8 }
+-- input { -128i8 127i8 } output { -64i8 -59i8 }
+-- input { -128i8 -128i8 } output { 64i8 69i8 }
+-- input { 96i8 1i8 } output { 0i8 5i8 }
+-- input { 96i8 3i8 } output { 1i8 6i8 }
+-- input { 96i8 127i8 } output { 47i8 52i8 }
+-- input { 96i8 -128i8 } output { -48i8 -43i8 }
+-- input { 127i8 127i8 } output { 63i8 68i8 }
+-- input { -128i8 -128i8 } output { 64i8 69i8 }
+entry main (a: i8) (b: i8) : (i8, i8) = (i8.mul_hi a b, i8.mad_hi a b 5)

@@ -1,0 +1,23 @@
+-- u16.mul_hi, the high half of the double-width product, and mad_hi (issue 17).
+-- ==
+-- input { 0u16 1u16 } output { 0u16 5u16 }
+-- input { 0u16 3u16 } output { 0u16 5u16 }
+-- input { 0u16 65535u16 } output { 0u16 5u16 }
+-- input { 1u16 1u16 } output { 0u16 5u16 }
+-- input { 1u16 3u16 } output { 0u16 5u16 }
+-- input { 1u16 65535u16 } output { 0u16 5u16 }
+-- input { 12u16 1u16 } output { 0u16 5u16 }
+-- input { 12u16 3u16 } output { 0u16 5u16 }
+-- input { 12u16 65535u16 } output { 11u16 16u16 }
+-- input { 65535u16 1u16 } output { 0u16 5u16 }
+-- input { 65535u16 3u16 } output { 2u16 7u16 }
+-- input { 65535u16 65535u16 } output { 65534u16 3u16 }
+-- input { 0u16 1u16 } output { 0u16 5u16 }
+-- input { 0u16 3u16 } output { 0u16 5u16 }
+-- input { 0u16 65535u16 } output { 0u16 5u16 }
+-- input { 96u16 1u16 } output { 0u16 5u16 }
+-- input { 96u16 3u16 } output { 0u16 5u16 }
+-- input { 96u16 65535u16 } output { 95u16 100u16 }
+-- input { 65535u16 65535u16 } output { 65534u16 3u16 }
+-- input { 0u16 0u16 } output { 0u16 5u16 }
+entry main (a: u16) (b: u16) : (u16, u16) = (u16.mul_hi a b, u16.mad_hi a b 5)

@@ -1,0 +1,23 @@
+-- u32.mul_hi, the high half of the double-width product, and mad_hi (issue 17).
+-- ==
+-- input { 0u32 1u32 } output { 0u32 5u32 }
+-- input { 0u32 3u32 } output { 0u32 5u32 }
+-- input { 0u32 4294967295u32 } output { 0u32 5u32 }
+-- input { 1u32 1u32 } output { 0u32 5u32 }
+-- input { 1u32 3u32 } output { 0u32 5u32 }
+-- input { 1u32 4294967295u32 } output { 0u32 5u32 }
+-- input { 12u32 1u32 } output { 0u32 5u32 }
+-- input { 12u32 3u32 } output { 0u32 5u32 }
+-- input { 12u32 4294967295u32 } output { 11u32 16u32 }
+-- input { 4294967295u32 1u32 } output { 0u32 5u32 }
+-- input { 4294967295u32 3u32 } output { 2u32 7u32 }
+-- input { 4294967295u32 4294967295u32 } output { 4294967294u32 3u32 }
+-- input { 0u32 1u32 } output { 0u32 5u32 }
+-- input { 0u32 3u32 } output { 0u32 5u32 }
+-- input { 0u32 4294967295u32 } output { 0u32 5u32 }
+-- input { 96u32 1u32 } output { 0u32 5u32 }
+-- input { 96u32 3u32 } output { 0u32 5u32 }
+-- input { 96u32 4294967295u32 } output { 95u32 100u32 }
+-- input { 4294967295u32 4294967295u32 } output { 4294967294u32 3u32 }
+-- input { 0u32 0u32 } output { 0u32 5u32 }
+entry main (a: u32) (b: u32) : (u32, u32) = (u32.mul_hi a b, u32.mad_hi a b 5)

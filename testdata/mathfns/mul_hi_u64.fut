@@ -1,0 +1,23 @@
+-- u64.mul_hi, the high half of the double-width product, and mad_hi (issue 17).
+-- ==
+-- input { 0u64 1u64 } output { 0u64 5u64 }
+-- input { 0u64 3u64 } output { 0u64 5u64 }
+-- input { 0u64 18446744073709551615u64 } output { 0u64 5u64 }
+-- input { 1u64 1u64 } output { 0u64 5u64 }
+-- input { 1u64 3u64 } output { 0u64 5u64 }
+-- input { 1u64 18446744073709551615u64 } output { 0u64 5u64 }
+-- input { 12u64 1u64 } output { 0u64 5u64 }
+-- input { 12u64 3u64 } output { 0u64 5u64 }
+-- input { 12u64 18446744073709551615u64 } output { 11u64 16u64 }
+-- input { 18446744073709551615u64 1u64 } output { 0u64 5u64 }
+-- input { 18446744073709551615u64 3u64 } output { 2u64 7u64 }
+-- input { 18446744073709551615u64 18446744073709551615u64 } output { 18446744073709551614u64 3u64 }
+-- input { 0u64 1u64 } output { 0u64 5u64 }
+-- input { 0u64 3u64 } output { 0u64 5u64 }
+-- input { 0u64 18446744073709551615u64 } output { 0u64 5u64 }
+-- input { 96u64 1u64 } output { 0u64 5u64 }
+-- input { 96u64 3u64 } output { 0u64 5u64 }
+-- input { 96u64 18446744073709551615u64 } output { 95u64 100u64 }
+-- input { 18446744073709551615u64 18446744073709551615u64 } output { 18446744073709551614u64 3u64 }
+-- input { 0u64 0u64 } output { 0u64 5u64 }
+entry main (a: u64) (b: u64) : (u64, u64) = (u64.mul_hi a b, u64.mad_hi a b 5)

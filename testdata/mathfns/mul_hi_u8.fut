@@ -1,0 +1,23 @@
+-- u8.mul_hi, the high half of the double-width product, and mad_hi (issue 17).
+-- ==
+-- input { 0u8 1u8 } output { 0u8 5u8 }
+-- input { 0u8 3u8 } output { 0u8 5u8 }
+-- input { 0u8 255u8 } output { 0u8 5u8 }
+-- input { 1u8 1u8 } output { 0u8 5u8 }
+-- input { 1u8 3u8 } output { 0u8 5u8 }
+-- input { 1u8 255u8 } output { 0u8 5u8 }
+-- input { 12u8 1u8 } output { 0u8 5u8 }
+-- input { 12u8 3u8 } output { 0u8 5u8 }
+-- input { 12u8 255u8 } output { 11u8 16u8 }
+-- input { 255u8 1u8 } output { 0u8 5u8 }
+-- input { 255u8 3u8 } output { 2u8 7u8 }
+-- input { 255u8 255u8 } output { 254u8 3u8 }
+-- input { 0u8 1u8 } output { 0u8 5u8 }
+-- input { 0u8 3u8 } output { 0u8 5u8 }
+-- input { 0u8 255u8 } output { 0u8 5u8 }
+-- input { 96u8 1u8 } output { 0u8 5u8 }
+-- input { 96u8 3u8 } output { 1u8 6u8 }
+-- input { 96u8 255u8 } output { 95u8 100u8 }
+-- input { 255u8 255u8 } output { 254u8 3u8 }
+-- input { 0u8 0u8 } output { 0u8 5u8 }
+entry main (a: u8) (b: u8) : (u8, u8) = (u8.mul_hi a b, u8.mad_hi a b 5)
