@@ -553,10 +553,10 @@ func nameOf(obj *types.Object) Name {
 	if obj.Type != nil {
 		n.Type = obj.Type.String()
 	}
-	switch obj.Kind {
-	case types.Builtin:
+	switch {
+	case obj.Kind == types.Builtin, types.InPrelude(obj): // the prelude's functions are builtins to the user
 		n.Kind = BuiltinName
-	case types.ModuleFun:
+	case obj.Kind == types.ModuleFun:
 		n.Kind = ModuleName
 	default:
 		n.Kind = UserName
@@ -592,7 +592,7 @@ func (s *Session) ParamTypes(fn string) ([]types.Type, types.Type, error) {
 func (s *Session) unknownEntry(fn string) error {
 	var entries, funs []string
 	for _, obj := range s.env.Objects() {
-		if obj.Decl == nil {
+		if obj.Decl == nil || types.InPrelude(obj) {
 			continue
 		}
 		if obj.Decl.Kind == syntax.KindEntry {

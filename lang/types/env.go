@@ -40,8 +40,18 @@ var baseEnv = func() *Env {
 	if err != nil {
 		panic("types: the prelude does not check: " + source.Detail(err))
 	}
+	for _, obj := range env.Objects() {
+		preludeObjects[obj] = true
+	}
 	return env
 }()
+
+// preludeObjects are the objects of the builtins and the prelude.
+var preludeObjects = map[*Object]bool{}
+
+// InPrelude reports whether obj is a builtin or a prelude function rather
+// than something the user declared (for listing a program's own names).
+func InPrelude(obj *Object) bool { return preludeObjects[obj] }
 
 // NewEnv returns the environment with the builtins, the numeric modules
 // and the prelude in scope.
