@@ -242,38 +242,13 @@ func elemFloat(data any, i int) float64 {
 
 // toFloats converts a typed slice to float64s.
 func toFloats(data any) []float64 {
-	n := sliceLen(data)
+	n := eval.DataLen(data)
+	if n < 0 {
+		panic(fmt.Sprintf("viz: not a typed slice: %T", data))
+	}
 	out := make([]float64, n)
 	for i := range out {
 		out[i] = elemFloat(data, i)
 	}
 	return out
-}
-
-func sliceLen(data any) int {
-	switch d := data.(type) {
-	case []bool:
-		return len(d)
-	case []int8:
-		return len(d)
-	case []int16:
-		return len(d)
-	case []int32:
-		return len(d)
-	case []int64:
-		return len(d)
-	case []uint8:
-		return len(d)
-	case []uint16:
-		return len(d)
-	case []uint32:
-		return len(d)
-	case []uint64:
-		return len(d)
-	case []float32:
-		return len(d)
-	case []float64:
-		return len(d)
-	}
-	panic(fmt.Sprintf("viz: not a typed slice: %T", data))
 }
