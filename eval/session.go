@@ -923,13 +923,14 @@ func (s *Session) compileIn(env *types.Env, name, src string) (*Compiled, error)
 	c := &Compiled{Type: typ, Unfused: prog, Program: prog}
 	if !s.opts.Fusion {
 		c.Plan = &fusion.Plan{Before: fusion.Kernels(prog), After: fusion.Kernels(prog)}
-		return c, nil
+	} else {
+		fused, plan, err := fusion.Fuse(prog)
+		if err != nil {
+			return nil, err
+		}
+		c.Plan, c.Program = plan, fused
 	}
-	fused, plan, err := fusion.Fuse(prog)
-	if err != nil {
-		return nil, err
-	}
-	c.Plan, c.Program = plan, fused
+	c.Plan.SetNames(c.Unfused, c.Program, declsNames(env, x))
 	return c, nil
 }
 

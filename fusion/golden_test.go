@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/fusion"
 	"github.com/arepl/arepl/lang/core"
 	"github.com/arepl/arepl/lang/lower"
@@ -84,6 +85,8 @@ func planOf(t *testing.T, path string) string {
 		if err != nil {
 			t.Fatalf("%s: %v", vd.Name, err)
 		}
+		// The plan shows the program's names; the fused core keeps the IR's.
+		plan.SetNames(prog, fused, eval.LetNames(parsed, x))
 		fmt.Fprintf(&out, "== entry %s\n%s\n%s\n", vd.Name, plan.Text(), core.Print(fused))
 	}
 	return renumber(out.String())

@@ -22,6 +22,9 @@ type Plan struct {
 	// their index spaces, what runs sequentially, the tiling, or why it
 	// runs on the CPU); filled in by the session for plans that ask.
 	GPU []string `json:"gpu,omitempty"`
+
+	// display maps the IR's variable names to the names shown (SetNames).
+	display map[string]string
 }
 
 // Step is one fusion applied or refused.
@@ -93,6 +96,7 @@ func (p *Plan) Counts() map[string]int {
 
 // JSON renders the plan for `arepl plan --json`.
 func (p *Plan) JSON() string {
+	p = p.shown()
 	b, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return fmt.Sprintf(`{"error": %q}`, err.Error())
@@ -102,6 +106,7 @@ func (p *Plan) JSON() string {
 
 // Text renders the plan for the REPL.
 func (p *Plan) Text() string {
+	p = p.shown()
 	var b strings.Builder
 	fmt.Fprintf(&b, "SOACs: %d before fusion, %d after\n", topLevel(p.Before), topLevel(p.After))
 	if len(p.Applied) > 0 {

@@ -21,6 +21,7 @@ import (
 // width is known without measuring fonts. Drawn directly in Go: no
 // external graph layout program is needed.
 func (p *Plan) SVG() string {
+	p = p.shown()
 	g := layoutPlan(p)
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="monospace" font-size="12">`, g.width, g.height, g.width, g.height)

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/arepl/arepl/commands"
@@ -29,8 +32,9 @@ func (e *evaluator) command(ctx context.Context, name string, it item, out outpu
 		return commandError(err.Error())
 	}
 	reply, err := e.st.Run(ctx, it.text)
+	off := len(it.text) - len(strings.TrimLeft(rest, " \t"))
 	if err == nil {
-		showReply(reply, out)
+		showReply(cellPositions(reply, cmd, name, it.line, off), out)
 		return nil
 	}
 	var list source.ErrorList
@@ -38,7 +42,6 @@ func (e *evaluator) command(ctx context.Context, name string, it item, out outpu
 	if !errors.As(err, &list) && !errors.As(err, &one) && !errors.Is(err, context.Canceled) {
 		return commandError(err.Error())
 	}
-	off := len(it.text) - len(strings.TrimLeft(rest, " \t"))
 	return mapErrors(err, func(x *source.Error) *source.Error {
 		if x.Pos.File != argSource {
 			return x
@@ -52,6 +55,55 @@ func (e *evaluator) command(ctx context.Context, name string, it item, out outpu
 		}
 		return &y
 	})
+}
+
+// argPos is a position in a command's argument as replies quote it
+// (`:kernel`'s comments, `:plan`'s gpu lines), and placeAt is a plan's
+// description of an unnamed SOAC ("the map at 1:13").
+var (
+	argPos  = regexp.MustCompile(regexp.QuoteMeta(argSource) + `:(\d+):(\d+)`)
+	placeAt = regexp.MustCompile(`\bat (\d+):(\d+)\b`)
+)
+
+// cellPositions moves the positions a reply quotes from the command's
+// argument to the cell, named as the cell's errors are, so a plan names
+// `[3]:2:19` rather than `<:arg>:1:13`.
+func cellPositions(r commands.Reply, cmd, cell string, line, off int) commands.Reply {
+	move := func(l, c string) (int, int) {
+		ln, _ := strconv.Atoi(l)
+		col, _ := strconv.Atoi(c)
+		if ln == 1 {
+			col += off
+		}
+		return ln + line - 1, col
+	}
+	fix := func(s string) string {
+		s = argPos.ReplaceAllStringFunc(s, func(m string) string {
+			g := argPos.FindStringSubmatch(m)
+			l, c := move(g[1], g[2])
+			return fmt.Sprintf("%s:%d:%d", cell, l, c)
+		})
+		if cmd != "plan" {
+			return s
+		}
+		return placeAt.ReplaceAllStringFunc(s, func(m string) string {
+			g := placeAt.FindStringSubmatch(m)
+			l, c := move(g[1], g[2])
+			return fmt.Sprintf("at %d:%d", l, c)
+		})
+	}
+	r.Text = fix(r.Text)
+	if len(r.Data) > 0 {
+		data := make(map[string]any, len(r.Data))
+		for k, v := range r.Data {
+			if s, ok := v.(string); ok {
+				v = fix(s)
+			}
+			data[k] = v
+		}
+		r.Data = data
+	}
+	return r
 }
 
 // showReply shows a command's reply: its rich data as display data (with

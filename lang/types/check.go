@@ -3,6 +3,8 @@ package types
 import (
 	"fmt"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/arepl/arepl/lang/core"
@@ -147,16 +149,66 @@ func (c *checker) unifyMsg(p source.Pos, a, b Type, strict bool, msg func(a, b s
 	if m == nil {
 		return true
 	}
-	za, zb := c.s.zonk(a), c.s.zonk(b)
+	sa, sb := showTypes(c.s.zonk(a), c.s.zonk(b))
 	switch {
 	case m.dims:
-		c.errorf(p, "%s (sizes %s and %s differ)", msg(za.String(), zb.String()), dimText(m.da), dimText(m.db))
+		c.errorf(p, "%s (sizes %s and %s differ)", msg(sa, sb), dimText(m.da), dimText(m.db))
 	case m.fun:
-		c.errorf(p, "%s (a function is not allowed here)", msg(za.String(), zb.String()))
+		c.errorf(p, "%s (a function is not allowed here)", msg(sa, sb))
 	default:
-		c.errorf(p, "%s", msg(za.String(), zb.String()))
+		c.errorf(p, "%s", msg(sa, sb))
 	}
 	return false
+}
+
+// inferenceVar is how an unsolved type variable prints (tyVar.String).
+var inferenceVar = regexp.MustCompile(`\bt[0-9]+\b`)
+
+var typeWord = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_']*`)
+
+// showTypes prints types for a message with their unsolved type
+// variables named 'a, 'b, 'c, ... in order of appearance, as a user
+// declares type parameters, rather than by the solver's numbering
+// ("[3]t1"); the quote keeps them apart from the user's own names.
+func showTypes(a, b Type) (string, string) {
+	s := showTypeList(a, b)
+	return s[0], s[1]
+}
+
+// showType is showTypes for one type.
+func showType(t Type) string { return showTypeList(t)[0] }
+
+func showTypeList(ts ...Type) []string {
+	out := make([]string, len(ts))
+	taken := map[string]bool{}
+	for i, t := range ts {
+		out[i] = t.String()
+		for _, w := range typeWord.FindAllString(out[i], -1) {
+			taken[w] = true
+		}
+	}
+	names := map[string]string{}
+	next := 0
+	rename := func(v string) string {
+		if n, ok := names[v]; ok {
+			return n
+		}
+		for {
+			n := "'" + string(rune('a'+next%26))
+			if next >= 26 {
+				n += strconv.Itoa(next / 26)
+			}
+			next++
+			if !taken[n] {
+				names[v] = n
+				return n
+			}
+		}
+	}
+	for i := range out {
+		out[i] = inferenceVar.ReplaceAllStringFunc(out[i], rename)
+	}
+	return out
 }
 
 func dimText(d Dim) string {
@@ -173,7 +225,7 @@ func (c *checker) noFun(p source.Pos, t Type, what string) bool {
 	if c.s.forbidFun(t) {
 		return true
 	}
-	c.errorf(p, "%s cannot be a function (type %s)", what, c.s.zonk(t))
+	c.errorf(p, "%s cannot be a function (type %s)", what, showType(c.s.zonk(t)))
 	return false
 }
 
@@ -581,14 +633,14 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		}
 		t := c.expr(sc, e.X, nil)
 		if !c.s.constrain(t, numSet) {
-			c.errorf(e.Pos(), "unary - is not defined on %s", c.s.zonk(t))
+			c.errorf(e.Pos(), "unary - is not defined on %s", showType(c.s.zonk(t)))
 			return errT
 		}
 		return t
 	case *syntax.Not:
 		t := c.expr(sc, e.X, nil)
 		if !c.s.constrain(t, intSet|boolSet) {
-			c.errorf(e.Pos(), "operator ! is not defined on %s", c.s.zonk(t))
+			c.errorf(e.Pos(), "operator ! is not defined on %s", showType(c.s.zonk(t)))
 			return errT
 		}
 		return t
@@ -774,7 +826,7 @@ func (c *checker) project(t Type, field int, p source.Pos) Type {
 		return errT
 	case *Tuple:
 		if field < 0 || field >= len(u.Elems) {
-			c.errorf(p, "tuple of type %s has no field %d", c.s.zonk(u), field)
+			c.errorf(p, "tuple of type %s has no field %d", showType(c.s.zonk(u)), field)
 			return errT
 		}
 		return u.Elems[field]
@@ -792,7 +844,7 @@ func (c *checker) project(t Type, field int, p source.Pos) Type {
 		c.errorf(p, "cannot take field %d of a value of type %s (not a tuple)", field, u)
 		return errT
 	default:
-		c.errorf(p, "cannot take field %d of a value of type %s (not a tuple)", field, c.s.zonk(u))
+		c.errorf(p, "cannot take field %d of a value of type %s (not a tuple)", field, showType(c.s.zonk(u)))
 		return errT
 	}
 }
@@ -801,7 +853,7 @@ func (c *checker) project(t Type, field int, p source.Pos) Type {
 // converts it); one nothing else decides becomes i64.
 func (c *checker) indexType(e syntax.Expr, t Type, what string) {
 	if !c.s.constrain(t, intSet) {
-		c.errorf(pos(e), "%s must be an integer, not %s", what, c.s.zonk(t))
+		c.errorf(pos(e), "%s must be an integer, not %s", what, showType(c.s.zonk(t)))
 		return
 	}
 	if _, ok := c.s.shallow(t).(*tyVar); ok {
@@ -839,12 +891,12 @@ func (c *checker) index(sc *scope, xt Type, idx []syntax.DimIndex, p source.Pos)
 		case *tyVar:
 			a := &Array{Elem: c.s.freshElem(), Dims: []Dim{c.s.freshDim()}}
 			if c.s.bind(u, a) != nil {
-				c.errorf(p, "cannot index a value of type %s", c.s.zonk(xt))
+				c.errorf(p, "cannot index a value of type %s", showType(c.s.zonk(xt)))
 				return errT
 			}
 			d, t = a.Dims[0], a.Elem
 		default:
-			c.errorf(p, "cannot index a value of type %s with %d indices", c.s.zonk(xt), len(idx))
+			c.errorf(p, "cannot index a value of type %s with %d indices", showType(c.s.zonk(xt)), len(idx))
 			return errT
 		}
 		if sl, ok := ix.(*syntax.DimSlice); ok {
@@ -945,7 +997,7 @@ func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, a
 		case *tyVar:
 			a := &Arrow{Param: c.s.fresh(), Ret: c.s.fresh()}
 			if c.s.bind(u, a) != nil {
-				c.errorf(fnPos, "cannot apply a value of type %s as a function", c.s.zonk(u))
+				c.errorf(fnPos, "cannot apply a value of type %s as a function", showType(c.s.zonk(u)))
 				return c.skipArgs(sc, args, pre)
 			}
 			params[i], rest = a.Param, a.Ret
@@ -953,7 +1005,7 @@ func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, a
 			params[i], rest = errT, errT
 		default:
 			if i == 0 {
-				c.errorf(fnPos, "cannot apply a value of type %s as a function", c.s.zonk(u))
+				c.errorf(fnPos, "cannot apply a value of type %s as a function", showType(c.s.zonk(u)))
 			} else {
 				c.errorf(fnPos, "function expects %s, got %d", describeArity(i), len(args))
 			}
@@ -1127,11 +1179,11 @@ func (c *checker) binOp(sc *scope, e *syntax.BinOp, hint Type) Type {
 		}
 	default:
 		if !c.s.constrain(lt, rule.operands) {
-			c.errorf(e.OpPos, "operator %s is not defined on %s", e.Op, c.s.zonk(lt))
+			c.errorf(e.OpPos, "operator %s is not defined on %s", e.Op, showType(c.s.zonk(lt)))
 			return errT
 		}
 		if !c.s.constrain(rt, rule.operands) {
-			c.errorf(e.OpPos, "operator %s is not defined on %s", e.Op, c.s.zonk(rt))
+			c.errorf(e.OpPos, "operator %s is not defined on %s", e.Op, showType(c.s.zonk(rt)))
 			return errT
 		}
 	}
@@ -1266,7 +1318,7 @@ func (c *checker) loop(sc *scope, l *syntax.Loop) Type {
 	case *syntax.ForLoop:
 		bt := c.expr(sc, f.Bound, nil)
 		if !c.s.constrain(bt, intSet) {
-			c.errorf(pos(f.Bound), "loop bound must be an integer, not %s", c.s.zonk(bt))
+			c.errorf(pos(f.Bound), "loop bound must be an integer, not %s", showType(c.s.zonk(bt)))
 			bt = errT
 		}
 		io := c.newObj(Local, f.I, bt, f.IPos)
@@ -1323,7 +1375,7 @@ func patAsExpr(p syntax.Pat) (syntax.Expr, bool) {
 func (c *checker) rangeExpr(sc *scope, e *syntax.Range) Type {
 	t := c.expr(sc, e.Start, nil)
 	if !c.s.constrain(t, intSet) {
-		c.errorf(pos(e.Start), "a range must be of integers, not %s", c.s.zonk(t))
+		c.errorf(pos(e.Start), "a range must be of integers, not %s", showType(c.s.zonk(t)))
 		return errT
 	}
 	for _, x := range []syntax.Expr{e.Second, e.End} {

@@ -82,7 +82,7 @@ func (c *checker) dimExpr(ctx *tyCtx, d *syntax.DimExpr) Dim {
 	}
 	if o := c.lookup(ctx.sc, d.Name); o != nil {
 		if o.Kind == Builtin || o.Kind == ModuleFun || c.s.unify(Prim{T: core.I64}, c.declaredType(o), false) != nil {
-			c.errorf(d.Pos(), "size %s must be an i64, not %s", d.Name, c.s.zonk(o.Type))
+			c.errorf(d.Pos(), "size %s must be an i64, not %s", d.Name, showType(c.s.zonk(o.Type)))
 		}
 		return Dim{Name: d.Name}
 	}

@@ -49,12 +49,12 @@ func (c *checker) field(t Type, name string, p source.Pos) (Type, int) {
 		return errT, -1
 	case *Tuple:
 		if u.Names == nil {
-			c.errorf(p, "cannot access field %s of a tuple (type %s)", name, c.s.zonk(u))
+			c.errorf(p, "cannot access field %s of a tuple (type %s)", name, showType(c.s.zonk(u)))
 			return errT, -1
 		}
 		i := u.FieldIndex(name)
 		if i < 0 {
-			c.errorf(p, "record of type %s has no field %s", c.s.zonk(u), name)
+			c.errorf(p, "record of type %s has no field %s", showType(c.s.zonk(u)), name)
 			return errT, -1
 		}
 		return u.Elems[i], i
@@ -64,7 +64,7 @@ func (c *checker) field(t Type, name string, p source.Pos) (Type, int) {
 			return errT, -1
 		}
 	}
-	c.errorf(p, "cannot access field %s of a value of type %s (not a record)", name, c.s.zonk(t))
+	c.errorf(p, "cannot access field %s of a value of type %s (not a record)", name, showType(c.s.zonk(t)))
 	return errT, -1
 }
 
@@ -131,7 +131,7 @@ func (c *checker) declareRecordPat(sc *scope, p *syntax.RecordPat, t Type) *scop
 		}
 	}
 	if elems == nil {
-		c.errorf(p.Pos(), "cannot match a record pattern with fields %v against a value of type %s", names, c.s.zonk(t))
+		c.errorf(p.Pos(), "cannot match a record pattern with fields %v against a value of type %s", names, showType(c.s.zonk(t)))
 		elems = make([]Type, len(names))
 		for i := range elems {
 			elems[i] = errT

@@ -66,7 +66,7 @@ def concat (x: i32) = x
 -- expr concat 1 => i32
 ---
 -- Builtins reject what Futhark rejects.
--- expr length 5 => ERROR "cannot unify \[\]t\d+ with i32 in argument 1 of length"
+-- expr length 5 => ERROR "cannot unify \[\]'a with i32 in argument 1 of length"
 -- expr transpose [1, 2] => ERROR "in argument 1 of transpose"
 -- expr scatter [1, 2] [0i32] [5] => ERROR "cannot unify \[1\]i64 with \[1\]i32 in argument 2 of scatter"
 -- expr hist (+) 0 4 [1i32] [2] => ERROR "argument 4 of hist"
@@ -74,7 +74,7 @@ def concat (x: i32) = x
 -- expr filter (\x -> x + 1) [1] => ERROR "argument 1 of filter"
 -- expr zip [1, 2] [3] => ERROR "sizes 2 and 1 differ"
 -- expr map2 (+) [1] [2.0] => [1]f64
--- expr map2 (+) [1i32] [2.0] => ERROR "cannot unify i32 -> f64 -> t\d+ with i32 -> i32 -> i32 in argument 1 of map2"
+-- expr map2 (+) [1i32] [2.0] => ERROR "cannot unify i32 -> f64 -> 'a with i32 -> i32 -> i32 in argument 1 of map2"
 -- expr iota => i64 -> []i64
 -- expr replicate 3 (+) => ERROR "function is not allowed here"
 -- expr and [1] => ERROR "cannot unify \[1\]bool with \[1\]i32 in argument 1 of and"

@@ -11,7 +11,7 @@
 -- expr let (a: i64, b) = (1, 2) in a + 1 => i64
 -- expr let x = 1 in let x = x + 1.0 in x => f64
 -- expr let x: f32 = 1 in x => f32
--- expr let (a, b) = 5 in a => ERROR "cannot unify \(t\d+, t\d+\) with i32 in let binding"
+-- expr let (a, b) = 5 in a => ERROR "cannot unify \('a, 'b\) with i32 in let binding"
 -- expr let ((a, b), c) = ((1, 2), 3) in a + b + c => i32
 -- expr let x = 1 let y = x + 1 in y => i32
 ---

@@ -11,7 +11,7 @@
 -- expr loop x = 1 while x do x => ERROR "cannot unify bool with i32 in while condition"
 -- expr loop f = (+ 1) for i < 3 do f => ERROR "a loop parameter cannot be a function"
 -- expr loop (x: f32) = 0 for i < 3 do x + 1 => f32
--- expr loop s = 0 for x in 5 do s => ERROR "cannot unify \[\]t\d+ with i32 in for-in loop"
+-- expr loop s = 0 for x in 5 do s => ERROR "cannot unify \[\]'a with i32 in for-in loop"
 -- expr let x = 0 in loop x for i < 3 do x + 1 => i32
 -- expr let (a, b) = (0i8, 1i8) in loop (a, b) for i < 3 do (b, a) => (i8, i8)
 ---
