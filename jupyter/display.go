@@ -3,6 +3,7 @@ package jupyter
 import (
 	"fmt"
 	"html"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,23 +23,23 @@ func timingBundle(t eval.Timings) bundle {
 	}
 	b.WriteString(html.EscapeString(caption))
 	b.WriteString(`</caption><thead><tr><th style="text-align:left">stage</th><th>time</th><th>bytes</th><th>GB/s</th></tr></thead><tbody>`)
-	row := func(name string, d time.Duration, bytes int64) {
-		if d <= 0 && bytes <= 0 && !strings.Contains(name, "cache hit") {
+	row := func(name string, d time.Duration, bytes int64, kernel bool) {
+		if !kernel && d <= 0 && !strings.Contains(name, "cache hit") {
 			return
 		}
 		bw, bs := "", ""
-		if bytes > 0 {
+		if kernel {
 			bs = formatBytes(bytes)
-		}
-		if g, ok := bandwidth(bytes, d); ok {
-			bw = fmt.Sprintf("%.2f", g)
+			if g, ok := bandwidth(bytes, d); ok {
+				bw = formatGBs(g)
+			}
 		}
 		fmt.Fprintf(&b, `<tr><td style="text-align:left">%s</td><td>%s</td><td>%s</td><td>%s</td></tr>`,
 			html.EscapeString(name), formatDuration(d), bs, bw)
 	}
-	row("parse and check", t.Parse, 0)
-	row("lower", t.Lower, 0)
-	row("fuse", t.Fuse, 0)
+	row("parse and check", t.Parse, 0, false)
+	row("lower", t.Lower, 0, false)
+	row("fuse", t.Fuse, 0, false)
 	compile := "compile"
 	switch {
 	case t.CacheHit:
@@ -46,12 +47,12 @@ func timingBundle(t eval.Timings) bundle {
 	case t.Compile > 0:
 		compile += " (cache miss)"
 	}
-	row(compile, t.Compile, 0)
-	row("transfers", t.Transfer, 0)
-	row("run", t.Run, 0)
-	row("other (session, values, sizes)", t.Other(), 0)
+	row(compile, t.Compile, 0, false)
+	row("transfers", t.Transfer, 0, false)
+	row("run", t.Run, 0, false)
+	row("other (session, values, sizes)", t.Other(), 0, false)
 	for _, k := range t.Kernels {
-		row("kernel "+k.Name, k.Time, k.Bytes)
+		row("kernel "+k.Name, k.Time, k.Bytes, true)
 	}
 	fmt.Fprintf(&b, `<tr><th style="text-align:left">total</th><th>%s</th><th></th><th></th></tr>`, formatDuration(t.Total))
 	b.WriteString("</tbody></table>")
@@ -60,12 +61,9 @@ func timingBundle(t eval.Timings) bundle {
 	}
 	text := eval.FormatTimings(t)
 	for _, k := range t.Kernels {
-		text += fmt.Sprintf("\n  %s: %s", k.Name, formatDuration(k.Time))
-		if k.Bytes > 0 {
-			text += ", " + formatBytes(k.Bytes)
-		}
+		text += fmt.Sprintf("\n  %s: %s, %s", k.Name, formatDuration(k.Time), formatBytes(k.Bytes))
 		if g, ok := bandwidth(k.Bytes, k.Time); ok {
-			text += fmt.Sprintf(", %.2f GB/s", g)
+			text += ", " + formatGBs(g) + " GB/s"
 		}
 	}
 	for _, n := range t.Notes {
@@ -74,14 +72,25 @@ func timingBundle(t eval.Timings) bundle {
 	return bundle{"text/plain": text, "text/html": b.String()}
 }
 
-// bandwidth is bytes/d in GB/s. It is only meaningful for a kernel that
-// moves at least a mebibyte: below that, launch and scheduling costs
-// dominate and the figure says nothing about memory.
+// bandwidth is bytes/d in GB/s, for every kernel that took time: the
+// bytes are what its inputs and outputs hold, known without measuring. A
+// small kernel's figure is tiny and says that launch and scheduling, not
+// memory, took its time, which is worth seeing too.
 func bandwidth(bytes int64, d time.Duration) (float64, bool) {
-	if bytes < 1<<20 || d <= 0 {
+	if d <= 0 {
 		return 0, false
 	}
 	return float64(bytes) / d.Seconds() / 1e9, true
+}
+
+// formatGBs prints a bandwidth with three significant digits and no
+// exponent: 8.39, 0.0123, 0.000008.
+func formatGBs(g float64) string {
+	if g == 0 {
+		return "0"
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(g, 'g', 3, 64), 64)
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
 // formatDuration prints d with three significant digits.
