@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"html"
 	"regexp"
 	"strconv"
 	"strings"
@@ -58,10 +59,10 @@ func (e *evaluator) command(ctx context.Context, name string, it item, out outpu
 }
 
 // argPos is a position in a command's argument as replies quote it
-// (`:kernel`'s comments, `:plan`'s gpu lines), and placeAt is a plan's
+// (`:kernel`'s comments, `:plan`'s gpu lines; escaped in SVG), and placeAt is a plan's
 // description of an unnamed SOAC ("the map at 1:13").
 var (
-	argPos  = regexp.MustCompile(regexp.QuoteMeta(argSource) + `:(\d+):(\d+)`)
+	argPos  = regexp.MustCompile(`(?:` + regexp.QuoteMeta(argSource) + `|` + regexp.QuoteMeta(html.EscapeString(argSource)) + `):(\d+):(\d+)`)
 	placeAt = regexp.MustCompile(`\bat (\d+):(\d+)\b`)
 )
 

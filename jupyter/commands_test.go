@@ -108,3 +108,29 @@ func TestQuestionMarkDoc(t *testing.T) {
 		t.Errorf("?iota showed %q", out.streams)
 	}
 }
+
+// TestPlanInCell: a :plan in a cell places what it shows in the cell, as
+// the cell's errors are placed (issue 19: the gpu lines said `<:arg>`),
+// and names what the cell's let binds.
+func TestPlanInCell(t *testing.T) {
+	e := newSessionEvaluator()
+	out := &recordOutput{}
+	cell := "def xs = iota 10\n:plan let ys = map (+1) xs in scan (+) 0 ys"
+	if err := e.run(context.Background(), "In[4]", cell, out); err != nil {
+		t.Fatal(err)
+	}
+	var text, svg string
+	for _, d := range out.displays {
+		if s, ok := d["image/svg+xml"].(string); ok {
+			text, svg = d["text/plain"].(string), s
+		}
+	}
+	for _, want := range []string{"(ys -> the scan at 2:31)", "In[4]:2:31 the scan: scanomap", "over length xs"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("plan lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text+svg, "<:arg>") || strings.Contains(svg, "_1") || !strings.Contains(svg, "the scan at 2:31") {
+		t.Errorf("plan quotes the argument's positions or the IR's names:\n%s\n%s", text, svg)
+	}
+}
