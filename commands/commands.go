@@ -50,6 +50,7 @@ type Session interface {
 	Compile(name, src string) (*eval.Compiled, error)
 	AddGPUPlan(c *eval.Compiled) error
 	CUDA(c *eval.Compiled) (string, error)
+	Trace(ctx context.Context, name, src string) (*eval.Result, error)
 }
 
 var _ Session = (*eval.Session)(nil)

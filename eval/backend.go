@@ -52,6 +52,9 @@ type Timings struct {
 	// CPUStatements counts the SOAC statements the GPU backend handed to
 	// the CPU (each time one ran).
 	CPUStatements int
+	// Trace, when set, asks the backend to record its tiles' phases
+	// (`:trace`; eval/trace.go).
+	Trace *Trace
 }
 
 // TransferTiming is one host<->device copy.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -132,5 +133,27 @@ func TestPlanInCell(t *testing.T) {
 	}
 	if strings.Contains(text+svg, "<:arg>") || strings.Contains(svg, "_1") || !strings.Contains(svg, "the scan at 2:31") {
 		t.Errorf("plan quotes the argument's positions or the IR's names:\n%s\n%s", text, svg)
+	}
+}
+
+// TestTraceCPU: :trace on the CPU backend draws the chunked scan's
+// goroutines, with a summary, in a cell (issue 20, item 4).
+func TestTraceCPU(t *testing.T) {
+	e := newSessionEvaluator()
+	e.s.SetBackend("cpu")
+	out := &recordOutput{}
+	if err := e.run(context.Background(), "In[1]", ":trace scan (+) 0 (map (*3) (iota 2_000_000))", out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.displays) != 1 {
+		t.Fatalf("displays %v", out.displays)
+	}
+	text := out.displays[0]["text/plain"].(string)
+	svg, _ := out.displays[0]["image/svg+xml"].(string)
+	if !strings.HasPrefix(text, "scan (+) 0 (map (*3) (iota 2_000_000)) on cpu: ") || !strings.Contains(svg, "time (µs)") {
+		t.Errorf("trace:\n%s\n%.300s", text, svg)
+	}
+	if runtime.GOMAXPROCS(0) > 1 && !strings.Contains(text, "scan, then add carry") && !strings.Contains(text, "3: scan with carry-in") {
+		t.Errorf("no scan phases on %d cores:\n%s", runtime.GOMAXPROCS(0), text)
 	}
 }

@@ -123,7 +123,10 @@ func (f *fakeSession) Compile(name, src string) (*eval.Compiled, error) {
 	return nil, fmt.Errorf("fake session compiles nothing")
 }
 func (f *fakeSession) CUDA(*eval.Compiled) (string, error) { return "", fmt.Errorf("no CUDA") }
-func (f *fakeSession) AddGPUPlan(*eval.Compiled) error     { return nil }
+func (f *fakeSession) Trace(context.Context, string, string) (*eval.Result, error) {
+	return nil, fmt.Errorf("no trace")
+}
+func (f *fakeSession) AddGPUPlan(*eval.Compiled) error { return nil }
 
 func executeContent(code string) map[string]any {
 	return map[string]any{"code": code, "silent": false, "store_history": true,

@@ -14,22 +14,47 @@
      {{- if .Seg}} Segments start where the index is a multiple of ar_w: the
      accumulator carries a "segment started" flag, the operator restarts at a
      flag, and the look-back stops at the first predecessor whose value has
-     one.{{end}} */ -}}
+     one.{{end}} With .Trace (`:trace`), thread 0 stamps the time at every
+     phase boundary (AR_TRACE_MARK, kernels/scan_prelude.cu). */ -}}
 extern "C" __global__ void __launch_bounds__({{.LaunchBounds}})
 {{.Name}}({{.Params}}) {
 {{.SharedDecl}}
   __shared__ unsigned int ar_tile_s;
+{{- if .Trace}}
+  AR_TRACE_START();
+{{- end}}
   if (threadIdx.x == 0) ar_tile_s = atomicAdd(ar_ticket, 1u);
   __syncthreads();
   const i64 ar_tile = ar_tile_s;
+{{- if .Trace}}
+  AR_TRACE_MARK(1);
+{{- end}}
 {{.TileBase}}
   const int ar_lane = threadIdx.x & 31, ar_warp = threadIdx.x >> 5;
 {{.LoadPhase}}
   __syncwarp();
+{{- if .Trace}}
+  AR_TRACE_MARK(2);
+{{- end}}
 {{.ThreadScan}}
+{{- if .Trace}}
+  AR_TRACE_MARK(3);
+{{- end}}
 {{.BlockScan}}
+{{- if .Trace}}
+  AR_TRACE_MARK(4);
+{{- end}}
 {{.LookBack}}
+{{- if .Trace}}
+  AR_TRACE_MARK(5);
+{{- end}}
 {{.Finish}}
   __syncwarp();
+{{- if .Trace}}
+  AR_TRACE_MARK(6);
+{{- end}}
 {{.StorePhase}}
+{{- if .Trace}}
+  AR_TRACE_END();
+{{- end}}
 }

@@ -69,3 +69,41 @@ AR_D void ar_cp_async16(void *smem, const void *gmem) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((unsigned)__cvta_generic_to_shared(smem)), "l"(gmem));
 }
 AR_D void ar_cp_async_wait() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
+
+// `:trace` (eval/trace.go): the instrumented variant of a scan kernel
+// (scanKernel.Trace) is compiled with AR_TRACE defined, and thread 0 of every tile writes %globaltimer at the tile's phase
+// boundaries into AR_TRACE_SLOTS words after the ticket (the host
+// allocates them there): 0 before the ticket, 1 with the ticket, 2 after
+// the load, 3 after the thread scan, 4 after the block scan, 5 after
+// publishing the aggregate and looking back, 6 after applying the prefix,
+// 7 after the store; word 8 is the multiprocessor (%smid). Without
+// AR_TRACE nothing here exists, and kernels have no marks.
+#define AR_TRACE_SLOTS 9
+#ifdef AR_TRACE
+AR_D u64 ar_globaltimer() {
+  u64 t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+AR_D unsigned ar_smid() {
+  unsigned s;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+  return s;
+}
+#define AR_TRACE_START() const u64 ar_trace_t0 = ar_globaltimer()
+#define AR_TRACE_SLOT(k) ((u64 *)((char *)ar_ticket + 16))[ar_tile * AR_TRACE_SLOTS + (k)]
+#define AR_TRACE_MARK(k)                         \
+  do {                                           \
+    if (threadIdx.x == 0) {                      \
+      if ((k) == 1) AR_TRACE_SLOT(0) = ar_trace_t0; \
+      AR_TRACE_SLOT(k) = ar_globaltimer();       \
+    }                                            \
+  } while (0)
+#define AR_TRACE_END()                           \
+  do {                                           \
+    if (threadIdx.x == 0) {                      \
+      AR_TRACE_SLOT(7) = ar_globaltimer();       \
+      AR_TRACE_SLOT(8) = ar_smid();              \
+    }                                            \
+  } while (0)
+#endif

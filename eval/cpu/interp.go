@@ -116,6 +116,7 @@ type machine struct {
 	timings *eval.Timings
 	tmu     sync.Mutex
 	comp    compiled // compiled functions and loops of this Run
+	phase   string   // the phase parallel passes are in, for timings.Trace
 }
 
 func newMachine(ctx context.Context, prog *core.Program, opts Options, t *eval.Timings) *machine {

@@ -382,6 +382,9 @@ func (f *frame) parallel(n int, fn func(b int, w *worker) error) error {
 
 // parallelReuse is parallel running a single block on reuse when set.
 func (f *frame) parallelReuse(n int, reuse *worker, fn func(b int, w *worker) error) error {
+	if tr := f.m.timings.Trace; tr != nil && f.soac == 0 {
+		fn = traced(tr, f.m.phase, fn)
+	}
 	if n == 1 {
 		if reuse == nil {
 			reuse = f.newWorker()
@@ -409,6 +412,21 @@ func (f *frame) parallelReuse(n int, reuse *worker, fn func(b int, w *worker) er
 		}
 	}
 	return nil
+}
+
+// traced is fn recording each block's span in tr (`:trace`): its block
+// number is both its tile and its lane, since every block has a
+// goroutine of its own.
+func traced(tr *eval.Trace, phase string, fn func(b int, w *worker) error) func(b int, w *worker) error {
+	if phase == "" {
+		phase = "parallel pass"
+	}
+	return func(b int, w *worker) error {
+		start := time.Now()
+		err := fn(b, w)
+		tr.Add(b, b, phase, start, time.Now())
+		return err
+	}
 }
 
 // blocks splits w elements into contiguous blocks, one per worker, or a
@@ -684,10 +702,14 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	// last (whose total no block needs).
 	totals := make([][][]col, nb)
 	if len(scans) > 0 && nb > 1 && !propagate {
-		if err := f.blockTotals(e, scans, ins, bs, step, reuse, seq, totals); err != nil {
+		f.m.phase = "1: block totals"
+		err := f.blockTotals(e, scans, ins, bs, step, reuse, seq, totals)
+		f.m.phase = ""
+		if err != nil {
 			return nil, err
 		}
 	}
+	phase2 := time.Now()
 	// Phase 2: the carry into every block (an exclusive scan of the totals,
 	// starting from the neutral element).
 	carries := make([][][]col, nb)
@@ -707,6 +729,14 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 				carries[b][k] = c
 			}
 		}
+	}
+	if tr := f.m.timings.Trace; tr != nil && f.soac == 0 && len(scans) > 0 && nb > 1 {
+		f.m.phase = "1+3: scan, then add carry"
+		if !propagate {
+			tr.Add(0, 0, "2: carries", phase2, time.Now())
+			f.m.phase = "3: scan with carry-in"
+		}
+		defer func() { f.m.phase = "" }()
 	}
 	// Phase 3: one pass over every chunk feeding scans (with carry-in),
 	// reductions, map-outs and the post-map.

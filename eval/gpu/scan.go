@@ -96,14 +96,18 @@ func (p scanParam) decl() string {
 // scanKernel is one generated single-pass kernel and what the host needs
 // to launch it.
 type scanKernel struct {
-	Name  string
-	Mode  scanMode
-	Stmt  *core.Stmt
-	Outer []core.Atom // scanSeg: the outer dimensions
-	W     core.Atom   // elements (per segment for scanSeg)
-	Arrs  []*core.Var
-	Block int
-	Seq   int
+	// Trace renders the instrumented variant (`:trace`): timestamps at
+	// every phase boundary (kernels/scan_prelude.cu, AR_TRACE_MARK).
+	Trace    bool
+	traceSrc string
+	Name     string
+	Mode     scanMode
+	Stmt     *core.Stmt
+	Outer    []core.Atom // scanSeg: the outer dimensions
+	W        core.Atom   // elements (per segment for scanSeg)
+	Arrs     []*core.Var
+	Block    int
+	Seq      int
 	// Words is the number of 64-bit halves of a tile state (one slot of
 	// it when Multi); Offs are the components' byte offsets in it (see
 	// stateLayout).
@@ -668,8 +672,20 @@ func (g *scanGen) finish(b *strings.Builder, k *scanKernel) (*scanKernel, error)
 	if err := scanTemplates.ExecuteTemplate(&out, scanTemplateFile[k.Mode], k); err != nil {
 		return nil, fmt.Errorf("internal error: kernel template %s: %v", scanTemplateFile[k.Mode], err)
 	}
+	prefix := b.String()
 	b.WriteString(strings.ReplaceAll(out.String(), "AR_PADK", k.padK()))
 	k.src = b.String()
+	if k.Mode != scanFilter {
+		// The instrumented variant `:trace` runs (eval/trace.go).
+		var traced bytes.Buffer
+		k.Trace = true
+		err := scanTemplates.ExecuteTemplate(&traced, scanTemplateFile[k.Mode], k)
+		k.Trace = false
+		if err != nil {
+			return nil, fmt.Errorf("internal error: kernel template %s: %v", scanTemplateFile[k.Mode], err)
+		}
+		k.traceSrc = prefix + strings.ReplaceAll(traced.String(), "AR_PADK", k.padK())
+	}
 	return k, nil
 }
 
@@ -1867,9 +1883,10 @@ var scanPrelude = func() string {
 
 // scanModule is the CUDA module of one scan statement.
 type scanModule struct {
-	k     *scanKernel
-	body  string // device functions of the program, then the kernel
-	sites []errSite
+	k         *scanKernel
+	body      string // device functions of the program, then the kernel
+	traceBody string // body with the kernel instrumented for `:trace`; "" for filters
+	sites     []errSite
 }
 
 func (m *scanModule) source() string { return m.prelude() + "\n" + m.body }
@@ -1896,8 +1913,13 @@ func genScan(prog *core.Program, s *core.Stmt, lim Limits) (*scanModule, error) 
 		g.sites = gg.sites
 		k.checks = true
 	}
+	funs := b.String()
 	b.WriteString(k.src)
-	return &scanModule{k: k, body: b.String(), sites: g.sites}, nil
+	m := &scanModule{k: k, body: b.String(), sites: g.sites}
+	if k.traceSrc != "" {
+		m.traceBody = funs + k.traceSrc
+	}
+	return m, nil
 }
 
 // ScanKernel returns the CUDA generated for the single-pass scan statement

@@ -92,7 +92,11 @@ func (r *run) loadScan(m *scanModule) (*cuda.Function, error) {
 	defer func() { r.t.Compile += time.Since(start) }()
 	b := r.b
 	p := b.g.Props()
-	src, key := moduleText(m.prelude(), m.body, p.Arch(), p.NVRTCVersion)
+	prelude, body := m.prelude(), m.body
+	if r.tracing(m) {
+		prelude, body = "#define AR_TRACE 1\n"+prelude, m.traceBody // the instrumented variant (traceScan)
+	}
+	src, key := moduleText(prelude, body, p.Arch(), p.NVRTCVersion)
 	b.mu.Lock()
 	l := b.mods[key]
 	b.mu.Unlock()
@@ -206,7 +210,11 @@ func (r *run) launchScan(s *core.Stmt, m *scanModule, env map[string]eval.Value)
 	if k.Multi {
 		stateBytes *= 2 // an aggregate slot and a prefix slot
 	}
-	flags, err := alloc(core.U8, stateBytes+16, true)
+	traceBytes := int64(0)
+	if r.tracing(m) {
+		traceBytes = 8 * traceSlots * tiles
+	}
+	flags, err := alloc(core.U8, stateBytes+16+traceBytes, true)
 	if err != nil {
 		return err
 	}
@@ -266,6 +274,11 @@ func (r *run) launchScan(s *core.Stmt, m *scanModule, env map[string]eval.Value)
 		}
 		r.t.Run += d
 		r.t.Kernels = append(r.t.Kernels, eval.KernelTiming{Name: k.Name, Time: d, Bytes: traffic})
+		if traceBytes > 0 {
+			if err := r.traceScan(k.Name, flags.ptr()+cuda.Ptr(stateBytes+16), tiles); err != nil {
+				return err
+			}
+		}
 		if k.checks {
 			if err := r.checkScanError(m); err != nil {
 				return err
@@ -365,4 +378,47 @@ func (r *run) checkScanError(m *scanModule) error {
 	}
 	site := m.sites[code-1]
 	return source.Errorf(site.Pos, "%s", site.Msg)
+}
+
+// tracing reports whether m runs instrumented: under `:trace`, when m
+// has the variant (filters have none).
+func (r *run) tracing(m *scanModule) bool { return r.t.Trace != nil && m.traceBody != "" }
+
+// traceSlots is AR_TRACE_SLOTS of kernels/scan_prelude.cu: the words each
+// tile of an instrumented scan writes.
+const traceSlots = 9
+
+// traceScanPhases name the intervals between a tile's timestamps.
+var traceScanPhases = [...]string{"ticket", "load", "thread scan", "block scan", "publish + look-back", "apply prefix", "store"}
+
+// traceScan reads the timestamps an instrumented scan wrote (`:trace`)
+// and adds each tile's phases to the trace, in nanoseconds from the
+// first tile's start; lanes are multiprocessors.
+func (r *run) traceScan(name string, p cuda.Ptr, tiles int64) error {
+	words := make([]uint64, traceSlots*tiles)
+	start := time.Now()
+	err := r.b.g.DtoH(unsafe.Pointer(&words[0]), p, int64(len(words))*8)
+	r.xfer("DtoH", int64(len(words))*8, start)
+	if err != nil {
+		return err
+	}
+	origin := uint64(0)
+	for t := int64(0); t < tiles; t++ {
+		if w := words[t*traceSlots]; w != 0 && (origin == 0 || w < origin) {
+			origin = w
+		}
+	}
+	tr := r.t.Trace
+	tr.Kernel += fmt.Sprintf(" (%s, %d tiles)", name, tiles)
+	for t := int64(0); t < tiles; t++ {
+		w := words[t*traceSlots : (t+1)*traceSlots]
+		if w[0] == 0 || w[7] == 0 {
+			continue // no tile took this ticket
+		}
+		for k, phase := range traceScanPhases {
+			tr.AddSpan(eval.Span{Tile: int(t), Lane: int(w[8]), Phase: phase,
+				Start: int64(w[k] - origin), End: int64(w[k+1] - origin)})
+		}
+	}
+	return nil
 }

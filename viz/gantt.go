@@ -1,0 +1,235 @@
+package viz
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"sort"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/arepl/arepl/eval"
+)
+
+// maxGanttRows bounds the tiles a chart draws: a 2^26-element scan has
+// tens of thousands of tiles, more rows than a picture has pixels. Beyond
+// it, tiles are sampled evenly (the chart's title says so); the summary
+// numbers always cover every tile.
+const maxGanttRows = 400
+
+// Gantt draws a trace as a Gantt chart with gonum/plot: one row per tile
+// (by its number: the order the tiles took their tickets on the GPU), time
+// across in microseconds, one coloured bar per phase. format is "svg" or
+// "png".
+func Gantt(t *eval.Trace, format string) ([]byte, error) {
+	if len(t.Spans) == 0 {
+		return nil, fmt.Errorf(":trace: the run recorded no tiles (nothing ran in parallel)")
+	}
+	phases := phaseOrder(t.Spans)
+	colour := map[string]color.Color{}
+	for i, p := range phases {
+		colour[p] = plotutil.Color(i)
+	}
+	rows, sampled := ganttRows(t.Spans)
+	st := t.Stats()
+	origin := t.Spans[0].Start
+	for _, s := range t.Spans {
+		origin = min(origin, s.Start)
+	}
+
+	p := plot.New()
+	p.Title.Text = ganttTitle(t, st, len(rows), sampled)
+	p.X.Label.Text = "time (µs)"
+	p.Y.Label.Text = "tile"
+	g := &ganttPlot{rows: rows, colour: colour, origin: origin}
+	for _, s := range t.Spans {
+		if r, ok := g.rowOf(s.Tile); ok {
+			g.spans = append(g.spans, ganttBar{row: r, span: s})
+		}
+	}
+	p.Add(g)
+	for _, ph := range phases {
+		p.Legend.Add(ph, swatch{colour[ph]})
+	}
+	p.Legend.Top = true
+	p.Legend.Left = false
+	p.Y.Tick.Marker = tileTicks{rows}
+	xmin, xmax, ymin, ymax := g.DataRange()
+	p.X.Min, p.X.Max = xmin, xmax+(xmax-xmin)*0.25 // room for the legend at the right
+	p.Y.Min, p.Y.Max = ymin, ymax
+
+	w, h := chartWidth, chartHeight
+	var buf bytes.Buffer
+	switch format {
+	case "svg":
+		c := vgsvg.New(w, h)
+		p.Draw(draw.New(c))
+		if _, err := c.WriteTo(&buf); err != nil {
+			return nil, err
+		}
+	case "png":
+		c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(96))}
+		p.Draw(draw.New(c))
+		if _, err := c.WriteTo(&buf); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf(":trace: unknown format %q (svg or png)", format)
+	}
+	return buf.Bytes(), nil
+}
+
+// TraceSummary is the text beside the chart: tiles, time, residency and
+// the mean time per tile of each phase.
+func TraceSummary(t *eval.Trace) string {
+	st := t.Stats()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s on %s: %d tiles in %s; at most %d resident at once\n", t.Kernel, t.Backend, st.Tiles, fmtDur(st.Duration), st.Resident)
+	for _, p := range phaseOrder(t.Spans) {
+		fmt.Fprintf(&b, "  mean %s per tile: %s\n", p, fmtDur(st.Mean[p]))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func ganttTitle(t *eval.Trace, st eval.TraceStats, rows int, sampled bool) string {
+	s := fmt.Sprintf("%s on %s: %d tiles, %s, ≤ %d resident", t.Kernel, t.Backend, st.Tiles, fmtDur(st.Duration), st.Resident)
+	if sampled {
+		s += fmt.Sprintf(" (%d drawn)", rows)
+	}
+	return s
+}
+
+// phaseOrder lists the phases in the order they first start.
+func phaseOrder(spans []eval.Span) []string {
+	first := map[string]int64{}
+	for _, s := range spans {
+		if f, ok := first[s.Phase]; !ok || s.Start < f {
+			first[s.Phase] = s.Start
+		}
+	}
+	var out []string
+	for p := range first {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if first[out[i]] != first[out[j]] {
+			return first[out[i]] < first[out[j]]
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// ganttRows are the tiles drawn, in order, sampled evenly when there are
+// more than maxGanttRows.
+func ganttRows(spans []eval.Span) ([]int, bool) {
+	seen := map[int]bool{}
+	var tiles []int
+	for _, s := range spans {
+		if !seen[s.Tile] {
+			seen[s.Tile] = true
+			tiles = append(tiles, s.Tile)
+		}
+	}
+	sort.Ints(tiles)
+	if len(tiles) <= maxGanttRows {
+		return tiles, false
+	}
+	out := make([]int, maxGanttRows)
+	for i := range out {
+		out[i] = tiles[i*len(tiles)/maxGanttRows]
+	}
+	return out, true
+}
+
+type ganttBar struct {
+	row  int
+	span eval.Span
+}
+
+// ganttPlot is a plot.Plotter of one bar per span.
+type ganttPlot struct {
+	rows   []int
+	spans  []ganttBar
+	colour map[string]color.Color
+	origin int64
+}
+
+func (g *ganttPlot) rowOf(tile int) (int, bool) {
+	i := sort.SearchInts(g.rows, tile)
+	return i, i < len(g.rows) && g.rows[i] == tile
+}
+
+func (g *ganttPlot) us(ns int64) float64 { return float64(ns-g.origin) / 1e3 }
+
+// DataRange implements plot.DataRanger.
+func (g *ganttPlot) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmax = 1e-3
+	for _, b := range g.spans {
+		xmax = max(xmax, g.us(b.span.End))
+	}
+	return 0, xmax, -0.5, float64(len(g.rows)) - 0.5
+}
+
+// Plot implements plot.Plotter: each span a filled rectangle in its row,
+// at least a hairline wide so that short phases stay visible.
+func (g *ganttPlot) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	h := vg.Length(0.8)
+	if len(g.rows) > 0 {
+		h = (ty(0.4) - ty(-0.4))
+		if h < 0 {
+			h = -h
+		}
+	}
+	for _, b := range g.spans {
+		x0, x1 := tx(g.us(b.span.Start)), tx(g.us(b.span.End))
+		if x1-x0 < vg.Points(0.3) {
+			x1 = x0 + vg.Points(0.3)
+		}
+		y := ty(float64(b.row))
+		rect := []vg.Point{{X: x0, Y: y - h/2}, {X: x1, Y: y - h/2}, {X: x1, Y: y + h/2}, {X: x0, Y: y + h/2}}
+		c.FillPolygon(g.colour[b.span.Phase], c.ClipPolygonXY(rect))
+	}
+}
+
+// swatch is a legend entry's coloured square.
+type swatch struct{ c color.Color }
+
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	r := c.Rectangle
+	c.FillPolygon(s.c, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}})
+}
+
+// tileTicks labels rows with tile numbers, about eight of them.
+type tileTicks struct{ rows []int }
+
+func (t tileTicks) Ticks(_, _ float64) []plot.Tick {
+	n := len(t.rows)
+	step := max(1, n/8)
+	var out []plot.Tick
+	for i := 0; i < n; i += step {
+		out = append(out, plot.Tick{Value: float64(i), Label: fmt.Sprint(t.rows[i])})
+	}
+	return out
+}
+
+// fmtDur prints d with three significant digits: 84.4 ms, 23.2 µs.
+func fmtDur(d time.Duration) string {
+	switch {
+	case d < time.Microsecond:
+		return fmt.Sprintf("%d ns", d.Nanoseconds())
+	case d < time.Millisecond:
+		return fmt.Sprintf("%.3g µs", float64(d)/1e3)
+	case d < time.Second:
+		return fmt.Sprintf("%.3g ms", float64(d)/1e6)
+	}
+	return fmt.Sprintf("%.3g s", d.Seconds())
+}
