@@ -82,7 +82,10 @@ func cmdTrace(ctx context.Context, st *State, arg string) (Reply, error) {
 		}
 		return Reply{Text: summary, File: path}, nil
 	}
+	// A notebook keeps the text of its outputs, so the text names the chart;
+	// the numbers, which differ from run to run, are in its HTML.
 	html := `<div class="arepl-trace"><pre>` + htmlpkg.EscapeString(summary) + `</pre>`
+	summary = fmt.Sprintf("<Gantt chart: %s on %s>", tr.Kernel, tr.Backend)
 	if format == "png" {
 		enc := base64.StdEncoding.EncodeToString(b)
 		return Reply{Text: summary, Data: map[string]any{

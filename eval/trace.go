@@ -72,7 +72,7 @@ func ReadTrace(b []byte) (*Trace, error) {
 }
 
 // JSON is the trace as JSON, to keep a recording.
-func (t *Trace) JSON() ([]byte, error) { return json.MarshalIndent(t, "", " ") }
+func (t *Trace) JSON() ([]byte, error) { return json.Marshal(t) }
 
 // TraceStats are the numbers a trace is summarised by.
 type TraceStats struct {

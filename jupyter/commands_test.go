@@ -148,12 +148,44 @@ func TestTraceCPU(t *testing.T) {
 	if len(out.displays) != 1 {
 		t.Fatalf("displays %v", out.displays)
 	}
-	text := out.displays[0]["text/plain"].(string)
+	if s := out.displays[0]["text/plain"]; s != "<Gantt chart: scan (+) 0 (map (*3) (iota 2_000_000)) on cpu>" {
+		t.Errorf("text/plain %q: a notebook would keep numbers that change from run to run", s)
+	}
+	text := out.displays[0]["text/html"].(string)
 	svg, _ := out.displays[0]["image/svg+xml"].(string)
-	if !strings.HasPrefix(text, "scan (+) 0 (map (*3) (iota 2_000_000)) on cpu: ") || !strings.Contains(svg, "time (µs)") {
+	if !strings.Contains(text, "scan (+) 0 (map (*3) (iota 2_000_000)) on cpu: ") || !strings.Contains(svg, "time (µs)") {
 		t.Errorf("trace:\n%s\n%.300s", text, svg)
 	}
 	if runtime.GOMAXPROCS(0) > 1 && !strings.Contains(text, "scan, then add carry") && !strings.Contains(text, "3: scan with carry-in") {
 		t.Errorf("no scan phases on %d cores:\n%s", runtime.GOMAXPROCS(0), text)
+	}
+}
+
+// TestSweep: :sweep charts timings as data (issue 20, item 6): one row per
+// function, fusion mode and size, and a text that stays the same from run
+// to run so that a saved notebook compares.
+func TestSweep(t *testing.T) {
+	e := newSessionEvaluator()
+	e.s.SetBackend("cpu")
+	out := &recordOutput{}
+	cell := "def f (n: i64) = scan (+) 0 (map (*2) (iota n))\n:sweep f; n=1e3|1e4, fusion=both, y=bytes, runs=1"
+	if err := e.run(context.Background(), "In[1]", cell, out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.displays) != 1 {
+		t.Fatalf("displays %v", out.displays)
+	}
+	d := out.displays[0]
+	if d["text/plain"] != "<chart: bytes against n for f, 2 sizes, on cpu>" {
+		t.Errorf("text/plain %q", d["text/plain"])
+	}
+	html := d["text/html"].(string)
+	for _, want := range []string{"f (unfused)", "f (fused)", "bytes moved (MB)", "1000", "10000"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("sweep lacks %q:\n%.2000s", want, html)
+		}
+	}
+	if !e.s.Fusion() {
+		t.Error(":sweep fusion=both left fusion off")
 	}
 }
