@@ -4,7 +4,8 @@
 # misses, every example notebook executed by nbconvert with its outputs
 # checked, jupyter console, and a hostile client (raw ZMTP, oversized
 # frames, replays, floods) against a kernel under a 6 GB address-space
-# limit. Run by `make test-jupyter` (so CI):
+# limit, and screenshots of the notebooks in headless Chromium checked for
+# content (testdata/screenshots.sh). Run by `make test-jupyter` (so CI):
 #
 #   bash jupyter/test.sh [ABSOLUTE_PATH_OF_AREPL]
 #
@@ -16,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 here=$(pwd)
 
-pkgs=(python3-jupyter-client jupyter-client jupyter-nbconvert python3-nbclient python3-jupyter-kernel-test jupyter-console)
+pkgs=(python3-jupyter-client jupyter-client jupyter-nbconvert python3-nbclient python3-jupyter-kernel-test jupyter-console chromium)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -73,4 +74,6 @@ if [ ${#notebooks[@]} -eq 0 ]; then
 	exit 1
 fi
 $py jupyter/testdata/check_notebooks.py "${notebooks[@]}"
+echo "== screenshots in headless chromium"
+SHOTS=${SHOTS:-$tmp/shots} bash jupyter/testdata/screenshots.sh "$bin"
 echo "jupyter/test.sh: all passed"

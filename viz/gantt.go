@@ -62,8 +62,12 @@ func Gantt(t *eval.Trace, format string) ([]byte, error) {
 	p.Legend.Left = false
 	p.Y.Tick.Marker = tileTicks{rows}
 	xmin, xmax, ymin, ymax := g.DataRange()
-	p.X.Min, p.X.Max = xmin, xmax+(xmax-xmin)*0.25 // room for the legend at the right
-	p.Y.Min, p.Y.Max = ymin, ymax
+	p.X.Min, p.X.Max = xmin, xmax
+	// Headroom above the top row for the legend, which sits at the top
+	// right: its lines' height in rows (about 230 points of plot for
+	// all the rows).
+	legend := 13 * float64(len(phases)+1)
+	p.Y.Min, p.Y.Max = ymin, ymax+legend*(ymax-ymin)/max(230-legend, 40)
 
 	w, h := chartWidth, chartHeight
 	var buf bytes.Buffer
@@ -99,7 +103,7 @@ func TraceSummary(t *eval.Trace) string {
 }
 
 func ganttTitle(t *eval.Trace, st eval.TraceStats, rows int, sampled bool) string {
-	s := fmt.Sprintf("%s on %s: %d tiles, %s, ≤ %d resident", t.Kernel, t.Backend, st.Tiles, fmtDur(st.Duration), st.Resident)
+	s := fmt.Sprintf("%d tiles on %s, %s, ≤ %d resident", st.Tiles, t.Backend, fmtDur(st.Duration), st.Resident)
 	if sampled {
 		s += fmt.Sprintf(" (%d drawn)", rows)
 	}
