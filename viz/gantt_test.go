@@ -101,3 +101,31 @@ func TestGanttSamplesRows(t *testing.T) {
 		t.Error("an empty trace drew a chart")
 	}
 }
+
+// TestGanttH200Recording draws the first 200 tiles of a :trace recorded
+// on an H200 (a 2^26-element i32 scan, 8457 tiles; bench/RESULTS.md):
+// the timestamps the instrumented kernel wrote, drawn and summed here
+// without a GPU.
+func TestGanttH200Recording(t *testing.T) {
+	tr := readTrace(t, "trace-h200-scan.json")
+	st := tr.Stats()
+	if st.Tiles != 200 || st.Resident != 200 || st.Duration != 17408*time.Nanosecond ||
+		st.Mean["publish + look-back"] != 5038*time.Nanosecond {
+		t.Errorf("stats %+v", st)
+	}
+	for _, format := range []string{"svg", "png"} {
+		b, err := Gantt(tr, format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if format == "png" {
+			if r := decodePNG(t, b).Bounds(); r.Dx() != 576 || r.Dy() != 384 {
+				t.Errorf("PNG is %v", r)
+			}
+			continue
+		}
+		if text := strings.Join(parseSVG(t, b).texts, " "); !strings.Contains(text, "200 tiles on gpu, 17.4 µs, ≤ 200 resident") {
+			t.Errorf("title: %s", text)
+		}
+	}
+}
