@@ -17,6 +17,8 @@ import (
 var (
 	benchNested = flag.String("gpubench.nested", "", "comma-separated workloads of BenchmarkNested, or prefixes of their names (empty: all)")
 	benchParts  = flag.String("gpubench.parts", "", "comma-separated threads a body the n-body workloads also run with (the 1-D tiled kernel's split of the inner dimension)")
+	benchUnroll = flag.String("gpubench.unroll", "", "comma-separated unrollings the 2-D map (a flat segmented map's points a step, segmapUnroll) also runs with")
+	bench1DUnr  = flag.String("gpubench.unroll1d", "", "comma-separated unrollings of the 1-D tiled kernel's tile loop (tile1DUnroll) the n-body workloads also run with")
 	benchMM     = flag.String("gpubench.mm", "", "comma-separated matrix-product tilings BMxBNxBKxTMxTN the matmul workloads also run with (each as the large and the small tiling)")
 )
 
@@ -94,6 +96,8 @@ func BenchmarkNested(b *testing.B) {
 		per          float64 // divide the time by this (stencil iterations)
 		mm           mmShape // a matrix-product tiling to use instead of both of tile.go's
 		parts        int64   // threads a body for the 1-D tiled kernel instead of tile1DParts's choice
+		unroll       int     // segmapUnroll instead of the default, if positive
+		unroll1d     int     // tile1DUnroll instead of the default, if positive
 	}
 	const big = 16384
 	var ws []work
@@ -106,6 +110,16 @@ func BenchmarkNested(b *testing.B) {
 			return []eval.Value{i64(4000), i64(4000), eval.Scalar(IntConst(I32, 255))}
 		}, bytes: 4 * 4000 * 4000},
 	)
+	for _, v := range strings.Split(*benchUnroll, ",") {
+		if v == "" {
+			continue
+		}
+		var u int
+		if _, err := fmt.Sscan(v, &u); err != nil {
+			b.Fatalf("-gpubench.unroll %q: %v", v, err)
+		}
+		ws = append(ws, work{name: "map2d_16384_u" + v, fn: "map2d", unroll: u, args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, big, big)} }, bytes: 8 * big * big})
+	}
 	for _, n := range []int64{1024, 4096} {
 		for _, v := range append([]string{""}, strings.Split(*benchMM, ",")...) {
 			var sh mmShape
@@ -138,6 +152,17 @@ func BenchmarkNested(b *testing.B) {
 				return []eval.Value{dev(b, bodies), dev(b, bodies), dev(b, bodies), dev(b, bodies)}
 			}, flops: 20 * bodies * bodies},
 		)
+	}
+	for _, v := range strings.Split(*bench1DUnr, ",") {
+		if v == "" {
+			continue
+		}
+		var u int
+		if _, err := fmt.Sscan(v, &u); err != nil {
+			b.Fatalf("-gpubench.unroll1d %q: %v", v, err)
+		}
+		ws = append(ws, work{name: "nbody1_65536_r" + v, fn: "nbody1", unroll1d: u, args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, bodies), dev(b, bodies)} },
+			flops: 6 * bodies * bodies})
 	}
 	for _, l := range []int64{1, 4, 32, 256, 4096, 1 << 16, 1 << 20, 1 << 24} {
 		ws = append(ws, work{name: fmt.Sprintf("segsq_len%d", l), fn: "segsq", args: func(b *testing.B) []eval.Value {
@@ -175,6 +200,16 @@ func BenchmarkNested(b *testing.B) {
 			}
 			forceParts = w.parts
 			defer func() { forceParts = 0 }()
+			if w.unroll > 0 {
+				saved := segmapUnroll
+				segmapUnroll = w.unroll
+				defer func() { segmapUnroll = saved }()
+			}
+			if w.unroll1d > 0 {
+				saved := tile1DUnroll
+				tile1DUnroll = w.unroll1d
+				defer func() { tile1DUnroll = saved }()
+			}
 			prog := futProg(b, nestedSrc, w.fn)
 			m, err := generate(prog, be.lim)
 			if err != nil {

@@ -34,8 +34,120 @@ func (g *generator) segmap(s *core.Stmt) (*kernel, error) {
 	return g.segmapOf(s, n)
 }
 
-// segmapOf generates the segmented-map kernel of nest n of s.
+// segmapOf generates the segmented-map kernel of nest n of s: the flat
+// form where the nest is a pure element-wise map (flatBases), else the
+// general one. A flat try whose body turns out to need scratch (thread-local
+// arrays) is dropped, its check sites with it, and the general form made.
 func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
+	if fb := flatBases(n); fb != nil {
+		nsites, gn := len(g.sites), g.n
+		k, err := g.segmapEmit(s, n, fb)
+		if err != nil || !k.Scratch {
+			return k, err
+		}
+		g.sites, g.n = g.sites[:nsites], gn
+	}
+	return g.segmapEmit(s, n, nil)
+}
+
+// segmapUnroll is how many points of the space a thread of a flat segmented
+// map loads before it runs their bodies: one load in flight per thread
+// left the 2-D map at 0.83 of a copy (bench/RESULTS.md, issue 15), the
+// memory system needs several. A variable so that the benchmark can sweep it.
+var segmapUnroll = 4
+
+// flatBases decides whether nest n is a pure element-wise map over
+// row-major arrays: every level binds rows (then, innermost, elements) of
+// arrays of the level above and nothing else (no index, no iota, no
+// prelude), the outermost level's arrays have exactly the nest's rank, the
+// body reads no row of an outer level, and every result is a scalar. Then
+// the point of the space with flat number g reads element g of each base
+// array, and the kernel needs no per-level index at all. It returns the
+// base array of each innermost parameter the body reads, or nil.
+func flatBases(n *nest) map[string]*core.Var {
+	d := len(n.Levels)
+	for _, t := range n.Ret {
+		if t.IsArray() {
+			return nil
+		}
+	}
+	base := map[string]*core.Var{}
+	for li, l := range n.Levels {
+		if l.Index != nil || len(l.Iotas) > 0 {
+			return nil
+		}
+		for _, st := range l.Pre {
+			// The unfused form sizes the rows (n = length row): a size
+			// of a base array, the same at every point.
+			// map2's check that the rows agree is scalar code on sizes.
+			switch x := st.Exp.(type) {
+			case *core.SizeExp:
+				if _, ok := base[x.Arr.Name]; !ok || len(st.Pat) != 1 {
+					return nil
+				}
+			case *core.BinOpExp, *core.UnOpExp, *core.AssertExp:
+			default:
+				return nil
+			}
+		}
+		for j, p := range l.Params {
+			arr := l.Arrs[j]
+			if p.Type.IsArray() != (li < d-1) {
+				return nil
+			}
+			if li == 0 {
+				if arr.Type.Rank != d {
+					return nil
+				}
+				base[p.Name] = arr
+				continue
+			}
+			b, ok := base[arr.Name]
+			if !ok {
+				return nil
+			}
+			base[p.Name] = b
+		}
+	}
+	fs := newFreeSet()
+	fs.stmts(n.Body.Stmts, n.Body.Result, map[string]bool{})
+	if fs.err != nil {
+		return nil
+	}
+	used := map[string]*core.Var{}
+	for li, l := range n.Levels {
+		for _, p := range l.Params {
+			if !fs.seen[p.Name] {
+				continue
+			}
+			if li < d-1 {
+				return nil // the body reads a whole row
+			}
+			used[p.Name] = base[p.Name]
+		}
+	}
+	return used
+}
+
+// flatBase is the base array of row parameter v of a flat nest.
+func flatBase(n *nest, v *core.Var) *core.Var {
+	for li, l := range n.Levels {
+		for j, p := range l.Params {
+			if p.Name != v.Name {
+				continue
+			}
+			if li == 0 {
+				return l.Arrs[j]
+			}
+			return flatBase(n, l.Arrs[j])
+		}
+	}
+	return v
+}
+
+// segmapEmit generates the segmented-map kernel of nest n of s, flat over
+// the bases fb when fb is not nil (see flatBases).
+func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (*kernel, error) {
 	g.n++
 	k := &kernel{Stmt: s, Kind: kSegMap, Name: fmt.Sprintf("k%d_segmap", g.n), Block: 256, Nest: n}
 	fs := newFreeSet()
@@ -48,6 +160,22 @@ func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
 	nsites := len(g.sites)
 	d := len(n.Levels)
 	for li, l := range n.Levels {
+		if fb != nil {
+			// The flat loop below binds the innermost parameters; the
+			// preludes are sizes (flatBases), read off the base arrays.
+			for _, st := range l.Pre {
+				x, ok := st.Exp.(*core.SizeExp)
+				if !ok {
+					if err := e.stmt(st); err != nil {
+						return nil, err
+					}
+					continue
+				}
+				b := flatBase(n, x.Arr)
+				e.line("const i64 %s = %s_d%d;", cname(st.Pat[0].Name), cname(b.Name), b.Type.Rank-x.Arr.Type.Rank+x.Dim)
+			}
+			continue
+		}
 		for _, st := range l.Pre {
 			if err := e.stmt(st); err != nil {
 				return nil, err
@@ -175,6 +303,11 @@ func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
 	// loop in the same mixed radix: one division per thread, then carries
 	// (a division per element measured as the cost of a 2-D map).
 	b.WriteString("  if (ar_n <= 0) return;\n")
+	if fb != nil && !k.Scratch {
+		flatLoop(&b, n, fb, e.b.String())
+		k.src = b.String()
+		return k, nil
+	}
 	if d == 1 {
 		b.WriteString("  i64 ar_lvl0 = ar_tid;\n  const i64 ar_step0 = ar_nt;\n")
 	} else {
@@ -202,6 +335,58 @@ func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
 	b.WriteString("  }\n}\n")
 	k.src = b.String()
 	return k, nil
+}
+
+// flatLoop writes the grid-stride loop of a flat segmented map: segmapUnroll
+// points a step, all their elements loaded before any body runs (so that
+// that many loads a thread are in flight), then the remaining points one by
+// one. Each body runs in its own block with ar_g its point's number.
+func flatLoop(b *strings.Builder, n *nest, fb map[string]*core.Var, body string) {
+	var ps []*core.Var
+	for _, p := range n.Levels[len(n.Levels)-1].Params {
+		if fb[p.Name] != nil {
+			ps = append(ps, p)
+		}
+	}
+	one := func(u int, ld func(p *core.Var, j int) string) {
+		fmt.Fprintf(b, "    {\n    const i64 ar_g = ar_gb + %d * ar_nt;\n    i64 ar_top = 0;\n", u)
+		for j, p := range ps {
+			fmt.Fprintf(b, "    const %s %s = %s;\n", ctype(p.Type.Elem), cname(p.Name), ld(p, j))
+		}
+		b.WriteString(body)
+		b.WriteString("    }\n")
+	}
+	// Each base is read within its own elements: should the rows of a
+	// map2 disagree (the preludes' assertion fails), nothing out of
+	// bounds is read.
+	for j, p := range ps {
+		base := fb[p.Name]
+		cnt := "(i64)1"
+		for q := 0; q < base.Type.Rank; q++ {
+			cnt += fmt.Sprintf(" * %s_d%d", cname(base.Name), q)
+		}
+		fmt.Fprintf(b, "  const i64 ar_cnt%d = %s;\n", j, cnt)
+	}
+	load := func(p *core.Var, j int, at string) string {
+		return fmt.Sprintf("%s < ar_cnt%d ? %s[%s] : (%s)0", at, j, cname(fb[p.Name].Name), at, ctype(p.Type.Elem))
+	}
+	un := max(segmapUnroll, 1)
+	b.WriteString("  i64 ar_gb = ar_tid;\n")
+	if un > 1 {
+		fmt.Fprintf(b, "  for (; ar_gb + %d * ar_nt < ar_n; ar_gb += %d * ar_nt) {\n", un-1, un)
+		for u := 0; u < un; u++ {
+			for j, p := range ps {
+				fmt.Fprintf(b, "    const %s ar_ld%d_%d = %s;\n", ctype(p.Type.Elem), u, j, load(p, j, fmt.Sprintf("ar_gb + %d * ar_nt", u)))
+			}
+		}
+		for u := 0; u < un; u++ {
+			one(u, func(_ *core.Var, j int) string { return fmt.Sprintf("ar_ld%d_%d", u, j) })
+		}
+		b.WriteString("  }\n")
+	}
+	b.WriteString("  for (; ar_gb < ar_n; ar_gb += ar_nt) {\n")
+	one(0, func(p *core.Var, j int) string { return load(p, j, "ar_gb") })
+	b.WriteString("  }\n}\n")
 }
 
 // Scratch sizes, in 8-byte slots per thread.
@@ -367,7 +552,10 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 		}
 		r.t.Kernels = append(r.t.Kernels, eval.KernelTiming{Name: name, Time: d, Bytes: moved})
 		if k.checks {
-			return r.checkError()
+			if k.Scratch {
+				return r.checkError() // the host reads what this launch wrote
+			}
+			return r.checkLater()
 		}
 		return nil
 	}

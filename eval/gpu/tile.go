@@ -273,6 +273,10 @@ func tile1DSize(block, bytesPerElem int, lim Limits) int {
 	return block * max(1, min(k, 4))
 }
 
+// tile1DUnroll is the unrolling of the 1-D kernel's loop over a staged
+// tile (a variable so that the benchmark can sweep it).
+var tile1DUnroll = 4
+
 // forceParts, when positive, replaces tile1DParts's choice (for measuring).
 var forceParts int64
 
@@ -444,7 +448,7 @@ func (e *emitter) tiledFold(s *core.Stmt, in *core.Screma, tile, block int) erro
 	e.line("}")
 	e.line("__syncthreads();")
 	e.line("const int ar_cnt = (int)max((i64)0, min((i64)ar_step, ar_hi - ar_lo - ar_t0));")
-	e.line("#pragma unroll 4")
+	e.line("#pragma unroll %d", max(tile1DUnroll, 1))
 	e.line("for (int ar_jj = 0; ar_jj < ar_cnt; ar_jj++) {")
 	e.indent++
 	for j, p := range in.Map.Params {
