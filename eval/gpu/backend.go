@@ -370,6 +370,10 @@ func (r *run) body(b *core.Body, env map[string]eval.Value, depth int) ([]eval.V
 		for j < len(b.Stmts) && r.l.mod.kernels[b.Stmts[j]] == nil && r.l.mod.split[b.Stmts[j]] == nil && !r.scannable(b.Stmts[j]) && !r.histable(b.Stmts[j]) && !r.hasGPU(b.Stmts[j], 0) && !isTrivial(b.Stmts[j]) {
 			j++
 		}
+		// The CPU reads device data: a pending failed check first.
+		if err := r.flushChecks(); err != nil {
+			return nil, err
+		}
 		if err := r.fallback(b.Stmts[i:j], env); err != nil {
 			return nil, err
 		}

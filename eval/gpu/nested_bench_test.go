@@ -19,6 +19,7 @@ var (
 	benchParts  = flag.String("gpubench.parts", "", "comma-separated threads a body the n-body workloads also run with (the 1-D tiled kernel's split of the inner dimension)")
 	benchUnroll = flag.String("gpubench.unroll", "", "comma-separated unrollings the 2-D map (a flat segmented map's points a step, segmapUnroll) also runs with")
 	bench1DUnr  = flag.String("gpubench.unroll1d", "", "comma-separated unrollings of the 1-D tiled kernel's tile loop (tile1DUnroll) the n-body workloads also run with")
+	benchMinBlk = flag.String("gpubench.segminblocks", "", "comma-separated launch-bounds minimum blocks (segmapMinBlocks) the stencil also runs with")
 	benchMM     = flag.String("gpubench.mm", "", "comma-separated matrix-product tilings BMxBNxBKxTMxTN the matmul workloads also run with (each as the large and the small tiling)")
 )
 
@@ -98,6 +99,7 @@ func BenchmarkNested(b *testing.B) {
 		parts        int64   // threads a body for the 1-D tiled kernel instead of tile1DParts's choice
 		unroll       int     // segmapUnroll instead of the default, if positive
 		unroll1d     int     // tile1DUnroll instead of the default, if positive
+		minBlocks    int     // segmapMinBlocks instead of the default, if positive
 	}
 	const big = 16384
 	var ws []work
@@ -172,6 +174,18 @@ func BenchmarkNested(b *testing.B) {
 	ws = append(ws, work{name: "stencil_4096", fn: "stencil", args: func(b *testing.B) []eval.Value {
 		return []eval.Value{i64(10), dev(b, 4096, 4096)}
 	}, bytes: 8 * 4096 * 4096, per: 10})
+	for _, v := range strings.Split(*benchMinBlk, ",") {
+		if v == "" {
+			continue
+		}
+		var mb int
+		if _, err := fmt.Sscan(v, &mb); err != nil {
+			b.Fatalf("-gpubench.segminblocks %q: %v", v, err)
+		}
+		ws = append(ws, work{name: "stencil_4096_mb" + v, fn: "stencil", minBlocks: mb, args: func(b *testing.B) []eval.Value {
+			return []eval.Value{i64(10), dev(b, 4096, 4096)}
+		}, bytes: 8 * 4096 * 4096, per: 10})
+	}
 
 	want := map[string]bool{}
 	for _, f := range strings.Split(*benchNested, ",") {
@@ -204,6 +218,11 @@ func BenchmarkNested(b *testing.B) {
 				saved := segmapUnroll
 				segmapUnroll = w.unroll
 				defer func() { segmapUnroll = saved }()
+			}
+			if w.minBlocks > 0 {
+				saved := segmapMinBlocks
+				segmapMinBlocks = w.minBlocks
+				defer func() { segmapMinBlocks = saved }()
 			}
 			if w.unroll1d > 0 {
 				saved := tile1DUnroll
@@ -249,6 +268,7 @@ func BenchmarkNested(b *testing.B) {
 			b.Logf("kernels: %s", strings.Join(names, " "))
 			b.ResetTimer()
 			var kt time.Duration
+			wall := time.Now()
 			for i := 0; i < b.N; i++ {
 				var tm eval.Timings
 				res, err := be.Run(ctx, prog, entryName(prog), args, &tm)
@@ -263,6 +283,9 @@ func BenchmarkNested(b *testing.B) {
 			per := max(w.per, 1)
 			sec := kt.Seconds() / float64(b.N) / per
 			b.ReportMetric(sec*1e3, "kernel-ms")
+			// The host's time too (launches, checks, allocations): a
+			// loop of kernels pays it every iteration.
+			b.ReportMetric(time.Since(wall).Seconds()/float64(b.N)/per*1e3, "wall-ms")
 			if w.bytes > 0 {
 				b.ReportMetric(w.bytes/sec/1e9, "GB/s")
 			}

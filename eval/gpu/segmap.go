@@ -56,6 +56,11 @@ func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
 // memory system needs several. A variable so that the benchmark can sweep it.
 var segmapUnroll = 4
 
+// segmapMinBlocks, when positive, asks the compiler for that many resident
+// blocks a multiprocessor (launch bounds), capping registers: a variable
+// so that the benchmark can measure it on the stencil.
+var segmapMinBlocks = 0
+
 // flatBases decides whether nest n is a pure element-wise map over
 // row-major arrays: every level binds rows (then, innermost, elements) of
 // arrays of the level above and nothing else (no index, no iota, no
@@ -293,7 +298,11 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 	if seq := n.Sequential(); len(seq) > 0 {
 		fmt.Fprintf(&b, "; sequential in each thread: %s", strings.Join(seq, ", "))
 	}
-	fmt.Fprintf(&b, "\nextern \"C\" __global__ void __launch_bounds__(%d)\n%s(%s) {\n", k.Block, k.Name, k.Params())
+	bounds := fmt.Sprint(k.Block)
+	if segmapMinBlocks > 0 {
+		bounds += fmt.Sprintf(", %d", segmapMinBlocks)
+	}
+	fmt.Fprintf(&b, "\nextern \"C\" __global__ void __launch_bounds__(%s)\n%s(%s) {\n", bounds, k.Name, k.Params())
 	fmt.Fprintf(&b, "  const i64 ar_tid = (i64)blockIdx.x * %d + threadIdx.x;\n  if (ar_tid >= ar_nt) return;\n", k.Block)
 	if !k.Scratch {
 		b.WriteString("  const bool ar_probe = false;\n")
