@@ -20,6 +20,7 @@ var (
 	benchUnroll = flag.String("gpubench.unroll", "", "comma-separated unrollings the 2-D map (a flat segmented map's points a step, segmapUnroll) also runs with")
 	bench1DUnr  = flag.String("gpubench.unroll1d", "", "comma-separated unrollings of the 1-D tiled kernel's tile loop (tile1DUnroll) the n-body workloads also run with")
 	benchMinBlk = flag.String("gpubench.segminblocks", "", "comma-separated launch-bounds minimum blocks (segmapMinBlocks) the stencil also runs with")
+	benchVar    = flag.String("gpubench.var", "", "comma-separated extra variants NAME:WORKLOAD:KNOB=VALUE (knobs: novec, waves, block1d, k for the stencil's iterations), e.g. map2d_w4:map2d:waves=4")
 	benchMM     = flag.String("gpubench.mm", "", "comma-separated matrix-product tilings BMxBNxBKxTMxTN the matmul workloads also run with (each as the large and the small tiling)")
 )
 
@@ -100,6 +101,7 @@ func BenchmarkNested(b *testing.B) {
 		unroll       int     // segmapUnroll instead of the default, if positive
 		unroll1d     int     // tile1DUnroll instead of the default, if positive
 		minBlocks    int     // segmapMinBlocks instead of the default, if positive
+		knobs        map[string]int
 	}
 	const big = 16384
 	var ws []work
@@ -187,6 +189,36 @@ func BenchmarkNested(b *testing.B) {
 		}, bytes: 8 * 4096 * 4096, per: 10})
 	}
 
+	for _, v := range strings.Split(*benchVar, ",") {
+		if v == "" {
+			continue
+		}
+		f := strings.Split(v, ":")
+		if len(f) != 3 {
+			b.Fatalf("-gpubench.var %q: want NAME:WORKLOAD:KNOB=VALUE", v)
+		}
+		var base *work
+		for i := range ws {
+			if ws[i].name == f[1] {
+				base = &ws[i]
+			}
+		}
+		kv := strings.SplitN(f[2], "=", 2)
+		var val int
+		if base == nil || len(kv) != 2 {
+			b.Fatalf("-gpubench.var %q: no workload %s or no KNOB=VALUE", v, f[1])
+		}
+		if _, err := fmt.Sscan(kv[1], &val); err != nil {
+			b.Fatalf("-gpubench.var %q: %v", v, err)
+		}
+		w := *base
+		w.name, w.knobs = f[0], map[string]int{kv[0]: val}
+		if kv[0] == "k" {
+			w.per = float64(val)
+			w.args = func(b *testing.B) []eval.Value { return []eval.Value{i64(int64(val)), dev(b, 4096, 4096)} }
+		}
+		ws = append(ws, w)
+	}
 	want := map[string]bool{}
 	for _, f := range strings.Split(*benchNested, ",") {
 		if f != "" {
@@ -218,6 +250,25 @@ func BenchmarkNested(b *testing.B) {
 				saved := segmapUnroll
 				segmapUnroll = w.unroll
 				defer func() { segmapUnroll = saved }()
+			}
+			for name, val := range w.knobs {
+				switch name {
+				case "novec":
+					saved := segmapVec
+					segmapVec = val == 0
+					defer func() { segmapVec = saved }()
+				case "waves":
+					saved := segmapWaves
+					segmapWaves = val
+					defer func() { segmapWaves = saved }()
+				case "block1d":
+					saved := tile1DBlock
+					tile1DBlock = val
+					defer func() { tile1DBlock = saved }()
+				case "k":
+				default:
+					b.Fatalf("unknown knob %s", name)
+				}
 			}
 			if w.minBlocks > 0 {
 				saved := segmapMinBlocks

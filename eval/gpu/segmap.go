@@ -224,6 +224,11 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 				return nil, err
 			}
 			k.Scalar = append(k.Scalar, true)
+			if fb != nil {
+				// flatLoop binds ar_st<j> to where the point's result goes.
+				e.line("ar_st%d = %s;", j, a)
+				continue
+			}
 			e.line("if (!ar_probe) ar_out%d[ar_g] = %s;", j, a)
 			continue
 		}
@@ -313,7 +318,7 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 	// (a division per element measured as the cost of a 2-D map).
 	b.WriteString("  if (ar_n <= 0) return;\n")
 	if fb != nil && !k.Scratch {
-		flatLoop(&b, n, fb, e.b.String())
+		flatLoop(&b, n, fb, e.b.String(), k.Out)
 		k.src = b.String()
 		return k, nil
 	}
@@ -346,19 +351,50 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 	return k, nil
 }
 
-// flatLoop writes the grid-stride loop of a flat segmented map: segmapUnroll
-// points a step, all their elements loaded before any body runs (so that
-// that many loads a thread are in flight), then the remaining points one by
-// one. Each body runs in its own block with ar_g its point's number.
-func flatLoop(b *strings.Builder, n *nest, fb map[string]*core.Var, body string) {
+// segmapWaves is how many times the blocks that fit the GPU at once a
+// segmented map's grid may have (a variable so that the benchmark can
+// sweep it).
+var segmapWaves = 1
+
+// segmapVec lets flat segmented maps whose arrays all have 4-byte elements
+// move them as 16-byte vectors (a variable so that the benchmark can
+// compare).
+var segmapVec = true
+
+// vecBits is how a 4-byte element type converts from and to the u32 lanes
+// of a 16-byte vector ("" where it does not).
+func vecBits(t core.PrimType) (from, to string) {
+	switch t {
+	case core.F32:
+		return "ar_bits_f32", "__float_as_uint"
+	case core.I32:
+		return "ar_bits_i32", "(u32)"
+	case core.U32:
+		return "ar_bits_u32", ""
+	}
+	return "", ""
+}
+
+// flatLoop writes the loops of a flat segmented map. Where every array is
+// of 4-byte elements (and, at run time, every base has the space's
+// elements), a thread takes four neighbouring points at a time, loading
+// each base and storing each result as one 16-byte vector; the rest, or
+// everything otherwise, runs in a grid-stride loop of segmapUnroll points a
+// step, all their elements loaded before any body runs (several loads a
+// thread in flight), then point by point. Each body runs in its own block
+// with ar_g its point's number and ar_st<j> bound to where result j goes.
+func flatLoop(b *strings.Builder, n *nest, fb map[string]*core.Var, body string, outs []core.PrimType) {
 	var ps []*core.Var
 	for _, p := range n.Levels[len(n.Levels)-1].Params {
 		if fb[p.Name] != nil {
 			ps = append(ps, p)
 		}
 	}
-	one := func(u int, ld func(p *core.Var, j int) string) {
-		fmt.Fprintf(b, "    {\n    const i64 ar_g = ar_gb + %d * ar_nt;\n    i64 ar_top = 0;\n", u)
+	one := func(g string, ld func(p *core.Var, j int) string, st func(j int) string) {
+		fmt.Fprintf(b, "    {\n    const i64 ar_g = %s;\n    i64 ar_top = 0;\n", g)
+		for j, t := range outs {
+			fmt.Fprintf(b, "    %s &ar_st%d = %s;\n", ctype(t), j, st(j))
+		}
 		for j, p := range ps {
 			fmt.Fprintf(b, "    const %s %s = %s;\n", ctype(p.Type.Elem), cname(p.Name), ld(p, j))
 		}
@@ -368,6 +404,7 @@ func flatLoop(b *strings.Builder, n *nest, fb map[string]*core.Var, body string)
 	// Each base is read within its own elements: should the rows of a
 	// map2 disagree (the preludes' assertion fails), nothing out of
 	// bounds is read.
+	var same []string
 	for j, p := range ps {
 		base := fb[p.Name]
 		cnt := "(i64)1"
@@ -375,12 +412,53 @@ func flatLoop(b *strings.Builder, n *nest, fb map[string]*core.Var, body string)
 			cnt += fmt.Sprintf(" * %s_d%d", cname(base.Name), q)
 		}
 		fmt.Fprintf(b, "  const i64 ar_cnt%d = %s;\n", j, cnt)
+		same = append(same, fmt.Sprintf("ar_cnt%d != ar_n", j))
 	}
 	load := func(p *core.Var, j int, at string) string {
 		return fmt.Sprintf("%s < ar_cnt%d ? %s[%s] : (%s)0", at, j, cname(fb[p.Name].Name), at, ctype(p.Type.Elem))
 	}
-	un := max(segmapUnroll, 1)
+	toOut := func(at string) func(j int) string {
+		return func(j int) string { return fmt.Sprintf("ar_out%d[%s]", j, at) }
+	}
+	vec := segmapVec
+	for _, p := range ps {
+		if f, _ := vecBits(p.Type.Elem); f == "" {
+			vec = false
+		}
+	}
+	for _, t := range outs {
+		if _, to := vecBits(t); to == "" && t != core.U32 {
+			vec = false
+		}
+	}
 	b.WriteString("  i64 ar_gb = ar_tid;\n")
+	if vec {
+		b.WriteString("  i64 ar_nv = ar_n / 4;\n")
+		if len(same) > 0 {
+			fmt.Fprintf(b, "  if (%s) ar_nv = 0;\n", strings.Join(same, " || "))
+		}
+		b.WriteString("  for (i64 ar_v = ar_tid; ar_v < ar_nv; ar_v += ar_nt) {\n")
+		for j, p := range ps {
+			fmt.Fprintf(b, "    const uint4 ar_q%d = ((const uint4 *)%s)[ar_v];\n", j, cname(fb[p.Name].Name))
+		}
+		for j, t := range outs {
+			fmt.Fprintf(b, "    %s ar_s0_%d, ar_s1_%d, ar_s2_%d, ar_s3_%d;\n", ctype(t), j, j, j, j)
+		}
+		lanes := []string{"x", "y", "z", "w"}
+		for u := 0; u < 4; u++ {
+			one(fmt.Sprintf("4 * ar_v + %d", u), func(p *core.Var, j int) string {
+				f, _ := vecBits(p.Type.Elem)
+				return fmt.Sprintf("%s(ar_q%d.%s)", f, j, lanes[u])
+			}, func(j int) string { return fmt.Sprintf("ar_s%d_%d", u, j) })
+		}
+		for j, t := range outs {
+			_, to := vecBits(t)
+			fmt.Fprintf(b, "    ((uint4 *)ar_out%d)[ar_v] = make_uint4(%s(ar_s0_%d), %s(ar_s1_%d), %s(ar_s2_%d), %s(ar_s3_%d));\n", j, to, j, to, j, to, j, to, j)
+		}
+		b.WriteString("  }\n")
+		b.WriteString("  ar_gb += 4 * ar_nv;\n")
+	}
+	un := max(segmapUnroll, 1)
 	if un > 1 {
 		fmt.Fprintf(b, "  for (; ar_gb + %d * ar_nt < ar_n; ar_gb += %d * ar_nt) {\n", un-1, un)
 		for u := 0; u < un; u++ {
@@ -389,12 +467,13 @@ func flatLoop(b *strings.Builder, n *nest, fb map[string]*core.Var, body string)
 			}
 		}
 		for u := 0; u < un; u++ {
-			one(u, func(_ *core.Var, j int) string { return fmt.Sprintf("ar_ld%d_%d", u, j) })
+			g := fmt.Sprintf("ar_gb + %d * ar_nt", u)
+			one(g, func(_ *core.Var, j int) string { return fmt.Sprintf("ar_ld%d_%d", u, j) }, toOut(g))
 		}
 		b.WriteString("  }\n")
 	}
 	b.WriteString("  for (; ar_gb < ar_n; ar_gb += ar_nt) {\n")
-	one(0, func(p *core.Var, j int) string { return load(p, j, "ar_gb") })
+	one("ar_gb", func(p *core.Var, j int) string { return load(p, j, "ar_gb") }, toOut("ar_gb"))
 	b.WriteString("  }\n}\n")
 }
 
@@ -624,7 +703,7 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 	if n > 0 {
 		sms := int64(r.b.lim.SMs)
 		for tries := 0; ; tries++ {
-			grid := max(1, min(ceilDiv(n, int64(k.Block)), sms*int64(max(occ, 1))))
+			grid := max(1, min(ceilDiv(n, int64(k.Block)), sms*int64(max(occ, 1))*int64(max(segmapWaves, 1))))
 			if k.Scratch {
 				grid = max(1, min(grid, scratchCap/(8*slots*int64(k.Block))))
 			}

@@ -273,9 +273,13 @@ func tile1DSize(block, bytesPerElem int, lim Limits) int {
 	return block * max(1, min(k, 4))
 }
 
+// tile1DBlock is the 1-D kernel's block size (a variable so that the
+// benchmark can sweep it).
+var tile1DBlock = 256
+
 // tile1DUnroll is the unrolling of the 1-D kernel's loop over a staged
 // tile (a variable so that the benchmark can sweep it).
-var tile1DUnroll = 4
+var tile1DUnroll = 16
 
 // forceParts, when positive, replaces tile1DParts's choice (for measuring).
 var forceParts int64
@@ -299,7 +303,7 @@ func tile1DParts(n int64, block int, lim Limits) int64 {
 func (g *generator) render1D(s *core.Stmt, op *core.Screma, redStmt *core.Stmt) ([]*kernel, error) {
 	in := redStmt.Exp.(*core.Screma)
 	g.n++
-	k := &kernel{Stmt: s, Op: op, Block: 256, Name: fmt.Sprintf("k%d_tile1d", g.n)}
+	k := &kernel{Stmt: s, Op: op, Block: tile1DBlock, Name: fmt.Sprintf("k%d_tile1d", g.n)}
 	k.Tiling = "1-D: the invariant arrays staged through shared memory a block-sized tile at a time"
 	for _, a := range op.Arrs {
 		k.In = append(k.In, a.Type.Elem)

@@ -39,3 +39,17 @@ entry cube [n][m][p] (a: [n][m][p]f32) : [n][m][p]f32 =
 -- input { [[1i32, 2i32], [3i32, 4i32]] [[5i32, 6i32], [7i32, 8i32]] } output { [[10i32, 12i32], [14i32, 16i32]] }
 -- input { empty([0][0]i32) empty([0][0]i32) } output { empty([0][0]i32) }
 entry second [n][m] (a: [n][m]i32) (b: [n][m]i32) : [n][m]i32 = map2 (map2 (\_ y -> y * 2)) a b
+
+-- Two results (each its own vector stores), and element types that move
+-- one by one (f64, bool), at sizes with and without a remainder of four.
+-- ==
+-- entry: two
+-- input { 1000i64 1001i64 2i64 } output { 3503500i32 5005000i32 1876875.0f64 250250i32 }
+-- input { 3i64 3i64 1i64 } output { 23i32 28i32 16.0f64 7i32 }
+entry two (n: i64) (m: i64) (k: i64) : (i32, i32, f64, i32) =
+  let a = map (\i -> map (\j -> i32.i64 ((i + j) % 4)) (iota m)) (iota n)
+  let (a, b, c, d) = loop (a, b, c, d) = (a, a, map (map f64.i32) a, map (map (== 0)) a) for _i < k do
+    let (x, y) = unzip (map unzip (map (map (\x -> (x + 1, x * 2))) a))
+    in (x, y, map (map (\v -> v * 0.5 + 1)) c, map (map (\v -> !v)) d)
+  in (i32.sum (flatten a), i32.sum (flatten b), f64.sum (flatten c),
+      i32.sum (map (\r -> i32.sum (map (\v -> if v then 1 else 0) r)) d))
