@@ -319,6 +319,7 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 	b.WriteString("  if (ar_n <= 0) return;\n")
 	if fb != nil && !k.Scratch {
 		flatLoop(&b, n, fb, e.b.String(), k.Out)
+		k.Flat = true
 		k.src = b.String()
 		return k, nil
 	}
@@ -351,10 +352,12 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 	return k, nil
 }
 
-// segmapWaves is how many times the blocks that fit the GPU at once a
-// segmented map's grid may have (a variable so that the benchmark can
-// sweep it).
-var segmapWaves = 1
+// segmapWaves is how many times the blocks that fit the GPU at once a flat
+// segmented map's grid may have: on an H200 the 2-D map of 16384² f32 ran
+// at 0.91 of a copy with one wave of resident blocks striding over the
+// whole array, 0.93 with 4 and 0.96 with 16 (bench/RESULTS.md). A variable
+// so that the benchmark can sweep it.
+var segmapWaves = 16
 
 // segmapVec lets flat segmented maps whose arrays all have 4-byte elements
 // move them as 16-byte vectors (a variable so that the benchmark can
@@ -703,7 +706,11 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 	if n > 0 {
 		sms := int64(r.b.lim.SMs)
 		for tries := 0; ; tries++ {
-			grid := max(1, min(ceilDiv(n, int64(k.Block)), sms*int64(max(occ, 1))*int64(max(segmapWaves, 1))))
+			waves := int64(1)
+			if k.Flat {
+				waves = int64(max(segmapWaves, 1))
+			}
+			grid := max(1, min(ceilDiv(n, int64(k.Block)), sms*int64(max(occ, 1))*waves))
 			if k.Scratch {
 				grid = max(1, min(grid, scratchCap/(8*slots*int64(k.Block))))
 			}

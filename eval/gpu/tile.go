@@ -264,18 +264,23 @@ func match1D(op *core.Screma) *core.Stmt {
 // tile1DSize is the invariant elements a block stages per step: a multiple
 // of the block that fits the block's share of a multiprocessor's shared
 // memory at full occupancy (and the static limit), at most 4 blocks.
-func tile1DSize(block, bytesPerElem int, lim Limits) int {
+//
+// reserved is the block's other shared memory (its accumulators), which
+// the static limit also counts.
+func tile1DSize(block, bytesPerElem, reserved int, lim Limits) int {
 	budget := lim.SharedPerBlock
 	if lim.ThreadsPerSM > 0 && lim.SharedPerSM > 0 {
 		budget = min(budget, lim.SharedPerSM*block/lim.ThreadsPerSM)
 	}
+	budget -= reserved
 	k := budget / (block * max(1, bytesPerElem))
 	return block * max(1, min(k, 4))
 }
 
-// tile1DBlock is the 1-D kernel's block size (a variable so that the
-// benchmark can sweep it).
-var tile1DBlock = 256
+// tile1DBlock is the 1-D kernel's block size: 512 ran the n-body shape at
+// 65536 bodies in 2.71 ms on an H200, 256 in 2.94 and 128 in 3.21
+// (bench/RESULTS.md). A variable so that the benchmark can sweep it.
+var tile1DBlock = 512
 
 // tile1DUnroll is the unrolling of the 1-D kernel's loop over a staged
 // tile (a variable so that the benchmark can sweep it).
@@ -315,7 +320,17 @@ func (g *generator) render1D(s *core.Stmt, op *core.Screma, redStmt *core.Stmt) 
 	for _, a := range in.Arrs {
 		bytesPer += a.Type.Elem.Size()
 	}
-	t := &tiled{kind: tile1D, k: k, tile: tile1DSize(k.Block, bytesPer, g.lim)}
+	accPer := 0
+	for _, v := range redStmt.Pat {
+		accPer += v.Type.Elem.Size()
+	}
+	// Wide elements: halve the block until one tile and the accumulators
+	// fit the static shared memory.
+	for k.Block > 64 && k.Block*(bytesPer+accPer) > g.lim.SharedPerBlock {
+		k.Block /= 2
+	}
+	accBytes := k.Block * accPer
+	t := &tiled{kind: tile1D, k: k, tile: tile1DSize(k.Block, bytesPer, accBytes, g.lim)}
 	k.tile = t
 
 	fs := newFreeSet()
