@@ -355,9 +355,9 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 // segmapWaves is how many times the blocks that fit the GPU at once a flat
 // segmented map's grid may have: on an H200 the 2-D map of 16384² f32 ran
 // at 0.91 of a copy with one wave of resident blocks striding over the
-// whole array, 0.93 with 4 and 0.96 with 16 (bench/RESULTS.md). A variable
-// so that the benchmark can sweep it.
-var segmapWaves = 16
+// whole array, 0.93 with 4, 0.96 with 16, 0.97 with 32 and 0.98 with 64
+// (bench/RESULTS.md). A variable so that the benchmark can sweep it.
+var segmapWaves = 64
 
 // segmapVec lets flat segmented maps whose arrays all have 4-byte elements
 // move them as 16-byte vectors (a variable so that the benchmark can
