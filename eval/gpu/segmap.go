@@ -134,6 +134,77 @@ func flatBases(n *nest) map[string]*core.Var {
 	return used
 }
 
+// emitPoint renders what a thread runs for one point of nest n's space:
+// each level's prelude and the binding of its index and parameters, then
+// the innermost body. With e.rng set, it also gives the levels' indices
+// their intervals (ranges.go).
+func emitPoint(e *emitter, n *nest) error {
+	for li, l := range n.Levels {
+		for _, st := range l.Pre {
+			if err := e.stmt(st); err != nil {
+				return err
+			}
+		}
+		idx := fmt.Sprintf("ar_lvl%d", li)
+		whole := interval{"((i64)0LL)", fmt.Sprintf("(ar_space%d - 1)", li)}
+		if l.Index != nil {
+			e.line("const i64 %s = %s;", cname(l.Index.Name), idx)
+			if e.rng != nil {
+				e.rng.vars[l.Index.Name] = whole
+			}
+		}
+		for j, p := range l.Params {
+			if io := l.Iotas[l.Arrs[j].Name]; io != nil {
+				// An element of an iota is index arithmetic.
+				start, err := atom(io.Start)
+				if err != nil {
+					return err
+				}
+				step, err := atom(io.Step)
+				if err != nil {
+					return err
+				}
+				t := ctype(io.T)
+				e.line("const %s %s = (%s)(%s + (%s)%s * %s);", t, cname(p.Name), t, start, t, idx, step)
+				if e.rng != nil && io.T == core.I64 && isOne(io.Step) {
+					if st, ok := e.rng.of(io.Start); ok {
+						e.rng.vars[p.Name] = interval{"(" + st.lo + ")", "(" + st.hi + " + " + whole.hi + ")"}
+					}
+				}
+				continue
+			}
+			e.bindElem(p, l.Arrs[j], idx)
+		}
+	}
+	for _, st := range n.Body.Stmts {
+		if err := e.stmt(st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isOne reports whether a is the constant 1.
+func isOne(a core.Atom) bool {
+	switch c := a.(type) {
+	case core.Const:
+		return c.T.IsInt() && c.Int() == 1
+	case *core.Const:
+		return c.T.IsInt() && c.Int() == 1
+	}
+	return false
+}
+
+// allScalar reports whether no type of ts is an array.
+func allScalar(ts []core.Type) bool {
+	for _, t := range ts {
+		if t.IsArray() {
+			return false
+		}
+	}
+	return true
+}
+
 // flatBase is the base array of row parameter v of a flat nest.
 func flatBase(n *nest, v *core.Var) *core.Var {
 	for li, l := range n.Levels {
@@ -164,10 +235,10 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 	e := &emitter{indent: 2, sites: &g.sites, funs: g.funs, prog: g.prog, arrays: true, inPlace: map[*core.Stmt]bool{}}
 	nsites := len(g.sites)
 	d := len(n.Levels)
-	for li, l := range n.Levels {
-		if fb != nil {
-			// The flat loop below binds the innermost parameters; the
-			// preludes are sizes (flatBases), read off the base arrays.
+	if fb != nil {
+		// The flat loop binds the innermost parameters; the preludes are
+		// sizes and checks on them (flatBases), sizes read off the bases.
+		for _, l := range n.Levels {
 			for _, st := range l.Pre {
 				x, ok := st.Exp.(*core.SizeExp)
 				if !ok {
@@ -179,39 +250,14 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 				b := flatBase(n, x.Arr)
 				e.line("const i64 %s = %s_d%d;", cname(st.Pat[0].Name), cname(b.Name), b.Type.Rank-x.Arr.Type.Rank+x.Dim)
 			}
-			continue
 		}
-		for _, st := range l.Pre {
+		for _, st := range n.Body.Stmts {
 			if err := e.stmt(st); err != nil {
 				return nil, err
 			}
 		}
-		idx := fmt.Sprintf("ar_lvl%d", li)
-		if l.Index != nil {
-			e.line("const i64 %s = %s;", cname(l.Index.Name), idx)
-		}
-		for j, p := range l.Params {
-			if io := l.Iotas[l.Arrs[j].Name]; io != nil {
-				// An element of an iota is index arithmetic.
-				start, err := atom(io.Start)
-				if err != nil {
-					return nil, err
-				}
-				step, err := atom(io.Step)
-				if err != nil {
-					return nil, err
-				}
-				t := ctype(io.T)
-				e.line("const %s %s = (%s)(%s + (%s)%s * %s);", t, cname(p.Name), t, start, t, idx, step)
-				continue
-			}
-			e.bindElem(p, l.Arrs[j], idx)
-		}
-	}
-	for _, st := range n.Body.Stmts {
-		if err := e.stmt(st); err != nil {
-			return nil, err
-		}
+	} else if err := emitPoint(e, n); err != nil {
+		return nil, err
 	}
 	// Results.
 	aux := 1
@@ -266,6 +312,25 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 	k.AuxLen = aux
 	k.Scratch = k.Scratch || e.scratch
 	k.checks = len(g.sites) > nsites || e.calls
+	// The point again without the checks that hold for every point when
+	// the conditions pre do (ranges.go).
+	var fast string
+	var pre []string
+	if fb == nil && !k.Scratch && allScalar(n.Ret) {
+		rs := newRangeSet(k.Env)
+		rs.elide = true
+		f := &emitter{indent: 2, sites: &g.sites, funs: g.funs, prog: g.prog, arrays: true, inPlace: map[*core.Stmt]bool{}, rng: rs}
+		if err := emitPoint(f, n); err == nil && !f.scratch && len(rs.pre) > 0 {
+			for j, r := range n.Body.Result {
+				a, err := atom(r)
+				if err != nil {
+					return nil, err
+				}
+				f.line("if (!ar_probe) ar_out%d[ar_g] = %s;", j, a)
+			}
+			fast, pre = f.b.String(), rs.pre
+		}
+	}
 
 	var ps []kparam
 	ps = append(ps, kparam{kind: pN, name: "ar_n"}, kparam{kind: pThreads, name: "ar_nt"})
@@ -333,9 +398,18 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 		}
 		b.WriteString("  i64 ar_lvl0 = ar_r;\n  const i64 ar_step0 = ar_q;\n")
 	}
+	if fast != "" {
+		fmt.Fprintf(&b, "  const bool ar_fast = (%s);\n", strings.Join(pre, ") && ("))
+	}
 	b.WriteString("  for (i64 ar_g = ar_tid; ar_g < ar_n; ar_g += ar_nt) {\n")
 	b.WriteString("    i64 ar_top = 0;\n")
-	b.WriteString("    {\n")
+	if fast != "" {
+		b.WriteString("    if (ar_fast) {\n")
+		b.WriteString(fast)
+		b.WriteString("    } else {\n")
+	} else {
+		b.WriteString("    {\n")
+	}
 	b.WriteString(e.b.String())
 	b.WriteString("    }\n")
 	if d == 1 {
