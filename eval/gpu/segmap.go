@@ -600,35 +600,13 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 	var env0 []any
 	var bytes int64
 	for _, p := range k.params {
-		switch p.kind {
-		case pErr:
-			env0 = append(env0, r.b.errFlag)
-		case pScalar:
-			v, err := r.host(p.v, env)
-			if err != nil {
-				return err
-			}
-			a, err := scalarArg(v)
-			if err != nil {
-				return err
-			}
+		a, b, ok, err := r.envArgBytes(p, env)
+		if err != nil {
+			return err
+		}
+		if ok {
 			env0 = append(env0, a)
-		case pArray:
-			d, _, err := r.device(p.v, env)
-			if err != nil {
-				return err
-			}
-			bytes += d.bytes
-			env0 = append(env0, d.ptr())
-		case pDim:
-			v, err := r.value(p.v, env)
-			if err != nil {
-				return err
-			}
-			if p.k >= len(v.Shape) {
-				return fmt.Errorf("internal error: %s has rank %d", p.v.Name, len(v.Shape))
-			}
-			env0 = append(env0, v.Shape[p.k])
+			bytes += b
 		}
 	}
 	var aux *devArray

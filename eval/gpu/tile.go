@@ -924,38 +924,15 @@ func (r *run) launchTiled(s *core.Stmt, k *kernel, env map[string]eval.Value) er
 	var args []any
 	var bytes int64
 	envArg := func(p kparam) error {
-		switch p.kind {
-		case pErr:
-			args = append(args, r.b.errFlag)
-		case pScalar:
-			v, err := r.host(p.v, env)
-			if err != nil {
-				return err
-			}
-			a, err := scalarArg(v)
-			if err != nil {
-				return err
-			}
-			args = append(args, a)
-		case pArray:
-			d, _, err := r.device(p.v, env)
-			if err != nil {
-				return err
-			}
-			bytes += d.bytes
-			args = append(args, d.ptr())
-		case pDim:
-			v, err := r.value(p.v, env)
-			if err != nil {
-				return err
-			}
-			if p.k >= len(v.Shape) {
-				return fmt.Errorf("internal error: %s has rank %d", p.v.Name, len(v.Shape))
-			}
-			args = append(args, v.Shape[p.k])
-		default:
+		a, b, ok, err := r.envArgBytes(p, env)
+		if err != nil {
+			return err
+		}
+		if !ok {
 			return fmt.Errorf("internal error: tiled kernel parameter kind %d", p.kind)
 		}
+		args = append(args, a)
+		bytes += b
 		return nil
 	}
 
