@@ -13,6 +13,15 @@ package gpu
 // shape of array results (regular arrays: every element's result has that
 // shape, which the full launch checks); then the full launch, repeated with
 // more scratch if some element needed more than element 0.
+//
+// Two forms skip work the general one does at every point. A pure
+// element-wise nest (map (map f) a, map2 of rows of arrays of the nest's
+// rank) is flat: point g reads element g of each array, so the kernel keeps
+// no per-level index and moves 4-byte elements as 16-byte vectors
+// (flatLoop). Otherwise, where every read of a kernel array can be proved in
+// bounds for every point from conditions on the launch's sizes (ranges.go),
+// the body is emitted a second time without those checks, and each thread
+// runs that copy when the conditions hold.
 
 import (
 	"fmt"
