@@ -9,7 +9,10 @@
 # NESTED=name,name runs only those workloads of BenchmarkNested; MM lists
 # more matrix-product tilings to time, BMxBNxBKxTMxTN; PARTS the n-body
 # kernel's threads a body to time beside the automatic choice (default 1,
-# the unsplit kernel); PEER_SECTIONS limits
+# the unsplit kernel); UNROLL, UNROLL1D and SEGMINBLOCKS more settings of
+# the flat 2-D map's unrolling, the n-body tile loop's unrolling and the
+# stencil's launch bounds to time; VARS more variants (see -gpubench.var in
+# eval/gpu/nested_bench_test.go); PEER_SECTIONS limits
 # the peers, see nested_peers.py)
 set -uo pipefail
 bin=$(cd "$(dirname "${1:-.devbin/gpu.test}")" && pwd)/$(basename "${1:-.devbin/gpu.test}")
@@ -18,7 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
 # One workload failing (or running on the CPU) does not stop the others:
 # each is its own sub-benchmark, and this script goes on whatever the exit.
-"$bin" -test.run '^$' -test.bench 'BenchmarkNested' -test.benchtime 10x -test.v -gpubench.nested "${NESTED:-}" -gpubench.mm "${MM:-}" -gpubench.parts "${PARTS:-1}" 2>&1 | tee "$out/nested-bench.txt" | grep -E '^(Benchmark|\s*--- |\s+\S+_test.go)' || true
+"$bin" -test.run '^$' -test.bench 'BenchmarkNested' -test.benchtime 10x -test.v -gpubench.nested "${NESTED:-}" -gpubench.mm "${MM:-}" -gpubench.parts "${PARTS:-1}" -gpubench.unroll "${UNROLL:-}" -gpubench.unroll1d "${UNROLL1D:-}" -gpubench.segminblocks "${SEGMINBLOCKS:-}" -gpubench.var "${VARS:-}" 2>&1 | tee "$out/nested-bench.txt" | grep -E '^(Benchmark|\s*--- |\s+\S+_test.go)' || true
 export PATH=$PATH:/usr/local/cuda/bin
 if command -v nvcc >/dev/null; then
   nvcc -O3 -arch=sm_90 -o /tmp/mandel "$here/mandel.cu" && /tmp/mandel 4000 4000 255 20 | tee "$out/mandel.txt" || echo "mandel.cu failed"

@@ -233,6 +233,32 @@ type run struct {
 	temps []*devArray // device arrays made during the Run
 	gpu   map[*core.Stmt]bool
 	notes map[string]bool
+	// inFor counts the `for` loops being followed on the host; inside one,
+	// segmented maps leave their error flag on the device (pending) and
+	// the loop reads it once at its end (checkLater).
+	inFor   int
+	pending bool
+}
+
+// checkLater is a kernel's error check where it may wait: inside a `for`
+// loop on the host, the flag stays on the device and the loop's end (or
+// the next read of device data on the host) reads it; the first failed
+// check keeps its code, so the error and its position are the same as if
+// each launch had been checked. Elsewhere it checks at once.
+func (r *run) checkLater() error {
+	if r.inFor > 0 {
+		r.pending = true
+		return nil
+	}
+	return r.checkError()
+}
+
+// flushChecks reads a pending error flag (checkLater).
+func (r *run) flushChecks() error {
+	if !r.pending {
+		return nil
+	}
+	return r.checkError()
 }
 
 // Run calls fn of prog with args.
@@ -258,6 +284,11 @@ func (b *Backend) Run(ctx context.Context, prog *core.Program, fn string, args [
 		env[p.Name] = args[i]
 	}
 	res, err := r.body(f.Body, env, 0)
+	if ferr := r.flushChecks(); ferr != nil && (err == nil || !cuda.Sticky(err)) {
+		// A loop cut short (an error, a cancelled context) leaves no
+		// pending flag behind for the next Run.
+		err = ferr
+	}
 	// Free the Run's temporaries that are not results.
 	keep := map[*devArray]bool{}
 	for _, v := range res {
@@ -338,6 +369,10 @@ func (r *run) body(b *core.Body, env map[string]eval.Value, depth int) ([]eval.V
 		j := i + 1
 		for j < len(b.Stmts) && r.l.mod.kernels[b.Stmts[j]] == nil && r.l.mod.split[b.Stmts[j]] == nil && !r.scannable(b.Stmts[j]) && !r.histable(b.Stmts[j]) && !r.hasGPU(b.Stmts[j], 0) && !isTrivial(b.Stmts[j]) {
 			j++
+		}
+		// The CPU reads device data: a pending failed check first.
+		if err := r.flushChecks(); err != nil {
+			return nil, err
 		}
 		if err := r.fallback(b.Stmts[i:j], env); err != nil {
 			return nil, err
@@ -516,6 +551,11 @@ func (r *run) host(a core.Atom, env map[string]eval.Value) (eval.Value, error) {
 		return v, err
 	}
 	if v.Data == nil && v.Dev != nil {
+		// Device data read on the host after a failed check may be
+		// anything: the check's error comes first.
+		if err := r.flushChecks(); err != nil {
+			return v, err
+		}
 		start := time.Now()
 		v, err = v.Host(r.ctx)
 		r.xfer("DtoH", v.Dev.Bytes(), start)
@@ -615,6 +655,13 @@ func (r *run) control(s *core.Stmt, env map[string]eval.Value, depth int) error 
 		// holds it, so a loop of kernels (a stencil) keeps two arrays on
 		// the device instead of one per iteration.
 		made := map[*devArray]bool{}
+		if f != nil {
+			// A for loop's kernels are checked once, at its end
+			// (checkLater): its trip count is known, so no garbage
+			// read after a failed check can keep it going.
+			r.inFor++
+			defer func() { r.inFor-- }()
+		}
 		for it := int64(0); ; it++ {
 			for i, p := range e.Params {
 				env[p.Name] = cur[i]
@@ -637,6 +684,9 @@ func (r *run) control(s *core.Stmt, env map[string]eval.Value, depth int) error 
 			before := len(r.temps)
 			next, err := r.body(e.Body, env, depth+1)
 			if err != nil {
+				if ferr := r.flushChecks(); ferr != nil {
+					return ferr // the earlier failure
+				}
 				return err
 			}
 			for _, d := range r.temps[before:] {
@@ -644,6 +694,11 @@ func (r *run) control(s *core.Stmt, env map[string]eval.Value, depth int) error 
 			}
 			r.freeReplaced(cur, next, made)
 			cur = next
+		}
+		if f != nil && r.inFor == 1 {
+			if err := r.flushChecks(); err != nil {
+				return err
+			}
 		}
 		return bind(cur)
 	case *core.ApplyExp:
@@ -771,9 +826,10 @@ func isSOAC(e core.Exp) bool {
 // checkError reads the device error flag after a kernel and turns a failed
 // check into a positioned error.
 func (r *run) checkError() error {
+	r.pending = false
 	// Word 0 holds the failed check's code (an int in its low half); an
 	// index check adds its indices and shape in the words after it.
-	var buf [1 + 2*maxDetail]int64
+	var buf [errWords]int64
 	start := time.Now()
 	err := r.b.g.DtoH(unsafe.Pointer(&buf[0]), r.b.errFlag, int64(8*len(buf)))
 	r.xfer("DtoH", int64(8*len(buf)), start)
@@ -792,6 +848,37 @@ func (r *run) checkError() error {
 		return fmt.Errorf("internal error: gpu: unknown check %d failed", code)
 	}
 	s := sites[code-1]
+	if s.Slice != nil {
+		var idx, shape strings.Builder
+		for k, sl := range s.Slice {
+			if k > 0 {
+				idx.WriteString(", ")
+			}
+			switch {
+			case k >= maxDetail:
+				idx.WriteString("?")
+			case sl:
+				fmt.Fprintf(&idx, "%d:%d:%d", buf[1+k], buf[1+2*maxDetail+k], buf[1+3*maxDetail+k])
+			default:
+				fmt.Fprintf(&idx, "%d", buf[1+k])
+			}
+		}
+		for q := 0; q < s.Rank; q++ {
+			if q < maxDetail {
+				fmt.Fprintf(&shape, "[%d]", buf[1+maxDetail+q])
+			} else {
+				shape.WriteString("[?]")
+			}
+		}
+		return source.Errorf(s.Pos, "Index [%s] out of bounds for array of shape %s.", idx.String(), shape.String())
+	}
+	if s.Assert != nil && len(s.Assert.Args) > 0 {
+		vals := make([]string, min(len(s.Assert.Args), errWords-1))
+		for i := range vals {
+			vals[i] = fmt.Sprint(buf[1+i])
+		}
+		return source.Errorf(s.Pos, "%s", s.Assert.Message(vals))
+	}
 	if s.Rank > 0 {
 		var idx, shape strings.Builder
 		for i := 0; i < s.Rank && i < maxDetail; i++ {
@@ -807,7 +894,11 @@ func (r *run) checkError() error {
 }
 
 // errBytes is the size of the error flag and its detail words.
-const errBytes = 8 * (1 + 2*maxDetail)
+const errBytes = 8 * errWords
+
+// errWords is the flag's i64 words: the code, then up to 4*maxDetail
+// values of the failed check (errSite says which).
+const errWords = 1 + 4*maxDetail
 
 // Upload copies the host arrays among vs to the device and returns them
 // with their device copies attached (eval.Uploader); scalars and arrays

@@ -103,6 +103,14 @@ type errSite struct {
 	// indices and the array's shape (up to maxDetail of each) after the
 	// flag, and the message names them as the CPU interpreter does.
 	Rank int
+	// Slice marks a slice check (Rank is then the array's rank): per index,
+	// whether it is a slice i:j:s, whose start, end and stride the thread
+	// stores in slots 1+k, 1+2*maxDetail+k and 1+3*maxDetail+k (a fixed
+	// index in 1+k), the shape in 1+maxDetail+q.
+	Slice []bool
+	// Assert, for an assertion with values (Futhark's range messages):
+	// the thread stores its Args as i64 in slots 1, 2, ...
+	Assert *core.AssertExp
 }
 
 // maxDetail is how many indices and dimensions an index check reports.
@@ -132,6 +140,9 @@ type emitter struct {
 	scratch  bool                // the code allocates scratch
 	inPlace  map[*core.Stmt]bool // updates that may write in place
 	inlining []string            // functions being inlined, innermost last
+	// rng, when set, tracks index intervals and leaves out the checks
+	// they cover (ranges.go).
+	rng *rangeSet
 }
 
 // atom renders an operand; with consts set, a numeric literal becomes the
@@ -212,6 +223,9 @@ func (e *emitter) declare(vs []*core.Var) error {
 }
 
 func (e *emitter) stmt(s *core.Stmt) error {
+	if e.rng != nil {
+		e.rng.note(s)
+	}
 	if err := e.declare(s.Pat); err != nil {
 		return err
 	}
@@ -330,8 +344,24 @@ func (e *emitter) stmt(s *core.Stmt) error {
 		if err != nil {
 			return err
 		}
-		code := e.site(s.Pos, x.Message(nil))
-		e.line("if (!(%s)) ar_fail(ar_err, %d);", c, code)
+		*e.sites = append(*e.sites, errSite{Pos: s.Pos, Msg: x.Message(nil), Assert: x})
+		code := len(*e.sites)
+		if len(x.Args) == 0 {
+			e.line("if (!(%s)) ar_fail(ar_err, %d);", c, code)
+			break
+		}
+		e.line("if (!(%s) && atomicCAS(ar_err, 0, %d) == 0) {", c, code)
+		for i, a := range x.Args {
+			if i >= errWords-1 {
+				break
+			}
+			v, err := e.atom(a)
+			if err != nil {
+				return err
+			}
+			e.line("  ((i64 *)ar_err)[%d] = (i64)(%s);", 1+i, v)
+		}
+		e.line("}")
 	case *core.ApplyExp:
 		return e.apply(s, x)
 	case *core.UpdateExp, *core.ArrayLitExp, *core.IotaExp, *core.ReplicateExp, *core.ReshapeExp,
@@ -484,8 +514,13 @@ func (e *emitter) index(s *core.Stmt, x *core.IndexExp) error {
 		}
 		ix := e.fresh("i")
 		e.line("i64 %s = (i64)(%s);", ix, a)
-		conds = append(conds, fmt.Sprintf("%s >= 0 && %s < %s_d%d", ix, ix, arr, i))
 		ixs = append(ixs, ix)
+		if e.rng.covered(x.Arr, i, *d.Fix) {
+			continue // in bounds at every point where ar_fast holds
+		}
+		// One unsigned compare per dimension: a negative index wraps to
+		// above any size (sizes are below 2^48).
+		conds = append(conds, fmt.Sprintf("(u64)%s < (u64)%s_d%d", ix, arr, i))
 	}
 	flat := ixs[0]
 	for i := 1; i < r; i++ {
@@ -497,7 +532,13 @@ func (e *emitter) index(s *core.Stmt, x *core.IndexExp) error {
 	ok := e.fresh("ok")
 	*e.sites = append(*e.sites, errSite{Pos: s.Pos, Msg: "index out of bounds", Rank: r})
 	code := len(*e.sites)
+	if len(conds) == 0 {
+		conds = []string{"true"}
+	}
 	e.line("bool %s = %s;", ok, strings.Join(conds, " && "))
+	// The read first, so that a body's reads are issued before any branch
+	// to the failure path (a stencil's five neighbours in flight at once).
+	e.line("%s = %s ? %s[%s] : (%s)0;", cname(s.Pat[0].Name), ok, arr, flat, ctype(x.Arr.Type.Elem))
 	// The first failing thread records its indices and the shape beside
 	// the flag: i64 slots 1..maxDetail and maxDetail+1..2*maxDetail.
 	e.line("if (!%s && atomicCAS(ar_err, 0, %d) == 0) {", ok, code)
@@ -505,7 +546,6 @@ func (e *emitter) index(s *core.Stmt, x *core.IndexExp) error {
 		e.line("  ((i64 *)ar_err)[%d] = %s; ((i64 *)ar_err)[%d] = %s_d%d;", 1+i, ixs[i], 1+maxDetail+i, arr, i)
 	}
 	e.line("}")
-	e.line("%s = %s ? %s[%s] : (%s)0;", cname(s.Pat[0].Name), ok, arr, flat, ctype(x.Arr.Type.Elem))
 	return nil
 }
 

@@ -124,6 +124,7 @@ type kernel struct {
 
 	// kSegMap
 	Nest    *nest
+	Flat    bool   // kSegMap: the flat form (segmap.go, flatBases)
 	Scratch bool   // takes the scratch buffer and probe (see segmap.go)
 	Scalar  []bool // per result: one element per point (else an array)
 	AuxOff  []int  // per array result: where its shape starts in ar_aux

@@ -341,7 +341,8 @@ func (e *emitter) slice(s *core.Stmt, x *core.IndexExp) (bool, error) {
 	off := e.fresh("off")
 	e.line("i64 %s = 0;", off)
 	var dims, strides []string
-	var conds []string
+	var conds, record []string
+	slice := make([]bool, len(x.Idx))
 	for k, d := range x.Idx {
 		dk, sk := dimName(b, k), strideName(b, k)
 		if d.Fix != nil {
@@ -351,10 +352,14 @@ func (e *emitter) slice(s *core.Stmt, x *core.IndexExp) (bool, error) {
 			}
 			i := e.fresh("i")
 			e.line("const i64 %s = (i64)(%s);", i, a)
-			conds = append(conds, fmt.Sprintf("(%s >= 0 && %s < %s)", i, i, dk))
+			conds = append(conds, fmt.Sprintf("(u64)%s < (u64)%s", i, dk))
+			if k < maxDetail {
+				record = append(record, fmt.Sprintf("((i64 *)ar_err)[%d] = %s;", 1+k, i))
+			}
 			e.line("%s += %s * %s;", off, i, sk)
 			continue
 		}
+		slice[k] = true
 		st, err := atom(d.Start)
 		if err != nil {
 			return true, err
@@ -367,11 +372,18 @@ func (e *emitter) slice(s *core.Stmt, x *core.IndexExp) (bool, error) {
 		if err != nil {
 			return true, err
 		}
-		i, j, q, n := e.fresh("i"), e.fresh("j"), e.fresh("q"), e.fresh("n")
+		i, j, q, n, last := e.fresh("i"), e.fresh("j"), e.fresh("q"), e.fresh("n"), e.fresh("last")
 		e.line("const i64 %s = (i64)(%s), %s = (i64)(%s), %s = (i64)(%s);", i, st, j, en, q, sr)
 		e.line("const i64 %s = %s > 0 ? (%s - %s + %s - 1) / %s : %s < 0 ? (%s - %s - %s - 1) / (-%s) : 0;", n, q, j, i, q, q, q, i, j, q, q)
-		conds = append(conds, fmt.Sprintf("(%s > 0 ? 0 <= %s && %s <= %s && %s <= %s : %s < 0 ? (-1 <= %s && %s <= %s && %s < %s || %s == %s && 0 <= %s && %s <= %s) : %s == %s && 0 <= %s && %s <= %s)",
-			q, i, i, j, j, dk, q, j, j, i, i, dk, i, j, i, i, dk, i, j, i, i, dk))
+		e.line("const i64 %s = %s + (%s - 1) * %s;", last, i, n, q)
+		// Futhark's rule, as the CPU interpreter has it (eval/cpu's
+		// region): an empty slice is valid; a nonempty one when its first
+		// and last elements are in bounds; a zero stride never.
+		conds = append(conds, fmt.Sprintf("(%[1]s > 0 ? %[2]s == 0 || 0 <= %[3]s && %[3]s <= %[4]s && 0 <= %[5]s && %[5]s < %[6]s : %[1]s < 0 ? %[2]s == 0 || -1 <= %[4]s && %[4]s <= %[3]s && 0 <= %[5]s && %[5]s <= %[6]s && %[3]s < %[6]s : false)",
+			q, n, i, j, last, dk))
+		if k < maxDetail {
+			record = append(record, fmt.Sprintf("((i64 *)ar_err)[%d] = %s; ((i64 *)ar_err)[%d] = %s; ((i64 *)ar_err)[%d] = %s;", 1+k, i, 1+2*maxDetail+k, j, 1+3*maxDetail+k, q))
+		}
 		e.line("%s += %s * %s;", off, i, sk)
 		dims = append(dims, n)
 		strides = append(strides, fmt.Sprintf("%s * %s", q, sk))
@@ -381,8 +393,19 @@ func (e *emitter) slice(s *core.Stmt, x *core.IndexExp) (bool, error) {
 		strides = append(strides, strideName(b, k))
 	}
 	if len(conds) > 0 {
-		code := e.site(s.Pos, "index out of bounds (slice)")
-		e.line("if (!(%s)) { ar_fail(ar_err, %d); return; }", strings.Join(conds, " && "), code)
+		*e.sites = append(*e.sites, errSite{Pos: s.Pos, Msg: "index out of bounds (slice)", Rank: x.Arr.Type.Rank, Slice: slice})
+		code := len(*e.sites)
+		for q := 0; q < x.Arr.Type.Rank && q < maxDetail; q++ {
+			record = append(record, fmt.Sprintf("((i64 *)ar_err)[%d] = %s;", 1+maxDetail+q, dimName(b, q)))
+		}
+		e.line("if (!(%s)) {", strings.Join(conds, " && "))
+		e.line("  if (atomicCAS(ar_err, 0, %d) == 0) {", code)
+		for _, r := range record {
+			e.line("    %s", r)
+		}
+		e.line("  }")
+		e.line("  return;")
+		e.line("}")
 	}
 	e.setView(dst, dt.Elem, fmt.Sprintf("%s + %s", b, off), dims, strides)
 	return true, nil

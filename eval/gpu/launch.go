@@ -130,33 +130,12 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 			}
 		case pExtra:
 			args = append(args, extra)
-		case pErr:
-			args = append(args, r.b.errFlag)
-		case pScalar:
-			v, err := r.host(p.v, env)
-			if err != nil {
-				return err
-			}
-			a, err := scalarArg(v)
+		case pErr, pScalar, pArray, pDim:
+			a, err := r.envArg(p, env)
 			if err != nil {
 				return err
 			}
 			args = append(args, a)
-		case pArray:
-			d, _, err := r.device(p.v, env)
-			if err != nil {
-				return err
-			}
-			args = append(args, d.ptr())
-		case pDim:
-			v, err := r.value(p.v, env)
-			if err != nil {
-				return err
-			}
-			if p.k >= len(v.Shape) {
-				return fmt.Errorf("internal error: %s has rank %d", p.v.Name, len(v.Shape))
-			}
-			args = append(args, v.Shape[p.k])
 		case pIn:
 			d, v, err := r.device(op.Arrs[p.k], env)
 			if err != nil {

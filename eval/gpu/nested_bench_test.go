@@ -17,6 +17,10 @@ import (
 var (
 	benchNested = flag.String("gpubench.nested", "", "comma-separated workloads of BenchmarkNested, or prefixes of their names (empty: all)")
 	benchParts  = flag.String("gpubench.parts", "", "comma-separated threads a body the n-body workloads also run with (the 1-D tiled kernel's split of the inner dimension)")
+	benchUnroll = flag.String("gpubench.unroll", "", "comma-separated unrollings the 2-D map (a flat segmented map's points a step, segmapUnroll) also runs with")
+	bench1DUnr  = flag.String("gpubench.unroll1d", "", "comma-separated unrollings of the 1-D tiled kernel's tile loop (tile1DUnroll) the n-body workloads also run with")
+	benchMinBlk = flag.String("gpubench.segminblocks", "", "comma-separated launch-bounds minimum blocks (segmapMinBlocks) the stencil also runs with")
+	benchVar    = flag.String("gpubench.var", "", "comma-separated extra variants NAME:WORKLOAD:KNOB=VALUE (knobs: novec, waves, block1d, k for the stencil's iterations), e.g. map2d_w4:map2d:waves=4")
 	benchMM     = flag.String("gpubench.mm", "", "comma-separated matrix-product tilings BMxBNxBKxTMxTN the matmul workloads also run with (each as the large and the small tiling)")
 )
 
@@ -94,6 +98,10 @@ func BenchmarkNested(b *testing.B) {
 		per          float64 // divide the time by this (stencil iterations)
 		mm           mmShape // a matrix-product tiling to use instead of both of tile.go's
 		parts        int64   // threads a body for the 1-D tiled kernel instead of tile1DParts's choice
+		unroll       int     // segmapUnroll instead of the default, if positive
+		unroll1d     int     // tile1DUnroll instead of the default, if positive
+		minBlocks    int     // segmapMinBlocks instead of the default, if positive
+		knobs        map[string]int
 	}
 	const big = 16384
 	var ws []work
@@ -106,6 +114,16 @@ func BenchmarkNested(b *testing.B) {
 			return []eval.Value{i64(4000), i64(4000), eval.Scalar(IntConst(I32, 255))}
 		}, bytes: 4 * 4000 * 4000},
 	)
+	for _, v := range strings.Split(*benchUnroll, ",") {
+		if v == "" {
+			continue
+		}
+		var u int
+		if _, err := fmt.Sscan(v, &u); err != nil {
+			b.Fatalf("-gpubench.unroll %q: %v", v, err)
+		}
+		ws = append(ws, work{name: "map2d_16384_u" + v, fn: "map2d", unroll: u, args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, big, big)} }, bytes: 8 * big * big})
+	}
 	for _, n := range []int64{1024, 4096} {
 		for _, v := range append([]string{""}, strings.Split(*benchMM, ",")...) {
 			var sh mmShape
@@ -139,6 +157,17 @@ func BenchmarkNested(b *testing.B) {
 			}, flops: 20 * bodies * bodies},
 		)
 	}
+	for _, v := range strings.Split(*bench1DUnr, ",") {
+		if v == "" {
+			continue
+		}
+		var u int
+		if _, err := fmt.Sscan(v, &u); err != nil {
+			b.Fatalf("-gpubench.unroll1d %q: %v", v, err)
+		}
+		ws = append(ws, work{name: "nbody1_65536_r" + v, fn: "nbody1", unroll1d: u, args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, bodies), dev(b, bodies)} },
+			flops: 6 * bodies * bodies})
+	}
 	for _, l := range []int64{1, 4, 32, 256, 4096, 1 << 16, 1 << 20, 1 << 24} {
 		ws = append(ws, work{name: fmt.Sprintf("segsq_len%d", l), fn: "segsq", args: func(b *testing.B) []eval.Value {
 			return []eval.Value{dev(b, (1<<28)/l, l)}
@@ -147,7 +176,49 @@ func BenchmarkNested(b *testing.B) {
 	ws = append(ws, work{name: "stencil_4096", fn: "stencil", args: func(b *testing.B) []eval.Value {
 		return []eval.Value{i64(10), dev(b, 4096, 4096)}
 	}, bytes: 8 * 4096 * 4096, per: 10})
+	for _, v := range strings.Split(*benchMinBlk, ",") {
+		if v == "" {
+			continue
+		}
+		var mb int
+		if _, err := fmt.Sscan(v, &mb); err != nil {
+			b.Fatalf("-gpubench.segminblocks %q: %v", v, err)
+		}
+		ws = append(ws, work{name: "stencil_4096_mb" + v, fn: "stencil", minBlocks: mb, args: func(b *testing.B) []eval.Value {
+			return []eval.Value{i64(10), dev(b, 4096, 4096)}
+		}, bytes: 8 * 4096 * 4096, per: 10})
+	}
 
+	for _, v := range strings.Split(*benchVar, ",") {
+		if v == "" {
+			continue
+		}
+		f := strings.Split(v, ":")
+		if len(f) != 3 {
+			b.Fatalf("-gpubench.var %q: want NAME:WORKLOAD:KNOB=VALUE", v)
+		}
+		var base *work
+		for i := range ws {
+			if ws[i].name == f[1] {
+				base = &ws[i]
+			}
+		}
+		kv := strings.SplitN(f[2], "=", 2)
+		var val int
+		if base == nil || len(kv) != 2 {
+			b.Fatalf("-gpubench.var %q: no workload %s or no KNOB=VALUE", v, f[1])
+		}
+		if _, err := fmt.Sscan(kv[1], &val); err != nil {
+			b.Fatalf("-gpubench.var %q: %v", v, err)
+		}
+		w := *base
+		w.name, w.knobs = f[0], map[string]int{kv[0]: val}
+		if kv[0] == "k" {
+			w.per = float64(val)
+			w.args = func(b *testing.B) []eval.Value { return []eval.Value{i64(int64(val)), dev(b, 4096, 4096)} }
+		}
+		ws = append(ws, w)
+	}
 	want := map[string]bool{}
 	for _, f := range strings.Split(*benchNested, ",") {
 		if f != "" {
@@ -175,6 +246,40 @@ func BenchmarkNested(b *testing.B) {
 			}
 			forceParts = w.parts
 			defer func() { forceParts = 0 }()
+			if w.unroll > 0 {
+				saved := segmapUnroll
+				segmapUnroll = w.unroll
+				defer func() { segmapUnroll = saved }()
+			}
+			for name, val := range w.knobs {
+				switch name {
+				case "novec":
+					saved := segmapVec
+					segmapVec = val == 0
+					defer func() { segmapVec = saved }()
+				case "waves":
+					saved := segmapWaves
+					segmapWaves = val
+					defer func() { segmapWaves = saved }()
+				case "block1d":
+					saved := tile1DBlock
+					tile1DBlock = val
+					defer func() { tile1DBlock = saved }()
+				case "k":
+				default:
+					b.Fatalf("unknown knob %s", name)
+				}
+			}
+			if w.minBlocks > 0 {
+				saved := segmapMinBlocks
+				segmapMinBlocks = w.minBlocks
+				defer func() { segmapMinBlocks = saved }()
+			}
+			if w.unroll1d > 0 {
+				saved := tile1DUnroll
+				tile1DUnroll = w.unroll1d
+				defer func() { tile1DUnroll = saved }()
+			}
 			prog := futProg(b, nestedSrc, w.fn)
 			m, err := generate(prog, be.lim)
 			if err != nil {
@@ -214,6 +319,7 @@ func BenchmarkNested(b *testing.B) {
 			b.Logf("kernels: %s", strings.Join(names, " "))
 			b.ResetTimer()
 			var kt time.Duration
+			wall := time.Now()
 			for i := 0; i < b.N; i++ {
 				var tm eval.Timings
 				res, err := be.Run(ctx, prog, entryName(prog), args, &tm)
@@ -228,6 +334,9 @@ func BenchmarkNested(b *testing.B) {
 			per := max(w.per, 1)
 			sec := kt.Seconds() / float64(b.N) / per
 			b.ReportMetric(sec*1e3, "kernel-ms")
+			// The host's time too (launches, checks, allocations): a
+			// loop of kernels pays it every iteration.
+			b.ReportMetric(time.Since(wall).Seconds()/float64(b.N)/per*1e3, "wall-ms")
 			if w.bytes > 0 {
 				b.ReportMetric(w.bytes/sec/1e9, "GB/s")
 			}

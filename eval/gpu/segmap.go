@@ -13,6 +13,15 @@ package gpu
 // shape of array results (regular arrays: every element's result has that
 // shape, which the full launch checks); then the full launch, repeated with
 // more scratch if some element needed more than element 0.
+//
+// Two forms skip work the general one does at every point. A pure
+// element-wise nest (map (map f) a, map2 of rows of arrays of the nest's
+// rank) is flat: point g reads element g of each array, so the kernel keeps
+// no per-level index and moves 4-byte elements as 16-byte vectors
+// (flatLoop). Otherwise, where every read of a kernel array can be proved in
+// bounds for every point from conditions on the launch's sizes (ranges.go),
+// the body is emitted a second time without those checks, and each thread
+// runs that copy when the conditions hold.
 
 import (
 	"fmt"
@@ -34,8 +43,196 @@ func (g *generator) segmap(s *core.Stmt) (*kernel, error) {
 	return g.segmapOf(s, n)
 }
 
-// segmapOf generates the segmented-map kernel of nest n of s.
+// segmapOf generates the segmented-map kernel of nest n of s: the flat
+// form where the nest is a pure element-wise map (flatBases), else the
+// general one. A flat try whose body turns out to need scratch (thread-local
+// arrays) is dropped, its check sites with it, and the general form made.
 func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
+	if fb := flatBases(n); fb != nil {
+		nsites, gn := len(g.sites), g.n
+		k, err := g.segmapEmit(s, n, fb)
+		if err != nil || !k.Scratch {
+			return k, err
+		}
+		g.sites, g.n = g.sites[:nsites], gn
+	}
+	return g.segmapEmit(s, n, nil)
+}
+
+// segmapUnroll is how many points of the space a thread of a flat segmented
+// map loads before it runs their bodies: one load in flight per thread
+// left the 2-D map at 0.83 of a copy (bench/RESULTS.md, issue 15), the
+// memory system needs several. A variable so that the benchmark can sweep it.
+var segmapUnroll = 4
+
+// segmapMinBlocks, when positive, asks the compiler for that many resident
+// blocks a multiprocessor (launch bounds), capping registers: a variable
+// so that the benchmark can measure it on the stencil.
+var segmapMinBlocks = 0
+
+// flatBases decides whether nest n is a pure element-wise map over
+// row-major arrays: every level binds rows (then, innermost, elements) of
+// arrays of the level above and nothing else (no index, no iota, no
+// prelude), the outermost level's arrays have exactly the nest's rank, the
+// body reads no row of an outer level, and every result is a scalar. Then
+// the point of the space with flat number g reads element g of each base
+// array, and the kernel needs no per-level index at all. It returns the
+// base array of each innermost parameter the body reads, or nil.
+func flatBases(n *nest) map[string]*core.Var {
+	d := len(n.Levels)
+	for _, t := range n.Ret {
+		if t.IsArray() {
+			return nil
+		}
+	}
+	base := map[string]*core.Var{}
+	for li, l := range n.Levels {
+		if l.Index != nil || len(l.Iotas) > 0 {
+			return nil
+		}
+		for _, st := range l.Pre {
+			// The unfused form sizes the rows (n = length row): a size
+			// of a base array, the same at every point.
+			// map2's check that the rows agree is scalar code on sizes.
+			switch x := st.Exp.(type) {
+			case *core.SizeExp:
+				if _, ok := base[x.Arr.Name]; !ok || len(st.Pat) != 1 {
+					return nil
+				}
+			case *core.BinOpExp, *core.UnOpExp, *core.AssertExp:
+			default:
+				return nil
+			}
+		}
+		for j, p := range l.Params {
+			arr := l.Arrs[j]
+			if p.Type.IsArray() != (li < d-1) {
+				return nil
+			}
+			if li == 0 {
+				if arr.Type.Rank != d {
+					return nil
+				}
+				base[p.Name] = arr
+				continue
+			}
+			b, ok := base[arr.Name]
+			if !ok {
+				return nil
+			}
+			base[p.Name] = b
+		}
+	}
+	fs := newFreeSet()
+	fs.stmts(n.Body.Stmts, n.Body.Result, map[string]bool{})
+	if fs.err != nil {
+		return nil
+	}
+	used := map[string]*core.Var{}
+	for li, l := range n.Levels {
+		for _, p := range l.Params {
+			if !fs.seen[p.Name] {
+				continue
+			}
+			if li < d-1 {
+				return nil // the body reads a whole row
+			}
+			used[p.Name] = base[p.Name]
+		}
+	}
+	return used
+}
+
+// emitPoint renders what a thread runs for one point of nest n's space:
+// each level's prelude and the binding of its index and parameters, then
+// the innermost body. With e.rng set, it also gives the levels' indices
+// their intervals (ranges.go).
+func emitPoint(e *emitter, n *nest) error {
+	for li, l := range n.Levels {
+		for _, st := range l.Pre {
+			if err := e.stmt(st); err != nil {
+				return err
+			}
+		}
+		idx := fmt.Sprintf("ar_lvl%d", li)
+		whole := interval{"((i64)0LL)", fmt.Sprintf("(ar_space%d - 1)", li)}
+		if l.Index != nil {
+			e.line("const i64 %s = %s;", cname(l.Index.Name), idx)
+			if e.rng != nil {
+				e.rng.vars[l.Index.Name] = whole
+			}
+		}
+		for j, p := range l.Params {
+			if io := l.Iotas[l.Arrs[j].Name]; io != nil {
+				// An element of an iota is index arithmetic.
+				start, err := atom(io.Start)
+				if err != nil {
+					return err
+				}
+				step, err := atom(io.Step)
+				if err != nil {
+					return err
+				}
+				t := ctype(io.T)
+				e.line("const %s %s = (%s)(%s + (%s)%s * %s);", t, cname(p.Name), t, start, t, idx, step)
+				if e.rng != nil && io.T == core.I64 && isOne(io.Step) {
+					if st, ok := e.rng.of(io.Start); ok {
+						e.rng.vars[p.Name] = interval{"(" + st.lo + ")", "(" + st.hi + " + " + whole.hi + ")"}
+					}
+				}
+				continue
+			}
+			e.bindElem(p, l.Arrs[j], idx)
+		}
+	}
+	for _, st := range n.Body.Stmts {
+		if err := e.stmt(st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isOne reports whether a is the constant 1.
+func isOne(a core.Atom) bool {
+	switch c := a.(type) {
+	case core.Const:
+		return c.T.IsInt() && c.Int() == 1
+	case *core.Const:
+		return c.T.IsInt() && c.Int() == 1
+	}
+	return false
+}
+
+// allScalar reports whether no type of ts is an array.
+func allScalar(ts []core.Type) bool {
+	for _, t := range ts {
+		if t.IsArray() {
+			return false
+		}
+	}
+	return true
+}
+
+// flatBase is the base array of row parameter v of a flat nest.
+func flatBase(n *nest, v *core.Var) *core.Var {
+	for li, l := range n.Levels {
+		for j, p := range l.Params {
+			if p.Name != v.Name {
+				continue
+			}
+			if li == 0 {
+				return l.Arrs[j]
+			}
+			return flatBase(n, l.Arrs[j])
+		}
+	}
+	return v
+}
+
+// segmapEmit generates the segmented-map kernel of nest n of s, flat over
+// the bases fb when fb is not nil (see flatBases).
+func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (*kernel, error) {
 	g.n++
 	k := &kernel{Stmt: s, Kind: kSegMap, Name: fmt.Sprintf("k%d_segmap", g.n), Block: 256, Nest: n}
 	fs := newFreeSet()
@@ -47,38 +244,29 @@ func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
 	e := &emitter{indent: 2, sites: &g.sites, funs: g.funs, prog: g.prog, arrays: true, inPlace: map[*core.Stmt]bool{}}
 	nsites := len(g.sites)
 	d := len(n.Levels)
-	for li, l := range n.Levels {
-		for _, st := range l.Pre {
+	if fb != nil {
+		// The flat loop binds the innermost parameters; the preludes are
+		// sizes and checks on them (flatBases), sizes read off the bases.
+		for _, l := range n.Levels {
+			for _, st := range l.Pre {
+				x, ok := st.Exp.(*core.SizeExp)
+				if !ok {
+					if err := e.stmt(st); err != nil {
+						return nil, err
+					}
+					continue
+				}
+				b := flatBase(n, x.Arr)
+				e.line("const i64 %s = %s_d%d;", cname(st.Pat[0].Name), cname(b.Name), b.Type.Rank-x.Arr.Type.Rank+x.Dim)
+			}
+		}
+		for _, st := range n.Body.Stmts {
 			if err := e.stmt(st); err != nil {
 				return nil, err
 			}
 		}
-		idx := fmt.Sprintf("ar_lvl%d", li)
-		if l.Index != nil {
-			e.line("const i64 %s = %s;", cname(l.Index.Name), idx)
-		}
-		for j, p := range l.Params {
-			if io := l.Iotas[l.Arrs[j].Name]; io != nil {
-				// An element of an iota is index arithmetic.
-				start, err := atom(io.Start)
-				if err != nil {
-					return nil, err
-				}
-				step, err := atom(io.Step)
-				if err != nil {
-					return nil, err
-				}
-				t := ctype(io.T)
-				e.line("const %s %s = (%s)(%s + (%s)%s * %s);", t, cname(p.Name), t, start, t, idx, step)
-				continue
-			}
-			e.bindElem(p, l.Arrs[j], idx)
-		}
-	}
-	for _, st := range n.Body.Stmts {
-		if err := e.stmt(st); err != nil {
-			return nil, err
-		}
+	} else if err := emitPoint(e, n); err != nil {
+		return nil, err
 	}
 	// Results.
 	aux := 1
@@ -91,6 +279,11 @@ func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
 				return nil, err
 			}
 			k.Scalar = append(k.Scalar, true)
+			if fb != nil {
+				// flatLoop binds ar_st<j> to where the point's result goes.
+				e.line("ar_st%d = %s;", j, a)
+				continue
+			}
 			e.line("if (!ar_probe) ar_out%d[ar_g] = %s;", j, a)
 			continue
 		}
@@ -128,6 +321,25 @@ func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
 	k.AuxLen = aux
 	k.Scratch = k.Scratch || e.scratch
 	k.checks = len(g.sites) > nsites || e.calls
+	// The point again without the checks that hold for every point when
+	// the conditions pre do (ranges.go).
+	var fast string
+	var pre []string
+	if fb == nil && !k.Scratch && allScalar(n.Ret) {
+		rs := newRangeSet(k.Env)
+		rs.elide = true
+		f := &emitter{indent: 2, sites: &g.sites, funs: g.funs, prog: g.prog, arrays: true, inPlace: map[*core.Stmt]bool{}, rng: rs}
+		if err := emitPoint(f, n); err == nil && !f.scratch && len(rs.pre) > 0 {
+			for j, r := range n.Body.Result {
+				a, err := atom(r)
+				if err != nil {
+					return nil, err
+				}
+				f.line("if (!ar_probe) ar_out%d[ar_g] = %s;", j, a)
+			}
+			fast, pre = f.b.String(), rs.pre
+		}
+	}
 
 	var ps []kparam
 	ps = append(ps, kparam{kind: pN, name: "ar_n"}, kparam{kind: pThreads, name: "ar_nt"})
@@ -165,7 +377,11 @@ func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
 	if seq := n.Sequential(); len(seq) > 0 {
 		fmt.Fprintf(&b, "; sequential in each thread: %s", strings.Join(seq, ", "))
 	}
-	fmt.Fprintf(&b, "\nextern \"C\" __global__ void __launch_bounds__(%d)\n%s(%s) {\n", k.Block, k.Name, k.Params())
+	bounds := fmt.Sprint(k.Block)
+	if segmapMinBlocks > 0 {
+		bounds += fmt.Sprintf(", %d", segmapMinBlocks)
+	}
+	fmt.Fprintf(&b, "\nextern \"C\" __global__ void __launch_bounds__(%s)\n%s(%s) {\n", bounds, k.Name, k.Params())
 	fmt.Fprintf(&b, "  const i64 ar_tid = (i64)blockIdx.x * %d + threadIdx.x;\n  if (ar_tid >= ar_nt) return;\n", k.Block)
 	if !k.Scratch {
 		b.WriteString("  const bool ar_probe = false;\n")
@@ -175,6 +391,12 @@ func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
 	// loop in the same mixed radix: one division per thread, then carries
 	// (a division per element measured as the cost of a 2-D map).
 	b.WriteString("  if (ar_n <= 0) return;\n")
+	if fb != nil && !k.Scratch {
+		flatLoop(&b, n, fb, e.b.String(), k.Out)
+		k.Flat = true
+		k.src = b.String()
+		return k, nil
+	}
 	if d == 1 {
 		b.WriteString("  i64 ar_lvl0 = ar_tid;\n  const i64 ar_step0 = ar_nt;\n")
 	} else {
@@ -185,9 +407,18 @@ func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
 		}
 		b.WriteString("  i64 ar_lvl0 = ar_r;\n  const i64 ar_step0 = ar_q;\n")
 	}
+	if fast != "" {
+		fmt.Fprintf(&b, "  const bool ar_fast = (%s);\n", strings.Join(pre, ") && ("))
+	}
 	b.WriteString("  for (i64 ar_g = ar_tid; ar_g < ar_n; ar_g += ar_nt) {\n")
 	b.WriteString("    i64 ar_top = 0;\n")
-	b.WriteString("    {\n")
+	if fast != "" {
+		b.WriteString("    if (ar_fast) {\n")
+		b.WriteString(fast)
+		b.WriteString("    } else {\n")
+	} else {
+		b.WriteString("    {\n")
+	}
 	b.WriteString(e.b.String())
 	b.WriteString("    }\n")
 	if d == 1 {
@@ -202,6 +433,134 @@ func (g *generator) segmapOf(s *core.Stmt, n *nest) (*kernel, error) {
 	b.WriteString("  }\n}\n")
 	k.src = b.String()
 	return k, nil
+}
+
+// segmapWaves is how many times the blocks that fit the GPU at once a flat
+// segmented map's grid may have: on an H200 the 2-D map of 16384² f32 ran
+// at 0.91 of a copy with one wave of resident blocks striding over the
+// whole array, 0.93 with 4, 0.96 with 16, 0.97 with 32 and 0.98 with 64
+// (bench/RESULTS.md). A variable so that the benchmark can sweep it.
+var segmapWaves = 64
+
+// segmapVec lets flat segmented maps whose arrays all have 4-byte elements
+// move them as 16-byte vectors (a variable so that the benchmark can
+// compare).
+var segmapVec = true
+
+// vecBits is how a 4-byte element type converts from and to the u32 lanes
+// of a 16-byte vector ("" where it does not).
+func vecBits(t core.PrimType) (from, to string) {
+	switch t {
+	case core.F32:
+		return "ar_bits_f32", "__float_as_uint"
+	case core.I32:
+		return "ar_bits_i32", "(u32)"
+	case core.U32:
+		return "ar_bits_u32", ""
+	}
+	return "", ""
+}
+
+// flatLoop writes the loops of a flat segmented map. Where every array is
+// of 4-byte elements (and, at run time, every base has the space's
+// elements), a thread takes four neighbouring points at a time, loading
+// each base and storing each result as one 16-byte vector; the rest, or
+// everything otherwise, runs in a grid-stride loop of segmapUnroll points a
+// step, all their elements loaded before any body runs (several loads a
+// thread in flight), then point by point. Each body runs in its own block
+// with ar_g its point's number and ar_st<j> bound to where result j goes.
+func flatLoop(b *strings.Builder, n *nest, fb map[string]*core.Var, body string, outs []core.PrimType) {
+	var ps []*core.Var
+	for _, p := range n.Levels[len(n.Levels)-1].Params {
+		if fb[p.Name] != nil {
+			ps = append(ps, p)
+		}
+	}
+	one := func(g string, ld func(p *core.Var, j int) string, st func(j int) string) {
+		fmt.Fprintf(b, "    {\n    const i64 ar_g = %s;\n    i64 ar_top = 0;\n", g)
+		for j, t := range outs {
+			fmt.Fprintf(b, "    %s &ar_st%d = %s;\n", ctype(t), j, st(j))
+		}
+		for j, p := range ps {
+			fmt.Fprintf(b, "    const %s %s = %s;\n", ctype(p.Type.Elem), cname(p.Name), ld(p, j))
+		}
+		b.WriteString(body)
+		b.WriteString("    }\n")
+	}
+	// Each base is read within its own elements: should the rows of a
+	// map2 disagree (the preludes' assertion fails), nothing out of
+	// bounds is read.
+	var same []string
+	for j, p := range ps {
+		base := fb[p.Name]
+		cnt := "(i64)1"
+		for q := 0; q < base.Type.Rank; q++ {
+			cnt += fmt.Sprintf(" * %s_d%d", cname(base.Name), q)
+		}
+		fmt.Fprintf(b, "  const i64 ar_cnt%d = %s;\n", j, cnt)
+		same = append(same, fmt.Sprintf("ar_cnt%d != ar_n", j))
+	}
+	load := func(p *core.Var, j int, at string) string {
+		return fmt.Sprintf("%s < ar_cnt%d ? %s[%s] : (%s)0", at, j, cname(fb[p.Name].Name), at, ctype(p.Type.Elem))
+	}
+	toOut := func(at string) func(j int) string {
+		return func(j int) string { return fmt.Sprintf("ar_out%d[%s]", j, at) }
+	}
+	vec := segmapVec
+	for _, p := range ps {
+		if f, _ := vecBits(p.Type.Elem); f == "" {
+			vec = false
+		}
+	}
+	for _, t := range outs {
+		if _, to := vecBits(t); to == "" && t != core.U32 {
+			vec = false
+		}
+	}
+	b.WriteString("  i64 ar_gb = ar_tid;\n")
+	if vec {
+		b.WriteString("  i64 ar_nv = ar_n / 4;\n")
+		if len(same) > 0 {
+			fmt.Fprintf(b, "  if (%s) ar_nv = 0;\n", strings.Join(same, " || "))
+		}
+		b.WriteString("  for (i64 ar_v = ar_tid; ar_v < ar_nv; ar_v += ar_nt) {\n")
+		for j, p := range ps {
+			fmt.Fprintf(b, "    const uint4 ar_q%d = ((const uint4 *)%s)[ar_v];\n", j, cname(fb[p.Name].Name))
+		}
+		for j, t := range outs {
+			fmt.Fprintf(b, "    %s ar_s0_%d, ar_s1_%d, ar_s2_%d, ar_s3_%d;\n", ctype(t), j, j, j, j)
+		}
+		lanes := []string{"x", "y", "z", "w"}
+		for u := 0; u < 4; u++ {
+			one(fmt.Sprintf("4 * ar_v + %d", u), func(p *core.Var, j int) string {
+				f, _ := vecBits(p.Type.Elem)
+				return fmt.Sprintf("%s(ar_q%d.%s)", f, j, lanes[u])
+			}, func(j int) string { return fmt.Sprintf("ar_s%d_%d", u, j) })
+		}
+		for j, t := range outs {
+			_, to := vecBits(t)
+			fmt.Fprintf(b, "    ((uint4 *)ar_out%d)[ar_v] = make_uint4(%s(ar_s0_%d), %s(ar_s1_%d), %s(ar_s2_%d), %s(ar_s3_%d));\n", j, to, j, to, j, to, j, to, j)
+		}
+		b.WriteString("  }\n")
+		b.WriteString("  ar_gb += 4 * ar_nv;\n")
+	}
+	un := max(segmapUnroll, 1)
+	if un > 1 {
+		fmt.Fprintf(b, "  for (; ar_gb + %d * ar_nt < ar_n; ar_gb += %d * ar_nt) {\n", un-1, un)
+		for u := 0; u < un; u++ {
+			for j, p := range ps {
+				fmt.Fprintf(b, "    const %s ar_ld%d_%d = %s;\n", ctype(p.Type.Elem), u, j, load(p, j, fmt.Sprintf("ar_gb + %d * ar_nt", u)))
+			}
+		}
+		for u := 0; u < un; u++ {
+			g := fmt.Sprintf("ar_gb + %d * ar_nt", u)
+			one(g, func(_ *core.Var, j int) string { return fmt.Sprintf("ar_ld%d_%d", u, j) }, toOut(g))
+		}
+		b.WriteString("  }\n")
+	}
+	b.WriteString("  for (; ar_gb < ar_n; ar_gb += ar_nt) {\n")
+	one("ar_gb", func(p *core.Var, j int) string { return load(p, j, "ar_gb") }, toOut("ar_gb"))
+	b.WriteString("  }\n}\n")
 }
 
 // Scratch sizes, in 8-byte slots per thread.
@@ -250,35 +609,13 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 	var env0 []any
 	var bytes int64
 	for _, p := range k.params {
-		switch p.kind {
-		case pErr:
-			env0 = append(env0, r.b.errFlag)
-		case pScalar:
-			v, err := r.host(p.v, env)
-			if err != nil {
-				return err
-			}
-			a, err := scalarArg(v)
-			if err != nil {
-				return err
-			}
+		a, b, ok, err := r.envArgBytes(p, env)
+		if err != nil {
+			return err
+		}
+		if ok {
 			env0 = append(env0, a)
-		case pArray:
-			d, _, err := r.device(p.v, env)
-			if err != nil {
-				return err
-			}
-			bytes += d.bytes
-			env0 = append(env0, d.ptr())
-		case pDim:
-			v, err := r.value(p.v, env)
-			if err != nil {
-				return err
-			}
-			if p.k >= len(v.Shape) {
-				return fmt.Errorf("internal error: %s has rank %d", p.v.Name, len(v.Shape))
-			}
-			env0 = append(env0, v.Shape[p.k])
+			bytes += b
 		}
 	}
 	var aux *devArray
@@ -367,7 +704,10 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 		}
 		r.t.Kernels = append(r.t.Kernels, eval.KernelTiming{Name: name, Time: d, Bytes: moved})
 		if k.checks {
-			return r.checkError()
+			if k.Scratch {
+				return r.checkError() // the host reads what this launch wrote
+			}
+			return r.checkLater()
 		}
 		return nil
 	}
@@ -427,7 +767,11 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 	if n > 0 {
 		sms := int64(r.b.lim.SMs)
 		for tries := 0; ; tries++ {
-			grid := max(1, min(ceilDiv(n, int64(k.Block)), sms*int64(max(occ, 1))))
+			waves := int64(1)
+			if k.Flat {
+				waves = int64(max(segmapWaves, 1))
+			}
+			grid := max(1, min(ceilDiv(n, int64(k.Block)), sms*int64(max(occ, 1))*waves))
 			if k.Scratch {
 				grid = max(1, min(grid, scratchCap/(8*slots*int64(k.Block))))
 			}

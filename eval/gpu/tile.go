@@ -264,14 +264,27 @@ func match1D(op *core.Screma) *core.Stmt {
 // tile1DSize is the invariant elements a block stages per step: a multiple
 // of the block that fits the block's share of a multiprocessor's shared
 // memory at full occupancy (and the static limit), at most 4 blocks.
-func tile1DSize(block, bytesPerElem int, lim Limits) int {
+//
+// reserved is the block's other shared memory (its accumulators), which
+// the static limit also counts.
+func tile1DSize(block, bytesPerElem, reserved int, lim Limits) int {
 	budget := lim.SharedPerBlock
 	if lim.ThreadsPerSM > 0 && lim.SharedPerSM > 0 {
 		budget = min(budget, lim.SharedPerSM*block/lim.ThreadsPerSM)
 	}
+	budget -= reserved
 	k := budget / (block * max(1, bytesPerElem))
 	return block * max(1, min(k, 4))
 }
+
+// tile1DBlock is the 1-D kernel's block size: 512 ran the n-body shape at
+// 65536 bodies in 2.71 ms on an H200, 256 in 2.94 and 128 in 3.21
+// (bench/RESULTS.md). A variable so that the benchmark can sweep it.
+var tile1DBlock = 512
+
+// tile1DUnroll is the unrolling of the 1-D kernel's loop over a staged
+// tile (a variable so that the benchmark can sweep it).
+var tile1DUnroll = 16
 
 // forceParts, when positive, replaces tile1DParts's choice (for measuring).
 var forceParts int64
@@ -295,7 +308,7 @@ func tile1DParts(n int64, block int, lim Limits) int64 {
 func (g *generator) render1D(s *core.Stmt, op *core.Screma, redStmt *core.Stmt) ([]*kernel, error) {
 	in := redStmt.Exp.(*core.Screma)
 	g.n++
-	k := &kernel{Stmt: s, Op: op, Block: 256, Name: fmt.Sprintf("k%d_tile1d", g.n)}
+	k := &kernel{Stmt: s, Op: op, Block: tile1DBlock, Name: fmt.Sprintf("k%d_tile1d", g.n)}
 	k.Tiling = "1-D: the invariant arrays staged through shared memory a block-sized tile at a time"
 	for _, a := range op.Arrs {
 		k.In = append(k.In, a.Type.Elem)
@@ -307,7 +320,17 @@ func (g *generator) render1D(s *core.Stmt, op *core.Screma, redStmt *core.Stmt) 
 	for _, a := range in.Arrs {
 		bytesPer += a.Type.Elem.Size()
 	}
-	t := &tiled{kind: tile1D, k: k, tile: tile1DSize(k.Block, bytesPer, g.lim)}
+	accPer := 0
+	for _, v := range redStmt.Pat {
+		accPer += v.Type.Elem.Size()
+	}
+	// Wide elements: halve the block until one tile and the accumulators
+	// fit the static shared memory.
+	for k.Block > 64 && k.Block*(bytesPer+accPer) > g.lim.SharedPerBlock {
+		k.Block /= 2
+	}
+	accBytes := k.Block * accPer
+	t := &tiled{kind: tile1D, k: k, tile: tile1DSize(k.Block, bytesPer, accBytes, g.lim)}
 	k.tile = t
 
 	fs := newFreeSet()
@@ -444,7 +467,7 @@ func (e *emitter) tiledFold(s *core.Stmt, in *core.Screma, tile, block int) erro
 	e.line("}")
 	e.line("__syncthreads();")
 	e.line("const int ar_cnt = (int)max((i64)0, min((i64)ar_step, ar_hi - ar_lo - ar_t0));")
-	e.line("#pragma unroll 4")
+	e.line("#pragma unroll %d", max(tile1DUnroll, 1))
 	e.line("for (int ar_jj = 0; ar_jj < ar_cnt; ar_jj++) {")
 	e.indent++
 	for j, p := range in.Map.Params {
@@ -901,38 +924,15 @@ func (r *run) launchTiled(s *core.Stmt, k *kernel, env map[string]eval.Value) er
 	var args []any
 	var bytes int64
 	envArg := func(p kparam) error {
-		switch p.kind {
-		case pErr:
-			args = append(args, r.b.errFlag)
-		case pScalar:
-			v, err := r.host(p.v, env)
-			if err != nil {
-				return err
-			}
-			a, err := scalarArg(v)
-			if err != nil {
-				return err
-			}
-			args = append(args, a)
-		case pArray:
-			d, _, err := r.device(p.v, env)
-			if err != nil {
-				return err
-			}
-			bytes += d.bytes
-			args = append(args, d.ptr())
-		case pDim:
-			v, err := r.value(p.v, env)
-			if err != nil {
-				return err
-			}
-			if p.k >= len(v.Shape) {
-				return fmt.Errorf("internal error: %s has rank %d", p.v.Name, len(v.Shape))
-			}
-			args = append(args, v.Shape[p.k])
-		default:
+		a, b, ok, err := r.envArgBytes(p, env)
+		if err != nil {
+			return err
+		}
+		if !ok {
 			return fmt.Errorf("internal error: tiled kernel parameter kind %d", p.kind)
 		}
+		args = append(args, a)
+		bytes += b
 		return nil
 	}
 

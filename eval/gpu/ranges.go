@@ -1,0 +1,126 @@
+package gpu
+
+// Index ranges: the bounds checks of a segmented map that hold for every
+// thread of a launch, decided once per thread instead of once per read.
+//
+// A stencil reads a[max(i-1, 0), j], a[min(i+1, n-1), j], ... with i and j
+// the indices of the nest's levels: each read's check costs a few 64-bit
+// compares and a branch, a good part of the kernel's instructions (ncu:
+// about 134 instructions a point, issue-bound; bench/RESULTS.md). Here
+// every i64 variable the body computes by +, -, min and max from the
+// levels' indices, constants and the kernel's scalar parameters gets an
+// interval [lo, hi] written as C expressions over values every thread has
+// at its start (parameters, array dimensions, the index space's sizes). A
+// read a[x, y] of a kernel parameter array is then in bounds for every
+// point when lo(x) >= 0 && hi(x) < a_d0 and likewise for y: conditions
+// that do not depend on the point. segmap.go emits the body twice, with and
+// without the checks these conditions cover, and each thread runs the
+// unchecked one when all of them hold (ar_fast). Any other computation, a
+// loop parameter, a thread-local array's size, has no interval, and its
+// check stays.
+
+import (
+	"fmt"
+
+	"github.com/arepl/arepl/lang/core"
+)
+
+// interval is a closed range of an i64 variable, as C expressions over
+// kernel-uniform values.
+type interval struct{ lo, hi string }
+
+// rangeSet tracks intervals while an emitter renders a body (see above).
+type rangeSet struct {
+	uniform map[string]bool     // core names of the kernel's parameters (scalars and arrays)
+	vars    map[string]interval // by core name
+	elide   bool                // render reads without the checks the conditions cover
+	pre     []string            // the conditions the elided checks need
+}
+
+func newRangeSet(env []*core.Var) *rangeSet {
+	rs := &rangeSet{uniform: map[string]bool{}, vars: map[string]interval{}}
+	for _, v := range env {
+		rs.uniform[v.Name] = true
+	}
+	return rs
+}
+
+// of is a's interval, if it has one.
+func (rs *rangeSet) of(a core.Atom) (interval, bool) {
+	switch a := a.(type) {
+	case core.Const:
+		return constInterval(a)
+	case *core.Const:
+		return constInterval(*a)
+	case *core.Var:
+		if iv, ok := rs.vars[a.Name]; ok {
+			return iv, true
+		}
+		if rs.uniform[a.Name] && !a.Type.IsArray() && a.Type.Elem == core.I64 {
+			c := cname(a.Name)
+			return interval{c, c}, true
+		}
+	}
+	return interval{}, false
+}
+
+func constInterval(c core.Const) (interval, bool) {
+	if c.T != core.I64 {
+		return interval{}, false
+	}
+	s := fmt.Sprintf("((i64)%dLL)", c.Int())
+	return interval{s, s}, true
+}
+
+// note records the interval of what s binds, where it has one.
+func (rs *rangeSet) note(s *core.Stmt) {
+	if len(s.Pat) != 1 || s.Pat[0].Type.IsArray() || s.Pat[0].Type.Elem != core.I64 {
+		return
+	}
+	name := s.Pat[0].Name
+	switch x := s.Exp.(type) {
+	case *core.AtomExp:
+		if iv, ok := rs.of(x.A); ok {
+			rs.vars[name] = iv
+		}
+	case *core.SizeExp:
+		if rs.uniform[x.Arr.Name] {
+			d := fmt.Sprintf("%s_d%d", cname(x.Arr.Name), x.Dim)
+			rs.vars[name] = interval{d, d}
+		}
+	case *core.BinOpExp:
+		if x.T != core.I64 {
+			return
+		}
+		a, ok1 := rs.of(x.X)
+		b, ok2 := rs.of(x.Y)
+		if !ok1 || !ok2 {
+			return
+		}
+		switch x.Op {
+		case core.Add:
+			rs.vars[name] = interval{"(" + a.lo + " + " + b.lo + ")", "(" + a.hi + " + " + b.hi + ")"}
+		case core.Sub:
+			rs.vars[name] = interval{"(" + a.lo + " - " + b.hi + ")", "(" + a.hi + " - " + b.lo + ")"}
+		case core.Min:
+			rs.vars[name] = interval{"min_i64(" + a.lo + ", " + b.lo + ")", "min_i64(" + a.hi + ", " + b.hi + ")"}
+		case core.Max:
+			rs.vars[name] = interval{"max_i64(" + a.lo + ", " + b.lo + ")", "max_i64(" + a.hi + ", " + b.hi + ")"}
+		}
+	}
+}
+
+// covered reports whether index a into dimension dim of array arr is in
+// bounds whenever a condition on uniform values holds, and records that
+// condition; only while eliding, and only for the kernel's own arrays.
+func (rs *rangeSet) covered(arr *core.Var, dim int, a core.Atom) bool {
+	if rs == nil || !rs.elide || !rs.uniform[arr.Name] {
+		return false
+	}
+	iv, ok := rs.of(a)
+	if !ok {
+		return false
+	}
+	rs.pre = append(rs.pre, fmt.Sprintf("%s >= 0 && %s < %s_d%d", iv.lo, iv.hi, cname(arr.Name), dim))
+	return true
+}
