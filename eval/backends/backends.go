@@ -69,7 +69,7 @@ func Devices(spec string, minShard int64, fallback eval.Backend) (eval.Backend, 
 	if err != nil {
 		return nil, err
 	}
-	gs, comm, err := gpu.OpenDevices(gpu.Options{Fallback: fallback}, ords)
+	gs, comm, err := gpu.OpenDevices(gpu.Options{Fallback: fallback}, ords, func() eval.Backend { return cpu.New(cpu.Options{}) })
 	if err != nil {
 		return nil, err
 	}

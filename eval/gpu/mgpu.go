@@ -72,8 +72,10 @@ type NCCL struct {
 
 // OpenDevices opens the devices and, for more than one, an NCCL
 // communicator over them. Without NCCL the error says so (one device needs
-// none: the returned NCCL is nil).
-func OpenDevices(opts Options, ordinals []int) ([]*Backend, *NCCL, error) {
+// none: the returned NCCL is nil). fallback, when not nil, makes each
+// device's own fallback backend (the devices run at once, and each
+// fallback serves one of them).
+func OpenDevices(opts Options, ordinals []int, fallback func() eval.Backend) ([]*Backend, *NCCL, error) {
 	if len(ordinals) == 0 {
 		return nil, nil, errors.New("no devices")
 	}
@@ -88,6 +90,9 @@ func OpenDevices(opts Options, ordinals []int) ([]*Backend, *NCCL, error) {
 	}
 	backs := make([]*Backend, len(ordinals))
 	for i, o := range ordinals {
+		if fallback != nil {
+			opts.Fallback = fallback()
+		}
 		b, err := NewOnDevice(opts, o)
 		if err != nil {
 			return nil, nil, fmt.Errorf("device %d: %w", o, err)
@@ -361,4 +366,24 @@ func copyInto(dst any, at int, src any) int {
 		return copy(d[at:], src.([]float64))
 	}
 	panic(fmt.Sprintf("gpu: copy into %T", dst))
+}
+
+// ReadAt copies elements [off, off+n) into a new slice of n elements (the
+// sharded backend reads a block's last element, and the printer a large
+// block's shown rows, without a host buffer of the whole block).
+func (d *devArray) ReadAt(_ context.Context, off, n int64) (any, error) {
+	if d.mem.freed.Load() {
+		return nil, fmt.Errorf("gpu: use of a freed device array")
+	}
+	if off < 0 || n < 0 || off+n > d.n {
+		return nil, fmt.Errorf("internal error: elements [%d, %d) of an array of %d", off, off+n, d.n)
+	}
+	s := eval.MakeSlice(d.elem, int(n))
+	if n == 0 {
+		return s, nil
+	}
+	size := int64(d.elem.Size())
+	err := d.g.DtoH(slicePtr(s), d.mem.ptr+cuda.Ptr(off*size), n*size)
+	runtime.KeepAlive(s)
+	return s, err
 }

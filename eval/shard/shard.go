@@ -244,8 +244,81 @@ func fromRank(v eval.Value, rank int) eval.Value {
 
 // call runs fun (added to the program) on device rank.
 func (r *run) call(rank int, fun *core.Fun, args []eval.Value, sub *eval.Timings) ([]eval.Value, error) {
-	prog := &core.Program{Funs: append(append([]*core.Fun(nil), r.prog.Funs...), fun)}
-	return r.b.opts.Devices[rank].Run(r.ctx, prog, fun.Name, args, sub)
+	return r.b.opts.Devices[rank].Run(r.ctx, r.programOf(fun), fun.Name, args, sub)
+}
+
+// programOf is fun with the program's functions it calls, directly or
+// not: a device backend compiles kernels for every function it is given,
+// and a block's program should cost the compile of its own statement only
+// (and hit the module cache when another program has the same one).
+func (r *run) programOf(fun *core.Fun) *core.Program {
+	need := map[string]bool{}
+	var visit func(b *core.Body)
+	var lambda func(l *core.Lambda)
+	lambda = func(l *core.Lambda) {
+		if l != nil {
+			visit(l.Body)
+		}
+	}
+	visit = func(b *core.Body) {
+		if b == nil {
+			return
+		}
+		for _, s := range b.Stmts {
+			switch e := s.Exp.(type) {
+			case *core.ApplyExp:
+				if !need[e.Fun] {
+					need[e.Fun] = true
+					if f := r.prog.Fun(e.Fun); f != nil {
+						visit(f.Body)
+					}
+				}
+			case *core.IfExp:
+				visit(e.Then)
+				visit(e.Else)
+			case *core.LoopExp:
+				visit(e.Body)
+			case *core.Screma:
+				scremaLambdas(e, lambda)
+			case *core.Segmented:
+				scremaLambdas(e.Op, lambda)
+			case *core.Hist:
+				lambda(e.Map)
+				for _, op := range e.Ops {
+					lambda(op.Lambda)
+				}
+			case *core.Scatter:
+				lambda(e.Map)
+			case *core.Filter:
+				lambda(e.Map)
+				lambda(e.Pred)
+			case *core.MultiScan:
+				if e.Op != nil {
+					lambda(e.Op.Lambda)
+				}
+			}
+		}
+	}
+	visit(fun.Body)
+	prog := &core.Program{}
+	for _, f := range r.prog.Funs {
+		if need[f.Name] {
+			prog.Funs = append(prog.Funs, f)
+		}
+	}
+	prog.Funs = append(prog.Funs, fun)
+	return prog
+}
+
+func scremaLambdas(e *core.Screma, lambda func(*core.Lambda)) {
+	lambda(e.Map)
+	for _, op := range e.Scans {
+		lambda(op.Lambda)
+	}
+	for _, op := range e.Reds {
+		lambda(op.Lambda)
+	}
+	lambda(e.Post)
 }
 
 // merge adds the devices' timings of one step: their work overlaps, so the

@@ -188,6 +188,10 @@ func (r *run) combineReduction(s *core.Stmt, op *core.RedOp, res [][]eval.Value,
 		r.collective("allreduce", k)
 		v := out[0]
 		if s.Pat[at].Type.Rank == 0 {
+			// Scalars live on the host, as every backend returns them.
+			if v, err = toHost(r.ctx, v); err != nil {
+				return err
+			}
 			v.Shape = nil
 		}
 		r.env[s.Pat[at].Name] = fromRank(v, 0)
@@ -394,20 +398,11 @@ func (r *run) carryScan(s *core.Stmt, op *core.ScanOp, offs []int64, at int) err
 // one-element host array (read alone where the device array can).
 func lastElem(ctx context.Context, v eval.Value) (eval.Value, error) {
 	n := v.Shape[0]
-	if v.Data == nil {
-		if rr, ok := v.Dev.(eval.RangeReader); ok {
-			dst := eval.MakeSlice(v.Elem, int(n))
-			if err := rr.ReadRange(ctx, dst, n-1, 1); err != nil {
-				return eval.Value{}, err
-			}
-			return eval.Value{Elem: v.Elem, Shape: []int64{1}, Data: eval.SliceData(dst, int(n-1), int(n))}, nil
-		}
-	}
-	hv, err := toHost(ctx, v)
+	data, err := readPart(ctx, v, n-1, 1)
 	if err != nil {
 		return eval.Value{}, err
 	}
-	return eval.Value{Elem: v.Elem, Shape: []int64{1}, Data: cloneData(eval.SliceData(hv.Data, int(n-1), int(n)))}, nil
+	return eval.Value{Elem: v.Elem, Shape: []int64{1}, Data: data}, nil
 }
 
 // hist computes a histogram per device from the operator's neutral

@@ -79,19 +79,11 @@ func (s *Sharded) ReadRange(ctx context.Context, dst any, off, n int64) error {
 		pn := p.Shape[0] * rl
 		lo, hi := max(off, base), min(off+n, base+pn)
 		if lo < hi {
-			tmp := eval.MakeSlice(s.Elem, int(pn))
-			if rr, ok := p.Dev.(eval.RangeReader); ok && p.Data == nil {
-				if err := rr.ReadRange(ctx, tmp, lo-base, hi-lo); err != nil {
-					return err
-				}
-			} else {
-				hv, err := p.Host(ctx)
-				if err != nil {
-					return err
-				}
-				tmp = hv.Data
+			part, err := readPart(ctx, p, lo-base, hi-lo)
+			if err != nil {
+				return err
 			}
-			copyData(dst, int(lo), eval.SliceData(tmp, int(lo-base), int(hi-base)))
+			copyData(dst, int(lo), part)
 		}
 		base += pn
 	}
@@ -122,6 +114,32 @@ func (s *Sharded) Placement() string {
 		}
 	}
 	return b.String()
+}
+
+// rangeAt is a device array that reads part of itself into a new slice
+// (eval/gpu's arrays): a block's last element, or the rows a printer
+// shows, without a host buffer of the whole block.
+type rangeAt interface {
+	ReadAt(ctx context.Context, off, n int64) (any, error)
+}
+
+// readPart returns elements [off, off+n) of a block.
+func readPart(ctx context.Context, p eval.Value, off, n int64) (any, error) {
+	if p.Data == nil {
+		if ra, ok := p.Dev.(rangeAt); ok {
+			return ra.ReadAt(ctx, off, n)
+		}
+	}
+	hv, err := p.Host(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return cloneData(eval.SliceData(hv.Data, int(off), int(off+n))), nil
+}
+
+// ReadAt reads part of the array (see rangeAt).
+func (d *OnDevice) ReadAt(ctx context.Context, off, n int64) (any, error) {
+	return readPart(ctx, eval.Value{Dev: d.Arr}, off, n)
 }
 
 // ToHost copies the array to the host (eval.DeviceArray).
