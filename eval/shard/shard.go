@@ -137,6 +137,13 @@ func (b *Backend) Run(ctx context.Context, prog *core.Program, fn string, args [
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if ok, err := r.index(stmts[i]); ok || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			i++
+			continue
+		}
 		if candidate(stmts[i].Exp) {
 			done, err := r.sharded(stmts[i])
 			if err != nil {
@@ -167,13 +174,97 @@ func (b *Backend) Run(ctx context.Context, prog *core.Program, fn string, args [
 		}
 		out[i] = v
 	}
+	r.freeTemporaries(args, out)
 	return out, nil
+}
+
+// leaves adds the device arrays v holds (a sharded value's blocks, a
+// device's array) to set.
+func leaves(v eval.Value, set map[eval.DeviceArray]bool) {
+	switch d := v.Dev.(type) {
+	case nil:
+	case *Sharded:
+		for _, p := range d.Parts {
+			leaves(p, set)
+		}
+	case *OnDevice:
+		set[d.Arr] = true
+	default:
+		set[d] = true
+	}
+}
+
+// freeTemporaries frees the device memory of what the run computed and
+// does not return: device memory is not the collector's to manage (a
+// scan's 8 GiB of blocks would otherwise wait for a garbage collection
+// that the Go heap, a few objects larger, never asks for).
+func (r *run) freeTemporaries(args, results []eval.Value) {
+	keep := map[eval.DeviceArray]bool{}
+	for _, v := range args {
+		leaves(v, keep)
+	}
+	for _, v := range results {
+		leaves(v, keep)
+	}
+	made := map[eval.DeviceArray]bool{}
+	for _, v := range r.env {
+		leaves(v, made)
+	}
+	for d := range made {
+		if !keep[d] {
+			d.Free()
+		}
+	}
+}
+
+// index reads one element of a sharded array from the block that holds
+// it, instead of gathering the array (xs[i], a scan's last element).
+// Anything else, an index out of bounds included (its error names the
+// position), is left to device 0.
+func (r *run) index(s *core.Stmt) (bool, error) {
+	e, ok := s.Exp.(*core.IndexExp)
+	if !ok || len(s.Pat) != 1 {
+		return false, nil
+	}
+	sh, ok := r.env[e.Arr.Name].Dev.(*Sharded)
+	if !ok || len(e.Idx) != 1+len(sh.Inner) {
+		return false, nil
+	}
+	flat := int64(0)
+	dims := append([]int64{sh.Rows()}, sh.Inner...)
+	for k, d := range e.Idx {
+		if d.Fix == nil {
+			return false, nil
+		}
+		i, err := r.intOf(*d.Fix)
+		if err != nil {
+			return false, err
+		}
+		if i < 0 || i >= dims[k] {
+			return false, nil
+		}
+		flat = flat*dims[k] + i
+	}
+	rl := sh.rowLen()
+	row := flat / rl
+	off := sh.Offsets()
+	for k, p := range sh.Parts {
+		if row >= off[k] && row < off[k+1] {
+			data, err := readPart(r.ctx, p, flat-off[k]*rl, 1)
+			if err != nil {
+				return false, err
+			}
+			r.env[s.Pat[0].Name] = eval.Value{Elem: sh.Elem, Data: data}
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // candidate reports whether e is a kind of statement that can be sharded.
 func candidate(e core.Exp) bool {
 	switch e.(type) {
-	case *core.Screma, *core.Hist, *core.Filter, *core.Segmented:
+	case *core.Screma, *core.Hist, *core.Filter, *core.Segmented, *core.IndexExp:
 		return true
 	}
 	return false

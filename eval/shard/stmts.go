@@ -386,6 +386,10 @@ func (r *run) carryScan(s *core.Stmt, op *core.ScanOp, offs []int64, at int) err
 		parts := append([]eval.Value(nil), sh.Parts...)
 		for k := 1; k < n; k++ {
 			if res[k] != nil {
+				// The block scanned alone was this run's own: free it now.
+				if parts[k].Dev != nil {
+					parts[k].Dev.Free()
+				}
 				parts[k] = res[k][j]
 			}
 		}
