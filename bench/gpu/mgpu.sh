@@ -4,11 +4,13 @@
 #   CGO_ENABLED=0 GOEXPERIMENT=simd go build -o DIR/arepl ./cmd/arepl
 #   cp -r testdata examples kernels bench/gpu/mgpu* DIR/
 # Then on the machine: bash DIR/mgpu.sh smoke|full DIR OUT
-#   smoke: the rendezvous test, a sharded run against the CPU, one timing
-#   full:  every test program with --devices all against the CPU results,
-#          the rendezvous test, 1 vs 2 GPU timings of reduction, scan,
+#   smoke: the rendezvous test, a sharded run against the CPU, a REPL
+#          session over 10^8 elements
+#   all:   both, in one call
+#   full:  1 vs 2 GPU timings of reduction, scan,
 #          map-scan and histogram over 2^31 i32, the 2^34 f32 reduction,
-#          and JAX with sharding over the same GPUs (mgpu_peers.py).
+#          JAX with sharding over the same GPUs (mgpu_peers.py), and every
+#          test program with --devices all against the CPU results.
 set -uo pipefail
 mode=${1:-smoke}
 dir=$(cd "${2:-.}" && pwd)
@@ -25,16 +27,17 @@ log devices
 nvidia-smi -L 2>&1 | tee "$out/devices.txt"
 nvidia-smi topo -m 2>&1 | head -5 >>"$out/devices.txt"
 
+if [ "$mode" = smoke ] || [ "$mode" = all ]; then
 log "rendezvous: two processes, one GPU each"
 rm -f /tmp/arepl-mgpu-id
 for r in 0 1; do
-  CUDA_VISIBLE_DEVICES=$r timeout 90 "$A" mgpu-check --rendezvous file:/tmp/arepl-mgpu-id --rank $r --nranks 2 \
+  CUDA_VISIBLE_DEVICES=$r timeout 45 "$A" mgpu-check --rendezvous file:/tmp/arepl-mgpu-id --rank $r --nranks 2 \
     >"$out/rendezvous-file-$r.txt" 2>&1 &
 done
 wait
 cat "$out"/rendezvous-file-*.txt
 for r in 0 1; do
-  CUDA_VISIBLE_DEVICES=$r timeout 90 "$A" mgpu-check --rendezvous tcp:127.0.0.1:29531 --rank $r --nranks 2 \
+  CUDA_VISIBLE_DEVICES=$r timeout 45 "$A" mgpu-check --rendezvous tcp:127.0.0.1:29531 --rank $r --nranks 2 \
     >"$out/rendezvous-tcp-$r.txt" 2>&1 &
 done
 wait
@@ -56,8 +59,9 @@ echo "$in" | timeout 120 "$A" run /tmp/mgpu-smoke.fut --devices all --shard-min 
 if cmp -s "$out/smoke-cpu.txt" "$out/smoke-gpu2.txt"; then echo "smoke: same as the CPU"; else echo "smoke: DIFFERENT"; diff "$out/smoke-cpu.txt" "$out/smoke-gpu2.txt" | head -20; fi
 printf ':time on\n:backend\nlet xs = map (\\i -> i32.i64 ((i * 7) %% 1000)) (iota 100000000)\n:where xs\nreduce (+) 0 xs\nreduce (+) 0 xs\nscan (+) 0 xs\nhist (+) 0 1000 (map i64.i32 xs) xs\nfilter (>500) xs\n' |
   timeout 120 "$A" --devices all 2>&1 | cut -c1-600 | tee "$out/smoke-repl.txt"
+fi
 
-if [ "$mode" = full ]; then
+if [ "$mode" = full ] || [ "$mode" = all ]; then
   log "timings: 2^31 i32 on 1 and 2 GPUs (REPL :time; run = kernels by CUDA events + collectives)"
   for devs in 0 all; do
     {
@@ -82,8 +86,8 @@ if [ "$mode" = full ]; then
   log "JAX with sharding over the same GPUs"
   timeout 200 python3 "$dir/mgpu_peers.py" >"$out/jax.txt" 2>&1
   tail -30 "$out/jax.txt"
-  log "every test program with --devices all --shard-min 1 (4 processes over the folders)"
-  ls -d testdata/* examples | timeout 240 xargs -P 4 -I{} sh -c \
+  log "every test program with --devices all --shard-min 1 (8 processes over the folders)"
+  ls -d testdata/* examples | timeout "${TESTS_S:-180}" xargs -P 8 -I{} sh -c \
     '"$0" test --devices all --shard-min 1 "{}" >"$1/test-$(echo {} | tr / _).txt" 2>&1; echo "{}: $(tail -1 "$1/test-$(echo {} | tr / _).txt")"' "$A" "$out" | tee "$out/tests-summary.txt"
 fi
 log done

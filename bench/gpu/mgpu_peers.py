@@ -38,7 +38,7 @@ for nd in (1, 2):
     mesh = Mesh(devs[:nd], ("x",))
     sh = NamedSharding(mesh, P("x"))
     rep = NamedSharding(mesh, P())
-    make = jax.jit(lambda: ((jnp.arange(N, dtype=jnp.uint32) * 7) % 1000).astype(jnp.int32), out_shardings=sh)
+    make = jax.jit(lambda: (((jnp.arange(N, dtype=jnp.uint32) % 1000) * 7) % 1000).astype(jnp.int32), out_shardings=sh)
     xs = make()
     jax.block_until_ready(xs)
     work = {
@@ -50,7 +50,8 @@ for nd in (1, 2):
     for name, f in work.items():
         try:
             t, r = best(f, xs)
-            print(f"jax {nd} GPU {name} 2^31 i32: {t*1e3:.3f} ms, {4*N/t/1e9:.1f} GB/s input", flush=True)
+            tail = f", result {int(r)}" if r.ndim == 0 else ""
+            print(f"jax {nd} GPU {name} 2^31 i32: {t*1e3:.3f} ms, {4*N/t/1e9:.1f} GB/s input{tail}", flush=True)
         except Exception as e:  # out of memory and the like: reported, not fatal
             print(f"jax {nd} GPU {name}: failed: {type(e).__name__}: {str(e)[:200]}", flush=True)
     del xs
