@@ -31,13 +31,13 @@ if [ "$mode" = smoke ] || [ "$mode" = all ]; then
 log "rendezvous: two processes, one GPU each"
 rm -f /tmp/arepl-mgpu-id
 for r in 0 1; do
-  CUDA_VISIBLE_DEVICES=$r timeout 45 "$A" mgpu-check --rendezvous file:/tmp/arepl-mgpu-id --rank $r --nranks 2 \
+  CUDA_VISIBLE_DEVICES=$r timeout 45 "$A" nccl --rendezvous file:/tmp/arepl-mgpu-id --rank $r --nranks 2 \
     >"$out/rendezvous-file-$r.txt" 2>&1 &
 done
 wait
 cat "$out"/rendezvous-file-*.txt
 for r in 0 1; do
-  CUDA_VISIBLE_DEVICES=$r timeout 45 "$A" mgpu-check --rendezvous tcp:127.0.0.1:29531 --rank $r --nranks 2 \
+  CUDA_VISIBLE_DEVICES=$r timeout 45 "$A" nccl --rendezvous tcp:127.0.0.1:29531 --rank $r --nranks 2 \
     >"$out/rendezvous-tcp-$r.txt" 2>&1 &
 done
 wait

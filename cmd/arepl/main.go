@@ -65,7 +65,7 @@ func init() {
 		{"bench", "time an entry point on inputs from stdin or random ones", runBench},
 		{"plan", "show the fusion plan (or the generated CUDA) of an entry point", runPlan},
 		{"jupyter", "install the Jupyter kernel spec, or run the kernel", runJupyter},
-		{"mgpu-check", "join an NCCL communicator across processes and check its collectives (docs/multigpu.md)", runMGPUCheck},
+		{"nccl", "join an NCCL communicator across processes, check its collectives (docs/multigpu.md)", runNCCLCheck},
 		{"version", "print the version (also --version)", func([]string) error { fmt.Println(versionString()); return nil }},
 		{"help", "show this help", func([]string) error { usage(os.Stdout); return nil }},
 	}

@@ -15,21 +15,21 @@ import (
 	"github.com/arepl/arepl/lang/core"
 )
 
-// runMGPUCheck is `arepl mgpu-check --rendezvous SPEC --rank R --nranks N`:
+// runNCCLCheck is `arepl nccl --rendezvous SPEC --rank R --nranks N`:
 // the many-hosts bootstrap, checked. Every process (one per GPU or host,
 // its GPU chosen by CUDA_VISIBLE_DEVICES) shares rank 0's NCCL id through
 // the rendezvous, joins the communicator, all-reduces a buffer of its rank
 // + 1 and all-gathers its rank, and checks the results; it prints one line
 // with the collectives' bus bandwidth. docs/multigpu.md says how to launch it.
-func runMGPUCheck(args []string) error {
-	fs := flag.NewFlagSet("arepl mgpu-check", flag.ContinueOnError)
+func runNCCLCheck(args []string) error {
+	fs := flag.NewFlagSet("arepl nccl", flag.ContinueOnError)
 	spec := fs.String("rendezvous", "", "file:PATH or tcp:HOST:PORT: where rank 0 shares NCCL's unique id")
 	rank := fs.Int("rank", 0, "this process's rank, 0 to nranks-1")
 	nranks := fs.Int("nranks", 1, "the number of processes")
 	elems := fs.Int64("elems", 1<<24, "f32 elements of the all-reduce buffer")
 	timeout := fs.Duration("timeout", 2*time.Minute, "bound on the rendezvous and the collectives")
 	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: arepl mgpu-check --rendezvous file:PATH|tcp:HOST:PORT --rank R --nranks N [--elems N]")
+		fmt.Fprintln(os.Stderr, "usage: arepl nccl --rendezvous file:PATH|tcp:HOST:PORT --rank R --nranks N [--elems N]")
 		fs.PrintDefaults()
 	}
 	if _, err := parseFlags(fs, args); err != nil {
