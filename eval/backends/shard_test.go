@@ -177,3 +177,25 @@ func TestDevicesSpecErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestShardedInputsStayInPlace: statements over a sharded session value
+// run where its blocks are; nothing (not even its length, a size statement
+// before the reduction) gathers it.
+func TestShardedInputsStayInPlace(t *testing.T) {
+	ctx := context.Background()
+	s := NewSession(eval.Options{Backend: "gpu", Fusion: true, DeviceSpec: "sim:2"})
+	if _, err := s.Eval(ctx, "[1]", `let xs = map (\i -> i32.i64 i) (iota 100)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{`reduce (+) 0 xs`, `(scan (+) 0 xs)[99]`, `hist (+) 0 10 (map (\x -> i64.i32 (x % 10)) xs) xs`, `length xs`, `xs[57]`} {
+		res, err := s.Eval(ctx, "[2]", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range res.Timings.Notes {
+			if strings.Contains(n, "through the host") {
+				t.Errorf("%s: %s", src, n)
+			}
+		}
+	}
+}
