@@ -84,7 +84,7 @@ func Devices(spec string, minShard int64, fallback eval.Backend) (eval.Backend, 
 		c = comm
 	}
 	return shard.New(shard.Options{Name: "gpu", Devices: devs, Comm: c, MinShard: minShard, Parallel: true,
-		Describe: strings.Join(names, "; ")})
+		CollectiveMin: 4096, Describe: strings.Join(names, "; ")})
 }
 
 // shardedPlan adds the sharding to the GPU plan's lines.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/eval/cpu"
 	"github.com/arepl/arepl/eval/shard"
 )
 
@@ -196,6 +197,46 @@ func TestShardedInputsStayInPlace(t *testing.T) {
 			if strings.Contains(n, "through the host") {
 				t.Errorf("%s: %s", src, n)
 			}
+		}
+	}
+}
+
+// TestSmallPartialsOnTheHost: with CollectiveMin set (as on GPUs), a
+// reduction's scalar partials and a scan's carries are combined on the
+// host, larger histograms still through the collective layer; the results
+// do not change.
+func TestSmallPartialsOnTheHost(t *testing.T) {
+	ctx := context.Background()
+	c := cpu.New(cpu.Options{})
+	b, err := shard.New(shard.Options{Devices: []eval.Backend{cpu.New(cpu.Options{}), cpu.New(cpu.Options{})},
+		Comm: shard.Local{N: 2}, MinShard: 1, CollectiveMin: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := eval.NewSession(eval.Options{Backend: "gpu", Fusion: true, CPU: c, GPU: func() (eval.Backend, error) { return b, nil }})
+	ref := NewSession(eval.Options{Backend: "cpu", Fusion: true})
+	for _, c := range []struct{ src, row string }{
+		{`reduce (+) 0 (map (\i -> i32.i64 i) (iota 1000))`, "host all-reduce"},
+		{`(scan (+) 0 (map (\i -> i32.i64 i) (iota 1000)))[999]`, "host all-gather"},
+		{`hist (+) 0 1000 (map (\i -> i % 1000) (iota 5000)) (map (\i -> i32.i64 i) (iota 5000))`, "allreduce (simulated)"},
+	} {
+		res, err := s.Eval(ctx, "[t]", c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := ref.Eval(ctx, "[t]", c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, w := formatAll(t, res), formatAll(t, want); got != w {
+			t.Errorf("%s: got %s, want %s", c.src, got, w)
+		}
+		var rows []string
+		for _, k := range res.Timings.Kernels {
+			rows = append(rows, k.Name)
+		}
+		if !strings.Contains(strings.Join(rows, "\n"), c.row) {
+			t.Errorf("%s: no %q row in %q", c.src, c.row, rows)
 		}
 	}
 }

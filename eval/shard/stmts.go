@@ -181,11 +181,10 @@ func (r *run) combineReduction(s *core.Stmt, op *core.RedOp, res [][]eval.Value,
 			}
 			parts[k] = rv[at]
 		}
-		out, k, err := r.b.opts.Comm.AllReduce(r.ctx, parts, bop)
+		out, err := r.allReduce(parts, bop)
 		if err != nil {
 			return err
 		}
-		r.collective("allreduce", k)
 		v := out[0]
 		if s.Pat[at].Type.Rank == 0 {
 			// Scalars live on the host, as every backend returns them.
@@ -311,11 +310,10 @@ func (r *run) carryScan(s *core.Stmt, op *core.ScanOp, offs []int64, at int) err
 			}
 			parts[k] = last
 		}
-		all, kt, err := r.b.opts.Comm.AllGather(r.ctx, parts)
+		all, err := r.allGather(parts)
 		if err != nil {
 			return err
 		}
-		r.collective("allgather", kt)
 		hv, err := toHost(r.ctx, all[0])
 		if err != nil {
 			return err
@@ -471,11 +469,10 @@ func (r *run) hist(s *core.Stmt, e *core.Hist, w int64) error {
 				}
 				parts[k] = rv[at]
 			}
-			out, kt, err := r.b.opts.Comm.AllReduce(r.ctx, parts, bop)
+			out, err := r.allReduce(parts, bop)
 			if err != nil {
 				return err
 			}
-			r.collective("allreduce", kt)
 			totals[0] = fromRank(out[0], 0)
 		} else {
 			// Pairwise on device 0 with the program's operator.
