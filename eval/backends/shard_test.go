@@ -3,6 +3,7 @@ package backends
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -238,5 +239,18 @@ func TestSmallPartialsOnTheHost(t *testing.T) {
 		if !strings.Contains(strings.Join(rows, "\n"), c.row) {
 			t.Errorf("%s: no %q row in %q", c.src, c.row, rows)
 		}
+	}
+}
+
+// TestSeveralGPUsNeedNCCL: without libnccl, asking for several GPUs is a
+// clear error value, not a crash (one GPU needs no NCCL).
+func TestSeveralGPUsNeedNCCL(t *testing.T) {
+	if _, err := os.Stat("/usr/lib/x86_64-linux-gnu/libnccl.so.2"); err == nil {
+		t.Skip("NCCL is installed here")
+	}
+	t.Setenv("NCCL_LIBRARY", "/nonexistent/libnccl.so.2")
+	_, err := Devices("0,1", 0, nil)
+	if err == nil || !strings.Contains(err.Error(), "2 GPUs need NCCL") {
+		t.Errorf("Devices(0,1) without NCCL = %v, want an error saying NCCL is needed", err)
 	}
 }

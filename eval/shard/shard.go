@@ -718,23 +718,23 @@ func (r *run) offsetIndex(index *core.Var, l *core.Lambda) (*core.Var, *core.Var
 
 // nativeOp returns the binary operator a reduction lambda is, when it is
 // exactly one operator applied to its two parameters.
-func nativeOp(l *core.Lambda) (core.BinOp, core.PrimType, bool) {
+func nativeOp(l *core.Lambda) (core.BinOp, bool) {
 	if l == nil || len(l.Params) != 2 || len(l.Body.Stmts) != 1 || len(l.Body.Result) != 1 {
-		return 0, 0, false
+		return 0, false
 	}
 	s := l.Body.Stmts[0]
 	e, ok := s.Exp.(*core.BinOpExp)
 	if !ok || len(s.Pat) != 1 || l.Body.Result[0] != core.Atom(s.Pat[0]) {
-		return 0, 0, false
+		return 0, false
 	}
 	x, y := l.Params[0], l.Params[1]
 	if !(e.X == core.Atom(x) && e.Y == core.Atom(y)) && !(e.X == core.Atom(y) && e.Y == core.Atom(x)) {
-		return 0, 0, false
+		return 0, false
 	}
 	if !core.BinOps[e.Op].Commutative || !NativeOp(e.Op, e.T) {
-		return 0, 0, false
+		return 0, false
 	}
-	return e.Op, e.T, true
+	return e.Op, true
 }
 
 // Upload places values on the devices once (eval.Uploader), as arepl bench

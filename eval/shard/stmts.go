@@ -28,7 +28,7 @@ func (r *run) sharded(s *core.Stmt) (bool, error) {
 			at = len(s.Pat) - redWidth(e)
 		}
 		for _, op := range e.Reds {
-			_, _, native := nativeOp(op.Lambda)
+			_, native := nativeOp(op.Lambda)
 			for _, v := range s.Pat[at : at+len(op.Neutral)] {
 				if v.Type.Rank > 0 && !(native && len(op.Neutral) == 1) {
 					return false, nil
@@ -168,7 +168,7 @@ func (r *run) blocks(res [][]eval.Value, i int, v *core.Var) eval.Value {
 // reduction into the statement's scalars.
 func (r *run) combineReduction(s *core.Stmt, op *core.RedOp, res [][]eval.Value, at int) error {
 	m := len(op.Neutral)
-	if bop, t, ok := nativeOp(op.Lambda); ok && m == 1 {
+	if bop, ok := nativeOp(op.Lambda); ok && m == 1 {
 		parts := make([]eval.Value, len(res))
 		for k, rv := range res {
 			if rv == nil {
@@ -194,7 +194,6 @@ func (r *run) combineReduction(s *core.Stmt, op *core.RedOp, res [][]eval.Value,
 			v.Shape = nil
 		}
 		r.env[s.Pat[at].Name] = fromRank(v, 0)
-		_ = t
 		return nil
 	}
 	// The program's own operator over the partials, in device order.
@@ -450,7 +449,7 @@ func (r *run) hist(s *core.Stmt, e *core.Hist, w int64) error {
 	for _, op := range e.Ops {
 		m := len(op.Dests)
 		totals := make([]eval.Value, m)
-		if bop, _, ok := nativeOp(op.Lambda); ok && m == 1 {
+		if bop, ok := nativeOp(op.Lambda); ok && m == 1 {
 			parts := make([]eval.Value, len(res))
 			for k, rv := range res {
 				if rv == nil {
