@@ -39,6 +39,9 @@ test-go:
 test-programs: build
 	./$(BIN) test testdata examples
 	./$(BIN) test --no-fusion testdata examples
+	# The sharding over devices (eval/shard), on 2 and 3 simulated devices.
+	./$(BIN) test --devices sim:2 testdata examples
+	./$(BIN) test --devices sim:3 testdata examples
 
 test-jupyter: build
 	bash jupyter/test.sh $(abspath $(BIN))

@@ -32,8 +32,11 @@ var allowed = map[string][]string{
 	"eval":        {"lang/...", "fusion", "eval/internal/..."},
 	"eval/cpu":    {"lang/source", "lang/core", "eval"},
 	"eval/gpu":    {"lang/source", "lang/core", "eval", "eval/gpu/...", "kernels"},
+	// Sharding over devices knows backends only as eval.Backend values, so
+	// the same logic runs over GPUs and over simulated (CPU) devices.
+	"eval/shard": {"lang/source", "lang/core", "eval"},
 	// The one package that knows every backend and wires them into sessions.
-	"eval/backends": {"lang/...", "eval", "eval/cpu", "eval/gpu", "fusion"},
+	"eval/backends": {"lang/...", "eval", "eval/cpu", "eval/gpu", "eval/shard", "fusion"},
 	"futtest":       {"lang/...", "eval", "eval/backends", "fusion"},
 	// The one table of :commands that the REPL and the kernel serve.
 	"commands": {"lang/...", "eval", "fusion", "viz"},
@@ -49,7 +52,7 @@ var thirdParty = map[string][]string{
 	"github.com/alecthomas/participle": {"lang/syntax"},
 	"github.com/chzyer/readline":       {"cmd/arepl"},
 	"github.com/go-zeromq/zmq4":        {"jupyter"},
-	"github.com/ebitengine/purego":     {"eval/gpu/cuda"},
+	"github.com/ebitengine/purego":     {"eval/gpu/cuda", "eval/gpu/nccl"},
 	"golang.org/x/sys":                 {"eval/gpu/cuda", "cmd/arepl", "jupyter"},
 	"gonum.org/v1/plot":                {"viz"},
 }

@@ -22,7 +22,7 @@ func init() {
 		&Command{Name: "reload", Help: "load the last loaded file again", Run: cmdReload},
 		&Command{Name: "time", Args: "[on|off]", Help: "show a timing table under every result", Example: "on", Complete: words("on", "off"), Run: cmdTime},
 		&Command{Name: "set", Args: "[print-limit N | deterministic on|off | memory SIZE]", Help: "show the settings, or elide arrays with more than N elements (0: never), fix the order of float scans on the GPU, set the memory budget", Example: "print-limit 5", Complete: completeSet, Run: cmdSet},
-		&Command{Name: "backend", Args: "[auto|cpu|gpu]", Help: "show or choose the backend", Example: "cpu", Complete: words("auto", "cpu", "gpu"), Run: cmdBackend},
+		&Command{Name: "backend", Args: "[auto|cpu|gpu [all|0,1,...|sim:N]]", Help: "show or choose the backend; gpu with devices shards arrays over them (docs/multigpu.md)", Example: "cpu", Complete: words("auto", "cpu", "gpu"), Run: cmdBackend},
 		&Command{Name: "fusion", Args: "[on|off]", Help: "show or switch the fusion passes", Example: "off", Complete: words("on", "off"), Run: cmdFusion},
 		&Command{Name: "plan", Args: "EXPR", Help: "show what fusion does to EXPR (SOACs before and after, bytes moved), without running it", Example: "map (+1) (iota 5)", Run: cmdPlan},
 		&Command{Name: "kernel", Args: "EXPR", Help: "show the CUDA code the GPU backend generates for EXPR, without running it", Example: "reduce (+) 0 (iota 5)", Run: cmdKernel},

@@ -247,7 +247,7 @@ func FormatTimings(t Timings) string {
 	if t.CPUStatements > 0 {
 		s += fmt.Sprintf(", %d statements on the CPU", t.CPUStatements)
 	}
-	return s
+	return s + perDevice(t)
 }
 
 // fmtTransfers lists copies by direction, with bytes and bandwidth:

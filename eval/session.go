@@ -58,6 +58,14 @@ type Options struct {
 	// GPUPlan, when set, describes how a program's statements run on the
 	// GPU, for plans (fusion.Plan.GPU).
 	GPUPlan func(*core.Program) ([]string, error)
+	// Devices, when set, creates the backend that shards arrays over the
+	// devices spec names ("all", "0,1", "sim:3": see eval/backends);
+	// DeviceSpec, when not empty, makes that the GPU backend from the
+	// start, and ShardMin is its sharding threshold in elements (0: the
+	// default). `:backend gpu SPEC` switches to it later.
+	Devices    func(spec string) (Backend, error)
+	DeviceSpec string
+	ShardMin   int64
 }
 
 // Session holds the declarations and values of one REPL or notebook across
@@ -751,6 +759,9 @@ type compiledCall struct {
 func (s *Session) SetBackend(name string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if base, spec, ok := strings.Cut(name, " "); ok && base == "gpu" {
+		return s.setDevices(strings.TrimSpace(spec))
+	}
 	switch name {
 	case "auto", "cpu":
 	case "gpu":
@@ -761,6 +772,22 @@ func (s *Session) SetBackend(name string) error {
 		return fmt.Errorf("unknown backend %q (want auto, cpu or gpu)", name)
 	}
 	s.opts.Backend = name
+	return nil
+}
+
+// setDevices makes the multi-device backend for spec the GPU backend.
+func (s *Session) setDevices(spec string) error {
+	if s.opts.Devices == nil {
+		return errors.New("this session has no multi-device backend")
+	}
+	b, err := s.opts.Devices(spec)
+	if err != nil {
+		return err
+	}
+	s.gpuOnce.Do(func() {})
+	s.gpu, s.gpuErr = b, nil
+	s.gpuDone.Store(true)
+	s.opts.Backend = "gpu"
 	return nil
 }
 

@@ -65,6 +65,7 @@ func init() {
 		{"bench", "time an entry point on inputs from stdin or random ones", runBench},
 		{"plan", "show the fusion plan (or the generated CUDA) of an entry point", runPlan},
 		{"jupyter", "install the Jupyter kernel spec, or run the kernel", runJupyter},
+		{"nccl", "join an NCCL communicator across processes, check its collectives (docs/multigpu.md)", runNCCLCheck},
 		{"version", "print the version (also --version)", func([]string) error { fmt.Println(versionString()); return nil }},
 		{"help", "show this help", func([]string) error { usage(os.Stdout); return nil }},
 	}
@@ -201,12 +202,16 @@ type sessionFlags struct {
 	backend  string
 	noFusion bool
 	memory   string
+	devices  string
+	shardMin int64
 }
 
 func (f *sessionFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.backend, "backend", "auto", "backend: cpu, gpu or auto (the GPU when one is present)")
 	fs.BoolVar(&f.noFusion, "no-fusion", false, "turn the fusion passes off")
 	fs.StringVar(&f.memory, "memory", "", "memory budget for values and intermediates, e.g. 16GiB (default: 3/4 of physical memory)")
+	fs.StringVar(&f.devices, "devices", "", "shard arrays over several devices: all, 0,1,... or sim:N (N simulated devices); implies --backend gpu (docs/multigpu.md)")
+	fs.Int64Var(&f.shardMin, "shard-min", 0, "with --devices: the element count from which a statement is spread over the devices (default 1048576; 1 for sim:N)")
 }
 
 // options checks the flags and returns the session options they ask for.
@@ -216,7 +221,13 @@ func (f *sessionFlags) options() (eval.Options, error) {
 	default:
 		return eval.Options{}, fmt.Errorf("unknown backend %q (want cpu, gpu or auto)", f.backend)
 	}
-	opts := eval.Options{Backend: f.backend, Fusion: !f.noFusion}
+	opts := eval.Options{Backend: f.backend, Fusion: !f.noFusion, DeviceSpec: f.devices, ShardMin: f.shardMin}
+	if f.devices != "" {
+		if f.backend == "cpu" {
+			return eval.Options{}, fmt.Errorf("--devices %s needs --backend gpu (or auto)", f.devices)
+		}
+		opts.Backend = "gpu"
+	}
 	if f.memory != "" {
 		n, err := eval.ParseBytes(f.memory)
 		if err != nil {

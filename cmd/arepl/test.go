@@ -10,6 +10,7 @@ import (
 
 	"github.com/chzyer/readline"
 
+	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/futtest"
 )
 
@@ -46,6 +47,14 @@ func runTest(args []string) error {
 		PlanCheck:  futtest.CheckFusionPlan,
 		Timeout:    *timeout,
 		NewSession: newSession,
+	}
+	if opts.DeviceSpec != "" {
+		// futtest builds each file's session from Backend and Fusion:
+		// carry the devices along.
+		topts.NewSession = func(o eval.Options) *eval.Session {
+			o.DeviceSpec, o.ShardMin = opts.DeviceSpec, opts.ShardMin
+			return newSession(o)
+		}
 	}
 	if *verbose {
 		topts.Verbose = os.Stdout

@@ -88,6 +88,13 @@ func New(opts Options) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newOn(opts, g)
+}
+
+// newOn makes the backend of an open device (New's device 0, or one of
+// NewOnDevice's).
+func newOn(opts Options, g *cuda.GPU) (*Backend, error) {
+	var err error
 	p := g.Props()
 	b := &Backend{opts: opts, g: g, mods: map[string]*loaded{},
 		lim: Limits{SMs: p.SMs, MaxThreadsPerBlock: p.MaxThreadsPerBlock, SharedPerBlock: p.SharedPerBlock,

@@ -109,6 +109,8 @@ type GPU struct {
 	stage *stage  // pinned staging buffers for large copies (staging.go)
 	pool  uintptr // the memory pool Alloc takes from (pool.go); 0: none
 
+	ordinal int // the device's ordinal (OpenDevice)
+
 	mu     sync.Mutex
 	broken error // set after a sticky error
 }
@@ -123,16 +125,16 @@ var (
 // reads its properties; later calls return the same GPU (or error). The
 // error is a *NoGPUError when there is no driver, no NVRTC or no device.
 func Open() (*GPU, error) {
-	openOnce.Do(func() { openGPU, openErr = open0() })
+	openOnce.Do(func() { openGPU, openErr = open0(0) })
 	return openGPU, openErr
 }
 
-func open0() (*GPU, error) {
+func open0(ordinal int) (*GPU, error) {
 	d, err := load()
 	if err != nil {
 		return nil, &NoGPUError{err.Error()}
 	}
-	g := &GPU{d: d, cmds: make(chan func())}
+	g := &GPU{d: d, cmds: make(chan func()), ordinal: ordinal}
 	ready := make(chan error)
 	go g.loop(ready)
 	if err := <-ready; err != nil {
@@ -167,7 +169,10 @@ func (g *GPU) init() error {
 	if n == 0 {
 		return &NoGPUError{"the driver reports no CUDA device"}
 	}
-	if err := g.check("cuDeviceGet", d.cuDeviceGet(&g.dev, 0)); err != nil {
+	if g.ordinal >= int(n) {
+		return &NoGPUError{fmt.Sprintf("no CUDA device %d: the driver reports %d", g.ordinal, n)}
+	}
+	if err := g.check("cuDeviceGet", d.cuDeviceGet(&g.dev, int32(g.ordinal))); err != nil {
 		return err
 	}
 	if err := g.check("cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain(&g.ctx, g.dev)); err != nil {

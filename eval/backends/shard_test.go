@@ -1,0 +1,256 @@
+package backends
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/eval/cpu"
+	"github.com/arepl/arepl/eval/shard"
+)
+
+// shardCases are inputs whose statements take each path of eval/shard:
+// map, redomap with an operator the collective knows and with one it does
+// not (non-commutative, tuple), scan with its carries, filter and
+// partition (uneven blocks), hist (all-reduced and by the operator),
+// segmented reductions over rows, index arithmetic fused into a map (the
+// block's offset), and an array read whole inside the lambda that maps over
+// its blocks.
+var shardCases = []string{
+	`map (\i -> i32.i64 i * 3 - 7) (iota N)`,
+	`reduce (+) 0 (map (\i -> i32.i64 i % 1000) (iota N))`,
+	`reduce i64.max i64.lowest (map (\i -> (i * 7919) % 10007) (iota N))`,
+	`reduce (\a b -> if b % 3 == 0 then b else a) 0 (map (\i -> i32.i64 i) (iota N))`,
+	`reduce (\(a, i) (b, j) -> if b > a || (b == a && j < i) then (b, j) else (a, i)) (i32.lowest, -1i64) (zip (map (\i -> i32.i64 ((i * 31) % 97)) (iota N)) (iota N))`,
+	`reduce (+) 0f32 (map (\i -> f32.i64 (i % 8)) (iota N))`,
+	`reduce (&&) true (map (\i -> i < N) (iota N))`,
+	`scan (+) 0 (map (\i -> i32.i64 i % 5) (iota N))`,
+	`scan (\(a1, b1) (a2, b2) -> (a1 * a2, b1 * a2 + b2)) (1u32, 0u32) (zip (map (\i -> u32.i64 (i % 5 + 1)) (iota N)) (map (\i -> u32.i64 i) (iota N)))`,
+	`scan i64.min i64.highest (map (\i -> (i * 7919) % 10007) (iota N))`,
+	`filter (\x -> x % 3 == 1) (map (\i -> i32.i64 i) (iota N))`,
+	`partition (\x -> x % 4 == 0) (map (\i -> i32.i64 i) (iota N))`,
+	`hist (+) 0 10 (map (\i -> i % 10) (iota N)) (map (\i -> i32.i64 i) (iota N))`,
+	`hist i32.max i32.lowest 7 (map (\i -> (i * 13) % 9) (iota N)) (map (\i -> i32.i64 ((i * 31) % 101)) (iota N))`,
+	`hist (\a b -> a | b) 0u8 5 (map (\i -> i % 5) (iota N)) (map (\i -> u8.i64 (i % 256)) (iota N))`,
+	`map (\r -> reduce (+) 0 r) (unflatten (map (\i -> i32.i64 i) (iota (N * 3))) : [N][3]i32)`,
+	`map (\r -> scan (+) 0 r) (unflatten (map (\i -> i32.i64 i) (iota (N * 4))) : [N][4]i32)`,
+	`let xs = map (\i -> i32.i64 ((i * 7) % 11)) (iota N) in map (\x -> reduce (+) 0 (map (\y -> if y < x then 1 else 0) xs)) xs`,
+	`let xs = map (\i -> i32.i64 i) (iota N) in (reduce (+) 0 xs, scan (+) 0 xs, map (*2) xs)`,
+}
+
+// TestShardedMatchesCPU runs every case on 1 to 4 simulated devices, with
+// sizes that leave some devices without rows, against the CPU.
+func TestShardedMatchesCPU(t *testing.T) {
+	ctx := context.Background()
+	for _, n := range []int{1, 2, 3, 7, 1000} {
+		ref := NewSession(eval.Options{Backend: "cpu", Fusion: true})
+		want := map[string]string{}
+		for _, c := range shardCases {
+			src := strings.ReplaceAll(c, "N", fmt.Sprint(n))
+			res, err := ref.Eval(ctx, "[cpu]", src)
+			if err != nil {
+				t.Fatalf("cpu %s: %v", src, err)
+			}
+			want[src] = formatAll(t, res)
+		}
+		for devs := 1; devs <= 4; devs++ {
+			for _, fusion := range []bool{true, false} {
+				s := NewSession(eval.Options{Backend: "gpu", Fusion: fusion, DeviceSpec: fmt.Sprintf("sim:%d", devs)})
+				for _, c := range shardCases {
+					src := strings.ReplaceAll(c, "N", fmt.Sprint(n))
+					res, err := s.Eval(ctx, "[sim]", src)
+					if err != nil {
+						t.Fatalf("%d devices, fusion %v, %s: %v", devs, fusion, src, err)
+					}
+					if got := formatAll(t, res); got != want[src] {
+						t.Errorf("%d devices, fusion %v, %s:\n got %s\nwant %s", devs, fusion, src, got, want[src])
+					}
+				}
+			}
+		}
+	}
+}
+
+func formatAll(t *testing.T, res *eval.Result) string {
+	t.Helper()
+	out, err := eval.FormatRun(res.Type, hostAll(t, res.Values))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func hostAll(t *testing.T, vs []eval.Value) []eval.Value {
+	out := make([]eval.Value, len(vs))
+	for i, v := range vs {
+		hv, err := v.Host(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = hv
+	}
+	return out
+}
+
+// TestShardedPaths checks that the statements really ran per device and
+// were combined the way the package comment says, by the notes and
+// timing rows the backend leaves, and that results stay sharded.
+func TestShardedPaths(t *testing.T) {
+	ctx := context.Background()
+	s := NewSession(eval.Options{Backend: "gpu", Fusion: true, DeviceSpec: "sim:3"})
+	for _, c := range []struct {
+		src      string
+		notes    []string // substrings some note must have
+		kernels  []string // substrings some timing row must have
+		sharded  bool     // the first result is a sharded array
+		blockLen []int64
+	}{
+		{src: `reduce (+) 0 (map (\i -> i32.i64 i) (iota 100))`, notes: []string{"ran on 3 devices", "bus bandwidth"},
+			kernels: []string{"dev0 ", "dev1 ", "dev2 ", "allreduce (simulated) (3 ranks)"}},
+		{src: `reduce (\a b -> b) 0 (map (\i -> i32.i64 i) (iota 100))`, notes: []string{"partials combined by its operator"}},
+		{src: `scan (+) 0 (map (\i -> i32.i64 i) (iota 100))`, notes: []string{"carries all-gathered"},
+			kernels: []string{"allgather (simulated)"}, sharded: true, blockLen: []int64{33, 33, 34}},
+		{src: `filter (\x -> x < 40) (map (\i -> i32.i64 i) (iota 100))`, notes: []string{"survivors stay on their devices"},
+			sharded: true, blockLen: []int64{33, 7, 0}},
+		{src: `hist (+) 0 4 (map (\i -> i % 4) (iota 100)) (map (\i -> i32.i64 i) (iota 100))`, notes: []string{"per-device histograms"},
+			kernels: []string{"allreduce"}},
+		{src: `transpose (unflatten (map (\i -> i32.i64 i) (iota 100)) : [10][10]i32)`, notes: []string{"gathered"}},
+	} {
+		res, err := s.Eval(ctx, "[t]", c.src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		all := strings.Join(res.Timings.Notes, "\n")
+		for _, n := range c.notes {
+			if !strings.Contains(all, n) {
+				t.Errorf("%s: no note with %q in:\n%s", c.src, n, all)
+			}
+		}
+		var rows []string
+		for _, k := range res.Timings.Kernels {
+			rows = append(rows, k.Name)
+		}
+		for _, k := range c.kernels {
+			if !strings.Contains(strings.Join(rows, "\n"), k) {
+				t.Errorf("%s: no timing row with %q in %q", c.src, k, rows)
+			}
+		}
+		sh, ok := res.Values[0].Dev.(*shard.Sharded)
+		if ok != c.sharded {
+			t.Errorf("%s: sharded result %v, want %v", c.src, ok, c.sharded)
+		}
+		if ok && c.blockLen != nil {
+			for k, p := range sh.Parts {
+				if p.Shape[0] != c.blockLen[k] {
+					t.Errorf("%s: block %d has %d rows, want %d (%s)", c.src, k, p.Shape[0], c.blockLen[k], sh.Placement())
+				}
+			}
+		}
+	}
+}
+
+// TestShardMinKeepsSmallArraysOnOneDevice: below the threshold nothing is
+// spread.
+func TestShardMinKeepsSmallArraysOnOneDevice(t *testing.T) {
+	s := NewSession(eval.Options{Backend: "gpu", Fusion: true, DeviceSpec: "sim:2", ShardMin: 1000})
+	res, err := s.Eval(context.Background(), "[t]", `map (+1) (iota 999)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := res.Values[0].Dev.(*shard.Sharded); ok {
+		t.Error("999 elements were sharded with a threshold of 1000")
+	}
+	res, err = s.Eval(context.Background(), "[t]", `map (+1) (iota 1000)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := res.Values[0].Dev.(*shard.Sharded); !ok {
+		t.Error("1000 elements were not sharded with a threshold of 1000")
+	}
+}
+
+func TestDevicesSpecErrors(t *testing.T) {
+	for _, spec := range []string{"sim:0", "sim:x", "sim:65", "0,0", "a,b", "-1"} {
+		if _, err := Devices(spec, 0, nil); err == nil || !strings.Contains(err.Error(), "--devices") && !strings.Contains(err.Error(), "no GPU") {
+			t.Errorf("Devices(%q) = %v, want an error naming --devices", spec, err)
+		}
+	}
+}
+
+// TestShardedInputsStayInPlace: statements over a sharded session value
+// run where its blocks are; nothing (not even its length, a size statement
+// before the reduction) gathers it.
+func TestShardedInputsStayInPlace(t *testing.T) {
+	ctx := context.Background()
+	s := NewSession(eval.Options{Backend: "gpu", Fusion: true, DeviceSpec: "sim:2"})
+	if _, err := s.Eval(ctx, "[1]", `let xs = map (\i -> i32.i64 i) (iota 100)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{`reduce (+) 0 xs`, `(scan (+) 0 xs)[99]`, `hist (+) 0 10 (map (\x -> i64.i32 (x % 10)) xs) xs`, `length xs`, `xs[57]`} {
+		res, err := s.Eval(ctx, "[2]", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range res.Timings.Notes {
+			if strings.Contains(n, "through the host") {
+				t.Errorf("%s: %s", src, n)
+			}
+		}
+	}
+}
+
+// TestSmallPartialsOnTheHost: with CollectiveMin set (as on GPUs), a
+// reduction's scalar partials and a scan's carries are combined on the
+// host, larger histograms still through the collective layer; the results
+// do not change.
+func TestSmallPartialsOnTheHost(t *testing.T) {
+	ctx := context.Background()
+	c := cpu.New(cpu.Options{})
+	b, err := shard.New(shard.Options{Devices: []eval.Backend{cpu.New(cpu.Options{}), cpu.New(cpu.Options{})},
+		Comm: shard.Local{N: 2}, MinShard: 1, CollectiveMin: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := eval.NewSession(eval.Options{Backend: "gpu", Fusion: true, CPU: c, GPU: func() (eval.Backend, error) { return b, nil }})
+	ref := NewSession(eval.Options{Backend: "cpu", Fusion: true})
+	for _, c := range []struct{ src, row string }{
+		{`reduce (+) 0 (map (\i -> i32.i64 i) (iota 1000))`, "host all-reduce"},
+		{`(scan (+) 0 (map (\i -> i32.i64 i) (iota 1000)))[999]`, "host all-gather"},
+		{`hist (+) 0 1000 (map (\i -> i % 1000) (iota 5000)) (map (\i -> i32.i64 i) (iota 5000))`, "allreduce (simulated)"},
+	} {
+		res, err := s.Eval(ctx, "[t]", c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := ref.Eval(ctx, "[t]", c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, w := formatAll(t, res), formatAll(t, want); got != w {
+			t.Errorf("%s: got %s, want %s", c.src, got, w)
+		}
+		var rows []string
+		for _, k := range res.Timings.Kernels {
+			rows = append(rows, k.Name)
+		}
+		if !strings.Contains(strings.Join(rows, "\n"), c.row) {
+			t.Errorf("%s: no %q row in %q", c.src, c.row, rows)
+		}
+	}
+}
+
+// TestSeveralGPUsNeedNCCL: without libnccl, asking for several GPUs is a
+// clear error value, not a crash (one GPU needs no NCCL).
+func TestSeveralGPUsNeedNCCL(t *testing.T) {
+	if _, err := os.Stat("/usr/lib/x86_64-linux-gnu/libnccl.so.2"); err == nil {
+		t.Skip("NCCL is installed here")
+	}
+	t.Setenv("NCCL_LIBRARY", "/nonexistent/libnccl.so.2")
+	_, err := Devices("0,1", 0, nil)
+	if err == nil || !strings.Contains(err.Error(), "2 GPUs need NCCL") {
+		t.Errorf("Devices(0,1) without NCCL = %v, want an error saying NCCL is needed", err)
+	}
+}
