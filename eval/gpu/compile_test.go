@@ -3,6 +3,8 @@ package gpu
 import (
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +13,10 @@ import (
 	. "github.com/arepl/arepl/lang/core"
 )
 
-var compileLab = flag.String("gpu.compilelab", "", "semicolon-separated NVRTC option sets (options space-separated, \"-\" for none) to time TestCompileTimes with")
+var (
+	compileLab  = flag.String("gpu.compilelab", "", "semicolon-separated NVRTC option sets (options space-separated, \"-\" for none) to time TestCompileTimes with")
+	compileDump = flag.String("gpu.compiledump", "", "folder to write TestCompileTimes's module sources to (NAME.cu), for timing them with another NVRTC")
+)
 
 // TestCompileTimes compiles the modules of representative programs (a
 // map, an ordered and a commutative redomap, a scan) with NVRTC under each
@@ -45,6 +50,13 @@ func TestCompileTimes(t *testing.T) {
 		for _, s := range p.Funs[0].Body.Stmts {
 			if m, err := genScan(p, s, DefaultLimits); err == nil {
 				srcs = append(srcs, src{c.name, canonical(m.source())})
+			}
+		}
+	}
+	if *compileDump != "" {
+		for _, s := range srcs {
+			if err := os.WriteFile(filepath.Join(*compileDump, s.name+".cu"), []byte(s.text), 0o644); err != nil {
+				t.Fatal(err)
 			}
 		}
 	}
@@ -95,3 +107,40 @@ func TestCompileTimes(t *testing.T) {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / 1e6 }
+
+// TestCheckedTilesRolled checks the rule behind the ordered redomap's and
+// the scans' cold-compile time (issue 16): the loops of the checked copy
+// of a tile, which only a launch's last tile runs, are rolled; the full
+// tiles' loops stay unrolled; a segmented scan, whose every tile can be
+// checked, keeps its checked loops unrolled.
+func TestCheckedTilesRolled(t *testing.T) {
+	count := func(src string) (rolled, unrolled int) {
+		return strings.Count(src, "#pragma unroll 1\n"), strings.Count(src, "#pragma unroll\n")
+	}
+	for _, p := range testProgs() {
+		if p.name != "ordered_u8" && p.name != "mssp" {
+			continue
+		}
+		m, err := generate(p.build(), DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, u := count(m.source()); r != 2 || u < 2 {
+			t.Errorf("%s: %d rolled and %d unrolled tile loops, want 2 and at least 2", p.name, r, u)
+		}
+	}
+	for _, c := range scanProgs() {
+		p := c.build()
+		src, err := ScanKernel(p, scanStmtOf(t, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, u := count(src)
+		switch {
+		case c.seg && r != 0:
+			t.Errorf("%s: a segmented scan has %d rolled loops, want none", c.name, r)
+		case !c.seg && strings.HasPrefix(c.name, "scan") && (r == 0 || u == 0):
+			t.Errorf("%s: %d rolled and %d unrolled loops, want both", c.name, r, u)
+		}
+	}
+}

@@ -326,6 +326,19 @@ type tileBody struct {
 	Checked bool
 }
 
+// Unroll is the pragma before each loop over a warp tile's Seq elements:
+// full unrolling for the full tiles, where the loads in flight and
+// constant shared-memory offsets are the kernel's speed, and none for the
+// checked tile, which only the last tile of a launch runs: unrolled, its
+// two loops of Seq inlined map and operator calls doubled the module's
+// code and NVRTC's time for it.
+func (b tileBody) Unroll() string {
+	if b.Checked {
+		return "#pragma unroll 1"
+	}
+	return "#pragma unroll"
+}
+
 // TileBody is the kernel for the "ordered_tile" template.
 func (k *kernel) TileBody(checked bool) tileBody { return tileBody{k, checked} }
 
