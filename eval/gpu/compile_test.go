@@ -28,7 +28,7 @@ func TestCompileTimes(t *testing.T) {
 	progs := map[string]*Program{}
 	for _, p := range testProgs() {
 		switch p.name {
-		case "sum_i32", "max_map", "ordered_u8":
+		case "sum_i32", "max_map", "ordered_u8", "mssp":
 			progs[p.name] = p.build()
 		}
 	}
