@@ -28,7 +28,7 @@
         }
       }
       __syncwarp();
-{{.Unroll}}
+{{.FoldUnroll}}
       for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
         const i64 ar_i = ar_base + ar_lane * {{.Seq}} + ar_j;
         {{if .Checked}}if (ar_i < ar_n) {{end}}{
@@ -49,7 +49,7 @@
         }{{end}}
       }
       __syncwarp();
-{{.Unroll}}
+{{.FoldUnroll}}
       for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
 {{.FoldFrom "ar_v" "ar_tile" (printf "ar_wbase + %s(ar_lane * %d + ar_j)" .Pad .Seq) 8}}
       }

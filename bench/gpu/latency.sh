@@ -21,19 +21,24 @@
 # PARTS (comma-separated; default check,lab,compile,repl,notebook,cells,bench):
 #   check     device tests of every kernel family (gpu.test, cuda.test)
 #   lab       NVRTC on unique sources (TestCompileTimes), per option set of
-#             LAB (default "-minimal;-minimal -Ofast-compile=min"); with
-#             BASE, also BASE/gpu.test's modules (the templates before)
+#             LAB (default "-minimal;-minimal -Ofc=min"), the ordered
+#             redomaps also with their fold unrolled FOLD times (default
+#             1,4); with BASE, also BASE/gpu.test's modules (the templates
+#             before) under BASE_LAB (default "-minimal")
 #   compile   cold compiles of every one-kernel kind in the REPL
 #             (latency.compile.txt): compile-cold.jsonl with an empty disk
 #             cache, compile-warm.jsonl in a new session with that cache
+#   compile2  more cold compiles (latency.compile2.txt, texts nothing else
+#             compiles), run after lab: compile2-cold.jsonl
 #   repl      the REPL through latency.txt: repl-cold.jsonl, repl-warm.jsonl
 #   notebook  cells through jupyter_client (cells.py, latency.cells.txt)
 #             with the Python PY (default python3): notebook.jsonl
 #   cells     the same kind of cells over the wire protocol in-process
 #             (jupyter.test TestCellLatency): cells.jsonl
 #   speed     the ordered redomaps' and the scans' kernel times
-#             (BenchmarkGPU, BenchmarkScan), and BASE/gpu.test's beside
-#             them when BASE is set: speed.txt
+#             (BenchmarkGPU, BenchmarkScan; MSSP also with its fold
+#             unrolled FOLD times), and BASE/gpu.test's beside them when
+#             BASE is set: speed.txt
 #   bench     arepl bench beside the harness, 2^28 i32 sum: bench.json
 # bench/RESULTS.md, "Interactive latency", records the runs.
 set -uo pipefail
@@ -86,18 +91,24 @@ fi
 
 if has lab; then
 	echo "== NVRTC: where a cold compile's time goes (unique sources, per option set)"
-	lab=${LAB:--minimal;-minimal -Ofast-compile=min}
-	timeout 90 ./gpu.test -test.run 'TestCompileTimes' -test.v -gpu.compilelab "$lab" 2>&1 | grep 'compile options\|FAIL\|SKIP\|PASS'
+	timeout 120 ./gpu.test -test.run 'TestCompileTimes' -test.v -gpu.compilelab "${LAB:--minimal;-minimal -Ofc=min}" \
+		-gpu.compilefold "${FOLD-1,4}" 2>&1 | grep 'compile options\|FAIL\|SKIP\|PASS\|error'
 	if [ -n "${BASE:-}" ]; then
-		echo "-- the same with $BASE/gpu.test (the templates before)"
-		timeout 90 "$BASE/gpu.test" -test.run 'TestCompileTimes' -test.v -gpu.compilelab "$lab" 2>&1 | grep 'compile options\|FAIL\|SKIP\|PASS'
+		echo "-- $BASE/gpu.test (the templates before)"
+		timeout 90 "$BASE/gpu.test" -test.run 'TestCompileTimes' -test.v -gpu.compilelab "${BASE_LAB:--minimal}" 2>&1 | grep 'compile options\|FAIL\|SKIP\|PASS'
 	fi
+fi
+
+if has compile2; then
+	fresh_caches
+	echo "== more cold compiles in the REPL, empty disk cache (latency.compile2.txt)"
+	timeout 60 python3 latency.py --arepl ./arepl --inputs latency.compile2.txt --out "$out/compile2-cold.jsonl"
 fi
 
 if has speed; then
 	echo "== kernel speed: ordered redomaps and scans, 2^28 (BenchmarkGPU, BenchmarkScan)"
-	speed() { # $1: gpu.test
-		timeout 60 "$1" -test.run '^$' -test.bench 'GPU/(sum_i32|mssp_i32|redomap_nt_f32)$' -test.benchtime 20x 2>&1 | grep 'Benchmark'
+	speed() { # $1: gpu.test, then its flags
+		timeout 60 "$1" -test.run '^$' -test.bench 'GPU/(sum_i32|mssp_i32|redomap_nt_f32|mssp_i32_foldunroll[0-9]*)$' -test.benchtime 20x "${@:2}" 2>&1 | grep 'Benchmark'
 		timeout 90 "$1" -test.run '^$' -test.bench 'Scan/(scan_i32|scan_f64|mssp_scan_i32|scanomap_i32|filter_50pct_i32|segscan_i32_len1000|copy_d2d_i32)$' \
 			-test.benchtime 20x -gpubench.minblocks 0 2>&1 | grep 'Benchmark'
 	}
@@ -107,7 +118,7 @@ if has speed; then
 			speed "$BASE/gpu.test"
 		fi
 		echo "-- now ($dir/gpu.test)"
-		speed ./gpu.test
+		speed ./gpu.test -gpubench.foldunroll "${FOLD-1,4}"
 	} | tee "$out/speed.txt"
 fi
 

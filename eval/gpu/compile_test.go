@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 
 var (
 	compileLab  = flag.String("gpu.compilelab", "", "semicolon-separated NVRTC option sets (options space-separated, \"-\" for none) to time TestCompileTimes with")
+	compileFold = flag.String("gpu.compilefold", "", "comma-separated unroll factors of the ordered redomap's fold (Limits.OrderedFoldUnroll) to time TestCompileTimes's ordered modules with too")
 	compileDump = flag.String("gpu.compiledump", "", "folder to write TestCompileTimes's module sources to (NAME.cu), for timing them with another NVRTC")
 )
 
@@ -41,9 +43,27 @@ func TestCompileTimes(t *testing.T) {
 			t.Fatalf("%s: %v (%d kernels)", name, err, len(m.kernels))
 		}
 		srcs = append(srcs, src{name, canonical(m.source())})
+		if name != "mssp" && name != "ordered_u8" {
+			continue
+		}
+		for _, f := range strings.Split(*compileFold, ",") {
+			u, err := strconv.Atoi(f)
+			if err != nil {
+				continue
+			}
+			lim := DefaultLimits
+			lim.OrderedFoldUnroll = u
+			m, err := generate(p, lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srcs = append(srcs, src{fmt.Sprintf("%s_foldunroll%d", name, u), canonical(m.source())})
+		}
 	}
 	for _, c := range scanProgs() {
-		if c.name != "scan_i32" {
+		switch c.name {
+		case "scan_i32", "mssp_scan", "segscan_i32":
+		default:
 			continue
 		}
 		p := c.build()

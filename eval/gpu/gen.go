@@ -107,6 +107,7 @@ type kernel struct {
 
 	Block, Unroll, Seq, Group int
 	MinBlocks                 int // kRedOrdered: launch bounds' blocks per SM, if positive
+	FoldUnroll                int // kRedOrdered: the full tiles' fold's unroll factor, if positive (Limits.OrderedFoldUnroll)
 
 	In      []core.PrimType // element types of Op.Arrs
 	Red     []core.PrimType // accumulator components, all reductions
@@ -337,6 +338,16 @@ func (b tileBody) Unroll() string {
 		return "#pragma unroll 1"
 	}
 	return "#pragma unroll"
+}
+
+// FoldUnroll is Unroll for the loop that folds the tile's elements in
+// lane order: Limits.OrderedFoldUnroll's factor for a full tile when it
+// sets one.
+func (b tileBody) FoldUnroll() string {
+	if !b.Checked && b.kernel.FoldUnroll > 0 {
+		return fmt.Sprintf("#pragma unroll %d", b.kernel.FoldUnroll)
+	}
+	return b.Unroll()
 }
 
 // TileBody is the kernel for the "ordered_tile" template.
