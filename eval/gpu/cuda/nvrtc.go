@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -63,25 +62,13 @@ func (g *GPU) CompileWith(src, name string, opts []string) ([]byte, error) {
 	if err := g.Broken(); err != nil {
 		return nil, fmt.Errorf("GPU unusable after an earlier error: %w", err)
 	}
-	// NVRTC needs no context: it runs on a thread of its own
-	// (onCompileThread), not the command goroutine's, so that a compile
-	// (tens to hundreds of milliseconds) never holds up copies and
-	// launches, and a background warm-up compile (New) can overlap them.
+	// NVRTC needs no context: it runs on the caller's goroutine, so that a
+	// compile (tens to hundreds of milliseconds) never holds up the command
+	// goroutine's copies and launches, and a background warm-up compile
+	// (New) can overlap them.
 	var cubin []byte
-	var err error
-	onCompileThread(func() {
-		tr := startTrace()
-		err = compile(g.d, src, name, ptrs, &cubin, g)
-		tr.end(name, len(src), len(cubin))
-	})
-	runtime.KeepAlive(bufs)
-	runtime.KeepAlive(ptrs)
-	return cubin, err
-}
-
-// compile runs NVRTC on src with the options ptrs and sets *cubin.
-func compile(d *driver, src, name string, ptrs []*byte, cubin *[]byte, g *GPU) error {
-	return func() error {
+	tr := startTrace()
+	err := func() error {
 		d := g.d
 		var prog uintptr
 		if r := d.nvrtcCreateProgram(&prog, src, name, 0, nil, nil); r != 0 {
@@ -95,49 +82,18 @@ func compile(d *driver, src, name string, ptrs []*byte, cubin *[]byte, g *GPU) e
 		if r := d.nvrtcGetCUBINSize(prog, &n); r != 0 {
 			return g.nvrtcErr("nvrtcGetCUBINSize", r, "")
 		}
-		*cubin = make([]byte, n)
+		cubin = make([]byte, n)
 		if n > 0 {
-			if r := d.nvrtcGetCUBIN(prog, &(*cubin)[0]); r != 0 {
+			if r := d.nvrtcGetCUBIN(prog, &cubin[0]); r != 0 {
 				return g.nvrtcErr("nvrtcGetCUBIN", r, "")
 			}
 		}
 		return nil
 	}()
-}
-
-// compileThread runs every NVRTC compile of the process on one OS thread
-// of its own, locked to its goroutine, so that whatever NVRTC keeps per
-// thread (malloc's arenas and the pages in them, its own thread-local
-// state) is warm from one compile to the next, as it is for the compiles
-// TestCompileTimes makes back to back on one goroutine: the REPL's, on
-// whatever thread each input's goroutine had, took 40-70% longer for
-// sources of the same kinds (bench/RESULTS.md, "Interactive latency").
-// AREPL_NVRTC_ANYTHREAD=1 compiles on the caller's thread instead, for
-// measuring the difference.
-var compileThread struct {
-	once sync.Once
-	jobs chan func()
-}
-
-var anyThread = os.Getenv("AREPL_NVRTC_ANYTHREAD") != ""
-
-func onCompileThread(f func()) {
-	if anyThread {
-		f()
-		return
-	}
-	compileThread.once.Do(func() {
-		compileThread.jobs = make(chan func())
-		go func() {
-			runtime.LockOSThread()
-			for j := range compileThread.jobs {
-				j()
-			}
-		}()
-	})
-	done := make(chan struct{})
-	compileThread.jobs <- func() { f(); close(done) }
-	<-done
+	runtime.KeepAlive(bufs)
+	runtime.KeepAlive(ptrs)
+	tr.end(name, len(src), len(cubin))
+	return cubin, err
 }
 
 // compileTrace, when AREPL_COMPILE_TRACE names a file, appends a line per
