@@ -135,7 +135,8 @@ func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 // checked, keeps its checked loops unrolled.
 func TestCheckedTilesRolled(t *testing.T) {
 	count := func(src string) (rolled, unrolled int) {
-		return strings.Count(src, "#pragma unroll 1\n"), strings.Count(src, "#pragma unroll\n")
+		rolled = strings.Count(src, "#pragma unroll 1\n")
+		return rolled, strings.Count(src, "#pragma unroll") - rolled
 	}
 	for _, p := range testProgs() {
 		if p.name != "ordered_u8" && p.name != "mssp" {
@@ -161,6 +162,32 @@ func TestCheckedTilesRolled(t *testing.T) {
 			t.Errorf("%s: a segmented scan has %d rolled loops, want none", c.name, r)
 		case !c.seg && strings.HasPrefix(c.name, "scan") && (r == 0 || u == 0):
 			t.Errorf("%s: %d rolled and %d unrolled loops, want both", c.name, r, u)
+		}
+	}
+}
+
+// TestFoldUnroll checks the ordered redomap's fold unrolling
+// (tileBody.FoldUnroll): 4 times where the kernel transposes its inputs
+// into a tuple accumulator (MSSP), fully for one component (ordered_u8),
+// and as Limits.OrderedFoldUnroll says when it is set.
+func TestFoldUnroll(t *testing.T) {
+	byName := map[string]testProg{}
+	for _, p := range testProgs() {
+		byName[p.name] = p
+	}
+	for _, c := range []struct {
+		prog  string
+		knob  int
+		want4 bool
+	}{{"mssp", 0, true}, {"ordered_u8", 0, false}, {"mssp", -1, false}, {"ordered_u8", 4, true}} {
+		lim := DefaultLimits
+		lim.OrderedFoldUnroll = c.knob
+		m, err := generate(byName[c.prog].build(), lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(m.source(), "#pragma unroll 4\n"); got != c.want4 {
+			t.Errorf("%s with OrderedFoldUnroll %d: unrolled 4 times %v, want %v", c.prog, c.knob, got, c.want4)
 		}
 	}
 }

@@ -43,8 +43,9 @@ type Limits struct {
 	// measuring).
 	OrderedMinBlocks int
 	// OrderedFoldUnroll, when positive, is the unroll factor of the
-	// ordered redomap's fold over a full warp tile instead of full
-	// unrolling (for measuring its NVRTC time against its speed).
+	// ordered redomap's fold over a full warp tile; negative unrolls it
+	// fully; 0 takes foldUnroll's choice (for measuring its NVRTC time
+	// against its speed).
 	OrderedFoldUnroll int
 	// HistSort and MultiscanSort choose the sort-based paths of hist and
 	// multiscan (kernels/sort.cu): 0 where they measured faster, positive

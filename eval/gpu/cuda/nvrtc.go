@@ -100,7 +100,7 @@ func (g *GPU) CompileWith(src, name string, opts []string) ([]byte, error) {
 // NVRTC compile to it: wall time, the compiling thread's CPU time and its
 // page faults. It is for finding where a cold compile's time goes when
 // the same source compiles at different speeds in different processes
-// (bench/RESULTS.md, "Interactive latency", run 4).
+// (bench/RESULTS.md, "Interactive latency", run 5).
 var compileTrace = os.Getenv("AREPL_COMPILE_TRACE")
 
 type trace struct {
