@@ -6,11 +6,11 @@ object per measured cell.
 
     python3 bench/gpu/cells.py --arepl ./arepl --inputs bench/gpu/latency.txt
 
-It installs a kernelspec for --arepl in a temporary JUPYTER_PATH. Where
-jupyter_client cannot run (the GPU machine's Python has no pyzmq built for
-it), jupyter/latency_test.go's TestCellLatency measures the same over the
-wire protocol with the kernel in-process; bench/RESULTS.md compares the two
-on one machine.
+It installs a kernelspec for --arepl in a temporary JUPYTER_PATH. On the GPU
+machine, whose Python has no pyzmq, run it with the py311 that
+bench/gpu/latency.pybundle.sh makes (Debian's python3.11 with jupyter_client);
+jupyter/latency_test.go's TestCellLatency measures the same over the wire
+protocol with the kernel in-process.
 """
 import argparse
 import json

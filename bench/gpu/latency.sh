@@ -32,7 +32,8 @@
 #             compiles), run after lab: compile2-cold.jsonl
 #   repl      the REPL through latency.txt: repl-cold.jsonl, repl-warm.jsonl
 #   notebook  cells through jupyter_client (cells.py, latency.cells.txt)
-#             with the Python PY (default python3): notebook.jsonl
+#             with the Python PY (default python3; on the GPU machine the
+#             py311 that latency.pybundle.sh makes): notebook.jsonl
 #   cells     the same kind of cells over the wire protocol in-process
 #             (jupyter.test TestCellLatency): cells.jsonl
 #   speed     the ordered redomaps' and the scans' kernel times
