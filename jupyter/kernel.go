@@ -195,6 +195,7 @@ func (k *kernel) serve() error {
 	defer signal.Stop(sigs)
 
 	k.iopub.status(nil, "starting")
+	prewarm(k.ev.s)
 	go k.heartbeat()
 	go k.receive(k.shell, func(m *Message) { k.queue <- m })
 	go k.receive(k.control, k.handleControl)

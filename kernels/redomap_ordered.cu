@@ -11,12 +11,15 @@
      two copies: every tile but the last is full and runs without bounds
      checks (they were half of the loop's instructions, and the kernel is
      bound by instruction issue, not memory); only the last runs the
-     checked copy. */ -}}
+     checked copy, with its loops rolled (.Unroll): it runs once a
+     launch, and unrolled it was half of the module's NVRTC time (the
+     ordered redomap's cold compile, bench/RESULTS.md, "Interactive
+     latency"). */ -}}
 {{define "ordered_tile" -}}
 {{- if .TransposeIn}}
       // The inputs are narrower than the accumulator: transpose the inputs
       // and apply the map after, in the lane's own order.
-#pragma unroll
+{{.Unroll}}
       for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
         const int ar_k = ar_j * 32 + ar_lane;
         const i64 ar_i = ar_base + ar_k;
@@ -25,7 +28,7 @@
         }
       }
       __syncwarp();
-#pragma unroll
+{{.FoldUnroll}}
       for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
         const i64 ar_i = ar_base + ar_lane * {{.Seq}} + ar_j;
         {{if .Checked}}if (ar_i < ar_n) {{end}}{
@@ -34,7 +37,7 @@
         }
       }
 {{- else}}
-#pragma unroll
+{{.Unroll}}
       for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
         const int ar_k = ar_j * 32 + ar_lane;
         const i64 ar_i = ar_base + ar_k;
@@ -46,7 +49,7 @@
         }{{end}}
       }
       __syncwarp();
-#pragma unroll
+{{.FoldUnroll}}
       for (int ar_j = 0; ar_j < {{.Seq}}; ar_j++) {
 {{.FoldFrom "ar_v" "ar_tile" (printf "ar_wbase + %s(ar_lane * %d + ar_j)" .Pad .Seq) 8}}
       }

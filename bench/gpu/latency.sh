@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Interactive latency on the GPU (issue 16): the REPL and the Jupyter kernel
-# through a fixed list of inputs, `arepl bench` beside the GPU benchmark
+# through fixed lists of inputs, `arepl bench` beside the GPU benchmark
 # harness on a 2^28-element i32 sum, and the checks that the changes behind
-# those figures compute right.
+# those figures compute right and keep the kernels' speed.
 #
-#   bash bench/gpu/latency.sh [DIR] [OUT]
+#   [PARTS=...] [BASE=DIR] [PY=PYTHON] bash bench/gpu/latency.sh [DIR] [OUT]
 #
 # DIR holds arepl, gpu.test, cuda.test and jupyter.test built for the GPU
 # machine (which has no Go); without it they are built here into a
@@ -14,16 +14,42 @@
 #   CGO_ENABLED=0 GOEXPERIMENT=simd go test -c -ldflags='-s -w' -o DIR/gpu.test ./eval/gpu
 #   (likewise cuda.test from ./eval/gpu/cuda and jupyter.test from ./jupyter)
 #
-# and copy this folder's latency.py, latency.txt and sum.fut beside them.
-# OUT (default: a temporary folder) receives the logs: latency.log (all),
-# repl-cold.jsonl (empty disk cache), repl-warm.jsonl (a new session with
-# the disk cache the first filled), cells.jsonl (the kernel), bench.json.
-# bench/RESULTS.md, "Interactive latency", records a run.
+# and copy this folder's latency.py, latency*.txt, cells.py and sum.fut
+# beside them. OUT (default: a temporary folder) receives the logs:
+# latency.log (all), and per part the files named below.
+#
+# PARTS (comma-separated; default check,lab,compile,repl,notebook,cells,bench):
+#   check     device tests of every kernel family (gpu.test, cuda.test)
+#   lab       NVRTC on unique sources (TestCompileTimes), per option set of
+#             LAB (default "-minimal;-minimal -Ofc=min"), the ordered
+#             redomaps also with their fold unrolled FOLD times (default
+#             1,4); with BASE, also BASE/gpu.test's modules (the templates
+#             before) under BASE_LAB (default "-minimal")
+#   compile   cold compiles of every one-kernel kind in the REPL
+#             (latency.compile.txt): compile-cold.jsonl with an empty disk
+#             cache, compile-warm.jsonl in a new session with that cache
+#   compile2  more cold compiles (latency.compile2.txt, texts nothing else
+#             compiles), run after lab: compile2-cold.jsonl
+#   repl      the REPL through latency.txt: repl-cold.jsonl, repl-warm.jsonl
+#   notebook  cells through jupyter_client (cells.py, latency.cells.txt)
+#             with the Python PY (default python3; on the GPU machine the
+#             py311 that latency.pybundle.sh makes): notebook.jsonl
+#   cells     the same kind of cells over the wire protocol in-process
+#             (jupyter.test TestCellLatency): cells.jsonl
+#   speed     the ordered redomaps' and the scans' kernel times
+#             (BenchmarkGPU, BenchmarkScan; MSSP also with its fold
+#             unrolled FOLD times), and BASE/gpu.test's beside them when
+#             BASE is set: speed.txt
+#   bench     arepl bench beside the harness, 2^28 i32 sum: bench.json
+# bench/RESULTS.md, "Interactive latency", records the runs.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${1:-}
 out=${2:-$(mktemp -d)}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
+parts=,${PARTS:-check,lab,compile,repl,notebook,cells,bench},
+has() { [[ $parts == *,$1,* ]]; }
 if [ -z "$dir" ]; then
 	dir=$(mktemp -d)
 	(cd "$here/../.." && export CGO_ENABLED=0 GOEXPERIMENT=simd &&
@@ -31,38 +57,100 @@ if [ -z "$dir" ]; then
 		go test -c -ldflags='-s -w' -o "$dir/gpu.test" ./eval/gpu &&
 		go test -c -ldflags='-s -w' -o "$dir/cuda.test" ./eval/gpu/cuda &&
 		go test -c -ldflags='-s -w' -o "$dir/jupyter.test" ./jupyter) || exit 1
-	cp "$here/latency.py" "$here/latency.txt" "$here/sum.fut" "$dir/"
+	cp "$here"/latency.py "$here"/latency*.txt "$here/cells.py" "$here/sum.fut" "$dir/"
 fi
 cd "$dir" || exit 1
+dir=$PWD
 exec > >(tee "$out/latency.log") 2>&1
-echo "== $(date -u +%FT%TZ) $(nvidia-smi -L 2>/dev/null | head -1)"
+echo "== $(date -u +%FT%TZ) $(nvidia-smi -L 2>/dev/null | head -1) parts ${parts}"
 
-# A disk cache of our own: the first session starts with it empty.
-export XDG_CACHE_HOME=$(mktemp -d)
+# A disk cache of our own: the first session starts with it empty; so does
+# the driver's (CUDA_CACHE_PATH), which no cubin goes through but which
+# should answer nothing either.
+fresh_caches() {
+	XDG_CACHE_HOME=$(mktemp -d)
+	CUDA_CACHE_PATH=$(mktemp -d)
+	export XDG_CACHE_HOME CUDA_CACHE_PATH
+}
+fresh_caches
 
-echo "== correctness: staged copies, the device tests of every kernel family (constants as parameters)"
-timeout 60 ./cuda.test -test.run 'Open|Staged' 2>&1 | tail -3
-timeout 150 ./gpu.test -test.run 'TestDevice|TestHistDevice|TestScanDevice|TestRadixSortDevice|TestModuleKey' \
-	-gpu.maxn=1048576 -gpu.scanlarge=1048576 2>&1 | tail -8
+# The REPL's cold compiles come first, so that no compile of the same
+# canonical text by a test can answer them from any cache; the checks come
+# after the measurements, so that a run cut short keeps the figures.
+if has compile; then
+	echo "== cold compiles in the REPL, empty disk cache (latency.compile.txt)"
+	timeout 60 python3 latency.py --arepl ./arepl --inputs latency.compile.txt --out "$out/compile-cold.jsonl"
+	echo "== the same in a new REPL session, warm disk cache"
+	timeout 30 python3 latency.py --arepl ./arepl --inputs latency.compile.txt --out "$out/compile-warm.jsonl"
+fi
 
-echo "== NVRTC: where a cold compile's time goes (unique sources, per option set)"
-timeout 90 ./gpu.test -test.run 'TestCompileTimes' -test.v \
-	-gpu.compilelab '-;-minimal;-minimal -Xptxas=-O1;-minimal -pch' 2>&1 | grep 'compile options\|FAIL\|ok'
+if has notebook; then
+	echo "== the notebook through jupyter_client (cells.py, latency.cells.txt), ${PY:-python3}"
+	fresh_caches
+	timeout 60 "${PY:-python3}" cells.py --arepl ./arepl --inputs latency.cells.txt | tee "$out/notebook.jsonl"
+fi
 
-echo "== the REPL, empty disk cache"
-timeout 240 python3 latency.py --arepl ./arepl --inputs latency.txt --out "$out/repl-cold.jsonl"
-echo "== a new REPL session, warm disk cache"
-grep -v '^!\(host\|cpu-\|gpu-\|upload\|auto-\|new-big\|dev-index\|print-big\|big-sum\)' latency.txt >warm.txt
-timeout 60 python3 latency.py --arepl ./arepl --inputs warm.txt --out "$out/repl-warm.jsonl"
+if has lab; then
+	echo "== NVRTC: where a cold compile's time goes (unique sources, per option set)"
+	timeout 120 ./gpu.test -test.run 'TestCompileTimes' -test.v -gpu.compilelab "${LAB:--minimal;-minimal -Ofc=min}" \
+		-gpu.compilefold "${FOLD-1,4}" 2>&1 | grep 'compile options\|FAIL\|SKIP\|PASS\|error'
+	if [ -n "${BASE:-}" ]; then
+		echo "-- $BASE/gpu.test (the templates before)"
+		timeout 90 "$BASE/gpu.test" -test.run 'TestCompileTimes' -test.v -gpu.compilelab "${BASE_LAB:--minimal}" 2>&1 | grep 'compile options\|FAIL\|SKIP\|PASS'
+	fi
+fi
 
-echo "== the Jupyter kernel (wire protocol), warm disk cache"
-grep -v '^!\(host\|cpu-\|gpu-\|upload\|auto-\)\|^:backend' latency.txt >cells.txt
-AREPL_CELL_LATENCY=$PWD/cells.txt AREPL_CELL_LATENCY_OUT=$out/cells.jsonl \
-	timeout 120 ./jupyter.test -test.run TestCellLatency -test.v 2>&1 | grep -v '^=== ' | tail -45
+if has compile2; then
+	fresh_caches
+	echo "== more cold compiles in the REPL, empty disk cache (latency.compile2.txt)"
+	timeout 60 python3 latency.py --arepl ./arepl --inputs latency.compile2.txt --out "$out/compile2-cold.jsonl"
+fi
 
-echo "== arepl bench beside the harness, 2^28 i32 sum"
-timeout 120 ./gpu.test -test.run XXX -test.bench 'GPU/(sum_i32|copy_d2d_i32)$' -gpubench.log2n 28 -test.benchtime 50x 2>&1 | grep -i 'sum_i32\|copy'
-timeout 120 ./arepl bench sum.fut --backend gpu --size 268435456 --runs 50
-echo "== arepl bench on the test blocks' datasets"
-timeout 120 ./arepl bench sum.fut --backend gpu --runs 50 --json </dev/null | tee "$out/bench.json"
+if has speed; then
+	echo "== kernel speed: ordered redomaps and scans, 2^28 (BenchmarkGPU, BenchmarkScan)"
+	speed() { # $1: gpu.test, then its flags
+		timeout 60 "$1" -test.run '^$' -test.bench 'GPU/(sum_i32|mssp_i32|redomap_nt_f32|mssp_i32_foldunroll[0-9]*)$' -test.benchtime 20x "${@:2}" 2>&1 | grep 'Benchmark'
+		timeout 90 "$1" -test.run '^$' -test.bench 'Scan/(scan_i32|scan_f64|mssp_scan_i32|scanomap_i32|filter_50pct_i32|segscan_i32_len1000|copy_d2d_i32)$' \
+			-test.benchtime 20x -gpubench.minblocks 0 2>&1 | grep 'Benchmark'
+	}
+	{
+		if [ -n "${BASE:-}" ]; then
+			echo "-- before ($BASE/gpu.test)"
+			speed "$BASE/gpu.test"
+		fi
+		echo "-- now ($dir/gpu.test)"
+		speed ./gpu.test -gpubench.foldunroll "${FOLD-1,4}"
+	} | tee "$out/speed.txt"
+fi
+
+if has check; then
+	echo "== correctness: staged copies, the device tests of every kernel family (constants as parameters)"
+	[ -x cuda.test ] && timeout 60 ./cuda.test -test.run 'Open|Staged' 2>&1 | tail -3
+	timeout ${CHECK_TIMEOUT:-150} ./gpu.test -test.run 'TestDevice|TestHistDevice|TestScanDevice|TestRadixSortDevice|TestModuleKey|TestCheckedTilesRolled' \
+		-gpu.maxn=${MAXN:-1048576} -gpu.scanlarge=${MAXN:-1048576} 2>&1 | tail -8
+fi
+
+if has repl; then
+	fresh_caches
+	echo "== the REPL, empty disk cache (latency.txt)"
+	timeout 240 python3 latency.py --arepl ./arepl --inputs latency.txt --out "$out/repl-cold.jsonl"
+	echo "== a new REPL session, warm disk cache"
+	grep -v '^!\(host\|cpu-\|gpu-\|upload\|auto-\|new-big\|dev-index\|print-big\|big-sum\)' latency.txt >warm.txt
+	timeout 60 python3 latency.py --arepl ./arepl --inputs warm.txt --out "$out/repl-warm.jsonl"
+fi
+
+if has cells; then
+	echo "== the Jupyter kernel (wire protocol, in-process), warm disk cache"
+	grep -v '^!\(host\|cpu-\|gpu-\|upload\|auto-\)\|^:backend' latency.txt >cells.txt
+	AREPL_CELL_LATENCY=$PWD/cells.txt AREPL_CELL_LATENCY_OUT=$out/cells.jsonl \
+		timeout 120 ./jupyter.test -test.run TestCellLatency -test.v 2>&1 | grep -v '^=== ' | tail -45
+fi
+
+if has bench; then
+	echo "== arepl bench beside the harness, 2^28 i32 sum"
+	timeout 120 ./gpu.test -test.run XXX -test.bench 'GPU/(sum_i32|copy_d2d_i32)$' -gpubench.log2n 28 -test.benchtime 50x 2>&1 | grep -i 'sum_i32\|copy'
+	timeout 120 ./arepl bench sum.fut --backend gpu --size 268435456 --runs 50
+	echo "== arepl bench on the test blocks' datasets"
+	timeout 120 ./arepl bench sum.fut --backend gpu --runs 50 --json </dev/null | tee "$out/bench.json"
+fi
 echo "== done $(date -u +%FT%TZ)"

@@ -20,6 +20,7 @@ var (
 	benchMinBlocks  = flag.String("gpubench.minblocks", "0", "comma-separated minimum blocks per multiprocessor (launch bounds) the scan sweep runs with")
 	benchDelays     = flag.String("gpubench.delay", "", "comma-separated first look-back waits (ns, 0: the shipped one) the scan sweep runs with")
 	benchOrdMin     = flag.String("gpubench.ordminblocks", "", "comma-separated minimum blocks per multiprocessor (launch bounds) to run the ordered redomap (MSSP) with")
+	benchFoldUnroll = flag.String("gpubench.foldunroll", "", "comma-separated unroll factors of the ordered redomap's fold (Limits.OrderedFoldUnroll) to run MSSP with")
 	benchSpins      = flag.String("gpubench.spin", "0", "comma-separated look-back retry waits (ns, 0: the shipped one) the scan sweep runs with")
 )
 
@@ -109,24 +110,29 @@ func BenchmarkGPU(b *testing.B) {
 		})
 	}
 	type ordered struct {
-		name          string
-		seq, minBlock int
+		name                  string
+		seq, minBlock, unroll int
 	}
 	var sweep []ordered
 	for _, f := range strings.Split(*benchSeqs, ",") {
 		if seq, err := strconv.Atoi(f); err == nil {
-			sweep = append(sweep, ordered{fmt.Sprintf("mssp_i32_seq%d", seq), seq, 0})
+			sweep = append(sweep, ordered{fmt.Sprintf("mssp_i32_seq%d", seq), seq, 0, 0})
 		}
 	}
 	for _, f := range strings.Split(*benchOrdMin, ",") {
 		if mb, err := strconv.Atoi(f); err == nil {
-			sweep = append(sweep, ordered{fmt.Sprintf("mssp_i32_minblocks%d", mb), 0, mb})
+			sweep = append(sweep, ordered{fmt.Sprintf("mssp_i32_minblocks%d", mb), 0, mb, 0})
+		}
+	}
+	for _, f := range strings.Split(*benchFoldUnroll, ",") {
+		if u, err := strconv.Atoi(f); err == nil {
+			sweep = append(sweep, ordered{fmt.Sprintf("mssp_i32_foldunroll%d", u), 0, 0, u})
 		}
 	}
 	for _, o := range sweep {
 		b.Run(o.name, func(b *testing.B) {
-			be.lim.Seq, be.lim.OrderedMinBlocks = o.seq, o.minBlock
-			defer func() { be.lim.Seq, be.lim.OrderedMinBlocks = 0, 0 }()
+			be.lim.Seq, be.lim.OrderedMinBlocks, be.lim.OrderedFoldUnroll = o.seq, o.minBlock, o.unroll
+			defer func() { be.lim.Seq, be.lim.OrderedMinBlocks, be.lim.OrderedFoldUnroll = 0, 0, 0 }()
 			prog := byName["mssp"].build()
 			if _, err := be.Run(ctx, prog, "main", []eval.Value{xi}, &eval.Timings{}); err != nil {
 				b.Fatal(err)

@@ -3,6 +3,9 @@ package gpu
 import (
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +14,11 @@ import (
 	. "github.com/arepl/arepl/lang/core"
 )
 
-var compileLab = flag.String("gpu.compilelab", "", "semicolon-separated NVRTC option sets (options space-separated, \"-\" for none) to time TestCompileTimes with")
+var (
+	compileLab  = flag.String("gpu.compilelab", "", "semicolon-separated NVRTC option sets (options space-separated, \"-\" for none) to time TestCompileTimes with")
+	compileFold = flag.String("gpu.compilefold", "", "comma-separated unroll factors of the ordered redomap's fold (Limits.OrderedFoldUnroll) to time TestCompileTimes's ordered modules with too")
+	compileDump = flag.String("gpu.compiledump", "", "folder to write TestCompileTimes's module sources to (NAME.cu), for timing them with another NVRTC")
+)
 
 // TestCompileTimes compiles the modules of representative programs (a
 // map, an ordered and a commutative redomap, a scan) with NVRTC under each
@@ -23,7 +30,7 @@ func TestCompileTimes(t *testing.T) {
 	progs := map[string]*Program{}
 	for _, p := range testProgs() {
 		switch p.name {
-		case "sum_i32", "max_map", "ordered_u8":
+		case "sum_i32", "max_map", "ordered_u8", "mssp":
 			progs[p.name] = p.build()
 		}
 	}
@@ -36,15 +43,40 @@ func TestCompileTimes(t *testing.T) {
 			t.Fatalf("%s: %v (%d kernels)", name, err, len(m.kernels))
 		}
 		srcs = append(srcs, src{name, canonical(m.source())})
+		if name != "mssp" && name != "ordered_u8" {
+			continue
+		}
+		for _, f := range strings.Split(*compileFold, ",") {
+			u, err := strconv.Atoi(f)
+			if err != nil {
+				continue
+			}
+			lim := DefaultLimits
+			lim.OrderedFoldUnroll = u
+			m, err := generate(p, lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srcs = append(srcs, src{fmt.Sprintf("%s_foldunroll%d", name, u), canonical(m.source())})
+		}
 	}
 	for _, c := range scanProgs() {
-		if c.name != "scan_i32" {
+		switch c.name {
+		case "scan_i32", "mssp_scan", "segscan_i32":
+		default:
 			continue
 		}
 		p := c.build()
 		for _, s := range p.Funs[0].Body.Stmts {
 			if m, err := genScan(p, s, DefaultLimits); err == nil {
 				srcs = append(srcs, src{c.name, canonical(m.source())})
+			}
+		}
+	}
+	if *compileDump != "" {
+		for _, s := range srcs {
+			if err := os.WriteFile(filepath.Join(*compileDump, s.name+".cu"), []byte(s.text), 0o644); err != nil {
+				t.Fatal(err)
 			}
 		}
 	}
@@ -95,3 +127,67 @@ func TestCompileTimes(t *testing.T) {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / 1e6 }
+
+// TestCheckedTilesRolled checks the rule behind the ordered redomap's and
+// the scans' cold-compile time (issue 16): the loops of the checked copy
+// of a tile, which only a launch's last tile runs, are rolled; the full
+// tiles' loops stay unrolled; a segmented scan, whose every tile can be
+// checked, keeps its checked loops unrolled.
+func TestCheckedTilesRolled(t *testing.T) {
+	count := func(src string) (rolled, unrolled int) {
+		rolled = strings.Count(src, "#pragma unroll 1\n")
+		return rolled, strings.Count(src, "#pragma unroll") - rolled
+	}
+	for _, p := range testProgs() {
+		if p.name != "ordered_u8" && p.name != "mssp" {
+			continue
+		}
+		m, err := generate(p.build(), DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, u := count(m.source()); r != 2 || u < 2 {
+			t.Errorf("%s: %d rolled and %d unrolled tile loops, want 2 and at least 2", p.name, r, u)
+		}
+	}
+	for _, c := range scanProgs() {
+		p := c.build()
+		src, err := ScanKernel(p, scanStmtOf(t, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, u := count(src)
+		switch {
+		case c.seg && r != 0:
+			t.Errorf("%s: a segmented scan has %d rolled loops, want none", c.name, r)
+		case !c.seg && strings.HasPrefix(c.name, "scan") && (r == 0 || u == 0):
+			t.Errorf("%s: %d rolled and %d unrolled loops, want both", c.name, r, u)
+		}
+	}
+}
+
+// TestFoldUnroll checks the ordered redomap's fold unrolling
+// (tileBody.FoldUnroll): 4 times where the kernel transposes its inputs
+// into a tuple accumulator (MSSP), fully for one component (ordered_u8),
+// and as Limits.OrderedFoldUnroll says when it is set.
+func TestFoldUnroll(t *testing.T) {
+	byName := map[string]testProg{}
+	for _, p := range testProgs() {
+		byName[p.name] = p
+	}
+	for _, c := range []struct {
+		prog  string
+		knob  int
+		want4 bool
+	}{{"mssp", 0, true}, {"ordered_u8", 0, false}, {"mssp", -1, false}, {"ordered_u8", 4, true}} {
+		lim := DefaultLimits
+		lim.OrderedFoldUnroll = c.knob
+		m, err := generate(byName[c.prog].build(), lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(m.source(), "#pragma unroll 4\n"); got != c.want4 {
+			t.Errorf("%s with OrderedFoldUnroll %d: unrolled 4 times %v, want %v", c.prog, c.knob, got, c.want4)
+		}
+	}
+}

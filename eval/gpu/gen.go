@@ -107,6 +107,7 @@ type kernel struct {
 
 	Block, Unroll, Seq, Group int
 	MinBlocks                 int // kRedOrdered: launch bounds' blocks per SM, if positive
+	FoldUnroll                int // kRedOrdered: Limits.OrderedFoldUnroll (tileBody.FoldUnroll)
 
 	In      []core.PrimType // element types of Op.Arrs
 	Red     []core.PrimType // accumulator components, all reductions
@@ -325,6 +326,43 @@ func (k *kernel) TransposeIn() bool {
 type tileBody struct {
 	*kernel
 	Checked bool
+}
+
+// Unroll is the pragma before each loop over a warp tile's Seq elements:
+// full unrolling for the full tiles, where the loads in flight and
+// constant shared-memory offsets are the kernel's speed, and none for the
+// checked tile, which only the last tile of a launch runs: unrolled, its
+// two loops of Seq inlined map and operator calls doubled the module's
+// code and NVRTC's time for it.
+func (b tileBody) Unroll() string {
+	if b.Checked {
+		return "#pragma unroll 1"
+	}
+	return "#pragma unroll"
+}
+
+// FoldUnroll is Unroll for the loop that folds a full tile's elements in
+// lane order. A kernel that transposes its inputs (TransposeIn) applies the
+// map in that loop too; with a tuple accumulator, as MSSP's, that body is
+// large, and the loop is unrolled 4 times, not Seq: on an H200, MSSP's
+// module compiled in 172-177 ms instead of 213-223 and ran in 0.2735 ms
+// instead of 0.2730 (fully rolled: 168-170 ms and 0.2859 ms; bench/
+// RESULTS.md, "Interactive latency", run 4). With one component (the u8
+// test program) 4 saved no compile time, and the others' fold is a shared
+// load and the operator: those stay fully unrolled, as measured before.
+// Limits.OrderedFoldUnroll overrides the choice.
+func (b tileBody) FoldUnroll() string {
+	if b.Checked {
+		return b.Unroll()
+	}
+	u := b.kernel.FoldUnroll
+	if u == 0 && b.TransposeIn() && len(b.Red) > 1 {
+		u = 4
+	}
+	if u > 0 {
+		return fmt.Sprintf("#pragma unroll %d", u)
+	}
+	return "#pragma unroll"
 }
 
 // TileBody is the kernel for the "ordered_tile" template.

@@ -309,6 +309,7 @@ func (g *generator) kernel(s *core.Stmt, op *core.Screma, outer []core.Atom, gro
 		}
 		k.Seq = seqDegree(held, tile, k.Block, g.lim)
 		k.MinBlocks = g.lim.OrderedMinBlocks
+		k.FoldUnroll = g.lim.OrderedFoldUnroll
 	}
 
 	// The environment: free variables of the lambdas and the neutral

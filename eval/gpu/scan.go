@@ -1014,7 +1014,7 @@ func (k *scanKernel) stagesShape() bool {
 // past the end the neutral element.
 func (k *scanKernel) stageLoop() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+	fmt.Fprintf(&b, "%s\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.unroll(true), k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = ar_warp * %d + ar_j * 32 + ar_lane;\n    const i64 ar_i = ar_base + ar_k;\n", 32*k.Seq)
 	b.WriteString(k.ifInTile(true))
 	for j, t := range k.In {
@@ -1092,7 +1092,7 @@ func (k *scanKernel) copyLoop(load bool) string {
 // without.
 func (k *scanKernel) loadLoop(checked bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+	fmt.Fprintf(&b, "%s\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.unroll(checked), k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = ar_warp * %d + ar_j * 32 + ar_lane;\n    const i64 ar_i = ar_base + ar_k;\n", 32*k.Seq)
 	b.WriteString(k.ifInTile(checked))
 	xs := k.loadInputs(&b)
@@ -1600,7 +1600,7 @@ func (k *scanKernel) recomputedStore() string {
 		fmt.Fprintf(&b, "    if (ar_full) {\n#pragma unroll\n      for (int ar_c = ar_lane; ar_c < %d; ar_c += 32) {\n", chunks)
 		fmt.Fprintf(&b, "        *(uint4 *)((char *)(ar_res%d + ar_base + ar_warp * %d) + ar_c * 16) = *(const uint4 *)((const char *)((const %s *)ar_rb + ar_warp * %d) + ar_c * 16);\n", r, slice, ct, slice)
 		b.WriteString("      }\n    } else {\n")
-		fmt.Fprintf(&b, "#pragma unroll\n      for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+		fmt.Fprintf(&b, "%s\n      for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.unroll(true), k.Seq)
 		fmt.Fprintf(&b, "        const int ar_k = ar_warp * %d + ar_j * 32 + ar_lane;\n", slice)
 		fmt.Fprintf(&b, "        if (ar_base + ar_k < ar_n) ar_res%d[ar_base + ar_k] = ((const %s *)ar_rb)[ar_k];\n", r, ct)
 		b.WriteString("      }\n    }\n    __syncwarp();\n  }\n")
@@ -1624,7 +1624,7 @@ func (k *scanKernel) callPost(b *strings.Builder, vals, held []string, indent in
 // without.
 func (k *scanKernel) storeLoop(checked bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+	fmt.Fprintf(&b, "%s\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.unroll(checked), k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = ar_warp * %d + ar_j * 32 + ar_lane;\n    const i64 ar_i = ar_base + ar_k;\n", 32*k.Seq)
 	b.WriteString(k.ifInTile(checked))
 	vals := k.storedValues(&b, "ar_j * 32 + ar_lane", func(j int) string { return fmt.Sprintf("ar_sh_%d[AR_PADK]", j) }, 6)
@@ -1694,6 +1694,21 @@ func (k *scanKernel) TileBase() string {
 // phases' instructions.
 func (k *scanKernel) perTileCase(loop func(checked bool) string) string {
 	return "  if (ar_full) {\n" + indent(loop(false), 2) + "\n  } else {\n" + indent(loop(true), 2) + "\n  }"
+}
+
+// unroll is the pragma before a striped loop over a warp's Seq rounds,
+// checked or not (perTileCase). A checked loop of a scan runs only for the
+// last tile of a launch, so it stays rolled: unrolled, the checked load and
+// store loops (Seq inlined map, operator and post-map calls each) were half
+// of a scan module's code, and of NVRTC's time for it (issue 16's cold
+// compile; bench/RESULTS.md, "Interactive latency"). A segmented scan
+// whose segments do not divide the tile runs every tile checked
+// (TileBase), so its checked loops stay unrolled.
+func (k *scanKernel) unroll(checked bool) string {
+	if checked && !k.Seg() {
+		return "#pragma unroll 1"
+	}
+	return "#pragma unroll"
 }
 
 // indent shifts every non-empty line of s right by n spaces, but for

@@ -42,6 +42,11 @@ type Limits struct {
 	// multiprocessor of the ordered redomap's launch bounds (for
 	// measuring).
 	OrderedMinBlocks int
+	// OrderedFoldUnroll, when positive, is the unroll factor of the
+	// ordered redomap's fold over a full warp tile; negative unrolls it
+	// fully; 0 takes foldUnroll's choice (for measuring its NVRTC time
+	// against its speed).
+	OrderedFoldUnroll int
 	// HistSort and MultiscanSort choose the sort-based paths of hist and
 	// multiscan (kernels/sort.cu): 0 where they measured faster, positive
 	// always where the statement has one, negative never.

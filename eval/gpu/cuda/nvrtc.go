@@ -3,9 +3,12 @@ package cuda
 import (
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"sync/atomic"
+	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -64,6 +67,7 @@ func (g *GPU) CompileWith(src, name string, opts []string) ([]byte, error) {
 	// goroutine's copies and launches, and a background warm-up compile
 	// (New) can overlap them.
 	var cubin []byte
+	tr := startTrace()
 	err := func() error {
 		d := g.d
 		var prog uintptr
@@ -88,7 +92,55 @@ func (g *GPU) CompileWith(src, name string, opts []string) ([]byte, error) {
 	}()
 	runtime.KeepAlive(bufs)
 	runtime.KeepAlive(ptrs)
+	tr.end(name, len(src), len(cubin))
 	return cubin, err
+}
+
+// compileTrace, when AREPL_COMPILE_TRACE names a file, appends a line per
+// NVRTC compile to it: wall time, the compiling thread's CPU time and its
+// page faults. It is for finding where a cold compile's time goes when
+// the same source compiles at different speeds in different processes
+// (bench/RESULTS.md, "Interactive latency", run 5).
+var compileTrace = os.Getenv("AREPL_COMPILE_TRACE")
+
+type trace struct {
+	on    bool
+	start time.Time
+	ru    syscall.Rusage
+}
+
+// rusageThread is Linux's RUSAGE_THREAD: the calling thread's usage.
+const rusageThread = 1
+
+func startTrace() *trace {
+	t := &trace{on: compileTrace != ""}
+	if t.on {
+		// The thread's usage is only the compile's while the goroutine
+		// stays on it.
+		runtime.LockOSThread()
+		_ = syscall.Getrusage(rusageThread, &t.ru)
+		t.start = time.Now()
+	}
+	return t
+}
+
+func (t *trace) end(name string, srcBytes, cubinBytes int) {
+	if !t.on {
+		return
+	}
+	wall := time.Since(t.start)
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(rusageThread, &ru)
+	runtime.UnlockOSThread()
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano() - t.ru.Utime.Nano() - t.ru.Stime.Nano())
+	f, err := os.OpenFile(compileTrace, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "nvrtc %s src=%d cubin=%d wall=%.1fms cpu=%.1fms minflt=%d majflt=%d nvcsw=%d nivcsw=%d pid=%d\n",
+		name, srcBytes, cubinBytes, float64(wall)/1e6, float64(cpu)/1e6, ru.Minflt-t.ru.Minflt, ru.Majflt-t.ru.Majflt,
+		ru.Nvcsw-t.ru.Nvcsw, ru.Nivcsw-t.ru.Nivcsw, os.Getpid())
 }
 
 func programLog(d *driver, prog uintptr) string {
