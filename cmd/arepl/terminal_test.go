@@ -5,10 +5,12 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -89,7 +91,10 @@ func TestRunInterrupted(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
+	// Interrupt only once the process is computing: on a loaded machine
+	// it can take longer than any fixed sleep to get there, and a signal
+	// before signal.NotifyContext kills it instead of testing the handler.
+	waitBusy(t, cmd.Process.Pid)
 	cmd.Process.Signal(os.Interrupt)
 	err = cmd.Wait()
 	var ee *exec.ExitError
@@ -122,4 +127,35 @@ func TestLongOutputTruncated(t *testing.T) {
 	}
 	p.typeText("\x04")
 	p.wait()
+}
+
+// waitBusy waits (at most a minute) until process pid has used 0.3 s of
+// CPU time, by /proc/PID/stat: by then it is well into its computation,
+// past the signal.NotifyContext it does first. A Go process catches
+// SIGINT from its start, so the SigCgt mask would not say that. Where
+// there is no /proc, it waits a fixed half second as before.
+func waitBusy(t *testing.T, pid int) {
+	t.Helper()
+	path := fmt.Sprintf("/proc/%d/stat", pid)
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			time.Sleep(500 * time.Millisecond)
+			return
+		}
+		// Fields after the parenthesised command: state is field 3,
+		// utime and stime fields 14 and 15, in clock ticks (100 a second).
+		_, rest, _ := strings.Cut(string(b), ") ")
+		f := strings.Fields(rest)
+		if len(f) > 12 {
+			u, _ := strconv.Atoi(f[11])
+			s, _ := strconv.Atoi(f[12])
+			if u+s >= 30 {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("process %d never got busy", pid)
 }
