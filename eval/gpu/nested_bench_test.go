@@ -139,10 +139,12 @@ func BenchmarkNested(b *testing.B) {
 			}, flops: 20 * bodies * bodies},
 		)
 	}
+	// The bytes of a segmented reduction: the elements read and one result
+	// written per row (as much again as the input at rows of 1).
 	for _, l := range []int64{1, 4, 32, 256, 4096, 1 << 16, 1 << 20, 1 << 24} {
 		ws = append(ws, work{name: fmt.Sprintf("segsq_len%d", l), fn: "segsq", args: func(b *testing.B) []eval.Value {
 			return []eval.Value{dev(b, (1<<28)/l, l)}
-		}, bytes: 4 << 28})
+		}, bytes: 4<<28 + 4*float64((1<<28)/l)})
 	}
 	ws = append(ws, work{name: "stencil_4096", fn: "stencil", args: func(b *testing.B) []eval.Value {
 		return []eval.Value{i64(10), dev(b, 4096, 4096)}
