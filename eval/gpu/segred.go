@@ -276,7 +276,6 @@ func segPlan(ks []*kernel) string {
 	return fmt.Sprintf("by segment length: up to %d %s; up to 4096 a warp per segment; longer a block per segment, or N blocks per segment when the segments are too few to fill the GPU", segStagedMaxW, short)
 }
 
-
 // columnViews finds, in body b, the segmented reductions whose every input
 // is a transpose of a rank-2 array that nothing else reads but sizes, and
 // whose map writes no map-outs: each gets a column kernel, and each such
