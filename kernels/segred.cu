@@ -1,13 +1,13 @@
 {{/* segmented reduction (map (reduce ...) over rows): {{.Group}} thread(s)
      per piece of a row. A row of ar_w elements is cut into ar_parts pieces
      of ar_chunk elements (ar_parts is 1 unless the rows are too few to fill
-     the device: then several blocks share a row). A commutative operator
-     folds strided elements, a non-commutative one contiguous chunks; the
-     group then folds its threads in order. With several pieces, each
-     piece's value goes to ar_part<k>[row * ar_parts + piece] and the last
-     piece of a row to finish (a ticket per row in ar_counter, which it
-     resets) folds them in piece order, so non-commutative operators stay
-     correct. */ -}}
+     the device: then several blocks share a row, and the group is the
+     block). A commutative operator folds strided elements, a
+     non-commutative one contiguous chunks; the group then folds its
+     threads in order. With several pieces, each piece's value goes to
+     ar_part<k>[row * ar_parts + piece] and the last block of a row to
+     finish (a ticket per row in ar_counter, which it resets) folds them in
+     piece order, so non-commutative operators stay correct. */ -}}
 extern "C" __global__ void __launch_bounds__({{.Block}})
 {{.Name}}({{.Params}}) {
   const int ar_g = threadIdx.x % {{.Group}};
@@ -34,22 +34,40 @@ extern "C" __global__ void __launch_bounds__({{.Block}})
 {{- else if gt .Group 32}}
 {{.BlockReduce "ar_acc" 4}}
 {{- end}}
-    if (ar_g == 0) {
-      if (ar_parts == 1) {
-{{.StoreResult "ar_acc" "ar_s" 8}}
-      } else {
+{{- if eq .Group .Block}}
+    if (ar_parts > 1) {
+      // The block's value is thread 0's; the row's last block to finish
+      // folds the row's pieces, each thread a contiguous run of them, then
+      // the block in thread order.
+      __shared__ bool ar_last;
+      if (threadIdx.x == 0) {
 {{.StorePartial "ar_acc" "ar_v" 8}}
         __threadfence();
-        if (atomicAdd(&ar_counter[ar_s], 1u) == (unsigned int)ar_parts - 1) {
-          __threadfence();
-{{.Decl "ar_p" 10}}
-          for (i64 ar_q = ar_s * ar_parts; ar_q < (ar_s + 1) * ar_parts; ar_q++) {
-{{.FoldPartial "ar_p" "ar_q" 12}}
-          }
+        ar_last = atomicAdd(&ar_counter[ar_s], 1u) == (unsigned int)ar_parts - 1;
+      }
+      __syncthreads();
+      if (ar_last) {
+        __threadfence();
+{{.Decl "ar_p" 8}}
+        const i64 ar_pc = (ar_parts + {{.Block}} - 1) / {{.Block}};
+        const i64 ar_pe = min(ar_parts, (i64)(threadIdx.x + 1) * ar_pc);
+        for (i64 ar_q = (i64)threadIdx.x * ar_pc; ar_q < ar_pe; ar_q++) {
+{{.FoldPartial "ar_p" "ar_s * ar_parts + ar_q" 10}}
+        }
+{{.BlockReduce "ar_p" 8}}
+        if (threadIdx.x == 0) {
 {{.StoreResult "ar_p" "ar_s" 10}}
           ar_counter[ar_s] = 0;
         }
       }
+      __syncthreads();
+    } else if (ar_g == 0) {
+{{.StoreResult "ar_acc" "ar_s" 6}}
     }
+{{- else}}
+    if (ar_g == 0) {
+{{.StoreResult "ar_acc" "ar_s" 6}}
+    }
+{{- end}}
   }
 }

@@ -48,6 +48,7 @@ extern "C" __global__ void __launch_bounds__({{.Block}})
   __threadfence();
   if (ar_s < ar_segs) {
 {{.Decl "ar_p" 4}}
+#pragma unroll 8
     for (i64 ar_q = 0; ar_q < gridDim.y; ar_q++) {
 {{.FoldPartial "ar_p" "ar_q * ar_segs + ar_s" 6}}
     }

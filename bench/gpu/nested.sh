@@ -11,7 +11,8 @@
 # kernel's threads a body to time beside the automatic choice (default 1,
 # the unsplit kernel); PEER_SECTIONS limits
 # the peers, see nested_peers.py: without mandel there is no nvcc
-# Mandelbrot, without nbody no JAX n-body run)
+# Mandelbrot, without nbody no JAX n-body run; SEG lists segmented-reduction
+# kernels the short segsq rows also run with, e.g. g1,g32,staged8)
 set -uo pipefail
 bin=$(cd "$(dirname "${1:-.devbin/gpu.test}")" && pwd)/$(basename "${1:-.devbin/gpu.test}")
 out=${OUT:-/tmp}
@@ -19,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
 # One workload failing (or running on the CPU) does not stop the others:
 # each is its own sub-benchmark, and this script goes on whatever the exit.
-"$bin" -test.run '^$' -test.bench 'BenchmarkNested' -test.benchtime 10x -test.v -gpubench.nested "${NESTED:-}" -gpubench.mm "${MM:-}" -gpubench.parts "${PARTS:-1}" 2>&1 | tee "$out/nested-bench.txt" | grep -E '^(Benchmark|\s*--- |\s+\S+_test.go)' || true
+"$bin" -test.run '^$' -test.bench 'BenchmarkNested' -test.benchtime 10x -test.v -gpubench.nested "${NESTED:-}" -gpubench.mm "${MM:-}" -gpubench.parts "${PARTS:-1}" -gpubench.seg "${SEG:-}" 2>&1 | tee "$out/nested-bench.txt" | grep -E '^(Benchmark|\s*--- |\s+\S+_test.go)' || true
 export PATH=$PATH:/usr/local/cuda/bin
 sections=${PEER_SECTIONS:-bw,seg,mandel,matmul,nbody,stencil}
 if [[ ",$sections," != *,mandel,* ]]; then

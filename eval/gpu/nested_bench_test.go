@@ -18,6 +18,7 @@ var (
 	benchNested = flag.String("gpubench.nested", "", "comma-separated workloads of BenchmarkNested, or prefixes of their names (empty: all)")
 	benchParts  = flag.String("gpubench.parts", "", "comma-separated threads a body the n-body workloads also run with (the 1-D tiled kernel's split of the inner dimension)")
 	benchMM     = flag.String("gpubench.mm", "", "comma-separated matrix-product tilings BMxBNxBKxTMxTN the matmul workloads also run with (each as the large and the small tiling)")
+	benchSeg    = flag.String("gpubench.seg", "", "comma-separated segmented-reduction kernels the short segsq workloads (lengths 1 to 128) also run with: g1, g32, staged (stagedU: U elements a thread and tile)")
 )
 
 // nestedSrc holds issue 15's benchmark workloads as Futhark source; the
@@ -92,6 +93,8 @@ func BenchmarkNested(b *testing.B) {
 		args         func(b *testing.B) []eval.Value
 		bytes, flops float64 // per run
 		per          float64 // divide the time by this (stencil iterations)
+		seg          string  // a row kernel to force (segred.go's forceSeg), "" for pickSegRed's choice
+		stageU       int     // the staged kernel's elements a thread, 0 for stageU's choice
 		mm           mmShape // a matrix-product tiling to use instead of both of tile.go's
 		parts        int64   // threads a body for the 1-D tiled kernel instead of tile1DParts's choice
 	}
@@ -146,6 +149,23 @@ func BenchmarkNested(b *testing.B) {
 			return []eval.Value{dev(b, (1<<28)/l, l)}
 		}, bytes: 4<<28 + 4*float64((1<<28)/l)})
 	}
+	for _, v := range strings.Split(*benchSeg, ",") {
+		if v == "" {
+			continue
+		}
+		seg, u := "segred_"+v, 0
+		if rest, ok := strings.CutPrefix(v, "staged"); ok && rest != "" {
+			if _, err := fmt.Sscan(rest, &u); err != nil {
+				b.Fatalf("-gpubench.seg %q: %v", v, err)
+			}
+			seg = "segred_staged"
+		}
+		for _, l := range []int64{1, 4, 8, 32, 128} {
+			ws = append(ws, work{name: fmt.Sprintf("segsq_len%d_%s", l, v), fn: "segsq", seg: seg, stageU: u, args: func(b *testing.B) []eval.Value {
+				return []eval.Value{dev(b, (1<<28)/l, l)}
+			}, bytes: 4<<28 + 4*float64((1<<28)/l)})
+		}
+	}
 	ws = append(ws, work{name: "stencil_4096", fn: "stencil", args: func(b *testing.B) []eval.Value {
 		return []eval.Value{i64(10), dev(b, 4096, 4096)}
 	}, bytes: 8 * 4096 * 4096, per: 10})
@@ -177,6 +197,8 @@ func BenchmarkNested(b *testing.B) {
 			}
 			forceParts = w.parts
 			defer func() { forceParts = 0 }()
+			forceSeg, forceStageU = w.seg, w.stageU
+			defer func() { forceSeg, forceStageU = "", 0 }()
 			prog := futProg(b, nestedSrc, w.fn)
 			m, err := generate(prog, be.lim)
 			if err != nil {

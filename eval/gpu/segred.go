@@ -71,6 +71,10 @@ const (
 	// of a column) is cut to: below it, the partials and tickets cost more
 	// than the parallelism gains.
 	segMinPiece = 64
+	// segAlign is the granule, in elements, of a row's pieces: their loads
+	// stay aligned to cache lines. (Rows of 2^24 cut into 66 unaligned
+	// pieces ran at 0.74x a copy, rows of 2^20 in 4 aligned ones at 1.02x.)
+	segAlign = 1024
 )
 
 // noFunction reports whether k has no device function (a view).
@@ -84,11 +88,11 @@ func (k *kernel) segTemplateName() string { return segTemplate[k.seg.strategy] }
 // memory, a thread per row), a warp and a block per row.
 func (g *generator) segFamily(s *core.Stmt, op *core.Screma, outer []core.Atom) ([]*kernel, error) {
 	var ks []*kernel
-	first := segInfo{strategy: segStaged, stageU: stageU(op)}
-	if first.stageU == 0 {
-		first = segInfo{strategy: segGroup, group: 1}
+	sis := []segInfo{{strategy: segGroup, group: 1}, {strategy: segGroup, group: 32}, {strategy: segGroup, group: 256}}
+	if u := stageU(op); u > 0 {
+		sis = append(sis, segInfo{strategy: segStaged, stageU: u})
 	}
-	for _, si := range []segInfo{first, {strategy: segGroup, group: 32}, {strategy: segGroup, group: 256}} {
+	for _, si := range sis {
 		k, err := g.kernel(s, op, outer, si)
 		if err != nil {
 			return nil, err
@@ -98,10 +102,22 @@ func (g *generator) segFamily(s *core.Stmt, op *core.Screma, outer []core.Atom) 
 	return ks, nil
 }
 
+// forceStageU, when positive, replaces stageU's choice (for measuring:
+// BenchmarkNested's -gpubench.seg).
+var forceStageU int
+
+// forceSeg, when not empty, names the kernel pickSegRed takes for rows
+// (segName's suffix: "segred_g1", "segred_staged", ...), if the
+// statement has it (for measuring: BenchmarkNested's -gpubench.seg).
+var forceSeg string
+
 // stageU is the elements per thread of the staged kernel's tile: 8 (8
 // loads in flight), fewer where the values to reduce are wide, 0 where
 // even 4 would not fit in segStageBytes.
 func stageU(op *core.Screma) int {
+	if forceStageU > 0 {
+		return forceStageU
+	}
 	bytes := 0
 	for _, r := range op.Reds {
 		for _, ne := range r.Neutral {
@@ -124,7 +140,7 @@ func (k *kernel) StageU() int { return k.seg.stageU }
 func (k *kernel) StageElems() int { return k.Block * k.seg.stageU }
 
 // StageDecl declares the staged kernel's shared tiles (ar_tile_j, indexed
-// through ar_pad).
+// through ar_pad) and the registers a tile is loaded into (ar_x<u>_<j>).
 func (k *kernel) StageDecl(indent int) string {
 	e := k.StageElems()
 	var b []byte
@@ -134,27 +150,39 @@ func (k *kernel) StageDecl(indent int) string {
 		}
 		b = fmt.Appendf(b, "%s__shared__ %s ar_tile_%d[%d];", ind(indent), ctype(t), j, e+e/32)
 	}
+	for u := 0; u < k.seg.stageU; u++ {
+		for j, t := range k.In {
+			b = fmt.Appendf(b, "\n%s%s ar_x%d_%d;", ind(indent), ctype(t), u, j)
+		}
+	}
 	return string(b)
 }
 
-// StageLoad reads a tile: every thread loads its StageU elements first
-// (predicated on the tile's count, so the loads are in flight together),
-// then maps each and stores the values to reduce in the shared tiles.
-func (k *kernel) StageLoad(indent int) string {
+// StagePrefetch loads a tile into the registers ar_x<u>_<j>: every
+// thread its StageU elements, predicated on the tile's count (ar_ncount,
+// from ar_nbase), so that the loads are in flight together.
+func (k *kernel) StagePrefetch(indent int) string {
 	in := ind(indent)
 	var b []byte
 	for u := 0; u < k.seg.stageU; u++ {
-		b = fmt.Appendf(b, "%sconst int ar_e%d = %d + (int)threadIdx.x;\n", in, u, u*k.Block)
-		for j, t := range k.In {
-			b = fmt.Appendf(b, "%s%s ar_x%d_%d;\n%sif (ar_e%d < ar_count) ar_x%d_%d = ar_in%d[ar_base + ar_e%d];\n", in, ctype(t), u, j, in, u, u, j, j, u)
+		for j := range k.In {
+			b = fmt.Appendf(b, "%sif (%d + (int)threadIdx.x < ar_ncount) ar_x%d_%d = ar_in%d[ar_nbase + %d + (int)threadIdx.x];\n", in, u*k.Block, u, j, j, u*k.Block)
 		}
 	}
+	return strings.TrimSuffix(string(b), "\n")
+}
+
+// StageMap maps the tile in the registers and stores the values to reduce
+// in the shared tiles (map-outs go to memory, coalesced).
+func (k *kernel) StageMap(indent int) string {
+	in := ind(indent)
+	var b []byte
 	for u := 0; u < k.seg.stageU; u++ {
-		b = fmt.Appendf(b, "%sif (ar_e%d < ar_count) {\n", in, u)
+		b = fmt.Appendf(b, "%sif (%d + (int)threadIdx.x < ar_count) {\n%s  const int ar_e%d = %d + (int)threadIdx.x;\n", in, u*k.Block, in, u, u*k.Block)
 		b = append(b, k.ApplyTo(fmt.Sprintf("ar_base + ar_e%d", u), fmt.Sprintf("ar_e%d %% ar_sw", u), fmt.Sprint(u), "ar_tile", fmt.Sprintf("ar_pad(ar_e%d)", u), indent+2)...)
 		b = fmt.Appendf(b, "\n%s}\n", in)
 	}
-	return string(b[:len(b)-1])
+	return strings.TrimSuffix(string(b), "\n")
 }
 
 // SubShuffle is one step of the staged kernel's fold of a row's ar_sub
@@ -270,8 +298,10 @@ func segPlan(ks []*kernel) string {
 		return ""
 	}
 	short := "a thread per segment"
-	if k.seg.strategy == segStaged {
-		short = "1-32 threads per segment, coalesced through shared memory"
+	for _, k := range ks {
+		if k.seg.strategy == segStaged {
+			short = "1-32 threads per segment, coalesced through shared memory"
+		}
 	}
 	return fmt.Sprintf("by segment length: up to %d %s; up to 4096 a warp per segment; longer a block per segment, or N blocks per segment when the segments are too few to fill the GPU", segStagedMaxW, short)
 }
@@ -411,47 +441,55 @@ func pickSegRed(ks []*kernel, segs, w int64, sms int64, occ func(*kernel) int64)
 		}
 		return c
 	}
-	by := func(st segStrategy, group int) *kernel {
+	by := func(name string) *kernel {
 		for _, k := range ks {
-			if k.seg.strategy == st && (st != segGroup || k.seg.group == group) {
+			if k.seg.segName() == name {
 				return k
 			}
 		}
 		return nil
 	}
-	if w >= 1 && w <= segStagedMaxW {
-		if k := by(segStaged, 0); k != nil {
-			c := segChoice{k: k, spt: int64(k.StageElems()) / w, sub: 1}
-			for c.sub < 32 && c.spt*c.sub*2 <= int64(k.Block) {
-				c.sub *= 2
-			}
-			c.grid = max(1, min(ceilDiv(segs, c.spt), sms*occ(k)))
-			return c
-		}
+	if k := by(forceSeg); k != nil {
+		return segChoiceFor(k, segs, w, sms, occ)
 	}
-	group := 256
+	name := "segred_g256"
 	switch {
+	case w >= 1 && w <= segStagedMaxW && by("segred_staged") != nil:
+		name = "segred_staged"
 	case w <= 8:
-		group = 1
+		name = "segred_g1"
 	case w <= 4096:
-		group = 32
+		name = "segred_g32"
 	}
-	k := by(segGroup, group)
-	if k == nil { // no thread-per-row kernel: the staged one replaced it
-		k = by(segGroup, 32)
+	return segChoiceFor(by(name), segs, w, sms, occ)
+}
+
+// segChoiceFor is the launch geometry of row kernel k for segs rows of w.
+func segChoiceFor(k *kernel, segs, w int64, sms int64, occ func(*kernel) int64) segChoice {
+	resident := sms * occ(k)
+	if k.seg.strategy == segStaged && w >= 1 && w <= int64(k.StageElems()) {
+		c := segChoice{k: k, spt: int64(k.StageElems()) / w, sub: 1}
+		for c.sub < 32 && c.spt*c.sub*2 <= int64(k.Block) {
+			c.sub *= 2
+		}
+		c.grid = max(1, min(ceilDiv(segs, c.spt), resident))
+		return c
+	}
+	if k.seg.strategy == segStaged {
+		return segChoice{k: k, spt: 1, sub: 1, grid: max(1, min(segs, resident))} // empty rows: each tile a row
 	}
 	c := segChoice{k: k, parts: 1, chunk: w}
-	per := int64(k.Block / k.seg.group) // rows a block takes at once
-	resident := sms * occ(k)
-	if k.seg.group == 256 && segs <= resident/2 {
-		// Few long rows: several blocks per row, one wave of pieces.
-		if p := min(resident/max(segs, 1), w/(segMinPiece*256)); p > 1 {
-			c.chunk = ceilDiv(w, p)
+	if k.seg.group == k.Block && segs <= resident/2 {
+		// Few long rows: several blocks per row, one wave of pieces, each
+		// piece a multiple of segAlign elements (aligned loads).
+		if p := min(resident/max(segs, 1), w/(segMinPiece*int64(k.Block))); p > 1 {
+			c.chunk = ceilDiv(ceilDiv(w, p), segAlign) * segAlign
 			c.parts = ceilDiv(w, c.chunk)
 			c.counters = segs
 			c.partialsPerSegment = c.parts
 		}
 	}
+	per := int64(k.Block / k.seg.group) // rows a block takes at once
 	c.grid = max(1, min(ceilDiv(segs*c.parts, per), resident))
 	return c
 }

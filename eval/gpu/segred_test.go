@@ -58,7 +58,7 @@ func TestSegRedStrategies(t *testing.T) {
 		{1 << 12, 1 << 16, "segred_g256", 1},
 		{256, 1 << 20, "segred_g256", 4},
 		{16, 1 << 24, "segred_g256", 66},
-		{3, 0, "segred_g32", 1},
+		{3, 0, "segred_g1", 1},
 	} {
 		ch := pickSegRed(ks, c.segs, c.w, 132, occ)
 		if !strings.HasSuffix(ch.k.Name, c.want) || ch.parts != c.parts {
@@ -124,7 +124,10 @@ func TestSegRedDevice(t *testing.T) {
 				if strings.HasSuffix(fn, "_sq") {
 					xs := make([]float32, n*m)
 					for i := range xs {
-						xs[i] = float32(int32(hash(i)%200)-100) / 16
+						// Halves from -1 to 1: every partial sum of squares
+						// is a multiple of 1/4 below 2^22, exact in f32,
+						// so every order of summation gives the same bits.
+						xs[i] = float32(int32(hash(i)%5)-2) / 2
 					}
 					in = eval.Value{Elem: F32, Shape: []int64{n, m}, Data: xs}
 				} else {
