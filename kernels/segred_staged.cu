@@ -10,7 +10,7 @@
      each a contiguous chunk, and fold their chunks in lane order:
      non-commutative operators stay correct. The loads of the block's next
      tile are issued before the fold of this one, so that they are in
-     flight while it folds. */ -}}
+     flight while it folds. Rows of one element skip the tile (StageMap). */ -}}
 extern "C" __global__ void __launch_bounds__({{.Block}})
 {{.Name}}({{.Params}}) {
 {{.StageDecl 2}}
@@ -38,7 +38,7 @@ extern "C" __global__ void __launch_bounds__({{.Block}})
       const i64 ar_nbase = ar_tn * ar_spt * ar_w;
 {{.StagePrefetch 6}}
     }
-    for (int ar_p = 0; ar_p < ar_ns; ar_p += ar_per) {
+    for (int ar_p = 0; ar_sw > 1 && ar_p < ar_ns; ar_p += ar_per) {
       const int ar_q = ar_p + (int)threadIdx.x / (int)ar_sub;
 {{.Decl "ar_acc" 6}}
       if (ar_q < ar_ns) {

@@ -41,18 +41,19 @@ import (
 type segStrategy int
 
 const (
-	segGroup  segStrategy = iota // segred.cu: 1, 32 or 256 threads per row, or per piece of a row
+	segGroup  segStrategy = iota // segred.cu: 1, 32 or 256 threads per row
+	segPieces                    // segred.cu: a block per piece of a row, several per row
 	segStaged                    // segred_staged.cu: short rows staged through shared memory
 	segCols                      // segred_cols.cu: a thread per column of a transposed input
 	segView                      // no kernel: a transpose that only a segCols kernel reads
 )
 
-var segTemplate = [...]string{segGroup: "segred.cu", segStaged: "segred_staged.cu", segCols: "segred_cols.cu", segView: ""}
+var segTemplate = [...]string{segGroup: "segred.cu", segPieces: "segred.cu", segStaged: "segred_staged.cu", segCols: "segred_cols.cu", segView: ""}
 
 // segInfo is a segmented-reduction kernel's strategy and its parameters.
 type segInfo struct {
 	strategy segStrategy
-	group    int         // segGroup: threads per row
+	group    int         // segGroup, segPieces: threads per row (or piece)
 	stageU   int         // segStaged: elements each thread loads per tile
 	cols     []*core.Var // segCols: the arrays transposed, one per input
 	viewOf   *core.Var   // segView: the array transposed
@@ -83,14 +84,17 @@ func (k *kernel) noFunction() bool { return k.Kind == kSegRed && k.seg.strategy 
 // segTemplateName is the template file of a segmented-reduction kernel.
 func (k *kernel) segTemplateName() string { return segTemplate[k.seg.strategy] }
 
-// segFamily generates the kernels of a segmented reduction over rows: the
-// staged kernel for short rows (or, when its tile does not fit in shared
-// memory, a thread per row), a warp and a block per row.
+// segFamily generates the kernels of a segmented reduction over rows: a
+// warp and a block per row, blocks per piece of a row, and the staged
+// kernel for short rows (or, when its tile does not fit in shared memory,
+// a thread per row).
 func (g *generator) segFamily(s *core.Stmt, op *core.Screma, outer []core.Atom) ([]*kernel, error) {
 	var ks []*kernel
-	sis := []segInfo{{strategy: segGroup, group: 1}, {strategy: segGroup, group: 32}, {strategy: segGroup, group: 256}}
+	sis := []segInfo{{strategy: segGroup, group: 32}, {strategy: segGroup, group: 256}, {strategy: segPieces, group: 256}}
 	if u := stageU(op); u > 0 {
 		sis = append(sis, segInfo{strategy: segStaged, stageU: u})
+	} else {
+		sis = append(sis, segInfo{strategy: segGroup, group: 1})
 	}
 	for _, si := range sis {
 		k, err := g.kernel(s, op, outer, si)
@@ -111,9 +115,10 @@ var forceStageU int
 // statement has it (for measuring: BenchmarkNested's -gpubench.seg).
 var forceSeg string
 
-// stageU is the elements per thread of the staged kernel's tile: 8 (8
-// loads in flight), fewer where the values to reduce are wide, 0 where
-// even 4 would not fit in segStageBytes.
+// stageU is the elements per thread of the staged kernel's tile: 16 (16
+// loads in flight; 8 and 4 measured slower, bench/RESULTS.md), fewer where
+// the values to reduce are wide, 0 where even 4 would not fit in
+// segStageBytes.
 func stageU(op *core.Screma) int {
 	if forceStageU > 0 {
 		return forceStageU
@@ -124,7 +129,7 @@ func stageU(op *core.Screma) int {
 			bytes += ne.AtomType().Elem.Size()
 		}
 	}
-	for u := 8; u >= 4; u /= 2 {
+	for u := 16; u >= 4; u /= 2 {
 		e := 256 * u
 		if (e+e/32)*bytes <= segStageBytes {
 			return u
@@ -132,6 +137,9 @@ func stageU(op *core.Screma) int {
 	}
 	return 0
 }
+
+// Pieces reports whether a segred.cu kernel cuts rows into pieces.
+func (k *kernel) Pieces() bool { return k.seg.strategy == segPieces }
 
 // StageU is the staged kernel's elements per thread and tile.
 func (k *kernel) StageU() int { return k.seg.stageU }
@@ -173,16 +181,31 @@ func (k *kernel) StagePrefetch(indent int) string {
 }
 
 // StageMap maps the tile in the registers and stores the values to reduce
-// in the shared tiles (map-outs go to memory, coalesced).
+// in the shared tiles (map-outs go to memory, coalesced). Rows of one
+// element skip the tile: each thread folds its elements into the neutral
+// element and stores them as results, coalesced (the fold after the tile
+// is then skipped too).
 func (k *kernel) StageMap(indent int) string {
 	in := ind(indent)
 	var b []byte
+	b = fmt.Appendf(b, "%sif (ar_sw == 1) {\n", in)
 	for u := 0; u < k.seg.stageU; u++ {
-		b = fmt.Appendf(b, "%sif (%d + (int)threadIdx.x < ar_count) {\n%s  const int ar_e%d = %d + (int)threadIdx.x;\n", in, u*k.Block, in, u, u*k.Block)
-		b = append(b, k.ApplyTo(fmt.Sprintf("ar_base + ar_e%d", u), fmt.Sprintf("ar_e%d %% ar_sw", u), fmt.Sprint(u), "ar_tile", fmt.Sprintf("ar_pad(ar_e%d)", u), indent+2)...)
-		b = fmt.Appendf(b, "\n%s}\n", in)
+		b = fmt.Appendf(b, "%s  if (%d + (int)threadIdx.x < ar_count) {\n%s    const int ar_e%d = %d + (int)threadIdx.x;\n", in, u*k.Block, in, u, u*k.Block)
+		b = append(b, k.Decl("ar_one", indent+4)...)
+		b = append(b, '\n')
+		b = append(b, k.Apply(fmt.Sprintf("ar_base + ar_e%d", u), "0", fmt.Sprint(u), "ar_one", indent+4)...)
+		b = append(b, '\n')
+		b = append(b, k.StoreResult("ar_one", fmt.Sprintf("ar_s0 + ar_e%d", u), indent+4)...)
+		b = fmt.Appendf(b, "\n%s  }\n", in)
 	}
-	return strings.TrimSuffix(string(b), "\n")
+	b = fmt.Appendf(b, "%s} else {\n", in)
+	for u := 0; u < k.seg.stageU; u++ {
+		b = fmt.Appendf(b, "%s  if (%d + (int)threadIdx.x < ar_count) {\n%s    const int ar_e%d = %d + (int)threadIdx.x;\n", in, u*k.Block, in, u, u*k.Block)
+		b = append(b, k.ApplyTo(fmt.Sprintf("ar_base + ar_e%d", u), fmt.Sprintf("ar_e%d %% ar_sw", u), fmt.Sprint(u), "ar_tile", fmt.Sprintf("ar_pad(ar_e%d)", u), indent+4)...)
+		b = fmt.Appendf(b, "\n%s  }\n", in)
+	}
+	b = fmt.Appendf(b, "%s}", in)
+	return string(b)
 }
 
 // SubShuffle is one step of the staged kernel's fold of a row's ar_sub
@@ -255,14 +278,14 @@ func (k *kernel) FoldPartial(acc, slot string, indent int) string {
 func (k *kernel) segParams() (head, tail []kparam) {
 	head = []kparam{{kind: pN, name: "ar_segs"}, {kind: pExtra, name: "ar_w"}}
 	switch k.seg.strategy {
-	case segGroup:
+	case segPieces:
 		head = append(head, kparam{kind: pExtra, name: "ar_parts"}, kparam{kind: pExtra, name: "ar_chunk"})
 	case segStaged:
 		head = append(head, kparam{kind: pExtra, name: "ar_spt"}, kparam{kind: pExtra, name: "ar_sub"})
 	case segCols:
 		head = append(head, kparam{kind: pExtra, name: "ar_chunk"})
 	}
-	if k.seg.strategy == segGroup || k.seg.strategy == segCols {
+	if k.seg.strategy == segPieces || k.seg.strategy == segCols {
 		for j, t := range k.Red {
 			tail = append(tail, kparam{kind: pPartial, k: j, t: t})
 		}
@@ -280,6 +303,8 @@ func (si segInfo) segName() string {
 		return "segred_cols"
 	case segView:
 		return "view"
+	case segPieces:
+		return "segred_pieces"
 	}
 	return fmt.Sprintf("segred_g%d", si.group)
 }
@@ -456,10 +481,12 @@ func pickSegRed(ks []*kernel, segs, w int64, sms int64, occ func(*kernel) int64)
 	switch {
 	case w >= 1 && w <= segStagedMaxW && by("segred_staged") != nil:
 		name = "segred_staged"
-	case w <= 8:
+	case w <= 8 && by("segred_g1") != nil:
 		name = "segred_g1"
 	case w <= 4096:
 		name = "segred_g32"
+	case by("segred_pieces") != nil && segs <= sms*occ(by("segred_pieces"))/2 && w >= 2*segMinPiece*256:
+		name = "segred_pieces"
 	}
 	return segChoiceFor(by(name), segs, w, sms, occ)
 }
@@ -479,15 +506,14 @@ func segChoiceFor(k *kernel, segs, w int64, sms int64, occ func(*kernel) int64) 
 		return segChoice{k: k, spt: 1, sub: 1, grid: max(1, min(segs, resident))} // empty rows: each tile a row
 	}
 	c := segChoice{k: k, parts: 1, chunk: w}
-	if k.seg.group == k.Block && segs <= resident/2 {
+	if k.seg.strategy == segPieces {
 		// Few long rows: several blocks per row, one wave of pieces, each
 		// piece a multiple of segAlign elements (aligned loads).
-		if p := min(resident/max(segs, 1), w/(segMinPiece*int64(k.Block))); p > 1 {
-			c.chunk = ceilDiv(ceilDiv(w, p), segAlign) * segAlign
-			c.parts = ceilDiv(w, c.chunk)
-			c.counters = segs
-			c.partialsPerSegment = c.parts
-		}
+		p := max(1, min(resident/max(segs, 1), w/(segMinPiece*int64(k.Block))))
+		c.chunk = max(1, ceilDiv(ceilDiv(w, p), segAlign)*segAlign)
+		c.parts = max(1, ceilDiv(w, c.chunk))
+		c.counters = segs
+		c.partialsPerSegment = c.parts
 	}
 	per := int64(k.Block / k.seg.group) // rows a block takes at once
 	c.grid = max(1, min(ceilDiv(segs*c.parts, per), resident))

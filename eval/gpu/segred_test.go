@@ -45,6 +45,11 @@ func TestSegRedStrategies(t *testing.T) {
 		t.Fatal("no segmented reduction")
 	}
 	occ := func(*kernel) int64 { return 8 }
+	for _, k := range ks {
+		if k.seg.strategy == segStaged && k.StageU() != 16 {
+			t.Errorf("f32 rows: the staged kernel loads %d elements a thread, want 16", k.StageU())
+		}
+	}
 	for _, c := range []struct {
 		segs, w int64
 		want    string
@@ -56,9 +61,10 @@ func TestSegRedStrategies(t *testing.T) {
 		{1 << 21, 128, "segred_staged", 0},
 		{1 << 20, 256, "segred_g32", 1},
 		{1 << 12, 1 << 16, "segred_g256", 1},
-		{256, 1 << 20, "segred_g256", 4},
-		{16, 1 << 24, "segred_g256", 66},
-		{3, 0, "segred_g1", 1},
+		{256, 1 << 20, "segred_pieces", 4},
+		{16, 1 << 24, "segred_pieces", 66},
+		{3, 0, "segred_g32", 1},
+		{600, 1 << 20, "segred_g256", 1},
 	} {
 		ch := pickSegRed(ks, c.segs, c.w, 132, occ)
 		if !strings.HasSuffix(ch.k.Name, c.want) || ch.parts != c.parts {
