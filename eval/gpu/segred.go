@@ -66,6 +66,9 @@ const (
 	segStagedMaxW = 128
 	// segStageBytes bounds the staged kernel's shared tile.
 	segStageBytes = 32 << 10
+	// segStageInBytes bounds the input a staged thread loads at once (its
+	// registers).
+	segStageInBytes = 64
 	// segColU is the rows a column thread loads before folding them.
 	segColU = 4
 	// segMinPiece is the fewest elements per thread a piece of a row (or
@@ -115,23 +118,27 @@ var forceStageU int
 // statement has it (for measuring: BenchmarkNested's -gpubench.seg).
 var forceSeg string
 
-// stageU is the elements per thread of the staged kernel's tile: 16 (16
-// loads in flight; 8 and 4 measured slower, bench/RESULTS.md), fewer where
-// the values to reduce are wide, 0 where even 4 would not fit in
-// segStageBytes.
+// stageU is the elements per thread of the staged kernel's tile: 64
+// bytes of input a thread in flight (16 elements of one 4-byte input:
+// against 8 and 4, which measured slower, bench/RESULTS.md), at least 4,
+// fewer where the values to reduce are too wide for the tile to fit in
+// segStageBytes, 0 where even 4 would not fit.
 func stageU(op *core.Screma) int {
 	if forceStageU > 0 {
 		return forceStageU
 	}
-	bytes := 0
+	bytes, in := 0, 0
 	for _, r := range op.Reds {
 		for _, ne := range r.Neutral {
 			bytes += ne.AtomType().Elem.Size()
 		}
 	}
+	for _, a := range op.Arrs {
+		in += a.Type.Elem.Size()
+	}
 	for u := 16; u >= 4; u /= 2 {
 		e := 256 * u
-		if (e+e/32)*bytes <= segStageBytes {
+		if (u == 4 || u*in <= segStageInBytes) && (e+e/32)*bytes <= segStageBytes {
 			return u
 		}
 	}
