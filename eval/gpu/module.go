@@ -72,6 +72,7 @@ func (g *generator) walk(b *core.Body) error {
 	if err := g.columnViews(b); err != nil {
 		return err
 	}
+	sizes := sizeVars(b)
 	for _, s := range b.Stmts {
 		if g.m.kernels[s] != nil {
 			continue
@@ -91,6 +92,13 @@ func (g *generator) walk(b *core.Body) error {
 		case *core.Screma:
 			// Shapes with invariant inputs get tiled kernels first (tile.go).
 			if ok, err := g.tiledKernel(s, e); ok || err != nil {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			// Reductions over the outer dimension by indexing (segred.go).
+			if ok, err := g.columnIota(s, e, sizes); ok || err != nil {
 				if err != nil {
 					return err
 				}

@@ -27,6 +27,7 @@ const nestedSrc = `
 def map2d [n][m] (a: [n][m]f32) : [n][m]f32 = map (map (\x -> x * 2 + 1)) a
 def rowsums [n][m] (a: [n][m]f32) : [n]f32 = map f32.sum a
 def colsums [n][m] (a: [n][m]f32) : [m]f32 = map f32.sum (transpose a)
+def colsums_iota [n][m] (a: [n][m]f32) : [m]f32 = map (\j -> f32.sum (map (\i -> a[i, j]) (iota n))) (iota m)
 def sumall [n] (xs: [n]f32) : f32 = f32.sum xs
 def segsq [n][m] (a: [n][m]f32) : [n]f32 = map (\row -> f32.sum (map (\x -> x * x) row)) a
 def mandelbrot (h: i64) (w: i64) (iters: i32) : [h][w]i32 =
@@ -104,6 +105,7 @@ func BenchmarkNested(b *testing.B) {
 		work{name: "map2d_16384", fn: "map2d", args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, big, big)} }, bytes: 8 * big * big},
 		work{name: "rowsums_16384", fn: "rowsums", args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, big, big)} }, bytes: 4 * big * big},
 		work{name: "colsums_16384", fn: "colsums", args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, big, big)} }, bytes: 4 * big * big},
+		work{name: "colsums_iota_16384", fn: "colsums_iota", args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, big, big)} }, bytes: 4 * big * big},
 		work{name: "sum_flat_16384sq", fn: "sumall", args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, big*big)} }, bytes: 4 * big * big},
 		work{name: "mandelbrot_4000", fn: "mandelbrot", args: func(b *testing.B) []eval.Value {
 			return []eval.Value{i64(4000), i64(4000), eval.Scalar(IntConst(I32, 255))}

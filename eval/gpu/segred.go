@@ -377,31 +377,158 @@ func (g *generator) columnViews(b *core.Body) error {
 		if len(trs) != len(e.Op.Arrs) {
 			continue
 		}
-		saved := make(map[string]bool, len(g.funs))
-		for f := range g.funs {
-			saved[f] = true
-		}
-		nsites := len(g.sites)
-		k, err := g.kernel(s, e.Op, e.Outer, segInfo{strategy: segCols, cols: srcs})
-		if err == nil {
-			var scratch strings.Builder
-			err = g.deviceFuns(&scratch)
-		}
-		if isUnsupported(err) {
-			g.funs = saved
-			g.sites = g.sites[:nsites]
-			continue
-		}
+		ok, err := g.columnKernel(s, e.Op, e.Outer, srcs)
 		if err != nil {
 			return err
 		}
-		g.kbuf.WriteString(k.src)
-		g.m.kernels[s] = []*kernel{k}
+		if !ok {
+			continue
+		}
 		for i, t := range trs {
 			g.m.kernels[t] = []*kernel{{Name: "view_" + t.Pat[0].Name, Kind: kSegRed, Stmt: t, seg: segInfo{strategy: segView, viewOf: srcs[i]}}}
 		}
 	}
 	return nil
+}
+
+// columnKernel generates the column kernel of s, reducing the columns of
+// srcs (row-major, op's rows being their columns); ok is false, and
+// nothing is kept, where the kernel family does not cover op.
+func (g *generator) columnKernel(s *core.Stmt, op *core.Screma, outer []core.Atom, srcs []*core.Var) (ok bool, err error) {
+	saved := make(map[string]bool, len(g.funs))
+	for f := range g.funs {
+		saved[f] = true
+	}
+	nsites := len(g.sites)
+	k, err := g.kernel(s, op, outer, segInfo{strategy: segCols, cols: srcs})
+	if err == nil {
+		var scratch strings.Builder
+		err = g.deviceFuns(&scratch)
+	}
+	if isUnsupported(err) {
+		g.funs = saved
+		g.sites = g.sites[:nsites]
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	g.kbuf.WriteString(k.src)
+	g.m.kernels[s] = []*kernel{k}
+	return true, nil
+}
+
+// columnIota recognises a reduction over the outer dimension written with
+// indices, `map (\j -> reduce op ne (map (\i -> f a[i, j]) (iota n)))
+// (iota m)` for an a of shape [n][m] whose own sizes n and m are the
+// widths (so no index can fall outside): the column kernel runs it as the
+// column reduction of transpose a, the read a[i, j] becoming the element
+// of column j. f must not use j otherwise; sizes maps the size variables
+// of the body to the array and dimension they measure.
+func (g *generator) columnIota(s *core.Stmt, e *core.Screma, sizes map[string]arrayDim) (bool, error) {
+	if e.Index == nil || len(e.Arrs) > 0 || len(e.Scans) > 0 || len(e.Reds) > 0 || e.Post != nil ||
+		len(e.Map.Params) > 0 || len(e.Map.Body.Stmts) != 1 {
+		return false, nil
+	}
+	inner, ok := e.Map.Body.Stmts[0].Exp.(*core.Screma)
+	if !ok || inner.Index == nil || len(inner.Arrs) > 0 || len(inner.Reds) == 0 || len(inner.Scans) > 0 ||
+		inner.Post != nil || len(inner.Map.Params) > 0 {
+		return false, nil
+	}
+	width := 0
+	for _, r := range inner.Reds {
+		width += len(r.Neutral)
+	}
+	pat := e.Map.Body.Stmts[0].Pat
+	if len(inner.Map.Ret) != width || len(pat) != width || len(e.Map.Body.Result) != width {
+		return false, nil
+	}
+	for i, r := range e.Map.Body.Result {
+		if v, ok := r.(*core.Var); !ok || v.Name != pat[i].Name {
+			return false, nil
+		}
+	}
+	// The one read a[i, j].
+	i, j := inner.Index.Name, e.Index.Name
+	var read *core.Stmt
+	var a *core.Var
+	for _, st := range inner.Map.Body.Stmts {
+		x, ok := st.Exp.(*core.IndexExp)
+		if !ok || len(x.Idx) != 2 || x.Arr.Type.Rank != 2 || len(st.Pat) != 1 {
+			continue
+		}
+		if isVarAtom(x.Idx[0].Fix, i) && isVarAtom(x.Idx[1].Fix, j) {
+			if read != nil {
+				return false, nil
+			}
+			read, a = st, x.Arr
+		}
+	}
+	if read == nil || !sizeIs(sizes, inner.W, a, 0) || !sizeIs(sizes, e.W, a, 1) {
+		return false, nil
+	}
+	p := &core.Var{Name: "ar_col_" + read.Pat[0].Name, Type: core.Scalar(a.Type.Elem)}
+	body := &core.Body{Result: inner.Map.Body.Result}
+	for _, st := range inner.Map.Body.Stmts {
+		if st == read {
+			st = &core.Stmt{Pat: st.Pat, Exp: &core.AtomExp{A: p}, Pos: st.Pos}
+		}
+		body.Stmts = append(body.Stmts, st)
+	}
+	op := &core.Screma{W: inner.W, Arrs: []*core.Var{a}, Index: inner.Index,
+		Map: &core.Lambda{Params: []*core.Var{p}, Body: body, Ret: inner.Map.Ret}, Reds: inner.Reds}
+	// j must be gone: the column kernel binds no column index.
+	if uses(j, op) > 0 {
+		return false, nil
+	}
+	return g.columnKernel(s, op, []core.Atom{e.W}, []*core.Var{a})
+}
+
+// arrayDim is an array and one of its dimensions.
+type arrayDim struct {
+	arr string
+	dim int
+}
+
+// sizeVars maps the variables of b bound to sizes of arrays.
+func sizeVars(b *core.Body) map[string]arrayDim {
+	m := map[string]arrayDim{}
+	for _, s := range b.Stmts {
+		if x, ok := s.Exp.(*core.SizeExp); ok && len(s.Pat) == 1 {
+			m[s.Pat[0].Name] = arrayDim{x.Arr.Name, x.Dim}
+		}
+	}
+	return m
+}
+
+func sizeIs(sizes map[string]arrayDim, w core.Atom, a *core.Var, dim int) bool {
+	v, ok := w.(*core.Var)
+	return ok && sizes[v.Name] == arrayDim{a.Name, dim}
+}
+
+func isVarAtom(a *core.Atom, name string) bool {
+	if a == nil {
+		return false
+	}
+	v, ok := (*a).(*core.Var)
+	return ok && v.Name == name
+}
+
+// uses counts the reads of variable name in op (its lambdas and atoms).
+func uses(name string, op *core.Screma) int {
+	n := 0
+	var vis visitor
+	vis = visitor{
+		atom: func(a core.Atom) {
+			if v, ok := a.(*core.Var); ok && v.Name == name {
+				n++
+			}
+		},
+		lambda: func(l *core.Lambda, _ []*core.Var) { countIn(l.Body, vis) },
+		body:   func(bb *core.Body, _ []*core.Var) { countIn(bb, vis) },
+	}
+	vis.screma(op)
+	return n
 }
 
 // onlySizesRead reports whether x, bound in b, is read only by user (once)

@@ -23,6 +23,8 @@ def rows_lin [n][m] (a: [n][m]i32) : [n](i32, i32) =
 def cols_lin [n][m] (a: [n][m]i32) : [m](i32, i32) =
   map (\c -> reduce lin (1, 0) (map (\x -> (x % 3 - 1, x)) c)) (transpose a)
 def cols_sq [n][m] (a: [n][m]f32) : [m]f32 = map (\c -> f32.sum (map (\x -> x * x) c)) (transpose a)
+def cols_iota [n][m] (a: [n][m]i32) : [m](i32, i32) =
+  map (\j -> reduce lin (1, 0) (map (\i -> let x = a[i, j] in (x % 3 - 1, x + i32.i64 i)) (iota n))) (iota m)
 `
 
 // TestSegRedStrategies checks the kernel each shape gets (no GPU needed):
@@ -98,6 +100,16 @@ func TestSegRedStrategies(t *testing.T) {
 	if ch.grid != 64 || ch.gridY != 16 || ch.chunk != 1024 {
 		t.Errorf("16384 columns of 16384: grid %d x %d, chunk %d; want 64 x 16, chunk 1024", ch.grid, ch.gridY, ch.chunk)
 	}
+	// The same by indexing: the column kernel, with no transpose at all.
+	im, err := generate(futProg(t, segredSrc, "cols_iota"), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range im.kernels {
+		if k[0].Kind != kSegRed || k[0].seg.strategy != segCols || len(im.kernels) != 1 {
+			t.Errorf("columns by indexing: kernel %s of %d, want only a column kernel", k[0].Name, len(im.kernels))
+		}
+	}
 	ch = pickSegRed(cols, 1<<20, 16, 132, occ)
 	if ch.gridY != 1 {
 		t.Errorf("2^20 columns of 16: %d row pieces, want 1", ch.gridY)
@@ -118,7 +130,7 @@ func TestSegRedDevice(t *testing.T) {
 	ctx := context.Background()
 	shapes := [][2]int64{{0, 5}, {5, 0}, {0, 0}, {7, 1}, {5, 2}, {9, 3}, {100, 31}, {100, 32}, {100, 33}, {5000, 1}, {3000, 3},
 		{2000, 64}, {1000, 100}, {300, 128}, {300, 129}, {40, 1000}, {3, 4097}, {2, 1 << 20}, {1 << 20, 2}, {1, 1 << 22}, {1 << 16, 40}}
-	for _, fn := range []string{"rows_sq", "rows_lin", "cols_lin", "cols_sq"} {
+	for _, fn := range []string{"rows_sq", "rows_lin", "cols_lin", "cols_sq", "cols_iota"} {
 		prog := futProg(t, segredSrc, fn)
 		for _, sh := range shapes {
 			n, m := sh[0], sh[1]
