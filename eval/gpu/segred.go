@@ -6,23 +6,26 @@ package gpu
 // rows (pickSegRed), as Futhark's SegRed does:
 //
 //   - short rows (w <= segStagedMaxW): segred_staged.cu. A block reads a tile
-//     of whole rows contiguously (coalesced, several loads in flight per
-//     thread), maps the elements into shared memory, and then 1 to 32
-//     threads per row fold the rows out of shared memory. A thread per row
-//     reading its own row would touch a new cache line per element and keep
-//     one load in flight.
+//     of whole rows contiguously (coalesced, 16 loads in flight per thread,
+//     the next tile's issued before this one folds), maps the elements into
+//     shared memory, and then 1 to 32 threads per row fold the rows out of
+//     shared memory. A thread per row reading its own row keeps one load in
+//     flight and touches a new cache line every few elements: 0.24-0.70x a
+//     copy at rows of 1, 4, 32 and 128, against 0.76-0.94x staged
+//     (bench/RESULTS.md, "GPU segmented reductions", run 2).
 //   - longer rows: segred.cu with a warp (w <= 4096) or a block per row.
-//   - few long rows (too few to fill the device with a block each): the
-//     block kernel with each row cut into pieces, several blocks per row;
-//     every piece leaves its value in a partials array and the row's last
-//     piece to finish folds them in piece order.
-//   - columns, `map (reduce ...) (transpose a)` of a row-major a:
-//     segred_cols.cu reads a in place, a thread per column walking down the
-//     rows (neighbouring threads read neighbouring addresses), the rows cut
-//     into pieces over blocks when the columns are few. The transpose is
-//     not materialised: its statement becomes a view (segView) that binds
-//     only its shape, which the static check in columnViews allows only when
-//     nothing else reads the transposed array.
+//   - few long rows (at most half the blocks the device holds at once):
+//     segred.cu's pieces variant, each row cut into aligned pieces, a block
+//     each; every piece leaves its value in a partials array and the row's
+//     last block to finish folds them in piece order.
+//   - columns, `map (reduce ...) (transpose a)` of a row-major a, and the
+//     same written with indices, `map (\j -> reduce ... (map (\i -> f
+//     a[i, j]) (iota n))) (iota m)`: segred_cols.cu reads a in place, a
+//     thread per column walking down the rows (neighbouring threads read
+//     neighbouring addresses), the rows cut into one wave of blocks when
+//     the columns are few. The transpose is not materialised: its
+//     statement becomes a view (segView) that binds only its shape, which
+//     columnViews allows only when nothing else reads the transposed array.
 //
 // Every strategy folds each row in order and combines pieces in order, so
 // non-commutative operators stay correct.
