@@ -117,6 +117,7 @@ def main():
         add("map2d_16384", "torch a*2+1", lambda: timed(lambda: a * 2 + 1))
         add("rowsums_16384", "torch.sum(a, 1)", lambda: timed(lambda: torch.sum(a, 1)))
         add("colsums_16384", "torch.sum(a, 0)", lambda: timed(lambda: torch.sum(a, 0)))
+        add("colsums_iota_16384", "torch.sum(a, 0)", lambda: timed(lambda: torch.sum(a, 0)))
         add("sum_flat_16384sq", "torch.sum(a)", lambda: timed(lambda: torch.sum(a)))
     if have_jax and a is not None:
         try:
@@ -257,7 +258,7 @@ def main():
     print("device: %s" % torch.cuda.get_device_name())
     if ocopy:
         print("arepl D2D copy: %.0f GB/s (read + write); arepl flat f32 sum: %s GB/s read" % (ocopy, "%.0f" % oflat if oflat else "-"))
-    order = ["copy_d2d_16384sq", "sum_flat_16384sq", "map2d_16384", "rowsums_16384", "colsums_16384", "mandelbrot_4000",
+    order = ["copy_d2d_16384sq", "sum_flat_16384sq", "map2d_16384", "rowsums_16384", "colsums_16384", "colsums_iota_16384", "mandelbrot_4000",
              "matmul_f32_1024", "matmul_f32_4096", "nbody1_65536", "nbody1_65536_p1", "nbody3_65536", "nbody3_65536_p1"] + \
         ["segsq_len%d" % l for l in [1, 4, 32, 256, 4096, 1 << 16, 1 << 20, 1 << 24]] + ["stencil_4096"]
     print("%-20s %-44s %10s %10s %9s" % ("workload", "implementation", "ms", "rate", "vs arepl"))

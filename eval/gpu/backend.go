@@ -212,6 +212,9 @@ func (b *Backend) load(prog *core.Program, t *eval.Timings) (*loaded, error) {
 	l = &loaded{mod: m, cmod: cm, funcs: map[string]*cuda.Function{}, occ: map[string]int{}}
 	for _, ks := range m.kernels {
 		for _, k := range ks {
+			if k.noFunction() {
+				continue
+			}
 			f, err := cm.Function(k.Name)
 			if err != nil {
 				return nil, err

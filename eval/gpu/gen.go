@@ -102,6 +102,7 @@ type kernel struct {
 	Stmt   *core.Stmt
 	Op     *core.Screma // the Screma (for kSegRed, the per-row one)
 	Outer  []core.Atom  // kSegRed: the outer dimensions
+	seg    segInfo      // kSegRed: the strategy (segred.go)
 	Env    []*core.Var  // free variables of the lambdas, in order of use
 	params []kparam
 
@@ -525,8 +526,8 @@ func (k *kernel) StoreResult(acc, seg string, indent int) string {
 
 var templates = func() *template.Template {
 	t := template.New("kernels")
-	for _, f := range templateFile {
-		if f == "" {
+	for _, f := range append(templateFile[:], segTemplate[:]...) {
+		if f == "" || t.Lookup(f) != nil {
 			continue
 		}
 		src, err := kernels.FS.ReadFile(f)
@@ -540,8 +541,12 @@ var templates = func() *template.Template {
 
 func (k *kernel) instantiate() (string, error) {
 	var b bytes.Buffer
-	if err := templates.ExecuteTemplate(&b, templateFile[k.Kind], k); err != nil {
-		return "", fmt.Errorf("internal error: kernel template %s: %v", templateFile[k.Kind], err)
+	name := templateFile[k.Kind]
+	if k.Kind == kSegRed {
+		name = k.segTemplateName()
+	}
+	if err := templates.ExecuteTemplate(&b, name, k); err != nil {
+		return "", fmt.Errorf("internal error: kernel template %s: %v", name, err)
 	}
 	return b.String(), nil
 }

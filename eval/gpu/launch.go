@@ -20,6 +20,9 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 	if ks[0].Kind == kSegMap {
 		return r.launchSegMap(s, ks[0], env)
 	}
+	if ks[0].Kind == kSegRed {
+		return r.launchSegRed(s, ks, env) // segred.go
+	}
 	op := ks[0].Op
 	wv, err := r.host(op.W, env)
 	if err != nil {

@@ -33,10 +33,6 @@ var prelude = func() string {
 	return string(b)
 }()
 
-// segGroups are the group sizes of the segmented-reduction variants: a
-// thread, a warp or a block per row, picked at run time from the row length.
-var segGroups = []int{1, 32, 256}
-
 // generate renders every SOAC statement of prog's host-level bodies (the
 // bodies of functions, branches and loops, not lambdas) that a kernel
 // family covers.
@@ -71,7 +67,16 @@ type generator struct {
 }
 
 func (g *generator) walk(b *core.Body) error {
+	// Column reductions of transposes, and the transposes they read in
+	// place, first (segred.go).
+	if err := g.columnViews(b); err != nil {
+		return err
+	}
+	sizes := sizeVars(b)
 	for _, s := range b.Stmts {
+		if g.m.kernels[s] != nil {
+			continue
+		}
 		switch e := s.Exp.(type) {
 		case *core.IfExp:
 			if err := g.walk(e.Then); err != nil {
@@ -87,6 +92,13 @@ func (g *generator) walk(b *core.Body) error {
 		case *core.Screma:
 			// Shapes with invariant inputs get tiled kernels first (tile.go).
 			if ok, err := g.tiledKernel(s, e); ok || err != nil {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			// Reductions over the outer dimension by indexing (segred.go).
+			if ok, err := g.columnIota(s, e, sizes); ok || err != nil {
 				if err != nil {
 					return err
 				}
@@ -219,27 +231,19 @@ func (g *generator) scanCovers(s *core.Stmt) bool {
 }
 
 // family generates the kernels of the flat families: a map or redomap
-// kernel, or the segmented-reduce variants (one per group size).
+// kernel, or the segmented-reduce variants (segred.go).
 func (g *generator) family(s *core.Stmt, op *core.Screma, outer []core.Atom) ([]*kernel, error) {
 	if outer == nil {
-		k, err := g.kernel(s, op, nil, 0)
+		k, err := g.kernel(s, op, nil, segInfo{})
 		if err != nil {
 			return nil, err
 		}
 		return []*kernel{k}, nil
 	}
-	var ks []*kernel
-	for _, grp := range segGroups {
-		k, err := g.kernel(s, op, outer, grp)
-		if err != nil {
-			return nil, err
-		}
-		ks = append(ks, k)
-	}
-	return ks, nil
+	return g.segFamily(s, op, outer)
 }
 
-func (g *generator) kernel(s *core.Stmt, op *core.Screma, outer []core.Atom, group int) (*kernel, error) {
+func (g *generator) kernel(s *core.Stmt, op *core.Screma, outer []core.Atom, seg segInfo) (*kernel, error) {
 	if len(op.Scans) > 0 {
 		return nil, unsup("%s: scans run in the scan kernel (scan.go), not in a map or redomap kernel", op.Kind())
 	}
@@ -250,7 +254,7 @@ func (g *generator) kernel(s *core.Stmt, op *core.Screma, outer []core.Atom, gro
 		return nil, unsup("a segmented map without a reduction has no GPU kernel; it runs on the CPU")
 	}
 	g.n++
-	k := &kernel{Stmt: s, Op: op, Outer: outer, Block: 256, Unroll: 1, Seq: 1, Group: group}
+	k := &kernel{Stmt: s, Op: op, Outer: outer, Block: 256, Unroll: 1, Seq: 1, Group: seg.group, seg: seg}
 	for _, a := range op.Arrs {
 		if a.Type.Rank != 1+len(outer) {
 			return nil, unsup("%s over rows of %s (nested parallelism is not generated yet)", op.Kind(), a.Name)
@@ -286,7 +290,10 @@ func (g *generator) kernel(s *core.Stmt, op *core.Screma, outer []core.Atom, gro
 	switch {
 	case outer != nil:
 		k.Kind = kSegRed
-		k.Name = fmt.Sprintf("k%d_segred_g%d", g.n, group)
+		k.Name = fmt.Sprintf("k%d_%s", g.n, seg.segName())
+		if seg.strategy == segCols && len(k.Out) > 0 {
+			return nil, unsup("a column reduction with map-outs: they would be written transposed")
+		}
 	case len(op.Reds) == 0:
 		k.Kind = kMap
 		k.Name = fmt.Sprintf("k%d_map", g.n)
@@ -367,7 +374,8 @@ func (g *generator) params(k *kernel) {
 	var ps []kparam
 	switch k.Kind {
 	case kSegRed:
-		ps = append(ps, kparam{kind: pN, name: "ar_segs"}, kparam{kind: pExtra, name: "ar_w"})
+		head, _ := k.segParams()
+		ps = append(ps, head...)
 	case kRedOrdered:
 		ps = append(ps, kparam{kind: pN, name: "ar_n"}, kparam{kind: pExtra, name: "ar_tiles_per_warp"})
 	default:
@@ -419,6 +427,10 @@ func (g *generator) params(k *kernel) {
 	}
 	if k.Kind == kRedComm || k.Kind == kRedOrdered {
 		ps = append(ps, kparam{kind: pCounter})
+	}
+	if k.Kind == kSegRed {
+		_, tail := k.segParams()
+		ps = append(ps, tail...)
 	}
 	k.params = ps
 }
@@ -652,7 +664,10 @@ func PlanLines(prog *core.Program) ([]string, error) {
 			for _, a := range k.Outer {
 				outer = append(outer, "["+core.AtomString(a)+"]")
 			}
-			return fmt.Sprintf("segred %s over %s: a thread, a warp or a block per segment, by its length", strings.Join(outer, ""), core.AtomString(k.Op.W))
+			if k.seg.strategy == segView {
+				return fmt.Sprintf("transpose of %s, not materialised: a column reduction reads %s in place", k.seg.viewOf.Name, k.seg.viewOf.Name)
+			}
+			return fmt.Sprintf("segred %s over %s: %s", strings.Join(outer, ""), core.AtomString(k.Op.W), segPlan(ks))
 		case kMap:
 			return fmt.Sprintf("map [%s]", core.AtomString(k.Op.W))
 		default:

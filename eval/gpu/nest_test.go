@@ -31,8 +31,11 @@ func TestNestPlans(t *testing.T) {
 		// The generated grid, then each iteration's step inside the loop.
 		{"stencil.fut", "big", true, []string{"segmap [n_18][n_19]: 2 parallel level(s)", "segmap [n_1][m_2]: 2 parallel level(s)"}},
 		{"tridiag.fut", "main", true, []string{"sequential in each thread: thread-local array, in-place update, loop"}},
-		// Column sums: the transpose is a kernel too.
-		{"rowcol.fut", "colsum", true, []string{"segred [n_3] over seg_f1", "segmap [size(a_1, 1)][size(a_1, 0)]"}},
+		// Column sums: a thread per column reads a in place; the transpose
+		// is a view, not a kernel.
+		{"rowcol.fut", "colsum", true, []string{"segred [n_3] over seg_f1: a thread per column of a_1, read in place", "tr_2: transpose of a_1, not materialised"}},
+		// Row reductions: the strategy by segment length.
+		{"rowcol.fut", "long", true, []string{"segred [n_1] over seg_f2: by segment length: up to 128 1-32 threads per segment, coalesced through shared memory", "N blocks per segment"}},
 		// The k-means assignment, then hist over a map split off as a segmap.
 		{"kmeans.fut", "main", true, []string{"sequential in each thread: redomap", "hist: the histogram module", "then hist (its own module)"}},
 	}

@@ -22,6 +22,7 @@ var (
 	benchMinBlk = flag.String("gpubench.segminblocks", "", "comma-separated launch-bounds minimum blocks (segmapMinBlocks) the stencil also runs with")
 	benchVar    = flag.String("gpubench.var", "", "comma-separated extra variants NAME:WORKLOAD:KNOB=VALUE (knobs: novec, waves, block1d, k for the stencil's iterations), e.g. map2d_w4:map2d:waves=4")
 	benchMM     = flag.String("gpubench.mm", "", "comma-separated matrix-product tilings BMxBNxBKxTMxTN the matmul workloads also run with (each as the large and the small tiling)")
+	benchSeg    = flag.String("gpubench.seg", "", "comma-separated segmented-reduction kernels the short segsq workloads (lengths 1 to 128) also run with: g1, g32, staged (stagedU: U elements a thread and tile)")
 )
 
 // nestedSrc holds issue 15's benchmark workloads as Futhark source; the
@@ -30,6 +31,7 @@ const nestedSrc = `
 def map2d [n][m] (a: [n][m]f32) : [n][m]f32 = map (map (\x -> x * 2 + 1)) a
 def rowsums [n][m] (a: [n][m]f32) : [n]f32 = map f32.sum a
 def colsums [n][m] (a: [n][m]f32) : [m]f32 = map f32.sum (transpose a)
+def colsums_iota [n][m] (a: [n][m]f32) : [m]f32 = map (\j -> f32.sum (map (\i -> a[i, j]) (iota n))) (iota m)
 def sumall [n] (xs: [n]f32) : f32 = f32.sum xs
 def segsq [n][m] (a: [n][m]f32) : [n]f32 = map (\row -> f32.sum (map (\x -> x * x) row)) a
 def mandelbrot (h: i64) (w: i64) (iters: i32) : [h][w]i32 =
@@ -96,6 +98,8 @@ func BenchmarkNested(b *testing.B) {
 		args         func(b *testing.B) []eval.Value
 		bytes, flops float64 // per run
 		per          float64 // divide the time by this (stencil iterations)
+		seg          string  // a row kernel to force (segred.go's forceSeg), "" for pickSegRed's choice
+		stageU       int     // the staged kernel's elements a thread, 0 for stageU's choice
 		mm           mmShape // a matrix-product tiling to use instead of both of tile.go's
 		parts        int64   // threads a body for the 1-D tiled kernel instead of tile1DParts's choice
 		unroll       int     // segmapUnroll instead of the default, if positive
@@ -109,6 +113,7 @@ func BenchmarkNested(b *testing.B) {
 		work{name: "map2d_16384", fn: "map2d", args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, big, big)} }, bytes: 8 * big * big},
 		work{name: "rowsums_16384", fn: "rowsums", args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, big, big)} }, bytes: 4 * big * big},
 		work{name: "colsums_16384", fn: "colsums", args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, big, big)} }, bytes: 4 * big * big},
+		work{name: "colsums_iota_16384", fn: "colsums_iota", args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, big, big)} }, bytes: 4 * big * big},
 		work{name: "sum_flat_16384sq", fn: "sumall", args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, big*big)} }, bytes: 4 * big * big},
 		work{name: "mandelbrot_4000", fn: "mandelbrot", args: func(b *testing.B) []eval.Value {
 			return []eval.Value{i64(4000), i64(4000), eval.Scalar(IntConst(I32, 255))}
@@ -168,10 +173,29 @@ func BenchmarkNested(b *testing.B) {
 		ws = append(ws, work{name: "nbody1_65536_r" + v, fn: "nbody1", unroll1d: u, args: func(b *testing.B) []eval.Value { return []eval.Value{dev(b, bodies), dev(b, bodies)} },
 			flops: 6 * bodies * bodies})
 	}
+	// The bytes of a segmented reduction: the elements read and one result
+	// written per row (as much again as the input at rows of 1).
 	for _, l := range []int64{1, 4, 32, 256, 4096, 1 << 16, 1 << 20, 1 << 24} {
 		ws = append(ws, work{name: fmt.Sprintf("segsq_len%d", l), fn: "segsq", args: func(b *testing.B) []eval.Value {
 			return []eval.Value{dev(b, (1<<28)/l, l)}
-		}, bytes: 4 << 28})
+		}, bytes: 4<<28 + 4*float64((1<<28)/l)})
+	}
+	for _, v := range strings.Split(*benchSeg, ",") {
+		if v == "" {
+			continue
+		}
+		seg, u := "segred_"+v, 0
+		if rest, ok := strings.CutPrefix(v, "staged"); ok && rest != "" {
+			if _, err := fmt.Sscan(rest, &u); err != nil {
+				b.Fatalf("-gpubench.seg %q: %v", v, err)
+			}
+			seg = "segred_staged"
+		}
+		for _, l := range []int64{1, 4, 8, 32, 128} {
+			ws = append(ws, work{name: fmt.Sprintf("segsq_len%d_%s", l, v), fn: "segsq", seg: seg, stageU: u, args: func(b *testing.B) []eval.Value {
+				return []eval.Value{dev(b, (1<<28)/l, l)}
+			}, bytes: 4<<28 + 4*float64((1<<28)/l)})
+		}
 	}
 	ws = append(ws, work{name: "stencil_4096", fn: "stencil", args: func(b *testing.B) []eval.Value {
 		return []eval.Value{i64(10), dev(b, 4096, 4096)}
@@ -280,6 +304,8 @@ func BenchmarkNested(b *testing.B) {
 				tile1DUnroll = w.unroll1d
 				defer func() { tile1DUnroll = saved }()
 			}
+			forceSeg, forceStageU = w.seg, w.stageU
+			defer func() { forceSeg, forceStageU = "", 0 }()
 			prog := futProg(b, nestedSrc, w.fn)
 			m, err := generate(prog, be.lim)
 			if err != nil {
