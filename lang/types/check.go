@@ -30,6 +30,8 @@ type litUse struct {
 type unflattenUse struct {
 	call syntax.Expr
 	sc   *scope
+	name string // unflatten, unflatten_3d or unflatten_4d
+	rank int    // of the result: 2, 3 or 4
 }
 
 // checker checks one CheckDecls or CheckExpr call. Each top-level
@@ -346,25 +348,29 @@ func intFits(v uint64, neg bool, t core.PrimType) bool {
 // scope cannot be evaluated.
 func (c *checker) unflattenSizes(u unflattenUse) {
 	t, _ := c.s.shallow(c.info.Types[u.call]).(*Array)
-	if t == nil || len(t.Dims) < 2 {
+	if t == nil || len(t.Dims) < u.rank {
 		return
 	}
-	objs := make([]*Object, 2)
-	for i, d := range t.Dims[:2] {
+	unknown := func() {
+		c.errorf(pos(u.call), "%s: the result sizes must be known: give the argument a type [%s]t, or ascribe the result, as in `%s xs : [%s]t`",
+			u.name, strings.Join(flattenNames[:u.rank], "*"), u.name, strings.Join(flattenNames[:u.rank], "]["))
+	}
+	objs := make([]*Object, u.rank)
+	for i, d := range t.Dims[:u.rank] {
 		d = c.s.dim(d)
 		switch {
 		case isDimVar(d):
-			c.errorf(pos(u.call), "unflatten: the result sizes must be known; ascribe them, as in `unflatten xs : [n][m]t`")
+			unknown()
 			return
 		case d.Name != "":
 			o := c.lookup(u.sc, d.Name)
 			if o == nil || !isI64(c.s.shallow(c.declaredType(o))) {
-				c.errorf(pos(u.call), "unflatten: size %s is not an i64 in scope", d.Name)
+				c.errorf(pos(u.call), "%s: size %s is not an i64 in scope", u.name, d.Name)
 				return
 			}
 			objs[i] = o
 		case d.Const < 0:
-			c.errorf(pos(u.call), "unflatten: the result sizes must be known; ascribe them, as in `unflatten xs : [n][m]t`")
+			unknown()
 			return
 		}
 	}
@@ -711,7 +717,7 @@ func (c *checker) varRef(sc *scope, v *syntax.Var) Type {
 		return errT
 	}
 	c.info.Uses[v] = obj
-	if obj.Kind == Builtin && obj.Name == "unflatten" {
+	if obj.Kind == Builtin && unflattenRank(obj.Name) > 0 {
 		c.unflatVars[v] = true
 	}
 	return c.useType(obj, v)
@@ -914,13 +920,14 @@ func (c *checker) call(sc *scope, whole syntax.Expr, fn syntax.Expr, args []synt
 	if fv != nil {
 		if o := c.info.Uses[fv]; o != nil && o.Kind == Builtin {
 			c.builtinSizes(fv, o, args)
-			if o.Name == "unflatten" && len(args) >= 1 {
+			c.builtinProducts(fv, o)
+			if k := unflattenRank(o.Name); k > 0 && len(args) >= 1 {
 				delete(c.unflatVars, fv)
 				target := whole
 				if len(args) > 1 {
-					c.errorf(pos(whole), "unflatten must be applied to one array")
+					c.errorf(pos(whole), "%s must be applied to one array", o.Name)
 				}
-				c.unflattens = append(c.unflattens, unflattenUse{call: target, sc: sc})
+				c.unflattens = append(c.unflattens, unflattenUse{call: target, sc: sc, name: o.Name, rank: k})
 			}
 		}
 	}
@@ -1051,6 +1058,73 @@ func (c *checker) builtinSizes(v *syntax.Var, o *Object, args []syntax.Expr) {
 			continue
 		}
 		c.s.unifyDim(dims[name], d, false)
+	}
+}
+
+// flattenNames are the sizes of flatten's (and unflatten's) many
+// dimensions in the builtins' signatures, outermost first.
+var flattenNames = []string{"n", "m", "l", "k"}
+
+// unflattenRank is the rank of the result of an unflatten builtin, or 0.
+func unflattenRank(name string) int {
+	switch name {
+	case "unflatten":
+		return 2
+	case "unflatten_3d":
+		return 3
+	case "unflatten_4d":
+		return 4
+	}
+	return 0
+}
+
+// flattenRank is the rank of the argument of a flatten builtin, or 0.
+func flattenRank(name string) int {
+	switch name {
+	case "flatten":
+		return 2
+	case "flatten_3d":
+		return 3
+	case "flatten_4d":
+		return 4
+	}
+	return 0
+}
+
+// builtinProducts gives the flattens their result size as a product of
+// their argument's sizes, [n][m]t to [n*m]t, and the unflattens their
+// result sizes from such a product, [n*m]t to [n][m]t, as Futhark's types
+// for them do. A size the context ascribes wins (the count is checked at
+// run time).
+func (c *checker) builtinProducts(v *syntax.Var, o *Object) {
+	dims := c.instDims[v]
+	if dims == nil {
+		return
+	}
+	if k := flattenRank(o.Name); k > 0 {
+		acc := dims[flattenNames[0]]
+		for i := 1; i < k-1; i++ {
+			acc = c.s.freshProduct(acc, dims[flattenNames[i]])
+		}
+		if p := dims["p"]; isDimVar(p) {
+			c.s.products[p.Name] = [2]Dim{acc, dims[flattenNames[k-1]]}
+		}
+		return
+	}
+	k := unflattenRank(o.Name)
+	if k == 0 {
+		return
+	}
+	fs, ok := c.s.factors(dims["p"], k)
+	if !ok {
+		return
+	}
+	for i, f := range fs {
+		// Only where the context left the size open: an ascribed size
+		// must not bind a factor that other uses share.
+		if d := dims[flattenNames[i]]; isDimVar(c.s.dim(d)) {
+			c.s.unifyDim(d, f, false)
+		}
 	}
 }
 

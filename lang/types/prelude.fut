@@ -44,10 +44,6 @@ def tabulate_2d 'a (n: i64) (m: i64) (f: i64 -> i64 -> a) : [n][m]a =
 def tabulate_3d 'a (n: i64) (m: i64) (o: i64) (f: i64 -> i64 -> i64 -> a) : [n][m][o]a =
   map (\i -> map (\j -> map (f i j) (iota o)) (iota m)) (iota n)
 
--- | combine the three outer dimensions of an array.
-def flatten_3d [n][m][l] 't (xs: [n][m][l]t) : []t = flatten (flatten xs)
--- | combine the four outer dimensions of an array.
-def flatten_4d [n][m][l][k] 't (xs: [n][m][l][k]t) : []t = flatten (flatten (flatten xs))
 
 -- | apply a function to every element of an array (map).
 def map1 [n] 'a 'b (f: a -> b) (as: [n]a) : [n]b = map f as
@@ -88,9 +84,7 @@ def scatter_2d [h][w][n] 't (dest: [h][w]t) (is: [n](i64, i64)) (vs: [n]t) : [h]
 def scatter_3d [h][w][d][n] 't (dest: [h][w][d]t) (is: [n](i64, i64, i64)) (vs: [n]t) : [h][w][d]t =
   let flat = map (\(i, j, k) -> if i >= 0 && i < h && j >= 0 && j < w && k >= 0 && k < d
                                 then (i * w + j) * d + k else -1) is
-  let r = scatter (flatten (flatten dest)) flat vs
-  let wd = w * d
-  in map (\x -> unflatten x : [w][d]t) (unflatten r : [h][wd]t)
+  in unflatten_3d (scatter (flatten_3d dest) flat vs) : [h][w][d]t
 
 -- | combine values into the bins of a two-dimensional array.
 def reduce_by_index_2d [h][w][n] 't (dest: [h][w]t) (f: t -> t -> t) (ne: t) (is: [n](i64, i64)) (vs: [n]t) : [h][w]t =
@@ -101,9 +95,7 @@ def reduce_by_index_2d [h][w][n] 't (dest: [h][w]t) (f: t -> t -> t) (ne: t) (is
 def reduce_by_index_3d [h][w][d][n] 't (dest: [h][w][d]t) (f: t -> t -> t) (ne: t) (is: [n](i64, i64, i64)) (vs: [n]t) : [h][w][d]t =
   let flat = map (\(i, j, k) -> if i >= 0 && i < h && j >= 0 && j < w && k >= 0 && k < d
                                 then (i * w + j) * d + k else -1) is
-  let r = reduce_by_index (flatten (flatten dest)) f ne flat vs
-  let wd = w * d
-  in map (\x -> unflatten x : [w][d]t) (unflatten r : [h][wd]t)
+  in unflatten_3d (reduce_by_index (flatten_3d dest) f ne flat vs) : [h][w][d]t
 
 -- | split an array three ways: p1 holds, else p2 holds, else neither.
 def partition2 [n] 't (p1: t -> bool) (p2: t -> bool) (xs: [n]t) : ([]t, []t, []t) =
