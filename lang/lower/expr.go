@@ -67,7 +67,7 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 	case *syntax.TupleExpr:
 		vs := make([]value, len(x.Elems))
 		for i, e := range x.Elems {
-			v, err := l.exprFO(c, e)
+			v, err := l.expr(c, e)
 			if err != nil {
 				return value{}, err
 			}

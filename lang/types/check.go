@@ -168,16 +168,24 @@ func dimText(d Dim) string {
 	return fmt.Sprint(d.Const)
 }
 
-// noFun reports a function type where Futhark forbids one (array elements,
-// tuple components, if results, loop parameters), so that lowering can
-// always resolve function values statically.
-func (c *checker) noFun(p source.Pos, t Type, what string) bool {
+// noFun reports a type holding a function where Futhark forbids one
+// (array elements, if results, loop parameters; tuples and records may
+// hold functions), so that lowering can always resolve function values
+// statically. msg is Futhark's text, with %s for the type.
+func (c *checker) noFun(p source.Pos, t Type, msg string) bool {
 	if c.s.forbidFun(t) {
 		return true
 	}
-	c.errorf(p, "%s cannot be a function (type %s)", what, c.s.zonk(t))
+	c.errorf(p, msg, c.s.zonk(t))
 	return false
 }
+
+// Futhark's messages for a function type where none may be.
+const (
+	funInIf    = "If-expression returns type %s, but if-results may not be of function type."
+	funInArray = "Type %s found to be functional: arrays cannot contain functions."
+	funInLoop  = "Loop parameter inferred to have type %s, but a loop parameter may not be of function type."
+)
 
 // ---------------------------------------------------------------------------
 // Finishing a declaration
@@ -425,10 +433,14 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 				break
 			}
 			if containsArrow(a.Param) {
-				c.errorf(d.NamePos, "entry point %s cannot take a function argument (type %s)", d.Name, a.Param)
+				c.errorf(d.NamePos, "Entry point functions may not be higher-order: %s takes %s", d.Name, a.Param)
+				t = nil
 				break
 			}
 			t = a.Ret
+		}
+		if t != nil && containsArrow(t) {
+			c.errorf(d.NamePos, "Entry point functions may not be higher-order: %s returns %s", d.Name, t)
 		}
 	}
 	return obj
@@ -562,7 +574,6 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 				h = hs[i]
 			}
 			elems[i] = c.expr(sc, x, h)
-			c.noFun(pos(x), elems[i], "a tuple component")
 		}
 		return &Tuple{Elems: elems}
 	case *syntax.ArrayLit:
@@ -642,7 +653,7 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		}) {
 			return errT
 		}
-		if !c.noFun(e.Pos(), tt, "the result of if") {
+		if !c.noFun(e.Pos(), tt, funInIf) {
 			return errT
 		}
 		return c.s.join(tt, et)
@@ -760,7 +771,7 @@ func (c *checker) arrayLit(sc *scope, e *syntax.ArrayLit) Type {
 	elem := Type(c.s.freshElem())
 	for i, x := range e.Elems {
 		t := c.expr(sc, x, elem)
-		if !c.noFun(pos(x), t, "an array element") {
+		if !c.noFun(pos(x), t, funInArray) {
 			continue
 		}
 		if i == 0 {
@@ -1196,7 +1207,11 @@ func (c *checker) binOp(sc *scope, e *syntax.BinOp, hint Type) Type {
 	switch rule.class {
 	case opEq:
 		if !c.s.forbidFun(lt) || !c.s.forbidFun(rt) {
-			c.errorf(e.OpPos, "operator %s is not defined on functions", e.Op)
+			t := lt
+			if c.s.forbidFun(lt) {
+				t = rt
+			}
+			c.errorf(e.OpPos, "Comparing equality of values of type %s which does not support equality (operator %s on functions).", c.s.zonk(t), e.Op)
 			return errT
 		}
 	default:
@@ -1331,7 +1346,7 @@ func (c *checker) loop(sc *scope, l *syntax.Loop) Type {
 	}
 	it := c.expr(sc, l.Init, nil)
 	c.mustUnify(pos(l.Init), pt, c.s.eraseDims(it), "loop initial value")
-	if !c.noFun(pos(l.Pat), pt, "a loop parameter") {
+	if !c.noFun(pos(l.Pat), pt, funInLoop) {
 		return errT
 	}
 	bodySc := sc

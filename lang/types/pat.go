@@ -33,7 +33,7 @@ func (c *checker) typeExpr(ctx *tyCtx, te syntax.TypeExpr) Type {
 		}
 		elem := c.typeExpr(ctx, te.Elem)
 		if containsArrow(elem) {
-			c.errorf(te.Pos(), "arrays cannot contain functions")
+			c.errorf(te.Pos(), "Cannot create array with elements of lifted type %q (might contain function).", elem.String())
 			return errT
 		}
 		return arrayOf(elem, []Dim{d})
