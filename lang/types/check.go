@@ -413,7 +413,7 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 			if _, dup := c.typeNames[p.Name]; dup {
 				c.errorf(p.Pos(), "%s has two type parameters named %s", d.Name, p.Name)
 			}
-			c.typeNames[p.Name] = &tyParam{name: p.Name}
+			c.typeNames[p.Name] = &tyParam{name: p.Name, lifted: p.Lifted}
 			c.info.Binds[p] = &Object{Kind: Local, Name: p.Name, Type: c.typeNames[p.Name], Pos: p.Pos()}
 		}
 	}

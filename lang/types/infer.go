@@ -106,7 +106,11 @@ func (v *tyVar) String() string {
 // tyParam is a type parameter of a builtin's generic signature (the `a` of
 // `map : (a -> b) -> [n]a -> [n]b`). It only appears in Object.Type of
 // builtins; every use instantiates it with a fresh tyVar.
-type tyParam struct{ name string }
+type tyParam struct {
+	name string
+	// lifted ('^t) parameters may stand for function types.
+	lifted bool
+}
 
 func (*tyParam) isType()          {}
 func (p *tyParam) String() string { return p.name }
@@ -668,6 +672,8 @@ func (s *solver) forbidFun1(t Type, seen map[Type]bool) bool {
 		return false
 	case *tyVar:
 		t.noFun = true
+	case *tyParam:
+		return !t.lifted
 	case *Array:
 		return s.forbidFun1(t.Elem, seen)
 	case *Tuple:
@@ -823,7 +829,11 @@ func (s *solver) instantiate(t Type, tvs map[string]*tyVar, dims map[string]Dim)
 	switch t := t.(type) {
 	case *tyParam:
 		v, ok := tvs[t.name]
-		if !ok {
+		if !ok && t.lifted {
+			v = s.fresh()
+			tvs[t.name] = v
+		}
+		if !ok && !t.lifted {
 			v = s.freshElem()
 			tvs[t.name] = v
 		}

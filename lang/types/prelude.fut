@@ -102,15 +102,15 @@ def partition2 [n] 't (p1: t -> bool) (p2: t -> bool) (xs: [n]t) : ([]t, []t, []
   (filter p1 xs, filter (\x -> !(p1 x) && p2 x) xs, filter (\x -> !(p1 x) && !(p2 x)) xs)
 
 -- | a function with its two arguments swapped.
-def flip 'a 'b 'c (f: a -> b -> c) (b: b) (a: a) : c = f a b
+def flip '^a '^b '^c (f: a -> b -> c) (b: b) (a: a) : c = f a b
 -- | a function on pairs as a function of two arguments.
-def curry 'a 'b 'c (f: (a, b) -> c) (a: a) (b: b) : c = f (a, b)
+def curry '^a '^b '^c (f: (a, b) -> c) (a: a) (b: b) : c = f (a, b)
 -- | a function of two arguments as a function on pairs.
-def uncurry 'a 'b 'c (f: a -> b -> c) (p: (a, b)) : c = f p.0 p.1
+def uncurry '^a '^b '^c (f: a -> b -> c) (p: (a, b)) : c = f p.0 p.1
 -- | the function that returns x whatever its argument.
-def const 'a 'b (x: a) (_: b) : a = x
+def const '^a '^b (x: a) (_: b) : a = x
 -- | the identity function.
-def id 'a (x: a) : a = x
+def id '^a (x: a) : a = x
 
 -- | apply f n times.
 def iterate 'a (n: i32) (f: a -> a) (x: a) : a = loop x for _i < n do f x
