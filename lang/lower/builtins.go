@@ -48,6 +48,7 @@ func init() {
 		"flatten":         {1, flattenB},
 		"flatten_3d":      {1, flattenNB(3)},
 		"flatten_4d":      {1, flattenNB(4)},
+		"rep":             {1, repB},
 		"unflatten":       {1, unflattenB(2)},
 		"unflatten_3d":    {1, unflattenB(3)},
 		"unflatten_4d":    {1, unflattenB(4)},
@@ -533,44 +534,9 @@ func flattenNB(k int) builtinImpl {
 // element count checked at run time.
 func unflattenB(k int) builtinImpl {
 	return func(l *lowerer, f *fnVal, args []value, pos source.Pos) (value, error) {
-		var dims []types.Dim
-		for _, t := range []types.Type{f.hint, arrowResult(f.typ)} {
-			if a, ok := t.(*types.Array); ok && len(a.Dims) >= k {
-				dims = a.Dims[:k]
-				break
-			}
-		}
-		if dims == nil {
-			return value{}, source.Errorf(pos, "unflatten: the result sizes are unknown; ascribe the result type")
-		}
-		sizes := make([]core.Atom, k)
-		for i, d := range dims {
-			var obj *types.Object
-			if i < len(f.sizes) {
-				obj = f.sizes[i]
-			}
-			switch {
-			case obj != nil || d.Name != "":
-				var v *value
-				ok := false
-				if obj != nil {
-					v, ok = f.sc.lookupObj(obj)
-					if !ok {
-						d.Name = obj.Name
-					}
-				}
-				if !ok {
-					v, ok = f.sc.lookupName(d.Name)
-				}
-				if !ok || v.pending || len(v.atoms) != 1 {
-					return value{}, source.Errorf(pos, "unflatten: the size %s is not known here", d.Name)
-				}
-				sizes[i] = l.toI64(pos, v.atoms[0])
-			case d.Const >= 0:
-				sizes[i] = core.IntConst(core.I64, d.Const)
-			default:
-				return value{}, source.Errorf(pos, "unflatten: the result sizes are unknown; ascribe the result type")
-			}
+		dims, sizes, err := resultSizes(l, f, k, pos)
+		if err != nil {
+			return value{}, err
 		}
 		vars, err := arrayVars(pos, args[0])
 		if err != nil {
@@ -607,6 +573,65 @@ func unflattenB(k int) builtinImpl {
 		}
 		return value{t: t, atoms: atoms}, nil
 	}
+}
+
+// resultSizes are the first k sizes of the type the checker gave a
+// builtin's application (unflatten's, rep's), where the context fixes
+// them, and their values.
+func resultSizes(l *lowerer, f *fnVal, k int, pos source.Pos) ([]types.Dim, []core.Atom, error) {
+	var dims []types.Dim
+	for _, t := range []types.Type{f.hint, arrowResult(f.typ)} {
+		if a, ok := t.(*types.Array); ok && len(a.Dims) >= k {
+			dims = a.Dims[:k]
+			break
+		}
+	}
+	if dims == nil {
+		return nil, nil, source.Errorf(pos, "%s: the result sizes are unknown; ascribe the result type", f.name)
+	}
+	sizes := make([]core.Atom, k)
+	for i, d := range dims {
+		var obj *types.Object
+		if i < len(f.sizes) {
+			obj = f.sizes[i]
+		}
+		switch {
+		case obj != nil || d.Name != "":
+			var v *value
+			ok := false
+			if obj != nil {
+				v, ok = f.sc.lookupObj(obj)
+				if !ok {
+					d.Name = obj.Name
+				}
+			}
+			if !ok {
+				v, ok = f.sc.lookupName(d.Name)
+			}
+			if !ok || v.pending || len(v.atoms) != 1 {
+				return nil, nil, source.Errorf(pos, "%s: the size %s is not known here", f.name, d.Name)
+			}
+			sizes[i] = l.toI64(pos, v.atoms[0])
+		case d.Const >= 0:
+			sizes[i] = core.IntConst(core.I64, d.Const)
+		default:
+			return nil, nil, source.Errorf(pos, "%s: the result sizes are unknown; ascribe the result type", f.name)
+		}
+	}
+	return dims, sizes, nil
+}
+
+// repB is `rep x`, Futhark's replicate whose size comes from the context.
+func repB(l *lowerer, f *fnVal, args []value, pos source.Pos) (value, error) {
+	dims, sizes, err := resultSizes(l, f, 1, pos)
+	if err != nil {
+		return value{}, err
+	}
+	v, err := replicateB(l, f, []value{primValue(sizes[0]), args[0]}, pos)
+	if err == nil {
+		v.t = liftType(args[0].t, dims[0])
+	}
+	return v, err
 }
 
 // unflattenCheck asserts that n*m is the length and that neither size is

@@ -268,7 +268,7 @@ func (c *checker) finish(result Type) {
 		c.checkLiteral(l)
 	}
 	for v := range c.unflatVars {
-		c.errorf(v.Pos(), "unflatten must be applied to an array")
+		c.errorf(v.Pos(), "%s must be applied to an argument", v.Name)
 	}
 	if len(c.errs) == c.errsAtStart {
 		c.instantiatePolyUses(c.polyUses)
@@ -326,7 +326,9 @@ func (c *checker) checkLiteral(l litUse) {
 		}
 		c.errorf(e.Pos(), "literal %s does not fit in %s", text, p.T)
 	case *syntax.FloatLit:
-		if p.T == core.F32 && !math.IsInf(e.Value, 0) && math.Abs(e.Value) > math.MaxFloat32 {
+		// What rounds to the largest f32 fits (f32.highest prints as
+		// 3.4028235e38f32).
+		if p.T == core.F32 && !math.IsInf(e.Value, 0) && math.IsInf(float64(float32(e.Value)), 0) {
 			c.errorf(e.Pos(), "literal %s does not fit in f32", e.Text)
 		}
 	}
@@ -360,6 +362,10 @@ func (c *checker) unflattenSizes(u unflattenUse) {
 		return
 	}
 	unknown := func() {
+		if u.name == "rep" {
+			c.errorf(pos(u.call), "rep: the result size must be known; use it where the size is fixed, or ascribe it, as in `rep x : [n]t`")
+			return
+		}
 		c.errorf(pos(u.call), "%s: the result sizes must be known: give the argument a type [%s]t, or ascribe the result, as in `%s xs : [%s]t`",
 			u.name, strings.Join(flattenNames[:u.rank], "*"), u.name, strings.Join(flattenNames[:u.rank], "]["))
 	}
@@ -728,7 +734,7 @@ func (c *checker) varRef(sc *scope, v *syntax.Var) Type {
 		return errT
 	}
 	c.info.Uses[v] = obj
-	if obj.Kind == Builtin && unflattenRank(obj.Name) > 0 {
+	if obj.Kind == Builtin && sizedResultRank(obj.Name) > 0 {
 		c.unflatVars[v] = true
 	}
 	return c.useType(obj, v)
@@ -932,7 +938,7 @@ func (c *checker) call(sc *scope, whole syntax.Expr, fn syntax.Expr, args []synt
 		if o := c.info.Uses[fv]; o != nil && o.Kind == Builtin {
 			c.builtinSizes(fv, o, args)
 			c.builtinProducts(fv, o)
-			if k := unflattenRank(o.Name); k > 0 && len(args) >= 1 {
+			if k := sizedResultRank(o.Name); k > 0 && len(args) >= 1 {
 				delete(c.unflatVars, fv)
 				target := whole
 				if len(args) > 1 {
@@ -1087,6 +1093,15 @@ func unflattenRank(name string) int {
 		return 4
 	}
 	return 0
+}
+
+// sizedResultRank is, for a builtin whose result sizes come from its
+// context (the unflattens, rep), how many of them; 0 for any other.
+func sizedResultRank(name string) int {
+	if name == "rep" {
+		return 1
+	}
+	return unflattenRank(name)
 }
 
 // flattenRank is the rank of the argument of a flatten builtin, or 0.

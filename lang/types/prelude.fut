@@ -59,6 +59,10 @@ def zip4 [n] 'a 'b 'c 'd (as: [n]a) (bs: [n]b) (cs: [n]c) (ds: [n]d) : [n](a, b,
 -- | combine five arrays into an array of 5-tuples.
 def zip5 [n] 'a 'b 'c 'd 'e (as: [n]a) (bs: [n]b) (cs: [n]c) (ds: [n]d) (es: [n]e) : [n](a, b, c, d, e) =
   map3 (\a b (c, d, e) -> (a, b, c, d, e)) as bs (zip3 cs ds es)
+-- | combine two arrays into an array of pairs (zip).
+def zip2 [n] 'a 'b (as: [n]a) (bs: [n]b) : [n](a, b) = zip as bs
+-- | split an array of pairs into two arrays (unzip).
+def unzip2 [n] 'a 'b (xs: [n](a, b)) : ([n]a, [n]b) = unzip xs
 -- | split an array of 4-tuples into four arrays.
 def unzip4 [n] 'a 'b 'c 'd (xs: [n](a, b, c, d)) : ([n]a, [n]b, [n]c, [n]d) =
   (map (.0) xs, map (.1) xs, map (.2) xs, map (.3) xs)
@@ -118,3 +122,40 @@ def iterate 'a (n: i32) (f: a -> a) (x: a) : a = loop x for _i < n do f x
 def iterate_until 'a (p: a -> bool) (f: a -> a) (x: a) : a = loop x while !(p x) do f x
 -- | apply f while p holds.
 def iterate_while 'a (p: a -> bool) (f: a -> a) (x: a) : a = loop x while p x do f x
+
+-- | f's arrays concatenated, with segment sizes, start flags, offsets and f's other results.
+def flatmap [n] 'a 'b 'c (f: a -> ([]b, c)) (as: [n]a) : ([n]i64, []bool, [n]i64, []b, [n]c) =
+  -- Futhark's flatmap: f may give arrays of different sizes. The segment
+  -- of each output position is found from the offsets, and f is applied
+  -- again there (the subset has no irregular arrays to keep results in).
+  let sizes = map (\x -> length (f x).0) as
+  let offsets = exscan (+) 0 sizes
+  let m = reduce (+) 0 sizes
+  -- The segment of every position: each nonempty segment's index at its
+  -- start, carried forward by a max-scan (indices grow with positions).
+  let starts = scatter (replicate m 0i64) (map2 (\o s -> if s > 0 then o else -1) offsets sizes) (iota n)
+  let segs = scan i64.max 0 starts
+  let flags = map2 (\j i -> j == offsets[i]) (iota m) segs
+  let data = map2 (\j i -> (f as[i]).0[j - offsets[i]]) (iota m) segs
+  in (sizes, flags, offsets, data, map (\x -> (f x).1) as)
+-- | flatmap without the other results.
+def flatmap' [n] 'a 'b (f: a -> []b) (as: [n]a) : ([n]i64, []bool, [n]i64, []b) =
+  let (sizes, flags, offsets, data, _) = flatmap (\x -> (f x, ())) as
+  in (sizes, flags, offsets, data)
+
+-- | i32 to f32.
+def r32 (x: i32) : f32 = f32.i32 x
+-- | f32 to i32 (truncating).
+def t32 (x: f32) : i32 = i32.f32 x
+-- | i32 to f64.
+def r64 (x: i32) : f64 = f64.i32 x
+-- | f64 to i32 (truncating).
+def t64 (x: f64) : i32 = i32.f64 x
+-- | logical negation.
+def not (x: bool) : bool = !x
+-- | x itself (Futhark: hides x from the optimiser; nothing to hide here).
+def opaque 't (x: t) : t = x
+-- | x itself (Futhark prints it when tracing; arepl does not trace).
+def trace 't (x: t) : t = x
+-- | x itself (Futhark's debugger stops here; arepl has no debugger).
+def break 't (x: t) : t = x
