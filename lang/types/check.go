@@ -23,6 +23,7 @@ func (sc *scope) add(o *Object) *scope { return &scope{parent: sc, obj: o} }
 type litUse struct {
 	e   syntax.Expr
 	neg bool // the operand of a prefix minus: -128i8 fits
+	t   Type // its type (read back through the solver, not Info.Types)
 }
 
 // unflattenUse is an application of unflatten; its result sizes must be
@@ -75,7 +76,14 @@ type checker struct {
 }
 
 func newChecker(src *source.File, env *Env) *checker {
-	c := &checker{src: src, env: env, globals: map[string]*Object{}, info: NewInfo(), instances: map[string]*Object{}}
+	info := NewInfo()
+	if src != nil {
+		// About one expression per three bytes of dense code: sized up
+		// front, the map of expression types is not rehashed as a long
+		// generated program fills it.
+		info.Types = make(map[syntax.Expr]Type, min(len(src.Text)/3, 1<<20))
+	}
+	c := &checker{src: src, env: env, globals: map[string]*Object{}, info: info, instances: map[string]*Object{}}
 	c.begin()
 	return c
 }
@@ -117,10 +125,13 @@ func (c *checker) newObj(kind ObjKind, name string, t Type, pos source.Pos) *Obj
 }
 
 func (c *checker) record(e syntax.Expr, t Type) Type {
-	if _, seen := c.info.Types[e]; !seen {
+	// One map operation: the map grows only for an expression not seen
+	// before (a long literal records 100,000 of them).
+	n := len(c.info.Types)
+	c.info.Types[e] = t
+	if len(c.info.Types) > n {
 		c.exprs = append(c.exprs, e)
 	}
-	c.info.Types[e] = t
 	return t
 }
 
@@ -311,7 +322,7 @@ func (c *checker) generalizeVars(t Type, next *int, seen map[Type]bool, taken ma
 }
 
 func (c *checker) checkLiteral(l litUse) {
-	p, ok := c.info.Types[l.e].(Prim)
+	p, ok := c.s.shallow(l.t).(Prim)
 	if !ok {
 		return
 	}
@@ -539,25 +550,27 @@ func (c *checker) expr(sc *scope, e syntax.Expr, hint Type) Type {
 func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 	switch e := e.(type) {
 	case *syntax.IntLit:
-		c.lits = append(c.lits, litUse{e: e, neg: c.negLits[e]})
 		if e.Suffix == "" {
 			v := c.s.freshConstrained(numSet)
 			v.lit = true
+			c.lits = append(c.lits, litUse{e: e, neg: c.negLits[e], t: v})
 			return v
 		}
 		if pt, ok := core.PrimByName(e.Suffix); ok && pt.IsInt() {
+			c.lits = append(c.lits, litUse{e: e, neg: c.negLits[e], t: Prim{T: pt}})
 			return Prim{T: pt}
 		}
 		c.errorf(e.Pos(), "invalid suffix %q on integer literal", e.Suffix)
 		return errT
 	case *syntax.FloatLit:
-		c.lits = append(c.lits, litUse{e: e})
 		if e.Suffix == "" {
 			v := c.s.freshConstrained(floatSet)
 			v.lit = true
+			c.lits = append(c.lits, litUse{e: e, t: v})
 			return v
 		}
 		if pt, ok := core.PrimByName(e.Suffix); ok && pt.IsFloat() {
+			c.lits = append(c.lits, litUse{e: e, t: Prim{T: pt}})
 			return Prim{T: pt}
 		}
 		c.errorf(e.Pos(), "invalid suffix %q on decimal literal", e.Suffix)
@@ -1217,7 +1230,39 @@ func (c *checker) binOp(sc *scope, e *syntax.BinOp, hint Type) Type {
 	if rule.class == opConcat {
 		return c.applyType(sc, c.useType(baseNames["concat"], nil), e.Op, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil, nil, nil)
 	}
-	lt := c.expr(sc, e.Lhs, nil)
+	// A left-nested chain `a + b - c + ...` (a long sum in a generated
+	// program) is checked along its spine in a loop, not by recursion on
+	// the left operand, whose depth would grow the stack with the chain.
+	spine := []*syntax.BinOp{e}
+	for {
+		l, ok := spine[len(spine)-1].Lhs.(*syntax.BinOp)
+		if !ok || !isPlainOp(l) {
+			break
+		}
+		spine = append(spine, l)
+	}
+	lt := c.expr(sc, spine[len(spine)-1].Lhs, nil)
+	for i := len(spine) - 1; i >= 1; i-- {
+		n := spine[i]
+		lt = c.record(n, c.plainOp(sc, n, binOps[n.Op], lt))
+	}
+	return c.plainOp(sc, e, rule, lt)
+}
+
+// isPlainOp reports whether binOp checks e as an arithmetic, comparison,
+// logical or bitwise operator: an unqualified operator of the table that
+// is not a pipe, a composition or a concatenation.
+func isPlainOp(e *syntax.BinOp) bool {
+	if e.Qual != "" || e.Op == "|>" || e.Op == "<|" {
+		return false
+	}
+	rule, ok := binOps[e.Op]
+	return ok && rule.class != opCompose && rule.class != opConcat
+}
+
+// plainOp checks the operator application e whose left operand has type
+// lt: the right operand, then the operator's constraints.
+func (c *checker) plainOp(sc *scope, e *syntax.BinOp, rule opRule, lt Type) Type {
 	rt := c.expr(sc, e.Rhs, nil)
 	switch rule.class {
 	case opEq:

@@ -143,6 +143,9 @@ type solver struct {
 	// let unflatten find its result sizes as Futhark's checker does, by
 	// matching its argument's `[n*m]` (bug 9 of issue 17).
 	products map[string][2]Dim
+	// steps counts the links followed in chains of solved variables (a
+	// test bounds it: without path compression it grows quadratically).
+	steps int
 }
 
 // pendingProj is field `field` of a variable, whose type is res.
@@ -237,6 +240,7 @@ func (s *solver) dim(d Dim) Dim {
 			break
 		}
 		d = r
+		s.steps++
 	}
 	// Path compression, as for type variables (resolve): every variable
 	// on the chain now names the end directly.
@@ -263,6 +267,7 @@ func (s *solver) resolve(v *tyVar) Type {
 			break
 		}
 		t = w.ref
+		s.steps++
 	}
 	for w := v; w != t; {
 		next, ok := w.ref.(*tyVar)
@@ -320,6 +325,10 @@ func (s *solver) shallow(t Type) Type {
 // function is polymorphic in, so it takes back the name it was
 // instantiated from (`[n]i32 -> i32`); any other becomes unknown (`[]`).
 func (s *solver) zonk(t Type) Type {
+	switch u := s.shallow(t).(type) {
+	case Prim, errType:
+		return u // most expressions: no maps to make
+	}
 	names := map[string]string{}
 	s.paramDims(t, false, names, map[string]bool{}, map[memoKey]bool{})
 	return s.zonk1(t, names, map[Type]Type{})
