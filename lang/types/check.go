@@ -788,18 +788,45 @@ func (c *checker) useType(obj *Object, v *syntax.Var) Type {
 
 func (c *checker) arrayLit(sc *scope, e *syntax.ArrayLit) Type {
 	elem := Type(c.s.freshElem())
+	// The unsuffixed integer (decimal) literals among the elements all
+	// have the element type: once one is unified with it, the others share
+	// its type variable (a long literal makes one variable, not 100,000).
+	var shared [2]Type
+	litKind := func(x syntax.Expr) int {
+		switch l := x.(type) {
+		case *syntax.IntLit:
+			if l.Suffix == "" {
+				return 0
+			}
+		case *syntax.FloatLit:
+			if l.Suffix == "" {
+				return 1
+			}
+		}
+		return -1
+	}
 	for i, x := range e.Elems {
+		k := litKind(x)
+		if k >= 0 && shared[k] != nil {
+			c.record(x, shared[k])
+			c.lits = append(c.lits, litUse{e: x, t: shared[k]})
+			continue
+		}
 		t := c.expr(sc, x, elem)
 		if !c.noFun(pos(x), t, funInArray) {
 			continue
 		}
+		ok := true
 		if i == 0 {
-			c.s.unify(elem, t, true)
-			continue
+			ok = c.s.unify(elem, t, true) == nil
+		} else {
+			ok = c.unifyMsg(pos(x), elem, t, true, func(a, b string) string {
+				return fmt.Sprintf("array elements have types %s and %s", a, b)
+			})
 		}
-		c.unifyMsg(pos(x), elem, t, true, func(a, b string) string {
-			return fmt.Sprintf("array elements have types %s and %s", a, b)
-		})
+		if ok && k >= 0 {
+			shared[k] = t
+		}
 	}
 	return arrayOf(elem, []Dim{{Const: int64(len(e.Elems))}})
 }
