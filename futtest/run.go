@@ -15,6 +15,7 @@ import (
 	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/eval/backends"
 	"github.com/arepl/arepl/lang/source"
+	"github.com/arepl/arepl/lang/syntax"
 	"github.com/arepl/arepl/lang/types"
 )
 
@@ -202,6 +203,13 @@ func runFile(ctx context.Context, path string, opts Options, rep *Report) {
 		return
 	}
 	rep.Files++
+	for _, b := range spec.Blocks {
+		if b.Disabled != "" {
+			rep.skip(path, b.Line, "program", "tagged "+b.Disabled)
+			return
+		}
+	}
+	fc := &fileCtx{dir: filepath.Dir(path), entries: entryPoints(path, string(src))}
 	newSession := opts.NewSession
 	if newSession == nil {
 		newSession = backends.NewSession
@@ -240,7 +248,7 @@ func runFile(ctx context.Context, path string, opts Options, rep *Report) {
 	}
 	for _, b := range spec.Blocks {
 		if b.LoadError == nil {
-			runBlock(ctx, sess, path, b, opts, rep)
+			runBlock(ctx, sess, fc, path, b, opts, rep)
 		}
 		if ctx.Err() != nil {
 			return
@@ -248,7 +256,29 @@ func runFile(ctx context.Context, path string, opts Options, rep *Report) {
 	}
 }
 
-func runBlock(ctx context.Context, sess *eval.Session, path string, b *Block, opts Options, rep *Report) {
+// fileCtx is what cases need to know of their file: its folder (data files
+// are relative to it) and its entry points (all a script may call).
+type fileCtx struct {
+	dir     string
+	entries map[string]bool
+}
+
+// entryPoints lists the entry points the program src declares.
+func entryPoints(path, src string) map[string]bool {
+	out := map[string]bool{}
+	f, err := syntax.ParseFile(source.NewFile(path, src))
+	if err != nil {
+		return out
+	}
+	for _, d := range f.Decls {
+		if v, ok := d.(*syntax.ValDecl); ok && v.Kind == syntax.KindEntry {
+			out[v.Name] = true
+		}
+	}
+	return out
+}
+
+func runBlock(ctx context.Context, sess *eval.Session, fc *fileCtx, path string, b *Block, opts Options, rep *Report) {
 	for _, sk := range b.Skipped {
 		rep.skip(path, sk.Line, "block", sk.What)
 	}
@@ -260,7 +290,7 @@ func runBlock(ctx context.Context, sess *eval.Session, path string, b *Block, op
 				rep.skip(path, c.Line, what, c.Skip)
 				continue
 			}
-			res, msg := runCase(ctx, sess, entry, c, opts)
+			res, msg := runCase(ctx, sess, fc, entry, c, opts)
 			if ctx.Err() != nil {
 				return
 			}
@@ -298,10 +328,15 @@ func runBlock(ctx context.Context, sess *eval.Session, path string, b *Block, op
 
 // runCase runs one case and returns its result when it produced values,
 // and a failure message ("" when the case passed).
-func runCase(ctx context.Context, sess *eval.Session, entry string, c *Case, opts Options) (*eval.Result, string) {
+func runCase(ctx context.Context, sess *eval.Session, fc *fileCtx, entry string, c *Case, opts Options) (*eval.Result, string) {
 	params, ret, err := sess.ParamTypes(entry)
 	if err != nil {
 		return nil, fmt.Sprintf("no entry point %s: %v", entry, err)
+	}
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
 	}
 	input := c.Input
 	if c.Random {
@@ -309,7 +344,33 @@ func runCase(ctx context.Context, sess *eval.Session, entry string, c *Case, opt
 			return nil, err.Error()
 		}
 	}
-	args, err := eval.ReadValues(input, params)
+	var args [][]eval.Value
+	switch {
+	case c.Script:
+		if c.InputFile != "" {
+			raw, ferr := loadFile(ctx, fc.dir, c.InputFile)
+			if ferr != nil {
+				return nil, fmt.Sprintf("reading the script: %v", ferr)
+			}
+			input = string(raw)
+		}
+		_, err = guard(func() error {
+			var err error
+			args, err = scriptArgs(ctx, sess, fc.dir, fc.entries, input, params)
+			return err
+		})
+		if err != nil {
+			// A script that fails is the case's run-time error.
+			if c.Error != nil && c.Error.Matches(err.Error()) {
+				return nil, ""
+			}
+			return nil, err.Error()
+		}
+	case c.InputFile != "":
+		args, err = readDataFile(ctx, fc.dir, c.InputFile, params)
+	default:
+		args, err = eval.ReadValues(input, params)
+	}
 	if err != nil {
 		// An input that does not fit the entry point is a run-time
 		// error in Futhark, which an error case may expect.
@@ -317,11 +378,6 @@ func runCase(ctx context.Context, sess *eval.Session, entry string, c *Case, opt
 			return nil, ""
 		}
 		return nil, fmt.Sprintf("reading the input: %v", err)
-	}
-	if opts.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
-		defer cancel()
 	}
 	var res *eval.Result
 	panicked, err := guard(func() error {
@@ -347,7 +403,12 @@ func runCase(ctx context.Context, sess *eval.Session, entry string, c *Case, opt
 	if !c.HasOutput {
 		return res, ""
 	}
-	want, err := eval.ReadValues(c.Output, resultTypes(ret))
+	var want [][]eval.Value
+	if c.OutputFile != "" {
+		want, err = readDataFile(ctx, fc.dir, c.OutputFile, resultTypes(ret))
+	} else {
+		want, err = eval.ReadValues(c.Output, resultTypes(ret))
+	}
 	if err != nil {
 		return nil, fmt.Sprintf("reading the expected output: %v", err)
 	}

@@ -59,7 +59,7 @@ func TestRunReport(t *testing.T) {
 			t.Errorf("verbose output %q lacks %q", verbose.String(), line)
 		}
 	}
-	if !strings.Contains(progress.String(), "[1/8] testdata/runner/bad_block.fut") || !strings.HasSuffix(progress.String(), "\r\x1b[K") {
+	if !strings.Contains(progress.String(), "[1/10] testdata/runner/bad_block.fut") || !strings.HasSuffix(progress.String(), "\r\x1b[K") {
 		t.Errorf("progress output %q lacks the per-file line or the final clear", progress.String())
 	}
 }

@@ -7,7 +7,7 @@
 // description. Inside a block, after the leading `--` of each line is
 // removed, the text is a sequence of items:
 //
-//	tags { name ... }                  block tags (ignored)
+//	tags { name ... }                  block tags (disable and notest skip the program)
 //	entry: name ...                    the entry points the cases apply to (default main)
 //	error: regex                       as the first item: the program must fail to load
 //	["desc"] {tag} input { values }    a case, followed by one of
@@ -19,9 +19,11 @@
 //	warning: regex                     (skipped with a note)
 //	plan { redomap 1 scanomap 0 ... }  arepl's fusion-plan check (see Options.PlanCheck)
 //
-// Cases whose input is `@ file` or whose tags include script are skipped
-// with a note, as are `property:` lines; `random input { [n]t ... }`
-// generates values of those types, and compiled cases run like others. A regex is
+// `input @ file` and `output @ file` read values from a file beside the
+// program (text or binary, maybe gzipped; data.go); `script input { e }`
+// runs the FutharkScript expression e for the input (script.go); `random
+// input { [n]t ... }` generates values of those types; compiled cases run
+// like others; `property:` lines are skipped with a note. A regex is
 // searched for anywhere in the error text (Go regexp syntax, which agrees
 // with Futhark's POSIX regexes on the patterns tests use); an empty regex
 // accepts any error. A file may hold several blocks, typically one per
@@ -68,6 +70,9 @@ type Block struct {
 	// Skipped lists items that are not run (structure, warning, property),
 	// each with its line, for the report's notes.
 	Skipped []Skip
+	// Disabled is the tag (disable or notest) that makes futhark test
+	// ignore the whole program, or "".
+	Disabled string
 }
 
 // Case is one input with its expectation.
@@ -86,6 +91,12 @@ type Case struct {
 	// Random is set by the random tag: Input lists types whose values
 	// are generated.
 	Random bool
+	// Script is set by the script tag: Input is a FutharkScript
+	// expression whose value is the input (script.go).
+	Script bool
+	// InputFile and OutputFile name the files of `input @ file` and
+	// `output @ file`, relative to the program's folder (data.go).
+	InputFile, OutputFile string
 }
 
 // Expect is an expected error: a regex searched for in the error's text.
@@ -287,8 +298,14 @@ func parseBlock(path string, line int, text string, lineOf []int) (*Block, error
 		switch w {
 		case "tags":
 			s.word()
-			if _, err := s.braced("tags"); err != nil {
+			inner, err := s.braced("tags")
+			if err != nil {
 				return nil, err
+			}
+			for _, t := range strings.Fields(inner) {
+				if t == "disable" || t == "notest" {
+					b.Disabled = t
+				}
 			}
 		case "entry:":
 			s.word()
@@ -347,12 +364,6 @@ func parseBlock(path string, line int, text string, lineOf []int) (*Block, error
 	return b, nil
 }
 
-// caseTags are the case tags that make a case unrunnable here. (compiled
-// cases run like any other; random input is generated, see random.go.)
-var caseTags = map[string]string{
-	"script": "script input",
-}
-
 func parseCase(s *scanner, b *Block) error {
 	c := &Case{Index: len(b.Cases)}
 	if s.peekByte() == '"' {
@@ -384,7 +395,7 @@ func parseCase(s *scanner, b *Block) error {
 	c.Line = s.line()
 	s.word() // input
 	if s.peekByte() == '@' {
-		c.Skip = "input from file " + s.fileRef()
+		c.InputFile = s.fileRef()
 	} else {
 		in, err := s.braced("input")
 		if err != nil {
@@ -393,18 +404,22 @@ func parseCase(s *scanner, b *Block) error {
 		c.Input = in
 	}
 	for _, t := range tags {
-		if why, ok := caseTags[t]; ok {
-			c.Skip = why
-		}
-		if t == "random" {
+		switch t {
+		case "random":
 			c.Random = true
+		case "script":
+			c.Script = true
 		}
+	}
+	if c.Random && c.InputFile != "" {
+		return s.errorf("random input cannot come from a file")
 	}
 	switch s.peekWord() {
 	case "output":
 		s.word()
 		if s.peekByte() == '@' {
-			c.Skip = "output from file " + s.fileRef()
+			c.OutputFile = s.fileRef()
+			c.HasOutput = true
 			break
 		}
 		out, err := s.braced("output")

@@ -27,6 +27,15 @@ func dump(s *Spec) string {
 			if c.Error != nil {
 				q += fmt.Sprintf(" err=%q", c.Error.Text)
 			}
+			if c.Script {
+				q += " script"
+			}
+			if c.InputFile != "" {
+				q += " infile=" + c.InputFile
+			}
+			if c.OutputFile != "" {
+				q += " outfile=" + c.OutputFile
+			}
 			if c.Skip != "" {
 				q += fmt.Sprintf(" skip=%q", c.Skip)
 			}
@@ -83,11 +92,11 @@ func TestParse(t *testing.T) {
 		{"named case and tags",
 			"-- ==\n-- tags { slow }\n-- \"small\" input { 1 } output { 1 }\n-- nobench input { 2 } output { 2 }\n",
 			`block@1 entries=main; case0@3 in="1" name="small" out="1"; case1@4 in="2" out="2"`},
-		{"skipped cases",
+		{"script, file and skipped cases",
 			"-- ==\n-- random input { [100]i32 } auto output\n-- compiled input { 1 } output { 1 }\n" +
 				"-- script input { mk 10 } output { 1 }\n-- input @ data/big.in output @ data/big.out\n-- input { 1 } auto output\n",
 			`block@1 entries=main; case0@2 in="[100]i32" skip="auto output (needs a reference implementation)"; case1@3 in="1" out="1"; ` +
-				`case2@4 in="mk 10" out="1" skip="script input"; case3@5 in="" skip="output from file data/big.out"; ` +
+				`case2@4 in="mk 10" out="1" script; case3@5 in="" out="" infile=data/big.in outfile=data/big.out; ` +
 				`case4@6 in="1" skip="auto output (needs a reference implementation)"`},
 		{"structure, warning and plan",
 			"-- ==\n-- input { 1 } output { 1 }\n-- structure gpu { SegMap 1 Screma/Redomap 0 }\n-- warning: unused\n-- plan { redomap 1 scanomap 0 }\n",

@@ -384,7 +384,7 @@ func testDatasets(file, entry string, params []types.Type, seed uint64) ([]bench
 				name = fmt.Sprintf("%q", c.Name)
 			}
 			switch {
-			case c.Skip != "":
+			case c.Skip != "" || c.Script || c.InputFile != "":
 				// Inputs from files and scripts.
 			case !c.Random:
 				argv, err := eval.ReadValues(c.Input, params)

@@ -544,8 +544,14 @@ func (l *lowerer) callRecursive(f *fnVal, args []value, pos source.Pos) (value, 
 	var caps [][]capture
 	var atoms, captured []core.Atom
 	for _, a := range args {
+		if a.parts != nil {
+			return value{}, source.Errorf(pos, "recursive function %s: an argument that is a tuple or record holding functions is not supported; pass the functions as separate arguments", f.name)
+		}
 		if a.fn != nil {
-			cs := l.captures(a.fn)
+			cs, err := l.captures(a.fn)
+			if err != nil {
+				return value{}, source.Errorf(pos, "recursive function %s: %v", f.name, err)
+			}
 			fnArgs = append(fnArgs, a.fn)
 			caps = append(caps, cs)
 			for _, c := range cs {
@@ -605,12 +611,21 @@ type capture struct {
 // values a function value carries, through the function values it
 // carries in turn. A function moved into a Fun's body takes them as
 // parameters (rebuild).
-func (l *lowerer) captures(f *fnVal) []capture {
+func (l *lowerer) captures(f *fnVal) ([]capture, error) {
 	var out []capture
+	var err error
 	seen := map[*fnVal]bool{}
 	var visit func(f *fnVal)
 	visitValue := func(c capture) {
 		switch {
+		case c.v.parts != nil:
+			if err == nil {
+				name := c.name
+				if name == "" {
+					name = "an argument"
+				}
+				err = fmt.Errorf("its function argument uses %s, a tuple or record holding functions, which is not supported there", name)
+			}
 		case c.v.fn != nil:
 			visit(c.v.fn)
 		case c.v.pending:
@@ -668,7 +683,7 @@ func (l *lowerer) captures(f *fnVal) []capture {
 		})
 	}
 	visit(f)
-	return out
+	return out, err
 }
 
 // rebuild copies a function value with its captures replaced by the given
@@ -730,8 +745,8 @@ func (l *lowerer) recursiveFun(f *fnVal, args []value, fnArgs []*fnVal, fnCaps [
 	if rt == nil {
 		return nil, source.Errorf(d.Pos(), "internal error: no type recorded for the body of %s", d.Name)
 	}
-	if _, ok := rt.(*types.Arrow); ok {
-		return nil, source.Errorf(d.Pos(), "the recursive function %s cannot return a function", d.Name)
+	if hasArrow(rt) {
+		return nil, source.Errorf(d.Pos(), "Recursive function %q returns type %s which is not first-order.", d.Name, rt)
 	}
 	// Compiling a Fun's body may compile others; a function argument that
 	// is different at every recursive call would need infinitely many.

@@ -12,8 +12,11 @@ import (
 // arguments.
 type builtin struct {
 	arity int
-	lower func(l *lowerer, f *fnVal, args []value, pos source.Pos) (value, error)
+	lower builtinImpl
 }
+
+// builtinImpl lowers one builtin applied to all its arguments.
+type builtinImpl = func(l *lowerer, f *fnVal, args []value, pos source.Pos) (value, error)
 
 // builtins is the builtin table, filled by init because the lowering
 // functions refer back to it through apply.
@@ -43,7 +46,12 @@ func init() {
 		"transpose":       {1, transposeB},
 		"rotate":          {2, rotateB},
 		"flatten":         {1, flattenB},
-		"unflatten":       {1, unflattenB},
+		"flatten_3d":      {1, flattenNB(3)},
+		"flatten_4d":      {1, flattenNB(4)},
+		"rep":             {1, repB},
+		"unflatten":       {1, unflattenB(2)},
+		"unflatten_3d":    {1, unflattenB(3)},
+		"unflatten_4d":    {1, unflattenB(4)},
 		"concat":          {2, func(l *lowerer, _ *fnVal, args []value, pos source.Pos) (value, error) { return concat(l, pos, args) }},
 		"zip":             {2, zipB("zip")},
 		"zip3":            {3, zipB("zip3")},
@@ -506,21 +514,82 @@ func (l *lowerer) shape(pos source.Pos, a *core.Var) ([]core.Atom, error) {
 	return out, nil
 }
 
-// unflattenB is `unflatten xs`, whose sizes come from the type the
-// checker gave the application (Futhark: `unflatten xs : [n][m]t`), with
-// the element count checked at run time.
-func unflattenB(l *lowerer, f *fnVal, args []value, pos source.Pos) (value, error) {
+// flattenNB is flatten_3d (k=3) or flatten_4d (k=4): flatten k-1 times.
+func flattenNB(k int) builtinImpl {
+	return func(l *lowerer, f *fnVal, args []value, pos source.Pos) (value, error) {
+		v := args[0]
+		for range k - 1 {
+			var err error
+			if v, err = flattenB(l, f, []value{v}, pos); err != nil {
+				return value{}, err
+			}
+		}
+		return v, nil
+	}
+}
+
+// unflattenB is `unflatten xs` (k=2), unflatten_3d (k=3) or unflatten_4d
+// (k=4), whose sizes come from the type the checker gave the application
+// (Futhark: the argument's [n*m]t, or `unflatten xs : [n][m]t`), with the
+// element count checked at run time.
+func unflattenB(k int) builtinImpl {
+	return func(l *lowerer, f *fnVal, args []value, pos source.Pos) (value, error) {
+		dims, sizes, err := resultSizes(l, f, k, pos)
+		if err != nil {
+			return value{}, err
+		}
+		vars, err := arrayVars(pos, args[0])
+		if err != nil {
+			return value{}, err
+		}
+		mul := func(x, y core.Atom) core.Atom {
+			return l.emit1(pos, "n", core.Scalar(core.I64), &core.BinOpExp{Op: core.Mul, T: core.I64, X: x, Y: y})
+		}
+		atoms := make([]core.Atom, len(vars))
+		for i, a := range vars {
+			shape, err := l.shape(pos, a)
+			if err != nil {
+				return value{}, err
+			}
+			if i == 0 {
+				// As Futhark's unflatten_3d, unflatten (unflatten xs):
+				// [n*m*l] splits into [n*m][l], then [n*m] into [n][m].
+				outers := make([]core.Atom, k)
+				outers[0] = sizes[0]
+				for j := 1; j < k; j++ {
+					outers[j] = mul(outers[j-1], sizes[j])
+				}
+				length := shape[0]
+				for j := k - 1; j >= 1; j-- {
+					l.unflattenCheck(pos, []core.Atom{outers[j-1], sizes[j]}, outers[j], length)
+					length = outers[j-1]
+				}
+			}
+			atoms[i] = l.emit1(pos, "unflat", core.ArrayOf(a.Type.Elem, a.Type.Rank+k-1), &core.ReshapeExp{Arr: a, Shape: append(append([]core.Atom{}, sizes...), shape[1:]...)})
+		}
+		t := args[0].t
+		if a, ok := t.(*types.Array); ok {
+			t = &types.Array{Elem: a.Elem, Dims: append(append([]types.Dim{}, dims...), a.Dims[1:]...)}
+		}
+		return value{t: t, atoms: atoms}, nil
+	}
+}
+
+// resultSizes are the first k sizes of the type the checker gave a
+// builtin's application (unflatten's, rep's), where the context fixes
+// them, and their values.
+func resultSizes(l *lowerer, f *fnVal, k int, pos source.Pos) ([]types.Dim, []core.Atom, error) {
 	var dims []types.Dim
 	for _, t := range []types.Type{f.hint, arrowResult(f.typ)} {
-		if a, ok := t.(*types.Array); ok && len(a.Dims) >= 2 {
-			dims = a.Dims[:2]
+		if a, ok := t.(*types.Array); ok && len(a.Dims) >= k {
+			dims = a.Dims[:k]
 			break
 		}
 	}
 	if dims == nil {
-		return value{}, source.Errorf(pos, "unflatten: the result sizes are unknown; ascribe the result type")
+		return nil, nil, source.Errorf(pos, "%s: the result sizes are unknown; ascribe the result type", f.name)
 	}
-	nm := make([]core.Atom, 2)
+	sizes := make([]core.Atom, k)
 	for i, d := range dims {
 		var obj *types.Object
 		if i < len(f.sizes) {
@@ -540,36 +609,51 @@ func unflattenB(l *lowerer, f *fnVal, args []value, pos source.Pos) (value, erro
 				v, ok = f.sc.lookupName(d.Name)
 			}
 			if !ok || v.pending || len(v.atoms) != 1 {
-				return value{}, source.Errorf(pos, "unflatten: the size %s is not known here", d.Name)
+				return nil, nil, source.Errorf(pos, "%s: the size %s is not known here", f.name, d.Name)
 			}
-			nm[i] = l.toI64(pos, v.atoms[0])
+			sizes[i] = l.toI64(pos, v.atoms[0])
 		case d.Const >= 0:
-			nm[i] = core.IntConst(core.I64, d.Const)
+			sizes[i] = core.IntConst(core.I64, d.Const)
 		default:
-			return value{}, source.Errorf(pos, "unflatten: the result sizes are unknown; ascribe the result type")
+			return nil, nil, source.Errorf(pos, "%s: the result sizes are unknown; ascribe the result type", f.name)
 		}
 	}
-	vars, err := arrayVars(pos, args[0])
+	return dims, sizes, nil
+}
+
+// repB is `rep x`, Futhark's replicate whose size comes from the context.
+func repB(l *lowerer, f *fnVal, args []value, pos source.Pos) (value, error) {
+	dims, sizes, err := resultSizes(l, f, 1, pos)
 	if err != nil {
 		return value{}, err
 	}
-	prod := l.emit1(pos, "n", core.Scalar(core.I64), &core.BinOpExp{Op: core.Mul, T: core.I64, X: nm[0], Y: nm[1]})
-	atoms := make([]core.Atom, len(vars))
-	for i, a := range vars {
-		shape, err := l.shape(pos, a)
-		if err != nil {
-			return value{}, err
-		}
-		if i == 0 {
-			l.assertEq(pos, prod, shape[0], "unflatten: the array's size is not the product of the sizes")
-		}
-		atoms[i] = l.emit1(pos, "unflat", core.ArrayOf(a.Type.Elem, a.Type.Rank+1), &core.ReshapeExp{Arr: a, Shape: append([]core.Atom{nm[0], nm[1]}, shape[1:]...)})
+	v, err := replicateB(l, f, []value{primValue(sizes[0]), args[0]}, pos)
+	if err == nil {
+		v.t = liftType(args[0].t, dims[0])
 	}
-	t := args[0].t
-	if a, ok := t.(*types.Array); ok {
-		t = &types.Array{Elem: a.Elem, Dims: append(append([]types.Dim{}, dims...), a.Dims[1:]...)}
+	return v, err
+}
+
+// unflattenCheck asserts that n*m is the length and that neither size is
+// negative (-2 by -2 has the right product), with Futhark's message.
+func (l *lowerer) unflattenCheck(pos source.Pos, nm []core.Atom, prod, length core.Atom) {
+	b := func(op core.BinOp, t core.PrimType, x, y core.Atom) core.Atom {
+		return l.emit1(pos, core.BinOps[op].Name, core.Scalar(core.Bool), &core.BinOpExp{Op: op, T: t, X: x, Y: y})
 	}
-	return value{t: t, atoms: atoms}, nil
+	zero := core.IntConst(core.I64, 0)
+	ok := b(core.Eq, core.I64, prod, length)
+	for _, d := range nm {
+		if c, isConst := d.(core.Const); isConst && int64(c.Bits) >= 0 {
+			continue
+		}
+		ok = b(core.LogAnd, core.Bool, ok, b(core.Ge, core.I64, d, zero))
+	}
+	if c, isConst := ok.(core.Const); isConst && c.Bits != 0 {
+		return
+	}
+	l.stmts = append(l.stmts, &core.Stmt{Exp: &core.AssertExp{Cond: ok,
+		Msg:  "Cannot unflatten array of shape [%v] to array of shape [%v][%v]",
+		Args: []core.Atom{length, nm[0], nm[1]}}, Pos: pos})
 }
 
 // arrowResult is the final result type of a function type.

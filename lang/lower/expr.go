@@ -16,12 +16,18 @@ func (l *lowerer) expr(c ctx, x syntax.Expr) (value, error) {
 	if err != nil {
 		return v, err
 	}
+	return typed(c, x, v), nil
+}
+
+// typed gives the value of x the checker's type of x (which names its
+// sizes), where it describes the same atoms.
+func typed(c ctx, x syntax.Expr, v value) value {
 	if v.fn == nil {
 		if t, ok := c.info.Types[x]; ok && t != nil && len(Flatten(t)) == len(v.atoms) {
 			v.t = normalize(t)
 		}
 	}
-	return v, nil
+	return v
 }
 
 // exprFO lowers an expression that must be first-order.
@@ -67,7 +73,7 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 	case *syntax.TupleExpr:
 		vs := make([]value, len(x.Elems))
 		for i, e := range x.Elems {
-			v, err := l.exprFO(c, e)
+			v, err := l.expr(c, e)
 			if err != nil {
 				return value{}, err
 			}
@@ -224,6 +230,23 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 }
 
 // primOf is the primitive type the checker gave a node.
+// literalAtom is the constant of a literal of type t, as expr1 lowers it.
+func literalAtom(e syntax.Expr, t core.PrimType) (core.Atom, bool) {
+	switch e := e.(type) {
+	case *syntax.IntLit:
+		return intLit(t, e.Value, false), true
+	case *syntax.FloatLit:
+		if t.IsFloat() {
+			return core.FloatConst(t, e.Value), true
+		}
+	case *syntax.BoolLit:
+		if t == core.Bool {
+			return core.BoolConst(e.Value), true
+		}
+	}
+	return nil, false
+}
+
 func (l *lowerer) primOf(c ctx, x syntax.Expr) (core.PrimType, error) {
 	switch t := c.info.Types[x].(type) {
 	case types.Prim:
@@ -379,7 +402,17 @@ func (l *lowerer) arrayLit(c ctx, x *syntax.ArrayLit) (value, error) {
 		}
 	}
 	elems := make([][]core.Atom, len(rowTs))
+	scalar := len(rowTs) == 1 && rowTs[0].Rank == 0
 	for _, e := range x.Elems {
+		if scalar {
+			// A literal element has the array's element type (the
+			// checker unified them): a long literal looks up no
+			// per-element types.
+			if a, ok := literalAtom(e, rowTs[0].Elem); ok {
+				elems[0] = append(elems[0], a)
+				continue
+			}
+		}
 		v, err := l.exprFO(c, e)
 		if err != nil {
 			return value{}, err
@@ -718,15 +751,39 @@ func (l *lowerer) binOpExpr(c ctx, x *syntax.BinOp) (value, error) {
 		r := l.emit1(pos, "b", core.Scalar(core.Bool), ie)
 		return value{t: types.Prim{T: core.Bool}, atoms: []core.Atom{r}}, nil
 	}
-	a, err := l.expr(c, x.Lhs)
+	// A left-nested chain `a + b - c + ...` is lowered along its spine in
+	// a loop (as the checker checks it), so that its depth does not grow
+	// the stack.
+	spine := []*syntax.BinOp{x}
+	for {
+		n, ok := spine[len(spine)-1].Lhs.(*syntax.BinOp)
+		if !ok || n.Op == "|>" || n.Op == "<|" || n.Op == "&&" || n.Op == "||" {
+			break
+		}
+		spine = append(spine, n)
+	}
+	a, err := l.expr(c, spine[len(spine)-1].Lhs)
 	if err != nil {
 		return value{}, err
 	}
-	b, err := l.expr(c, x.Rhs)
-	if err != nil {
-		return value{}, err
+	for i := len(spine) - 1; i >= 0; i-- {
+		n := spine[i]
+		b, err := l.expr(c, n.Rhs)
+		if err != nil {
+			return value{}, err
+		}
+		p := n.OpPos
+		if !p.IsValid() {
+			p = n.Pos()
+		}
+		if a, err = l.binop(p, n.Op, a, b); err != nil {
+			return value{}, err
+		}
+		if i > 0 {
+			a = typed(c, n, a)
+		}
 	}
-	return l.binop(pos, x.Op, a, b)
+	return a, nil
 }
 
 // loop lowers `loop p = init for/while ... do body` to LoopExp.

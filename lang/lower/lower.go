@@ -217,6 +217,11 @@ type value struct {
 	t     types.Type
 	atoms []core.Atom
 	fn    *fnVal
+	// parts are the components of a tuple or record that holds function
+	// values (Futhark allows them there, though not in arrays, if results
+	// or loops): functions are not values of the IR, so such a tuple keeps
+	// its components, and atoms has only their first-order atoms.
+	parts []value
 	// pending marks a size parameter whose argument has not been seen yet.
 	pending bool
 }
@@ -459,6 +464,9 @@ func outerDim(t types.Type) types.Dim {
 // tupleComponents splits a value of tuple type (or an array of tuples) into
 // its components, using the flattened sizes of the component types.
 func tupleComponents(pos source.Pos, v value) ([]value, error) {
+	if v.parts != nil {
+		return append([]value(nil), v.parts...), nil
+	}
 	var elems []types.Type
 	switch t := v.t.(type) {
 	case *types.Tuple:
@@ -504,9 +512,17 @@ func normalize(t types.Type) types.Type {
 func tupleValue(vs []value) value {
 	t := &types.Tuple{Elems: make([]types.Type, len(vs))}
 	var atoms []core.Atom
+	higher := false
 	for i, v := range vs {
 		t.Elems[i] = v.t
 		atoms = append(atoms, v.atoms...)
+		higher = higher || v.higherOrder()
+	}
+	if higher {
+		return value{t: t, atoms: atoms, parts: append([]value(nil), vs...)}
 	}
 	return value{t: t, atoms: atoms}
 }
+
+// higherOrder reports whether v is or holds a function value.
+func (v value) higherOrder() bool { return v.fn != nil || v.parts != nil }

@@ -337,6 +337,11 @@ func lookupModuleFun(pos source.Pos, name string) (moduleFun, error) {
 			return l.reduceOp(pos, r.op, r.ne(t), args[0])
 		}}, nil
 	}
+	if m, ok := composites[f]; ok {
+		return moduleFun{arity: m.arity, lower: func(l *lowerer, pos source.Pos, args []value) (value, error) {
+			return m.lower(l, pos, t, args)
+		}}, nil
+	}
 	// Conversions: T.u converts from u to T; T.to_i64 and T.to_f64 from T.
 	// The source type is the argument's, so both read the same below.
 	to := t
@@ -361,11 +366,6 @@ func lookupModuleFun(pos source.Pos, name string) (moduleFun, error) {
 		case "recip":
 			return moduleFun{arity: 1, lower: func(l *lowerer, pos source.Pos, args []value) (value, error) {
 				return l.binop(pos, "/", primValue(numConst(t, 1)), args[0])
-			}}, nil
-		}
-		if m, ok := composites[f]; ok {
-			return moduleFun{arity: m.arity, lower: func(l *lowerer, pos source.Pos, args []value) (value, error) {
-				return m.lower(l, pos, t, args)
 			}}, nil
 		}
 		return moduleFun{}, source.Errorf(pos, "%s is not supported", name)

@@ -25,7 +25,7 @@ func fieldOrder(fields []syntax.RecordField) []int {
 func (l *lowerer) recordExpr(c ctx, x *syntax.RecordExpr) (value, error) {
 	vals := make([]value, len(x.Fields))
 	for i, f := range x.Fields {
-		v, err := l.exprFO(c, f.Value)
+		v, err := l.expr(c, f.Value)
 		if err != nil {
 			return value{}, err
 		}
@@ -59,7 +59,7 @@ func (l *lowerer) recordUpdate(c ctx, x *syntax.Update) (value, error) {
 	if err != nil {
 		return value{}, err
 	}
-	v, err := l.exprFO(c, x.Val)
+	v, err := l.expr(c, x.Val)
 	if err != nil {
 		return value{}, err
 	}

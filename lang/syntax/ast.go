@@ -69,6 +69,9 @@ type SizeParam struct {
 	At
 	Name string
 	Type bool
+	// Lifted marks a type parameter written '^t, which may stand for a
+	// function type (Futhark's lifted type parameters).
+	Lifted bool
 }
 
 // TypeDecl is a type abbreviation `type name 'a [n] = t`. Params are the

@@ -23,10 +23,12 @@ package syntax
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -249,6 +251,11 @@ func recoverTo(err *error, f *source.File) {
 
 // lexerAt returns a fresh peeking lexer over the token list.
 func (p *parser) lexerAt() *lexer.PeekingLexer {
+	if n := len(p.toks); peekingLayoutOK && n > 0 && p.toks[n-1].EOF() {
+		// The grammar only reads the tokens, and the parse ends before
+		// the pooled buffer is reused: share it.
+		return (*lexer.PeekingLexer)(unsafe.Pointer(&peekingLexer{tokens: p.toks, elide: map[lexer.TokenType]bool{}}))
+	}
 	pl, err := lexer.Upgrade(&sliceLexer{toks: p.toks})
 	if err != nil {
 		// sliceLexer never fails; keep the invariant visible.
@@ -256,6 +263,33 @@ func (p *parser) lexerAt() *lexer.PeekingLexer {
 	}
 	return pl
 }
+
+// peekingLexer has the layout of participle's lexer.PeekingLexer, whose
+// only constructor, lexer.Upgrade, copies the token list one append at a
+// time: on a 100,000-element array literal that copy (and the garbage of
+// its growing) was half of the parse. lexerAt builds a PeekingLexer over
+// the token list itself through this mirror, when peekingLayoutOK finds
+// the two layouts identical field by field (name, type, offset); if a
+// participle upgrade changes the layout, it falls back to Upgrade.
+type peekingLexer struct {
+	lexer.Checkpoint
+	tokens []lexer.Token
+	elide  map[lexer.TokenType]bool
+}
+
+var peekingLayoutOK = func() bool {
+	a, b := reflect.TypeFor[lexer.PeekingLexer](), reflect.TypeFor[peekingLexer]()
+	if a.Size() != b.Size() || a.NumField() != b.NumField() {
+		return false
+	}
+	for i := range a.NumField() {
+		fa, fb := a.Field(i), b.Field(i)
+		if fa.Name != fb.Name || fa.Type != fb.Type || fa.Offset != fb.Offset || fa.Anonymous != fb.Anonymous {
+			return false
+		}
+	}
+	return true
+}()
 
 // decls parses declarations up to the end of input. With recover set, an
 // error skips to the next declaration and parsing goes on.

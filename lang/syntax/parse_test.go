@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/participle/v2/lexer"
+
 	"github.com/arepl/arepl/lang/source"
 )
 
@@ -111,6 +113,32 @@ func TestCases(t *testing.T) {
 			if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
+		}
+	}
+}
+
+// TestSharedPeekingLexer checks the layout mirror lexerAt uses to share
+// the token list with participle (the fast path must be on with the
+// participle version in go.mod), and that the shared lexer reads the same
+// tokens as lexer.Upgrade's copy.
+func TestSharedPeekingLexer(t *testing.T) {
+	if !peekingLayoutOK {
+		t.Fatal("lexer.PeekingLexer's layout differs from peekingLexer's: update the mirror in parse.go")
+	}
+	p := getParser(source.NewFile("t.fut", "def main (xs: []i32) = map (\\x -> x + 1) xs -- c\n"))
+	defer putParser(p)
+	shared := p.lexerAt()
+	copied, err := lexer.Upgrade(&sliceLexer{toks: p.toks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		a, b := shared.Next(), copied.Next()
+		if *a != *b {
+			t.Fatalf("token %d: shared %v, copied %v", i, *a, *b)
+		}
+		if a.EOF() {
+			break
 		}
 	}
 }

@@ -84,7 +84,7 @@ func (p *parser) parseSizeField(lex *lexer.PeekingLexer) (sizeSpec, error) {
 	open := lex.Peek()
 	if open.Type == p.lx.tTParam {
 		lex.Next()
-		return sizeBox{SizeParam{At: At{p.spanOf(open.Pos.Offset, tokEnd(open))}, Name: strings.TrimLeft(open.Value, "'~^"), Type: true}}, nil
+		return sizeBox{SizeParam{At: At{p.spanOf(open.Pos.Offset, tokEnd(open))}, Name: strings.TrimLeft(open.Value, "'~^"), Type: true, Lifted: strings.HasPrefix(open.Value, "'^")}}, nil
 	}
 	if !p.isOpenBracket(open) {
 		return nil, participle.NextMatch

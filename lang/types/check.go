@@ -25,6 +25,7 @@ func (sc *scope) add(o *Object) *scope { return &scope{parent: sc, obj: o} }
 type litUse struct {
 	e   syntax.Expr
 	neg bool // the operand of a prefix minus: -128i8 fits
+	t   Type // its type (read back through the solver, not Info.Types)
 }
 
 // unflattenUse is an application of unflatten; its result sizes must be
@@ -32,6 +33,8 @@ type litUse struct {
 type unflattenUse struct {
 	call syntax.Expr
 	sc   *scope
+	name string // unflatten, unflatten_3d or unflatten_4d
+	rank int    // of the result: 2, 3 or 4
 }
 
 // checker checks one CheckDecls or CheckExpr call. Each top-level
@@ -75,7 +78,14 @@ type checker struct {
 }
 
 func newChecker(src *source.File, env *Env) *checker {
-	c := &checker{src: src, env: env, globals: map[string]*Object{}, info: NewInfo(), instances: map[string]*Object{}}
+	info := NewInfo()
+	if src != nil {
+		// About one expression per three bytes of dense code: sized up
+		// front, the map of expression types is not rehashed as a long
+		// generated program fills it.
+		info.Types = make(map[syntax.Expr]Type, min(len(src.Text)/3, 1<<20))
+	}
+	c := &checker{src: src, env: env, globals: map[string]*Object{}, info: info, instances: map[string]*Object{}}
 	c.begin()
 	return c
 }
@@ -117,10 +127,13 @@ func (c *checker) newObj(kind ObjKind, name string, t Type, pos source.Pos) *Obj
 }
 
 func (c *checker) record(e syntax.Expr, t Type) Type {
-	if _, seen := c.info.Types[e]; !seen {
+	// One map operation: the map grows only for an expression not seen
+	// before (a long literal records 100,000 of them).
+	n := len(c.info.Types)
+	c.info.Types[e] = t
+	if len(c.info.Types) > n {
 		c.exprs = append(c.exprs, e)
 	}
-	c.info.Types[e] = t
 	return t
 }
 
@@ -218,16 +231,24 @@ func dimText(d Dim) string {
 	return fmt.Sprint(d.Const)
 }
 
-// noFun reports a function type where Futhark forbids one (array elements,
-// tuple components, if results, loop parameters), so that lowering can
-// always resolve function values statically.
-func (c *checker) noFun(p source.Pos, t Type, what string) bool {
+// noFun reports a type holding a function where Futhark forbids one
+// (array elements, if results, loop parameters; tuples and records may
+// hold functions), so that lowering can always resolve function values
+// statically. msg is Futhark's text, with %s for the type.
+func (c *checker) noFun(p source.Pos, t Type, msg string) bool {
 	if c.s.forbidFun(t) {
 		return true
 	}
-	c.errorf(p, "%s cannot be a function (type %s)", what, showType(c.s.zonk(t)))
+	c.errorf(p, msg, showType(c.s.zonk(t)))
 	return false
 }
+
+// Futhark's messages for a function type where none may be.
+const (
+	funInIf    = "If-expression returns type %s, but if-results may not be of function type."
+	funInArray = "Type %s found to be functional: arrays cannot contain functions."
+	funInLoop  = "Loop parameter inferred to have type %s, but a loop parameter may not be of function type."
+)
 
 // ---------------------------------------------------------------------------
 // Finishing a declaration
@@ -310,7 +331,7 @@ func (c *checker) finish(result Type) {
 		c.checkLiteral(l)
 	}
 	for v := range c.unflatVars {
-		c.errorf(v.Pos(), "unflatten must be applied to an array")
+		c.errorf(v.Pos(), "%s must be applied to an argument", v.Name)
 	}
 	if len(c.errs) == c.errsAtStart {
 		c.instantiatePolyUses(c.polyUses)
@@ -353,7 +374,7 @@ func (c *checker) generalizeVars(t Type, next *int, seen map[Type]bool, taken ma
 }
 
 func (c *checker) checkLiteral(l litUse) {
-	p, ok := c.info.Types[l.e].(Prim)
+	p, ok := c.s.shallow(l.t).(Prim)
 	if !ok {
 		return
 	}
@@ -368,7 +389,9 @@ func (c *checker) checkLiteral(l litUse) {
 		}
 		c.errorf(e.Pos(), "literal %s does not fit in %s", text, p.T)
 	case *syntax.FloatLit:
-		if p.T == core.F32 && !math.IsInf(e.Value, 0) && math.Abs(e.Value) > math.MaxFloat32 {
+		// What rounds to the largest f32 fits (f32.highest prints as
+		// 3.4028235e38f32).
+		if p.T == core.F32 && !math.IsInf(e.Value, 0) && math.IsInf(float64(float32(e.Value)), 0) {
 			c.errorf(e.Pos(), "literal %s does not fit in f32", e.Text)
 		}
 	}
@@ -398,25 +421,33 @@ func intFits(v uint64, neg bool, t core.PrimType) bool {
 // scope cannot be evaluated.
 func (c *checker) unflattenSizes(u unflattenUse) {
 	t, _ := c.s.shallow(c.info.Types[u.call]).(*Array)
-	if t == nil || len(t.Dims) < 2 {
+	if t == nil || len(t.Dims) < u.rank {
 		return
 	}
-	objs := make([]*Object, 2)
-	for i, d := range t.Dims[:2] {
+	unknown := func() {
+		if u.name == "rep" {
+			c.errorf(pos(u.call), "rep: the result size must be known; use it where the size is fixed, or ascribe it, as in `rep x : [n]t`")
+			return
+		}
+		c.errorf(pos(u.call), "%s: the result sizes must be known: give the argument a type [%s]t, or ascribe the result, as in `%s xs : [%s]t`",
+			u.name, strings.Join(flattenNames[:u.rank], "*"), u.name, strings.Join(flattenNames[:u.rank], "]["))
+	}
+	objs := make([]*Object, u.rank)
+	for i, d := range t.Dims[:u.rank] {
 		d = c.s.dim(d)
 		switch {
 		case isDimVar(d):
-			c.errorf(pos(u.call), "unflatten: the result sizes must be known; ascribe them, as in `unflatten xs : [n][m]t`")
+			unknown()
 			return
 		case d.Name != "":
 			o := c.lookup(u.sc, d.Name)
 			if o == nil || !isI64(c.s.shallow(c.declaredType(o))) {
-				c.errorf(pos(u.call), "unflatten: size %s is not an i64 in scope", d.Name)
+				c.errorf(pos(u.call), "%s: size %s is not an i64 in scope", u.name, d.Name)
 				return
 			}
 			objs[i] = o
 		case d.Const < 0:
-			c.errorf(pos(u.call), "unflatten: the result sizes must be known; ascribe them, as in `unflatten xs : [n][m]t`")
+			unknown()
 			return
 		}
 	}
@@ -451,7 +482,7 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 			if _, dup := c.typeNames[p.Name]; dup {
 				c.errorf(p.Pos(), "%s has two type parameters named %s", d.Name, p.Name)
 			}
-			c.typeNames[p.Name] = &tyParam{name: p.Name}
+			c.typeNames[p.Name] = &tyParam{name: p.Name, lifted: p.Lifted}
 			c.info.Binds[p] = &Object{Kind: Local, Name: p.Name, Type: c.typeNames[p.Name], Pos: p.Pos()}
 		}
 	}
@@ -471,10 +502,14 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 				break
 			}
 			if containsArrow(a.Param) {
-				c.errorf(d.NamePos, "entry point %s cannot take a function argument (type %s)", d.Name, a.Param)
+				c.errorf(d.NamePos, "Entry point functions may not be higher-order: %s takes %s", d.Name, a.Param)
+				t = nil
 				break
 			}
 			t = a.Ret
+		}
+		if t != nil && containsArrow(t) {
+			c.errorf(d.NamePos, "Entry point functions may not be higher-order: %s returns %s", d.Name, t)
 		}
 	}
 	return obj
@@ -567,25 +602,27 @@ func (c *checker) expr(sc *scope, e syntax.Expr, hint Type) Type {
 func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 	switch e := e.(type) {
 	case *syntax.IntLit:
-		c.lits = append(c.lits, litUse{e: e, neg: c.negLits[e]})
 		if e.Suffix == "" {
 			v := c.s.freshConstrained(numSet)
 			v.lit = true
+			c.lits = append(c.lits, litUse{e: e, neg: c.negLits[e], t: v})
 			return v
 		}
 		if pt, ok := core.PrimByName(e.Suffix); ok && pt.IsInt() {
+			c.lits = append(c.lits, litUse{e: e, neg: c.negLits[e], t: Prim{T: pt}})
 			return Prim{T: pt}
 		}
 		c.errorf(e.Pos(), "invalid suffix %q on integer literal", e.Suffix)
 		return errT
 	case *syntax.FloatLit:
-		c.lits = append(c.lits, litUse{e: e})
 		if e.Suffix == "" {
 			v := c.s.freshConstrained(floatSet)
 			v.lit = true
+			c.lits = append(c.lits, litUse{e: e, t: v})
 			return v
 		}
 		if pt, ok := core.PrimByName(e.Suffix); ok && pt.IsFloat() {
+			c.lits = append(c.lits, litUse{e: e, t: Prim{T: pt}})
 			return Prim{T: pt}
 		}
 		c.errorf(e.Pos(), "invalid suffix %q on decimal literal", e.Suffix)
@@ -608,7 +645,6 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 				h = hs[i]
 			}
 			elems[i] = c.expr(sc, x, h)
-			c.noFun(pos(x), elems[i], "a tuple component")
 		}
 		return &Tuple{Elems: elems}
 	case *syntax.ArrayLit:
@@ -688,7 +724,7 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		}) {
 			return errT
 		}
-		if !c.noFun(e.Pos(), tt, "the result of if") {
+		if !c.noFun(e.Pos(), tt, funInIf) {
 			return errT
 		}
 		return c.s.join(tt, et)
@@ -763,7 +799,7 @@ func (c *checker) varRef(sc *scope, v *syntax.Var) Type {
 		return errT
 	}
 	c.info.Uses[v] = obj
-	if obj.Kind == Builtin && obj.Name == "unflatten" {
+	if obj.Kind == Builtin && sizedResultRank(obj.Name) > 0 {
 		c.unflatVars[v] = true
 	}
 	return c.useType(obj, v)
@@ -804,18 +840,45 @@ func (c *checker) useType(obj *Object, v *syntax.Var) Type {
 
 func (c *checker) arrayLit(sc *scope, e *syntax.ArrayLit) Type {
 	elem := Type(c.s.freshElem())
+	// The unsuffixed integer (decimal) literals among the elements all
+	// have the element type: once one is unified with it, the others share
+	// its type variable (a long literal makes one variable, not 100,000).
+	var shared [2]Type
+	litKind := func(x syntax.Expr) int {
+		switch l := x.(type) {
+		case *syntax.IntLit:
+			if l.Suffix == "" {
+				return 0
+			}
+		case *syntax.FloatLit:
+			if l.Suffix == "" {
+				return 1
+			}
+		}
+		return -1
+	}
 	for i, x := range e.Elems {
+		k := litKind(x)
+		if k >= 0 && shared[k] != nil {
+			c.record(x, shared[k])
+			c.lits = append(c.lits, litUse{e: x, t: shared[k]})
+			continue
+		}
 		t := c.expr(sc, x, elem)
-		if !c.noFun(pos(x), t, "an array element") {
+		if !c.noFun(pos(x), t, funInArray) {
 			continue
 		}
+		ok := true
 		if i == 0 {
-			c.s.unify(elem, t, true)
-			continue
+			ok = c.s.unify(elem, t, true) == nil
+		} else {
+			ok = c.unifyMsg(pos(x), elem, t, true, func(a, b string) string {
+				return fmt.Sprintf("array elements have types %s and %s", a, b)
+			})
 		}
-		c.unifyMsg(pos(x), elem, t, true, func(a, b string) string {
-			return fmt.Sprintf("array elements have types %s and %s", a, b)
-		})
+		if ok && k >= 0 {
+			shared[k] = t
+		}
 	}
 	return arrayOf(elem, []Dim{{Const: int64(len(e.Elems))}})
 }
@@ -966,13 +1029,14 @@ func (c *checker) call(sc *scope, whole syntax.Expr, fn syntax.Expr, args []synt
 	if fv != nil {
 		if o := c.info.Uses[fv]; o != nil && o.Kind == Builtin {
 			c.builtinSizes(fv, o, args)
-			if o.Name == "unflatten" && len(args) >= 1 {
+			c.builtinProducts(fv, o)
+			if k := sizedResultRank(o.Name); k > 0 && len(args) >= 1 {
 				delete(c.unflatVars, fv)
 				target := whole
 				if len(args) > 1 {
-					c.errorf(pos(whole), "unflatten must be applied to one array")
+					c.errorf(pos(whole), "%s must be applied to one array", o.Name)
 				}
-				c.unflattens = append(c.unflattens, unflattenUse{call: target, sc: sc})
+				c.unflattens = append(c.unflattens, unflattenUse{call: target, sc: sc, name: o.Name, rank: k})
 			}
 		}
 	}
@@ -1106,6 +1170,82 @@ func (c *checker) builtinSizes(v *syntax.Var, o *Object, args []syntax.Expr) {
 	}
 }
 
+// flattenNames are the sizes of flatten's (and unflatten's) many
+// dimensions in the builtins' signatures, outermost first.
+var flattenNames = []string{"n", "m", "l", "k"}
+
+// unflattenRank is the rank of the result of an unflatten builtin, or 0.
+func unflattenRank(name string) int {
+	switch name {
+	case "unflatten":
+		return 2
+	case "unflatten_3d":
+		return 3
+	case "unflatten_4d":
+		return 4
+	}
+	return 0
+}
+
+// sizedResultRank is, for a builtin whose result sizes come from its
+// context (the unflattens, rep), how many of them; 0 for any other.
+func sizedResultRank(name string) int {
+	if name == "rep" {
+		return 1
+	}
+	return unflattenRank(name)
+}
+
+// flattenRank is the rank of the argument of a flatten builtin, or 0.
+func flattenRank(name string) int {
+	switch name {
+	case "flatten":
+		return 2
+	case "flatten_3d":
+		return 3
+	case "flatten_4d":
+		return 4
+	}
+	return 0
+}
+
+// builtinProducts gives the flattens their result size as a product of
+// their argument's sizes, [n][m]t to [n*m]t, and the unflattens their
+// result sizes from such a product, [n*m]t to [n][m]t, as Futhark's types
+// for them do. A size the context ascribes wins (the count is checked at
+// run time).
+func (c *checker) builtinProducts(v *syntax.Var, o *Object) {
+	dims := c.instDims[v]
+	if dims == nil {
+		return
+	}
+	if k := flattenRank(o.Name); k > 0 {
+		acc := dims[flattenNames[0]]
+		for i := 1; i < k-1; i++ {
+			acc = c.s.freshProduct(acc, dims[flattenNames[i]])
+		}
+		if p := dims["p"]; isDimVar(p) {
+			c.s.products[p.Name] = [2]Dim{acc, dims[flattenNames[k-1]]}
+		}
+		return
+	}
+	k := unflattenRank(o.Name)
+	if k == 0 {
+		return
+	}
+	fs, ok := c.s.factors(dims["p"], k)
+	if !ok {
+		return
+	}
+	for i, f := range fs {
+		// Only where the context left the size open: an ascribed size
+		// must not bind a factor that other uses share.
+		if d := dims[flattenNames[i]]; isDimVar(c.s.dim(d)) {
+			c.s.unifyDim(d, f, false)
+		}
+	}
+}
+
 // declaredType is the type an object was declared with, uninstantiated.
 func (c *checker) declaredType(o *Object) Type {
 	if o.Type == nil {
@@ -1169,12 +1309,48 @@ func (c *checker) binOp(sc *scope, e *syntax.BinOp, hint Type) Type {
 	if rule.class == opConcat {
 		return c.applyType(sc, c.useType(baseNames["concat"], nil), e.Op, e.OpPos, []syntax.Expr{e.Lhs, e.Rhs}, nil, nil, nil)
 	}
-	lt := c.expr(sc, e.Lhs, nil)
+	// A left-nested chain `a + b - c + ...` (a long sum in a generated
+	// program) is checked along its spine in a loop, not by recursion on
+	// the left operand, whose depth would grow the stack with the chain.
+	spine := []*syntax.BinOp{e}
+	for {
+		l, ok := spine[len(spine)-1].Lhs.(*syntax.BinOp)
+		if !ok || !isPlainOp(l) {
+			break
+		}
+		spine = append(spine, l)
+	}
+	lt := c.expr(sc, spine[len(spine)-1].Lhs, nil)
+	for i := len(spine) - 1; i >= 1; i-- {
+		n := spine[i]
+		lt = c.record(n, c.plainOp(sc, n, binOps[n.Op], lt))
+	}
+	return c.plainOp(sc, e, rule, lt)
+}
+
+// isPlainOp reports whether binOp checks e as an arithmetic, comparison,
+// logical or bitwise operator: an unqualified operator of the table that
+// is not a pipe, a composition or a concatenation.
+func isPlainOp(e *syntax.BinOp) bool {
+	if e.Qual != "" || e.Op == "|>" || e.Op == "<|" {
+		return false
+	}
+	rule, ok := binOps[e.Op]
+	return ok && rule.class != opCompose && rule.class != opConcat
+}
+
+// plainOp checks the operator application e whose left operand has type
+// lt: the right operand, then the operator's constraints.
+func (c *checker) plainOp(sc *scope, e *syntax.BinOp, rule opRule, lt Type) Type {
 	rt := c.expr(sc, e.Rhs, nil)
 	switch rule.class {
 	case opEq:
 		if !c.s.forbidFun(lt) || !c.s.forbidFun(rt) {
-			c.errorf(e.OpPos, "operator %s is not defined on functions", e.Op)
+			t := lt
+			if c.s.forbidFun(lt) {
+				t = rt
+			}
+			c.errorf(e.OpPos, "Comparing equality of values of type %s which does not support equality (operator %s on functions).", c.s.zonk(t), e.Op)
 			return errT
 		}
 	default:
@@ -1309,7 +1485,7 @@ func (c *checker) loop(sc *scope, l *syntax.Loop) Type {
 	}
 	it := c.expr(sc, l.Init, nil)
 	c.mustUnify(pos(l.Init), pt, c.s.eraseDims(it), "loop initial value")
-	if !c.noFun(pos(l.Pat), pt, "a loop parameter") {
+	if !c.noFun(pos(l.Pat), pt, funInLoop) {
 		return errT
 	}
 	bodySc := sc

@@ -106,7 +106,11 @@ func (v *tyVar) String() string {
 // tyParam is a type parameter of a builtin's generic signature (the `a` of
 // `map : (a -> b) -> [n]a -> [n]b`). It only appears in Object.Type of
 // builtins; every use instantiates it with a fresh tyVar.
-type tyParam struct{ name string }
+type tyParam struct {
+	name string
+	// lifted ('^t) parameters may stand for function types.
+	lifted bool
+}
 
 func (*tyParam) isType()          {}
 func (p *tyParam) String() string { return p.name }
@@ -134,6 +138,14 @@ type solver struct {
 	// projs are projections of variables not yet known to be tuples
 	// (`let first p = p.0`): each is resolved when its variable is bound.
 	projs map[*tyVar][]pendingProj
+	// products are dimension variables known to be the product of two
+	// sizes: the result of flatten, and a size expression `[n*m]`. They
+	// let unflatten find its result sizes as Futhark's checker does, by
+	// matching its argument's `[n*m]` (bug 9 of issue 17).
+	products map[string][2]Dim
+	// steps counts the links followed in chains of solved variables (a
+	// test bounds it: without path compression it grows quadratically).
+	steps int
 }
 
 // pendingProj is field `field` of a variable, whose type is res.
@@ -142,7 +154,54 @@ type pendingProj struct {
 	res   Type
 }
 
-func newSolver() *solver { return &solver{dims: map[string]Dim{}} }
+func newSolver() *solver { return &solver{dims: map[string]Dim{}, products: map[string][2]Dim{}} }
+
+// freshProduct is a dimension variable standing for the size a*b.
+func (s *solver) freshProduct(a, b Dim) Dim {
+	d := s.freshDimFor(productBase)
+	s.products[d.Name] = [2]Dim{a, b}
+	return d
+}
+
+// productBase names product variables. Zonk makes every product an
+// unknown size (`[]`) rather than a size parameter, since the size it
+// stands for is not a name.
+const productBase = "*"
+
+// product is the pair of sizes whose product d is, if it is known to be
+// one: every variable on d's chain of solutions is tried, since unifying a
+// product variable with another variable moves the solution past it.
+func (s *solver) product(d Dim) ([2]Dim, bool) {
+	for i := 0; isDimVar(d) && i < 1<<20; i++ {
+		if p, ok := s.products[d.Name]; ok {
+			return p, true
+		}
+		next, ok := s.dims[d.Name]
+		if !ok {
+			break
+		}
+		d = next
+	}
+	return [2]Dim{}, false
+}
+
+// factors is d written as a product of k sizes, splitting the first factor
+// of a product further as flatten (flatten xs) builds it: [n*m*l] is
+// ((n*m)*l).
+func (s *solver) factors(d Dim, k int) ([]Dim, bool) {
+	if k == 1 {
+		return []Dim{s.dim(d)}, true
+	}
+	p, ok := s.product(d)
+	if !ok {
+		return nil, false
+	}
+	first, ok := s.factors(p[0], k-1)
+	if !ok {
+		return nil, false
+	}
+	return append(first, s.dim(p[1])), true
+}
 
 func (s *solver) fresh() *tyVar {
 	v := &tyVar{id: len(s.vars)}
@@ -181,6 +240,7 @@ func (s *solver) dim(d Dim) Dim {
 			break
 		}
 		d = r
+		s.steps++
 	}
 	// Path compression, as for type variables (resolve): every variable
 	// on the chain now names the end directly.
@@ -207,6 +267,7 @@ func (s *solver) resolve(v *tyVar) Type {
 			break
 		}
 		t = w.ref
+		s.steps++
 	}
 	for w := v; w != t; {
 		next, ok := w.ref.(*tyVar)
@@ -264,6 +325,10 @@ func (s *solver) shallow(t Type) Type {
 // function is polymorphic in, so it takes back the name it was
 // instantiated from (`[n]i32 -> i32`); any other becomes unknown (`[]`).
 func (s *solver) zonk(t Type) Type {
+	switch u := s.shallow(t).(type) {
+	case Prim, errType:
+		return u // most expressions: no maps to make
+	}
 	names := map[string]string{}
 	s.paramDims(t, false, names, map[string]bool{}, map[memoKey]bool{})
 	return s.zonk1(t, names, map[Type]Type{})
@@ -285,6 +350,9 @@ func (s *solver) paramDims(t Type, inParam bool, names map[string]string, used m
 				continue
 			}
 			base := d.Name[strings.LastIndexByte(d.Name, ':')+1:]
+			if _, isProduct := s.products[d.Name]; isProduct {
+				continue
+			}
 			if base == "" || strings.HasPrefix(base, dimVarPrefix) {
 				base = "n"
 			}
@@ -504,9 +572,19 @@ func (s *solver) unifyDim(a, b Dim, strict bool) *mismatch {
 		return nil
 	case isDimVar(a):
 		s.dims[a.Name] = b
+		if p, ok := s.products[a.Name]; ok && isDimVar(b) {
+			if _, has := s.products[b.Name]; !has {
+				s.products[b.Name] = p
+			}
+		}
 		return nil
 	case isDimVar(b):
 		s.dims[b.Name] = a
+		if p, ok := s.products[b.Name]; ok && isDimVar(a) {
+			if _, has := s.products[a.Name]; !has {
+				s.products[a.Name] = p
+			}
+		}
 		return nil
 	case strict && a.Name == "" && b.Name == "" && a.Const >= 0 && b.Const >= 0:
 		return &mismatch{dims: true, da: a, db: b}
@@ -603,6 +681,8 @@ func (s *solver) forbidFun1(t Type, seen map[Type]bool) bool {
 		return false
 	case *tyVar:
 		t.noFun = true
+	case *tyParam:
+		return !t.lifted
 	case *Array:
 		return s.forbidFun1(t.Elem, seen)
 	case *Tuple:
@@ -758,7 +838,11 @@ func (s *solver) instantiate(t Type, tvs map[string]*tyVar, dims map[string]Dim)
 	switch t := t.(type) {
 	case *tyParam:
 		v, ok := tvs[t.name]
-		if !ok {
+		if !ok && t.lifted {
+			v = s.fresh()
+			tvs[t.name] = v
+		}
+		if !ok && !t.lifted {
 			v = s.freshElem()
 			tvs[t.name] = v
 		}

@@ -33,7 +33,7 @@ func (c *checker) typeExpr(ctx *tyCtx, te syntax.TypeExpr) Type {
 		}
 		elem := c.typeExpr(ctx, te.Elem)
 		if containsArrow(elem) {
-			c.errorf(te.Pos(), "arrays cannot contain functions")
+			c.errorf(te.Pos(), "Cannot create array with elements of lifted type %q (might contain function).", elem.String())
 			return errT
 		}
 		return arrayOf(elem, []Dim{d})
@@ -68,6 +68,9 @@ func (c *checker) dimExpr(ctx *tyCtx, d *syntax.DimExpr) Dim {
 		// A size expression ([n*m]) is an i64 expression over sizes in
 		// scope; the size it gives is checked at run time only.
 		c.mustUnify(pos(d.Expr), Prim{T: core.I64}, c.expr(ctx.sc, d.Expr, nil), "size expression")
+		if p, ok := c.productDim(ctx, d.Expr); ok {
+			return p
+		}
 		return AnyDim
 	}
 	if dd, ok := c.abbrevDims[d.Name]; ok && d.Name != "" {
@@ -95,6 +98,42 @@ func (c *checker) dimExpr(ctx *tyCtx, d *syntax.DimExpr) Dim {
 	ctx.sc = ctx.sc.add(o)
 	ctx.sizes[d.Name] = true
 	return Dim{Name: d.Name}
+}
+
+// productDim is the size expression e when it is a product of sizes in
+// scope and constants ([n*m], [n*m*l]): a product variable, which tells
+// unflatten its result sizes.
+func (c *checker) productDim(ctx *tyCtx, e syntax.Expr) (Dim, bool) {
+	switch e := unparen(e).(type) {
+	case *syntax.BinOp:
+		if e.Op != "*" || e.Qual != "" {
+			return Dim{}, false
+		}
+		a, ok := c.productDim(ctx, e.Lhs)
+		if !ok {
+			return Dim{}, false
+		}
+		b, ok := c.productDim(ctx, e.Rhs)
+		if !ok {
+			return Dim{}, false
+		}
+		return c.s.freshProduct(a, b), true
+	case *syntax.IntLit:
+		if e.Value >= 1<<62 {
+			return Dim{}, false
+		}
+		return Dim{Const: int64(e.Value)}, true
+	case *syntax.Var:
+		if e.Qual != "" {
+			return Dim{}, false
+		}
+		o := c.lookup(ctx.sc, e.Name)
+		if o == nil || o.Kind == Builtin || o.Kind == ModuleFun || !isI64(c.s.shallow(c.declaredType(o))) {
+			return Dim{}, false
+		}
+		return Dim{Name: e.Name}, true
+	}
+	return Dim{}, false
 }
 
 // patType is the type a pattern declares: its ascriptions, with fresh

@@ -44,10 +44,6 @@ def tabulate_2d 'a (n: i64) (m: i64) (f: i64 -> i64 -> a) : [n][m]a =
 def tabulate_3d 'a (n: i64) (m: i64) (o: i64) (f: i64 -> i64 -> i64 -> a) : [n][m][o]a =
   map (\i -> map (\j -> map (f i j) (iota o)) (iota m)) (iota n)
 
--- | combine the three outer dimensions of an array.
-def flatten_3d [n][m][l] 't (xs: [n][m][l]t) : []t = flatten (flatten xs)
--- | combine the four outer dimensions of an array.
-def flatten_4d [n][m][l][k] 't (xs: [n][m][l][k]t) : []t = flatten (flatten (flatten xs))
 
 -- | apply a function to every element of an array (map).
 def map1 [n] 'a 'b (f: a -> b) (as: [n]a) : [n]b = map f as
@@ -63,6 +59,10 @@ def zip4 [n] 'a 'b 'c 'd (as: [n]a) (bs: [n]b) (cs: [n]c) (ds: [n]d) : [n](a, b,
 -- | combine five arrays into an array of 5-tuples.
 def zip5 [n] 'a 'b 'c 'd 'e (as: [n]a) (bs: [n]b) (cs: [n]c) (ds: [n]d) (es: [n]e) : [n](a, b, c, d, e) =
   map3 (\a b (c, d, e) -> (a, b, c, d, e)) as bs (zip3 cs ds es)
+-- | combine two arrays into an array of pairs (zip).
+def zip2 [n] 'a 'b (as: [n]a) (bs: [n]b) : [n](a, b) = zip as bs
+-- | split an array of pairs into two arrays (unzip).
+def unzip2 [n] 'a 'b (xs: [n](a, b)) : ([n]a, [n]b) = unzip xs
 -- | split an array of 4-tuples into four arrays.
 def unzip4 [n] 'a 'b 'c 'd (xs: [n](a, b, c, d)) : ([n]a, [n]b, [n]c, [n]d) =
   (map (.0) xs, map (.1) xs, map (.2) xs, map (.3) xs)
@@ -88,9 +88,7 @@ def scatter_2d [h][w][n] 't (dest: [h][w]t) (is: [n](i64, i64)) (vs: [n]t) : [h]
 def scatter_3d [h][w][d][n] 't (dest: [h][w][d]t) (is: [n](i64, i64, i64)) (vs: [n]t) : [h][w][d]t =
   let flat = map (\(i, j, k) -> if i >= 0 && i < h && j >= 0 && j < w && k >= 0 && k < d
                                 then (i * w + j) * d + k else -1) is
-  let r = scatter (flatten (flatten dest)) flat vs
-  let wd = w * d
-  in map (\x -> unflatten x : [w][d]t) (unflatten r : [h][wd]t)
+  in unflatten_3d (scatter (flatten_3d dest) flat vs) : [h][w][d]t
 
 -- | combine values into the bins of a two-dimensional array.
 def reduce_by_index_2d [h][w][n] 't (dest: [h][w]t) (f: t -> t -> t) (ne: t) (is: [n](i64, i64)) (vs: [n]t) : [h][w]t =
@@ -101,24 +99,22 @@ def reduce_by_index_2d [h][w][n] 't (dest: [h][w]t) (f: t -> t -> t) (ne: t) (is
 def reduce_by_index_3d [h][w][d][n] 't (dest: [h][w][d]t) (f: t -> t -> t) (ne: t) (is: [n](i64, i64, i64)) (vs: [n]t) : [h][w][d]t =
   let flat = map (\(i, j, k) -> if i >= 0 && i < h && j >= 0 && j < w && k >= 0 && k < d
                                 then (i * w + j) * d + k else -1) is
-  let r = reduce_by_index (flatten (flatten dest)) f ne flat vs
-  let wd = w * d
-  in map (\x -> unflatten x : [w][d]t) (unflatten r : [h][wd]t)
+  in unflatten_3d (reduce_by_index (flatten_3d dest) f ne flat vs) : [h][w][d]t
 
 -- | split an array three ways: p1 holds, else p2 holds, else neither.
 def partition2 [n] 't (p1: t -> bool) (p2: t -> bool) (xs: [n]t) : ([]t, []t, []t) =
   (filter p1 xs, filter (\x -> !(p1 x) && p2 x) xs, filter (\x -> !(p1 x) && !(p2 x)) xs)
 
 -- | a function with its two arguments swapped.
-def flip 'a 'b 'c (f: a -> b -> c) (b: b) (a: a) : c = f a b
+def flip '^a '^b '^c (f: a -> b -> c) (b: b) (a: a) : c = f a b
 -- | a function on pairs as a function of two arguments.
-def curry 'a 'b 'c (f: (a, b) -> c) (a: a) (b: b) : c = f (a, b)
+def curry '^a '^b '^c (f: (a, b) -> c) (a: a) (b: b) : c = f (a, b)
 -- | a function of two arguments as a function on pairs.
-def uncurry 'a 'b 'c (f: a -> b -> c) (p: (a, b)) : c = f p.0 p.1
+def uncurry '^a '^b '^c (f: a -> b -> c) (p: (a, b)) : c = f p.0 p.1
 -- | the function that returns x whatever its argument.
-def const 'a 'b (x: a) (_: b) : a = x
+def const '^a '^b (x: a) (_: b) : a = x
 -- | the identity function.
-def id 'a (x: a) : a = x
+def id '^a (x: a) : a = x
 
 -- | apply f n times.
 def iterate 'a (n: i32) (f: a -> a) (x: a) : a = loop x for _i < n do f x
@@ -126,3 +122,40 @@ def iterate 'a (n: i32) (f: a -> a) (x: a) : a = loop x for _i < n do f x
 def iterate_until 'a (p: a -> bool) (f: a -> a) (x: a) : a = loop x while !(p x) do f x
 -- | apply f while p holds.
 def iterate_while 'a (p: a -> bool) (f: a -> a) (x: a) : a = loop x while p x do f x
+
+-- | f's arrays concatenated, with segment sizes, start flags, offsets and f's other results.
+def flatmap [n] 'a 'b 'c (f: a -> ([]b, c)) (as: [n]a) : ([n]i64, []bool, [n]i64, []b, [n]c) =
+  -- Futhark's flatmap: f may give arrays of different sizes. The segment
+  -- of each output position is found from the offsets, and f is applied
+  -- again there (the subset has no irregular arrays to keep results in).
+  let sizes = map (\x -> length (f x).0) as
+  let offsets = exscan (+) 0 sizes
+  let m = reduce (+) 0 sizes
+  -- The segment of every position: each nonempty segment's index at its
+  -- start, carried forward by a max-scan (indices grow with positions).
+  let starts = scatter (replicate m 0i64) (map2 (\o s -> if s > 0 then o else -1) offsets sizes) (iota n)
+  let segs = scan i64.max 0 starts
+  let flags = map2 (\j i -> j == offsets[i]) (iota m) segs
+  let data = map2 (\j i -> (f as[i]).0[j - offsets[i]]) (iota m) segs
+  in (sizes, flags, offsets, data, map (\x -> (f x).1) as)
+-- | flatmap without the other results.
+def flatmap' [n] 'a 'b (f: a -> []b) (as: [n]a) : ([n]i64, []bool, [n]i64, []b) =
+  let (sizes, flags, offsets, data, _) = flatmap (\x -> (f x, ())) as
+  in (sizes, flags, offsets, data)
+
+-- | i32 to f32.
+def r32 (x: i32) : f32 = f32.i32 x
+-- | f32 to i32 (truncating).
+def t32 (x: f32) : i32 = i32.f32 x
+-- | i32 to f64.
+def r64 (x: i32) : f64 = f64.i32 x
+-- | f64 to i32 (truncating).
+def t64 (x: f64) : i32 = i32.f64 x
+-- | logical negation.
+def not (x: bool) : bool = !x
+-- | x itself (Futhark: hides x from the optimiser; nothing to hide here).
+def opaque 't (x: t) : t = x
+-- | x itself (Futhark prints it when tracing; arepl does not trace).
+def trace 't (x: t) : t = x
+-- | x itself (Futhark's debugger stops here; arepl has no debugger).
+def break 't (x: t) : t = x

@@ -37,7 +37,6 @@ func (c *checker) recordExpr(sc *scope, e *syntax.RecordExpr) Type {
 	for k, i := range order {
 		f := e.Fields[i]
 		elems[k] = c.expr(sc, f.Value, nil)
-		c.noFun(pos(f.Value), elems[k], "a record field")
 	}
 	return &Tuple{Elems: elems, Names: names}
 }

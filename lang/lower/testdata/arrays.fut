@@ -23,7 +23,7 @@
 -- lower: rotate 1 xs
 -- lower: transpose m
 -- lower: flatten m
--- lower: unflatten (flatten m) : [3][2]i32
+-- lower: unflatten (flatten m :> [6]i32) : [3][2]i32
 -- lower: concat xs xs ++ xs
 -- lower: indices xs
 -- def: def regroup [n] [m] (xss: [n][m]i32) : [n][m]i32 = unflatten (flatten xss)

@@ -41,7 +41,7 @@ def n = [1, 2] != [3, 4]
 -- expr 1 && true => ERROR "operator && is not defined"
 -- expr 1.0 // 2.0 => ERROR "operator // is not defined on f64"
 -- expr 1 << 2u64 => u64
--- expr (+) == (+) => ERROR "not defined on functions"
+-- expr (+) == (+) => ERROR "does not support equality"
 ---
 -- Every error of a file is reported, not just the first.
 def d = 1i32 + 2.0   -- ERROR "cannot unify i32 with f64 in operands of \+"

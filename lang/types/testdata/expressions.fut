@@ -62,7 +62,7 @@ def m = [[1.0, 2.0], [3.0, 4.0]]
 -- expr if true then [1, 2] else [3, 4, 5] => []i32
 -- expr if true then ([1, 2], [3]) else ([3, 4], [5, 6]) => ([2]i32, []i32)
 -- expr let n = 3 in if true then iota n else iota n => [n]i64
--- expr if true then (+) else (-) => ERROR "the result of if cannot be a function"
+-- expr if true then (+) else (-) => ERROR "if-results may not be of function type"
 -- expr (1 : i64) => i64
 -- expr [1, 2] : []u8 => [2]u8
 -- expr 1 : [2]i32 => ERROR "in type ascription"

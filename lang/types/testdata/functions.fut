@@ -63,7 +63,7 @@ def loc [n] (xs: [n]i32) =
 -- expr let f x = x + 1 in f 2.5 => f64
 ---
 -- Entry points may not take functions.
-entry bad (f: i32 -> i32) (x: i32) = f x   -- ERROR "entry point bad cannot take a function"
+entry bad (f: i32 -> i32) (x: i32) = f x   -- ERROR "Entry point functions may not be higher-order: bad takes"
 ---
 -- Entries still check their parameters' types.
 def q (x: i32) : i32 = x

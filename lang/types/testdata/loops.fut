@@ -9,7 +9,7 @@
 -- expr loop s = 0i32 for i < 10 do 1.5 => ERROR "loop parameter has type i32 but the loop body returns f64"
 -- expr loop s = 0 for i < 1.0 do s => ERROR "loop bound must be an integer, not f64"
 -- expr loop x = 1 while x do x => ERROR "cannot unify bool with i32 in while condition"
--- expr loop f = (+ 1) for i < 3 do f => ERROR "a loop parameter cannot be a function"
+-- expr loop f = (+ 1) for i < 3 do f => ERROR "a loop parameter may not be of function type"
 -- expr loop (x: f32) = 0 for i < 3 do x + 1 => f32
 -- expr loop s = 0 for x in 5 do s => ERROR "cannot unify \[\]'a with i32 in for-in loop"
 -- expr let x = 0 in loop x for i < 3 do x + 1 => i32
@@ -42,8 +42,11 @@ def compose (f: i32 -> i32) (g: i32 -> i32) = \x -> f (g x)
 -- expr compose (+ 1) (* 2) 3 => i32
 -- expr let f = \x -> x + 1 in f 2 => i32
 -- expr let g = (* 3i8) in map g [1, 2] => [2]i8
--- expr [(+ 1), (* 2)] => ERROR "an array element cannot be a function"
--- expr ((+ 1), 2) => ERROR "a tuple component cannot be a function"
+-- expr [(+ 1), (* 2)] => ERROR "found to be functional"
+-- expr ((+ 1), 2) => (i32 -> i32, i32)
+-- expr let p = ((+ 1), 2) in p.0 p.1 => i32
+-- expr let r = {f = (* 2), x = 3i8} in r.f r.x => i8
+-- expr if true then ((+ 1), 2) else ((* 2), 3) => ERROR "if-results may not be of function type"
 -- expr apply 1 2 => ERROR "argument 1 of apply"
 ---
-def bad (b: bool) = if b then (+ 1) else (* 2i32)   -- ERROR "the result of if cannot be a function"
+def bad (b: bool) = if b then (+ 1) else (* 2i32)   -- ERROR "if-results may not be of function type"
