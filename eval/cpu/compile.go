@@ -219,6 +219,7 @@ type compiled struct {
 	funs  map[*core.Fun]*cfun
 	loops map[*core.Stmt]*cloop
 	units int
+	vecs  map[*core.Lambda]*vecUnit // column code of lambdas (veccode.go); nil: not column code
 }
 
 func (c *compiled) newUnit() *unit {
