@@ -762,7 +762,13 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 		carry := append([][]col(nil), carries[b]...)
 		defer func() { blockTotals[b] = carry }()
 		direct := make([]bool, len(outs))
-		wk.widen(int(step3))
+		// A SOAC narrower than a chunk (one in a lambda, run per lane of
+		// it) sizes a fresh worker's columns to its width, not a chunk's.
+		span := int(min(step3, max(bs[b][1]-bs[b][0], 1)))
+		if reuse == nil && span < wk.pool.size {
+			wk.pool.size = span
+		}
+		wk.widen(span)
 		return f.chunksOf(wk, bs[b][0], bs[b][1], step3, func(lo int64, n int) error {
 			var cols []col
 			var lf *frame

@@ -108,52 +108,65 @@ func compileVec(l *core.Lambda) *vecUnit {
 		}
 		return 0, false
 	}
-	for _, s := range l.Body.Stmts {
-		if len(s.Pat) != 1 || s.Pat[0].Type.Rank != 0 {
-			return nil
-		}
-		if !cannotFail(s.Exp) {
-			if _, ok := s.Exp.(*core.UnOpExp); !ok {
-				u.strip = false
-			}
-		}
-		out := s.Pat[0]
-		var run func(regs []any, w *worker, d int) kerr
-		switch e := s.Exp.(type) {
-		case *core.AtomExp:
-			x, ok := operand(e.A)
-			if !ok {
-				return nil
-			}
-			if x >= 0 && !isResult[out.Name] {
-				regOf[out.Name] = x // an alias, as in the interpreter
+	var stmts func(b *core.Body) bool
+	stmts = func(b *core.Body) bool {
+		for _, s := range b.Stmts {
+			if e, ok := s.Exp.(*core.IfExp); ok {
+				if !u.ifCode(s, e, operand, newReg, regOf, isResult, stmts) {
+					return false
+				}
 				continue
 			}
-			run = vecCopy(e.A, x, out.Type.Elem)
-		case *core.BinOpExp:
-			if run = vecBin(s, e, operand); run == nil {
-				return nil
+			if len(s.Pat) != 1 || s.Pat[0].Type.Rank != 0 {
+				return false
 			}
-		case *core.UnOpExp:
-			k := unTab[e.Op][e.T]
-			x, ok := operand(e.X)
-			if k == nil || !ok || x < 0 {
-				return nil
+			if !cannotFail(s.Exp) {
+				if _, ok := s.Exp.(*core.UnOpExp); !ok {
+					u.strip = false
+				}
 			}
-			run = func(regs []any, _ *worker, d int) kerr { return k(regs[d], regs[x]) }
-		case *core.ConvExp:
-			k := convTab[e.From][e.To]
-			x, ok := operand(e.X)
-			if k == nil || !ok || x < 0 {
-				return nil
+			out := s.Pat[0]
+			var run func(regs []any, w *worker, d int) kerr
+			switch e := s.Exp.(type) {
+			case *core.AtomExp:
+				x, ok := operand(e.A)
+				if !ok {
+					return false
+				}
+				if x >= 0 && !isResult[out.Name] {
+					regOf[out.Name] = x // an alias, as in the interpreter
+					continue
+				}
+				run = vecCopy(e.A, x, out.Type.Elem)
+			case *core.BinOpExp:
+				if run = vecBin(s, e, operand); run == nil {
+					return false
+				}
+			case *core.UnOpExp:
+				k := unTab[e.Op][e.T]
+				x, ok := operand(e.X)
+				if k == nil || !ok || x < 0 {
+					return false
+				}
+				run = func(regs []any, _ *worker, d int) kerr { return k(regs[d], regs[x]) }
+			case *core.ConvExp:
+				k := convTab[e.From][e.To]
+				x, ok := operand(e.X)
+				if k == nil || !ok || x < 0 {
+					return false
+				}
+				run = func(regs []any, _ *worker, d int) kerr { k(regs[d], regs[x]); return kOK }
+			default:
+				return false
 			}
-			run = func(regs []any, _ *worker, d int) kerr { k(regs[d], regs[x]); return kOK }
-		default:
-			return nil
+			d := newReg(out.Type.Elem, !isResult[out.Name])
+			regOf[out.Name] = d
+			u.ops = append(u.ops, vecOp{s: s, d: d, run: func(regs []any, w *worker) kerr { return run(regs, w, d) }})
 		}
-		d := newReg(out.Type.Elem, !isResult[out.Name])
-		regOf[out.Name] = d
-		u.ops = append(u.ops, vecOp{s: s, d: d, run: func(regs []any, w *worker) kerr { return run(regs, w, d) }})
+		return true
+	}
+	if !stmts(l.Body) {
+		return nil
 	}
 	for _, a := range l.Body.Result {
 		v := a.(*core.Var)
@@ -177,6 +190,57 @@ func compileVec(l *core.Lambda) *vecUnit {
 		u.direct = append(u.direct, direct)
 	}
 	return u
+}
+
+// ifCode compiles an if whose branches are speculable (scalar, cannot
+// fail) as frame.selectIf runs it: both branches over every lane, then a
+// select per lane of each result.
+func (u *vecUnit) ifCode(s *core.Stmt, e *core.IfExp, operand func(core.Atom) (int, bool),
+	newReg func(core.PrimType, bool) int, regOf map[string]int, isResult map[string]bool,
+	stmts func(*core.Body) bool) bool {
+	if !speculable(e.Then) || !speculable(e.Else) {
+		return false
+	}
+	c, ok := operand(e.Cond)
+	if !ok || c < 0 {
+		return false // a constant condition: left to the interpreter
+	}
+	if !stmts(e.Then) || !stmts(e.Else) {
+		return false
+	}
+	for j, out := range s.Pat {
+		if out.Type.Rank != 0 {
+			return false
+		}
+		ta, ea := e.Then.Result[j], e.Else.Result[j]
+		t, okt := operand(ta)
+		f, okf := operand(ea)
+		if !okt || !okf {
+			return false
+		}
+		tc, _ := ta.(core.Const)
+		fc, _ := ea.(core.Const)
+		d := newReg(out.Type.Elem, !isResult[out.Name])
+		regOf[out.Name] = d
+		run := func(regs []any, w *worker) kerr {
+			n := anyLen(regs[d])
+			a, b := any(nil), any(nil)
+			if t >= 0 {
+				a = regs[t]
+			} else {
+				a = sliceAny(w.constant(tc, n), 0, n)
+			}
+			if f >= 0 {
+				b = regs[f]
+			} else {
+				b = sliceAny(w.constant(fc, n), 0, n)
+			}
+			selectAny(regs[d], regs[c].([]bool), a, b)
+			return kOK
+		}
+		u.ops = append(u.ops, vecOp{s: s, d: d, run: run})
+	}
+	return true
 }
 
 // vecCopy copies an atom (a variable's column or a constant) into d.
@@ -264,13 +328,24 @@ func (u *vecUnit) run(w *worker, args []col, n int) ([]col, error) {
 // runInto is run writing the results into dst (n lanes each) when dst is
 // not nil: computed results straight into it, others copied.
 func (u *vecUnit) runInto(w *worker, args []col, n int, dst []any) ([]col, error) {
+	return u.runWith(w, args, nil, n, dst)
+}
+
+// runWith is runInto with the columns of the free variables given (in the
+// order of u.free) when frees is not nil, rather than broadcast from the
+// enclosing frame.
+func (u *vecUnit) runWith(w *worker, args []col, frees []any, n int, dst []any) ([]col, error) {
 	st := w.vecState(u)
 	regs, full := st.regs, st.full
 	clear(full)
 	for i, r := range u.params {
 		full[r] = args[i].data
 	}
-	if len(u.free) > 0 {
+	if frees != nil {
+		for j, fr := range u.free {
+			full[fr.reg] = frees[j]
+		}
+	} else if len(u.free) > 0 {
 		lf := &frame{m: w.f.m, n: n, vars: map[string]col{}, parent: w.f, kind: lambdaFrame,
 			pool: w.pool, wk: w, depth: w.f.depth, soac: w.f.soac + 1}
 		for _, fr := range u.free {
@@ -460,8 +535,10 @@ func (w *worker) vecState(u *vecUnit) *vecState {
 // at n elements.
 func (st *vecState) strip(r int, t core.PrimType, size, n int) any {
 	d := st.scratch[r]
-	if d == nil || anyLen(d) < size {
-		d = eval.MakeSlice(t, size)
+	if d == nil || anyLen(d) < n {
+		// A strip's length, or less for short calls: workers are made per
+		// SOAC, and a SOAC in a lambda runs once per lane of it.
+		d = eval.MakeSlice(t, min(size, max(n, 64)*2))
 		st.scratch[r] = d
 		st.views[r] = st.views[r][:0]
 	}
