@@ -85,9 +85,11 @@ def time_numpy(n, runs, names):
 def load(path):
     try:
         with open(path) as f:
-            return json.load(f)
+            r = json.load(f)
     except (OSError, ValueError):
         return None
+    # `arepl bench --json` prints a list of reports (one per dataset).
+    return r[0] if isinstance(r, list) and r else r
 
 
 def ms(r):

@@ -65,8 +65,9 @@ type benchReport struct {
 	MeanSec   float64 `json:"mean_s"`
 	StddevSec float64 `json:"stddev_s"`
 	MinSec    float64 `json:"min_s"`
-	WallSec   float64 `json:"wall_mean_s"` // host wall clock per call, everything included
-	GBps      float64 `json:"gb_per_s"`    // input bytes per mean run
+	WallSec   float64 `json:"wall_mean_s"`     // host wall clock per call, everything included
+	CPUSec    float64 `json:"cpu_s,omitempty"` // the process's CPU time (user+system, all threads) per timed call
+	GBps      float64 `json:"gb_per_s"`        // input bytes per mean run
 	CopyGBps  float64 `json:"copy_gb_per_s,omitempty"`
 	CopyFrac  float64 `json:"copy_fraction,omitempty"`
 	UploadSec float64 `json:"upload_s,omitempty"`
@@ -279,8 +280,12 @@ func benchOne(ctx context.Context, sess *eval.Session, opts eval.Options, file, 
 		}
 	}()
 	var times []float64
-	var wall float64
+	var wall, cpu0 float64
+	cpuOK := false
 	for i := -cfg.warmup; i < cfg.runs; i++ {
+		if i == 0 {
+			cpu0, cpuOK = processCPU()
+		}
 		if i == 0 && cfg.profile != "" {
 			stopProfile, err := startCPUProfile(cfg.profile)
 			if err != nil {
@@ -313,6 +318,9 @@ func benchOne(ctx context.Context, sess *eval.Session, opts eval.Options, file, 
 		} else {
 			times = append(times, d.Seconds())
 		}
+	}
+	if cpu1, ok := processCPU(); ok && cpuOK && cfg.runs > 0 {
+		rep.CPUSec = (cpu1 - cpu0) / float64(cfg.runs)
 	}
 	var sum, sq float64
 	rep.MinSec = math.Inf(1)

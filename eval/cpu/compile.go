@@ -219,6 +219,8 @@ type compiled struct {
 	funs  map[*core.Fun]*cfun
 	loops map[*core.Stmt]*cloop
 	units int
+	vecs  map[*core.Lambda]*vecUnit // column code of lambdas (veccode.go); nil: not column code
+	masks map[*core.Stmt]*maskLoop  // loops run by maskedLoop (maskloop.go); nil: not such a loop
 }
 
 func (c *compiled) newUnit() *unit {

@@ -503,10 +503,15 @@ func (f *frame) stmt(s *core.Stmt) error {
 			return f.gather(s, e)
 		}
 	case *core.Screma:
-		if f.n > 1 && !f.m.opts.Interpret && seqMappable(e) {
+		if f.n > 1 && !f.m.opts.Interpret && seqMappable(e) && !f.m.maskable(e.Map) {
 			return f.laneLoop(s)
 		}
 	case *core.LoopExp:
+		if f.n > 1 && !f.m.opts.Interpret && f.wk != nil {
+			if ok, err := f.maskedLoop(s, e); ok {
+				return err
+			}
+		}
 		if f.n > 1 && !f.m.opts.Interpret {
 			return f.laneLoop(s)
 		}

@@ -11,21 +11,38 @@ import (
 // cache-resident buffers instead of allocating per chunk. A pool belongs to
 // one goroutine.
 type pool struct {
-	size int
-	free [11][]any
-	used [11][]any
+	size  int
+	free  [11][]any // columns of at least size elements
+	small [11][]any // shorter columns (columnLen), kept apart so that get does not search them
+	used  [11][]any
 }
 
 func newPool(size int) *pool { return &pool{size: size} }
 
 // get returns a column of n elements of t (contents unspecified).
 func (p *pool) get(t core.PrimType, n int) any {
-	fl := p.free[t]
+	if fl := p.free[t]; len(fl) > 0 && n <= p.size {
+		// Every column on this list serves n.
+		d := fl[len(fl)-1]
+		if capAny(d) >= n {
+			p.free[t] = fl[:len(fl)-1]
+			p.used[t] = append(p.used[t], d)
+			return sliceAny(d, 0, n)
+		}
+	}
+	fl := p.small[t]
+	if n >= p.size/64 {
+		fl = p.free[t]
+	}
 	for i := len(fl) - 1; i >= 0; i-- {
 		d := fl[i]
 		if capAny(d) >= n {
 			fl[i] = fl[len(fl)-1]
-			p.free[t] = fl[:len(fl)-1]
+			if n >= p.size/64 {
+				p.free[t] = fl[:len(fl)-1]
+			} else {
+				p.small[t] = fl[:len(fl)-1]
+			}
 			p.used[t] = append(p.used[t], d)
 			return sliceAny(d, 0, n)
 		}
@@ -49,8 +66,19 @@ func columnLen(n, size int) int {
 // release makes every column handed out since the last release reusable.
 func (p *pool) release() {
 	for t := range p.used {
-		p.free[t] = append(p.free[t], p.used[t]...)
+		p.put(core.PrimType(t), p.used[t])
 		p.used[t] = p.used[t][:0]
+	}
+}
+
+// put returns columns of type t to the free lists.
+func (p *pool) put(t core.PrimType, ds []any) {
+	for _, d := range ds {
+		if capAny(d) >= p.size {
+			p.free[t] = append(p.free[t], d)
+		} else {
+			p.small[t] = append(p.small[t], d)
+		}
 	}
 }
 
@@ -96,7 +124,7 @@ func (p *pool) mark() (m poolMark) {
 // releaseTo makes the columns handed out since m reusable.
 func (p *pool) releaseTo(m poolMark) {
 	for t := range p.used {
-		p.free[t] = append(p.free[t], p.used[t][m[t]:]...)
+		p.put(core.PrimType(t), p.used[t][m[t]:])
 		p.used[t] = p.used[t][:m[t]]
 	}
 }

@@ -12,8 +12,15 @@ import (
 )
 
 func sliceAny(d any, lo, hi int) any {
-	if eval.DataLen(d) < 0 {
+	n := eval.DataLen(d)
+	if n < 0 {
 		panic(fmt.Sprintf("cpu: sliceAny of %T", d))
+	}
+	if lo == 0 && hi == n {
+		// The whole column: the same slice, without boxing a new header
+		// (which allocates; column code and the pool ask for whole
+		// columns at most calls).
+		return d
 	}
 	return eval.SliceData(d, lo, hi)
 }

@@ -23,7 +23,9 @@ type worker struct {
 	// compared with (which stays the same over most chunks).
 	lexAcc     *col
 	lexAccKeys []col
-	single     *worker // for single lanes (see lane)
+	single     *worker                // for single lanes (see lane)
+	vecs       map[*vecUnit]*vecState // registers and strips of column code (veccode.go)
+	trees      map[*opInfo]*treeBufs  // vecTreeReduce's columns
 }
 
 // lane is a worker for evaluations of one lane beside w's chunks: its
@@ -79,6 +81,11 @@ func (w *worker) constant(c core.Const, n int) any {
 
 // apply runs a lambda over n lanes of argument columns.
 func (w *worker) apply(l *core.Lambda, args []col, n int) ([]col, error) {
+	if !w.f.m.opts.Interpret {
+		if u := w.f.m.vecUnitOf(l); u != nil {
+			return u.run(w, args, n)
+		}
+	}
 	lf := &frame{m: w.f.m, n: n, vars: make(map[string]col, len(l.Params)+len(l.Body.Stmts)),
 		parent: w.f, kind: lambdaFrame, pool: w.pool, wk: w, depth: w.f.depth, soac: w.f.soac + 1}
 	for i, p := range l.Params {
@@ -231,6 +238,11 @@ func (w *worker) combine(op *opInfo, a, b []col) ([]col, error) {
 // keeps the order of a non-commutative operator and runs every level as
 // one vectorised application.
 func (w *worker) treeReduce(op *opInfo, xs []col, n int) ([]col, error) {
+	if n > 1 && !w.f.m.opts.Interpret && !op.builtin && scalarTypes(op.types) {
+		if u := w.f.m.vecUnitOf(op.lam); u != nil {
+			return w.vecTreeReduce(op, u, xs, n)
+		}
+	}
 	halves := op.comm
 	for _, t := range op.types {
 		halves = halves && t.Rank == 0
@@ -780,7 +792,13 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 		carry := append([][]col(nil), carries[b]...)
 		defer func() { blockTotals[b] = carry }()
 		direct := make([]bool, len(outs))
-		wk.widen(int(step3))
+		// A SOAC narrower than a chunk (one in a lambda, run per lane of
+		// it) sizes a fresh worker's columns to its width, not a chunk's.
+		span := int(min(step3, max(bs[b][1]-bs[b][0], 1)))
+		if reuse == nil && span < wk.pool.size {
+			wk.pool.size = span
+		}
+		wk.widen(span)
 		return f.chunksOf(wk, bs[b][0], bs[b][1], step3, func(lo int64, n int) error {
 			var cols []col
 			var lf *frame

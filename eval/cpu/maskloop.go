@@ -1,0 +1,213 @@
+package cpu
+
+import (
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/lang/core"
+)
+
+// Masked loops over lanes. A loop inside a SOAC's lambda whose state is
+// scalars and whose body is column code that cannot fail (Mandelbrot's
+// escape loop: arithmetic, comparisons and speculable ifs) runs over all
+// the chunk's lanes at once: every iteration is one pass of the body's
+// column code over the lanes still looping, so the per-statement dispatch
+// is paid once per iteration of the whole block rather than per lane, and
+// a lane whose loop ends leaves the block: its state is written to the
+// loop's results and the remaining lanes are packed together (with the
+// loop-invariant values they read), so lanes that finish early stop
+// costing work. The lanes' iterations are independent and cannot fail, so
+// running them interleaved computes what running them one after the other
+// does.
+
+// maskLoop is a loop compiled for maskedLoop.
+type maskLoop struct {
+	u     *vecUnit
+	fl    *core.ForLoop
+	wl    *core.WhileLoop
+	cond  int // while: the index of the condition among the parameters
+	types []core.PrimType
+}
+
+// maskLoopOf compiles the loop of s for maskedLoop (nil: not possible).
+func (m *machine) maskLoopOf(s *core.Stmt, e *core.LoopExp) *maskLoop {
+	c := &m.comp
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.masks == nil {
+		c.masks = map[*core.Stmt]*maskLoop{}
+	}
+	ml, ok := c.masks[s]
+	if !ok {
+		ml = compileMaskLoop(e)
+		c.masks[s] = ml
+	}
+	return ml
+}
+
+func compileMaskLoop(e *core.LoopExp) *maskLoop {
+	ml := &maskLoop{fl: core.ForOf(e.Form), wl: core.WhileOf(e.Form), cond: -1}
+	if (ml.fl == nil) == (ml.wl == nil) {
+		return nil
+	}
+	params := append([]*core.Var(nil), e.Params...)
+	for i, p := range e.Params {
+		if p.Type.Rank != 0 {
+			return nil
+		}
+		ml.types = append(ml.types, p.Type.Elem)
+		if ml.wl != nil && ml.wl.Cond != nil && p.Name == ml.wl.Cond.Name {
+			ml.cond = i
+		}
+	}
+	if ml.wl != nil && ml.cond < 0 {
+		return nil
+	}
+	if ml.fl != nil {
+		params = append(params, ml.fl.I)
+	}
+	if !speculable(e.Body) {
+		return nil // a statement that can fail: lanes must fail in order
+	}
+	ret := make([]core.Type, len(e.Params))
+	for i, p := range e.Params {
+		ret[i] = p.Type
+	}
+	ml.u = compileVec(&core.Lambda{Params: params, Body: e.Body, Ret: ret})
+	if ml.u == nil {
+		return nil
+	}
+	return ml
+}
+
+// maskable reports whether a map's lambda has a loop that maskedLoop
+// runs, which is then better run over a frame of lanes than compiled lane
+// by lane (laneLoop).
+func (m *machine) maskable(l *core.Lambda) bool {
+	for _, s := range l.Body.Stmts {
+		if e, ok := s.Exp.(*core.LoopExp); ok && m.maskLoopOf(s, e) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// maskedLoop runs the loop s over the lanes of f, reporting false (and
+// doing nothing) when the loop is not one it runs.
+func (f *frame) maskedLoop(s *core.Stmt, e *core.LoopExp) (bool, error) {
+	ml := f.m.maskLoopOf(s, e)
+	if ml == nil {
+		return false, nil
+	}
+	w := f.wk
+	n := f.n
+	k := len(e.Params)
+	// The state of the block's lanes (cur, computed into nxt: both m
+	// lanes long), the lanes' positions in f (lanes), the free variables
+	// they read (frees), and the results in f's lane order (res).
+	cur := make([]any, k)
+	nxt := make([]any, k)
+	res := make([]col, k)
+	for i, t := range ml.types {
+		cur[i] = eval.MakeSlice(t, n)
+		copyAt(cur[i], 0, sliceAny(f.atom(e.Init[i]).data, 0, n))
+		nxt[i] = eval.MakeSlice(t, n)
+		res[i] = col{data: f.alloc(t, n)}
+	}
+	frees := make([]any, len(ml.u.free))
+	for j, fr := range ml.u.free {
+		frees[j] = eval.MakeSlice(fr.v.Type.Elem, n)
+		copyAt(frees[j], 0, sliceAny(f.lookup(fr.v).data, 0, n))
+	}
+	var bound []int64 // for: each lane's iteration count
+	var ibuf any
+	if ml.fl != nil {
+		bc := f.atom(ml.fl.Bound)
+		bt := ml.fl.Bound.AtomType().Elem
+		bound = make([]int64, n)
+		for l := range bound {
+			b := toInt64(bc.data, l)
+			if bt.IsUnsigned() && b < 0 {
+				b = 1<<63 - 1
+			}
+			bound[l] = b
+		}
+		ibuf = eval.MakeSlice(ml.fl.I.Type.Elem, n)
+	}
+	lanes := make([]int32, n)
+	for l := range lanes {
+		lanes[l] = int32(l)
+	}
+	// A lane whose loop ends has its state written out at once, but it
+	// stays in the block (dead, computing values nobody reads: the body
+	// cannot fail) until a quarter of the block is dead, when the live
+	// lanes are packed together.
+	dead := make([]bool, n)
+	ndead := 0
+	live := make([]int32, 0, n)
+	args := make([]col, k, k+1)
+	if ml.fl != nil {
+		args = append(args, col{data: ibuf})
+	}
+	m := n
+	for iter := int64(0); ; iter++ {
+		if err := f.m.cancelled(); err != nil {
+			return true, err
+		}
+		var cond []bool
+		if ml.wl != nil {
+			cond = cur[ml.cond].([]bool)
+		}
+		for j := 0; j < m; j++ {
+			if dead[j] {
+				continue
+			}
+			if ml.fl != nil && iter < bound[lanes[j]] || ml.wl != nil && cond[j] {
+				continue
+			}
+			for i := range cur {
+				setLane(res[i].data, int(lanes[j]), cur[i], j)
+			}
+			dead[j] = true
+			ndead++
+		}
+		if ndead == m {
+			break
+		}
+		if ndead > 0 && ndead >= m/4 {
+			live = live[:0]
+			for j := 0; j < m; j++ {
+				if !dead[j] {
+					live = append(live, int32(j))
+				}
+			}
+			m = len(live)
+			for i := range cur {
+				gatherAny(cur[i], cur[i], live) // in place: live[j] >= j
+				cur[i], nxt[i] = sliceAny(cur[i], 0, m), sliceAny(nxt[i], 0, m)
+			}
+			for j := range frees {
+				gatherAny(frees[j], frees[j], live)
+				frees[j] = sliceAny(frees[j], 0, m)
+			}
+			for j, l := range live {
+				lanes[j] = lanes[l]
+				dead[j] = false
+			}
+			ndead = 0
+			if ml.fl != nil {
+				args[k].data = sliceAny(ibuf, 0, m)
+			}
+		}
+		for i := range cur {
+			args[i].data = cur[i]
+		}
+		if ml.fl != nil {
+			fillAny(args[k].data, eval.Scalar(core.IntConst(ml.fl.I.Type.Elem, iter)).Data, 0)
+		}
+		if _, err := ml.u.runWith(w, args, frees, m, nxt); err != nil {
+			return true, err
+		}
+		cur, nxt = nxt, cur
+	}
+	f.bind(s.Pat, res)
+	return true, nil
+}
