@@ -73,6 +73,12 @@ func (g *generator) walk(b *core.Body) error {
 		return err
 	}
 	sizes := sizeVars(b)
+	defs := map[string]*core.Stmt{}
+	for _, s := range b.Stmts {
+		for _, v := range s.Pat {
+			defs[v.Name] = s
+		}
+	}
 	for _, s := range b.Stmts {
 		if g.m.kernels[s] != nil {
 			continue
@@ -99,6 +105,14 @@ func (g *generator) walk(b *core.Body) error {
 			}
 			// Reductions over the outer dimension by indexing (segred.go).
 			if ok, err := g.columnIota(s, e, sizes); ok || err != nil {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			// Reductions and scans over rows with vector operators
+			// (vecop.go).
+			if ok, err := g.vectorOp(s, e, defs); ok || err != nil {
 				if err != nil {
 					return err
 				}
