@@ -211,6 +211,16 @@ func (g *generator) soac(s *core.Stmt, op *core.Screma, outer []core.Atom) error
 					return nil
 				}
 				restore()
+				// A scan and a reduction fused side by side: two
+				// statements (splitscan.go).
+				ok, serr = g.splitScans(s)
+				if serr != nil {
+					return serr
+				}
+				if ok {
+					return nil
+				}
+				restore()
 			}
 			g.m.fallback[s] = why + "; as a segmented map: " + err.Error()
 			return nil
@@ -695,7 +705,12 @@ func PlanLines(prog *core.Program) ([]string, error) {
 		es = append(es, entry{s.Pos, fmt.Sprintf("%v %s: %s", s.Pos, name(s), describe(s, ks))})
 	}
 	for s, parts := range m.split {
-		d := describe(parts[0], m.kernels[parts[0]])
+		var d string
+		if ks := m.kernels[parts[0]]; ks != nil {
+			d = describe(parts[0], ks)
+		} else {
+			d = expName(parts[0].Exp) + " (the single-pass scan module)"
+		}
 		if ks := m.kernels[parts[1]]; ks != nil {
 			d += ", then " + describe(parts[1], ks)
 		} else {
