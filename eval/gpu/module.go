@@ -73,6 +73,12 @@ func (g *generator) walk(b *core.Body) error {
 		return err
 	}
 	sizes := sizeVars(b)
+	defs := map[string]*core.Stmt{}
+	for _, s := range b.Stmts {
+		for _, v := range s.Pat {
+			defs[v.Name] = s
+		}
+	}
 	for _, s := range b.Stmts {
 		if g.m.kernels[s] != nil {
 			continue
@@ -99,6 +105,14 @@ func (g *generator) walk(b *core.Body) error {
 			}
 			// Reductions over the outer dimension by indexing (segred.go).
 			if ok, err := g.columnIota(s, e, sizes); ok || err != nil {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			// Reductions and scans over rows with vector operators
+			// (vecop.go).
+			if ok, err := g.vectorOp(s, e, defs); ok || err != nil {
 				if err != nil {
 					return err
 				}
@@ -190,6 +204,16 @@ func (g *generator) soac(s *core.Stmt, op *core.Screma, outer []core.Atom) error
 			restore()
 			if _, isSeg := s.Exp.(*core.Segmented); !isSeg {
 				ok, serr := g.split(s)
+				if serr != nil {
+					return serr
+				}
+				if ok {
+					return nil
+				}
+				restore()
+				// A scan and a reduction fused side by side: two
+				// statements (splitscan.go).
+				ok, serr = g.splitScans(s)
 				if serr != nil {
 					return serr
 				}
@@ -681,7 +705,12 @@ func PlanLines(prog *core.Program) ([]string, error) {
 		es = append(es, entry{s.Pos, fmt.Sprintf("%v %s: %s", s.Pos, name(s), describe(s, ks))})
 	}
 	for s, parts := range m.split {
-		d := describe(parts[0], m.kernels[parts[0]])
+		var d string
+		if ks := m.kernels[parts[0]]; ks != nil {
+			d = describe(parts[0], ks)
+		} else {
+			d = expName(parts[0].Exp) + " (the single-pass scan module)"
+		}
 		if ks := m.kernels[parts[1]]; ks != nil {
 			d += ", then " + describe(parts[1], ks)
 		} else {

@@ -44,22 +44,28 @@ import (
 type segStrategy int
 
 const (
-	segGroup  segStrategy = iota // segred.cu: 1, 32 or 256 threads per row
-	segPieces                    // segred.cu: a block per piece of a row, several per row
-	segStaged                    // segred_staged.cu: short rows staged through shared memory
-	segCols                      // segred_cols.cu: a thread per column of a transposed input
-	segView                      // no kernel: a transpose that only a segCols kernel reads
+	segGroup   segStrategy = iota // segred.cu: 1, 32 or 256 threads per row
+	segPieces                     // segred.cu: a block per piece of a row, several per row
+	segStaged                     // segred_staged.cu: short rows staged through shared memory
+	segCols                       // segred_cols.cu: a thread per column of a transposed input
+	segView                       // no kernel: a transpose that only a segCols kernel reads
+	segColScan                    // scan_cols.cu: a thread per column scans down the rows (vecop.go)
 )
 
-var segTemplate = [...]string{segGroup: "segred.cu", segPieces: "segred.cu", segStaged: "segred_staged.cu", segCols: "segred_cols.cu", segView: ""}
+var segTemplate = [...]string{segGroup: "segred.cu", segPieces: "segred.cu", segStaged: "segred_staged.cu", segCols: "segred_cols.cu", segView: "", segColScan: "scan_cols.cu"}
 
 // segInfo is a segmented-reduction kernel's strategy and its parameters.
 type segInfo struct {
 	strategy segStrategy
 	group    int         // segGroup, segPieces: threads per row (or piece)
 	stageU   int         // segStaged: elements each thread loads per tile
-	cols     []*core.Var // segCols: the arrays transposed, one per input
+	cols     []*core.Var // segCols, segColScan: the arrays read by column, one per input
 	viewOf   *core.Var   // segView: the array transposed
+	// rowCheck, for the column kernels of vector operators (vecop.go):
+	// the statement whose failure to report (map2's size assertion, or
+	// the SOAC) when an input's rows are not as long as the neutral
+	// element.
+	rowCheck *core.Stmt
 }
 
 const (
@@ -294,6 +300,7 @@ func (k *kernel) segParams() (head, tail []kparam) {
 		head = append(head, kparam{kind: pExtra, name: "ar_spt"}, kparam{kind: pExtra, name: "ar_sub"})
 	case segCols:
 		head = append(head, kparam{kind: pExtra, name: "ar_chunk"})
+	case segGroup, segView, segColScan:
 	}
 	if k.seg.strategy == segPieces || k.seg.strategy == segCols {
 		for j, t := range k.Red {
@@ -313,6 +320,8 @@ func (si segInfo) segName() string {
 		return "segred_cols"
 	case segView:
 		return "view"
+	case segColScan:
+		return "scan_cols"
 	case segPieces:
 		return "segred_pieces"
 	}
@@ -329,8 +338,11 @@ func segPlan(ks []*kernel) string {
 			src = append(src, v.Name)
 		}
 		return fmt.Sprintf("a thread per column of %s, read in place (no transpose), rows split over blocks when the columns are few", strings.Join(src, ", "))
+	case segColScan:
+		return fmt.Sprintf("a scan along the rows: a thread per column of %s, read and written in place", k.seg.cols[0].Name)
 	case segView:
 		return ""
+	case segGroup, segPieces, segStaged:
 	}
 	short := "a thread per segment"
 	for _, k := range ks {
@@ -398,12 +410,19 @@ func (g *generator) columnViews(b *core.Body) error {
 // srcs (row-major, op's rows being their columns); ok is false, and
 // nothing is kept, where the kernel family does not cover op.
 func (g *generator) columnKernel(s *core.Stmt, op *core.Screma, outer []core.Atom, srcs []*core.Var) (ok bool, err error) {
+	return g.columnKernelOf(s, op, outer, segInfo{strategy: segCols, cols: srcs})
+}
+
+// columnKernelOf generates the column kernel si of s (segCols or
+// segColScan); ok is false, and nothing is kept, where the kernel family
+// does not cover op.
+func (g *generator) columnKernelOf(s *core.Stmt, op *core.Screma, outer []core.Atom, si segInfo) (ok bool, err error) {
 	saved := make(map[string]bool, len(g.funs))
 	for f := range g.funs {
 		saved[f] = true
 	}
 	nsites := len(g.sites)
-	k, err := g.kernel(s, op, outer, segInfo{strategy: segCols, cols: srcs})
+	k, err := g.kernel(s, op, outer, si)
 	if err == nil {
 		var scratch strings.Builder
 		err = g.deviceFuns(&scratch)
@@ -590,6 +609,10 @@ type segChoice struct {
 // launch geometry, given the multiprocessors and each kernel's resident
 // blocks per multiprocessor (occ).
 func pickSegRed(ks []*kernel, segs, w int64, sms int64, occ func(*kernel) int64) segChoice {
+	if ks[0].seg.strategy == segColScan {
+		// Each column is scanned by one thread, start to end.
+		return segChoice{k: ks[0], grid: max(1, ceilDiv(segs, int64(ks[0].Block))), gridY: 1}
+	}
 	if ks[0].seg.strategy == segCols {
 		// One wave: the row pieces fill the resident blocks the columns
 		// leave free, so that every block reads about as much.
@@ -725,8 +748,23 @@ func (r *run) launchSegRed(s *core.Stmt, ks []*kernel, env map[string]eval.Value
 		r.temps = append(r.temps, d)
 		outs = append(outs, d)
 	}
+	// A column scan gives a prefix per element, a reduction one value
+	// per segment.
+	// With no rows, the scan's rows keep the input's width (as on the
+	// CPU), whatever the neutral element's.
+	resCount, resShape := segs, outer
+	if k.seg.strategy == segColScan {
+		v, err := r.value(k.seg.cols[0], env)
+		if err != nil {
+			return err
+		}
+		if len(v.Shape) != 2 {
+			return fmt.Errorf("internal error: a column scan of a rank-%d array", len(v.Shape))
+		}
+		resCount, resShape = n, []int64{w, v.Shape[1]}
+	}
 	for _, t := range k.Red {
-		d, err := alloc(t, segs)
+		d, err := alloc(t, resCount)
 		if err != nil {
 			return err
 		}
@@ -750,6 +788,11 @@ func (r *run) launchSegRed(s *core.Stmt, ks []*kernel, env map[string]eval.Value
 		}
 		defer counters.Free()
 		if err := r.b.g.Memset(counters.ptr(), 0, counters.bytes); err != nil {
+			return err
+		}
+	}
+	if k.seg.rowCheck != nil && w > 0 {
+		if err := r.checkRows(k, segs, env); err != nil {
 			return err
 		}
 	}
@@ -795,7 +838,7 @@ func (r *run) launchSegRed(s *core.Stmt, ks []*kernel, env map[string]eval.Value
 			args = append(args, v.Shape[p.k])
 		case pIn:
 			src := op.Arrs[p.k]
-			if k.seg.strategy == segCols {
+			if k.seg.cols != nil {
 				src = k.seg.cols[p.k]
 			}
 			d, v, err := r.device(src, env)
@@ -852,7 +895,7 @@ func (r *run) launchSegRed(s *core.Stmt, ks []*kernel, env map[string]eval.Value
 	}
 	var vals []eval.Value
 	for j, d := range results {
-		vals = append(vals, eval.Value{Elem: k.Red[j], Shape: append([]int64(nil), outer...), Dev: d})
+		vals = append(vals, eval.Value{Elem: k.Red[j], Shape: append([]int64(nil), resShape...), Dev: d})
 	}
 	for j, d := range outs {
 		vals = append(vals, eval.Value{Elem: k.Out[j], Shape: append(append([]int64(nil), outer...), w), Dev: d})
