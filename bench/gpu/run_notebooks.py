@@ -43,8 +43,9 @@ def stopped(signum, frame):
 
 
 def main(args):
-    # timeout(1) sends SIGTERM: the notebook is still written, with the
-    # outputs of the cells that ran.
+    # timeout(1) sends SIGTERM (to the kernel too, which nbclient then
+    # reports as dead): the notebook is still written, with the outputs of
+    # the cells that ran, and notebooks.sh's log shows rc=124.
     signal.signal(signal.SIGTERM, stopped)
     kernel, outdir, paths = args[0], args[1], args[2:]
     os.makedirs(outdir, exist_ok=True)
