@@ -36,7 +36,12 @@ func Gantt(t *eval.Trace, format string) ([]byte, error) {
 	phases := phaseOrder(t.Spans)
 	colour := map[string]color.Color{}
 	for i, p := range phases {
+		// plotutil has seven colours: an eighth phase (the GPU scan's
+		// store) is grey rather than the first phase's colour again.
 		colour[p] = plotutil.Color(i)
+		if i >= len(plotutil.DefaultColors) {
+			colour[p] = color.Gray{Y: 130}
+		}
 	}
 	rows, sampled := ganttRows(t.Spans)
 	st := t.Stats()
@@ -161,12 +166,18 @@ func ganttTitle(t *eval.Trace, st eval.TraceStats, rows int, sampled bool) strin
 	return s
 }
 
-// phaseOrder lists the phases in the order they first start.
+// phaseOrder lists the phases in the order they first start; phases that
+// first start at the same time (tile 0's empty look-back and its applying
+// the prefix) in the order the trace lists them, which is a tile's order.
 func phaseOrder(spans []eval.Span) []string {
 	first := map[string]int64{}
-	for _, s := range spans {
+	seen := map[string]int{}
+	for i, s := range spans {
 		if f, ok := first[s.Phase]; !ok || s.Start < f {
 			first[s.Phase] = s.Start
+		}
+		if _, ok := seen[s.Phase]; !ok {
+			seen[s.Phase] = i
 		}
 	}
 	var out []string
@@ -177,7 +188,7 @@ func phaseOrder(spans []eval.Span) []string {
 		if first[out[i]] != first[out[j]] {
 			return first[out[i]] < first[out[j]]
 		}
-		return out[i] < out[j]
+		return seen[out[i]] < seen[out[j]]
 	})
 	return out
 }
@@ -279,12 +290,13 @@ func (g *ganttPlot) Plot(c draw.Canvas, p *plot.Plot) {
 
 // darken shades a look-back bar by the distance to the predecessor that
 // ended it: the phase's colour at distance 1 (or none), darker the
-// farther back the look-back had to go (halfway to black at 32).
+// farther back the look-back had to go (70% of the way to black at 32 and
+// beyond).
 func darken(c color.Color, distance int) color.Color {
 	if distance <= 1 {
 		return c
 	}
-	f := math.Min(math.Log2(float64(distance)), 10) / 10
+	f := 0.7 * math.Min(math.Log2(float64(distance)), 5) / 5
 	r, g, b, a := c.RGBA()
 	scale := func(v uint32) uint8 { return uint8(float64(v>>8) * (1 - f)) }
 	return color.NRGBA{R: scale(r), G: scale(g), B: scale(b), A: uint8(a >> 8)}
