@@ -28,12 +28,14 @@ class CompareTest(unittest.TestCase):
             stream("loaded pictures.fut: escape, mandelbrot\nbackend auto: gpu (NVIDIA H100 80GB HBM3)\n"),
             display("<chart: gbs against n for scan_i32, copy_i32, 4 sizes, on gpu>"),
             display("<Gantt chart: scan (+) 0 (input 2_000_000) on gpu>"),
-            stream("time: 41 µs (min 39 µs, 20 runs)\n"))
+            stream("time: 41 µs (min 39 µs, 20 runs)\n"),
+            stream("time: 1.2ms on gpu (parse 80µs, run 1ms), 1 kernel\n  screma(scanomap): 40 µs, 7.6 MiB, 380 GB/s"))
         cpu = notebook(
             stream("loaded pictures.fut: escape, mandelbrot\nbackend auto: cpu (no GPU: libcuda.so.1 not found)\n"),
             display("<chart: gbs against n for scan_i32, copy_i32, 4 sizes, on cpu>"),
             display("<Gantt chart: scan (+) 0 (input 2_000_000) on cpu>"),
-            stream("time: 3.1 ms (min 2.9 ms, 20 runs)\n"))
+            stream("time: 3.1 ms (min 2.9 ms, 20 runs)\n"),
+            stream("time: 135ms on cpu (parse 169µs, run 134ms), 1 kernel\n  screma(scanomap): 134 ms, 7.6 MiB, 0.06 GB/s"))
         self.assertEqual(compare("nb", gpu, cpu), [])
         self.assertEqual(compare("nb", cpu, gpu), [])
 
