@@ -85,7 +85,10 @@ func cmdTrace(ctx context.Context, st *State, arg string) (Reply, error) {
 	// A notebook keeps the text of its outputs, so the text names the chart;
 	// the numbers, which differ from run to run, are in its HTML.
 	html := `<div class="arepl-trace"><pre>` + htmlpkg.EscapeString(summary) + `</pre>`
-	summary = fmt.Sprintf("<Gantt chart: %s on %s>", tr.Kernel, tr.Backend)
+	// It names the expression as typed, not tr.Kernel, to which the GPU
+	// adds its kernel and tile count: a notebook committed with a GPU
+	// run's outputs then reads the same when CI runs it on the CPU.
+	summary = fmt.Sprintf("<Gantt chart: %s on %s>", strings.Join(strings.Fields(expr), " "), tr.Backend)
 	if format == "png" {
 		enc := base64.StdEncoding.EncodeToString(b)
 		return Reply{Text: summary, Data: map[string]any{

@@ -22,7 +22,8 @@ import (
 // instrumented variant of the single-pass scan at each phase boundary of
 // every tile (ticket, load, local scan, publish aggregate, look-back,
 // store), so the chart shows which tiles waited on their predecessors in
-// the decoupled look-back and for how long. On the CPU they come from the
+// the decoupled look-back and for how long; the look-back's span also
+// says which predecessor ended it (Span.Distance). On the CPU they come from the
 // goroutines of the chunked three-phase scan (block totals, carries, scan
 // with carry-in) and of every other parallel pass.
 type Trace struct {
@@ -41,6 +42,11 @@ type Span struct {
 	Phase string `json:"phase"`
 	Start int64  `json:"start"`
 	End   int64  `json:"end"`
+	// Distance, on a GPU scan's look-back span, is how far back the
+	// predecessor whose inclusive prefix ended the look-back lies (1: the
+	// tile just before); 0 where none did (tile 0, recordings made before
+	// it was recorded, the CPU).
+	Distance int `json:"distance,omitempty"`
 }
 
 // NewTrace starts a trace whose times count from now.
@@ -83,13 +89,29 @@ type TraceStats struct {
 	// Waits are the phases whose mean length per tile is reported (the
 	// look-back on the GPU): phase name -> mean time per tile that has it.
 	Mean map[string]time.Duration
+	// Distances counts the look-backs (GPU scans) by how far back the
+	// predecessor that ended them lay (Span.Distance): distance -> tiles.
+	// Empty when the trace has none (the CPU, older recordings).
+	Distances map[int]int
+	// MeanDistance is the mean of Distances' distances over its tiles.
+	MeanDistance float64
 }
 
 // Stats summarises the trace.
 func (t *Trace) Stats() TraceStats {
-	st := TraceStats{Mean: map[string]time.Duration{}}
+	st := TraceStats{Mean: map[string]time.Duration{}, Distances: map[int]int{}}
 	if len(t.Spans) == 0 {
 		return st
+	}
+	looks, far := 0, 0
+	for _, s := range t.Spans {
+		if s.Distance > 0 {
+			st.Distances[s.Distance]++
+			looks, far = looks+1, far+s.Distance
+		}
+	}
+	if looks > 0 {
+		st.MeanDistance = float64(far) / float64(looks)
 	}
 	first, last := t.Spans[0].Start, t.Spans[0].End
 	tiles := map[int][2]int64{} // tile -> first start, last end

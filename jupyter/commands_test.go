@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/arepl/arepl/commands"
+	"github.com/arepl/arepl/eval"
 )
 
 // recordOutput records everything a cell shows.
@@ -187,5 +188,38 @@ func TestSweep(t *testing.T) {
 	}
 	if !e.s.Fusion() {
 		t.Error(":sweep fusion=both left fusion off")
+	}
+}
+
+// gpuTraceSession is a fake session whose :trace comes back as the GPU's
+// does: the kernel's name and tile count appended to what ran.
+type gpuTraceSession struct{ *fakeSession }
+
+func (gpuTraceSession) Trace(_ context.Context, _, src string) (*eval.Result, error) {
+	tr := eval.NewTrace("gpu", src+" (k_scanomap_3, 2 tiles)")
+	tr.AddSpan(eval.Span{Tile: 0, Phase: "load", Start: 0, End: 100})
+	tr.AddSpan(eval.Span{Tile: 1, Phase: "look-back", Start: 50, End: 150, Distance: 1})
+	return &eval.Result{Timings: eval.Timings{Trace: tr}}, nil
+}
+
+// TestTraceGPUText: a GPU trace's text/plain names the expression and the
+// backend only, as on the CPU, so a notebook committed with a GPU run's
+// outputs compares equal to a CPU run in CI (check_notebooks.py); the
+// kernel, tiles and look-back distances are in the HTML.
+func TestTraceGPUText(t *testing.T) {
+	e := newEvaluator(gpuTraceSession{newFake()})
+	out := &recordOutput{}
+	if err := e.run(context.Background(), "In[1]", ":trace scan  (+) 0 xs", out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.displays) != 1 {
+		t.Fatalf("displays %v", out.displays)
+	}
+	if s := out.displays[0]["text/plain"]; s != "<Gantt chart: scan (+) 0 xs on gpu>" {
+		t.Errorf("text/plain %q", s)
+	}
+	if h := out.displays[0]["text/html"].(string); !strings.Contains(h, "(k_scanomap_3, 2 tiles) on gpu: 2 tiles") ||
+		!strings.Contains(h, "look-back ended by the predecessor at distance 1 on average (1 tiles; distance: tiles 1: 1)") {
+		t.Errorf("html %s", h)
 	}
 }

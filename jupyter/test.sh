@@ -66,6 +66,7 @@ $py -m unittest -v test_console
 echo "== hostile client (kernel under ulimit -v 6000000)"
 $py hostile_client.py "$bin"
 echo "== notebooks"
+$py -m unittest -v test_check_notebooks
 cd "$here"
 shopt -s nullglob
 notebooks=(examples/*.ipynb)

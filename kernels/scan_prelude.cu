@@ -74,11 +74,13 @@ AR_D void ar_cp_async_wait() { asm volatile("cp.async.wait_all;\n" ::: "memory")
 // (scanKernel.Trace) is compiled with AR_TRACE defined, and thread 0 of every tile writes %globaltimer at the tile's phase
 // boundaries into AR_TRACE_SLOTS words after the ticket (the host
 // allocates them there): 0 before the ticket, 1 with the ticket, 2 after
-// the load, 3 after the thread scan, 4 after the block scan, 5 after
-// publishing the aggregate and looking back, 6 after applying the prefix,
-// 7 after the store; word 8 is the multiprocessor (%smid). Without
-// AR_TRACE nothing here exists, and kernels have no marks.
-#define AR_TRACE_SLOTS 9
+// the load, 3 after the thread scan, 4 after the block scan, 9 after
+// publishing the aggregate, 5 after the look-back, 6 after applying the
+// prefix, 7 after the store; word 8 is the multiprocessor (%smid), word 10
+// the look-back's distance: this tile minus the predecessor whose
+// inclusive prefix (or segment start) ended it, 0 when there was none.
+// Without AR_TRACE nothing here exists, and kernels have no marks.
+#define AR_TRACE_SLOTS 11
 #ifdef AR_TRACE
 AR_D u64 ar_globaltimer() {
   u64 t;
@@ -98,6 +100,15 @@ AR_D unsigned ar_smid() {
       if ((k) == 1) AR_TRACE_SLOT(0) = ar_trace_t0; \
       AR_TRACE_SLOT(k) = ar_globaltimer();       \
     }                                            \
+  } while (0)
+// Thread 0 is lane 0 of warp 0, which publishes and looks back.
+#define AR_TRACE_PUBLISHED()                     \
+  do {                                           \
+    if (threadIdx.x == 0) AR_TRACE_SLOT(9) = ar_globaltimer(); \
+  } while (0)
+#define AR_TRACE_PRED(p)                         \
+  do {                                           \
+    if (threadIdx.x == 0) AR_TRACE_SLOT(10) = (u64)(ar_tile - (p)); \
   } while (0)
 #define AR_TRACE_END()                           \
   do {                                           \

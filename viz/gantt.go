@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -35,7 +36,12 @@ func Gantt(t *eval.Trace, format string) ([]byte, error) {
 	phases := phaseOrder(t.Spans)
 	colour := map[string]color.Color{}
 	for i, p := range phases {
+		// plotutil has seven colours: an eighth phase (the GPU scan's
+		// store) is grey rather than the first phase's colour again.
 		colour[p] = plotutil.Color(i)
+		if i >= len(plotutil.DefaultColors) {
+			colour[p] = color.Gray{Y: 130}
+		}
 	}
 	rows, sampled := ganttRows(t.Spans)
 	st := t.Stats()
@@ -48,10 +54,13 @@ func Gantt(t *eval.Trace, format string) ([]byte, error) {
 	p.Title.Text = ganttTitle(t, st, len(rows), sampled)
 	p.X.Label.Text = "time (µs)"
 	p.Y.Label.Text = "tile"
-	g := &ganttPlot{rows: rows, colour: colour, origin: origin}
+	g := &ganttPlot{rows: rows, colour: colour, origin: origin, prefixAt: map[int]int64{}}
 	for _, s := range t.Spans {
 		if r, ok := g.rowOf(s.Tile); ok {
 			g.spans = append(g.spans, ganttBar{row: r, span: s})
+		}
+		if s.Phase == lookBackPhase {
+			g.prefixAt[s.Tile] = s.End
 		}
 	}
 	p.Add(g)
@@ -90,8 +99,9 @@ func Gantt(t *eval.Trace, format string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// TraceSummary is the text beside the chart: tiles, time, residency and
-// the mean time per tile of each phase.
+// TraceSummary is the text beside the chart: tiles, time, residency, the
+// mean time per tile of each phase, and, for a GPU scan, how far back the
+// predecessors that ended the look-backs lay.
 func TraceSummary(t *eval.Trace) string {
 	st := t.Stats()
 	var b strings.Builder
@@ -99,23 +109,75 @@ func TraceSummary(t *eval.Trace) string {
 	for _, p := range phaseOrder(t.Spans) {
 		fmt.Fprintf(&b, "  mean %s per tile: %s\n", p, fmtDur(st.Mean[p]))
 	}
+	if len(st.Distances) > 0 {
+		n := 0
+		var hist []string
+		for _, k := range distanceBuckets(st.Distances) {
+			n += k.tiles
+			hist = append(hist, fmt.Sprintf("%s: %d", k.label, k.tiles))
+		}
+		fmt.Fprintf(&b, "  look-back ended by the predecessor at distance %.3g on average (%d tiles; distance: tiles %s)\n",
+			st.MeanDistance, n, strings.Join(hist, ", "))
+	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// lookBackPhase is the GPU scan's phase whose span carries the distance
+// to the predecessor that ended it (eval.Span.Distance).
+const lookBackPhase = "look-back"
+
+// distanceBucket is a bar of the look-back distances' histogram.
+type distanceBucket struct {
+	label string
+	tiles int
+}
+
+// distanceBuckets groups look-back distances: 1 to 4 each on their own (a
+// look-back mostly ends at the tile before or a few back), then powers of
+// two up to a window of 32, then the rest.
+func distanceBuckets(d map[int]int) []distanceBucket {
+	bounds := []struct {
+		lo, hi int
+		label  string
+	}{{1, 1, "1"}, {2, 2, "2"}, {3, 3, "3"}, {4, 4, "4"}, {5, 8, "5-8"}, {9, 16, "9-16"}, {17, 32, "17-32"}, {33, int(^uint(0) >> 1), ">32"}}
+	var out []distanceBucket
+	for _, b := range bounds {
+		n := 0
+		for k, v := range d {
+			if k >= b.lo && k <= b.hi {
+				n += v
+			}
+		}
+		if n > 0 {
+			out = append(out, distanceBucket{b.label, n})
+		}
+	}
+	return out
 }
 
 func ganttTitle(t *eval.Trace, st eval.TraceStats, rows int, sampled bool) string {
 	s := fmt.Sprintf("%d tiles on %s, %s, ≤ %d resident", st.Tiles, t.Backend, fmtDur(st.Duration), st.Resident)
+	if len(st.Distances) > 0 {
+		s += fmt.Sprintf(", look-back distance %.2g", st.MeanDistance)
+	}
 	if sampled {
 		s += fmt.Sprintf(" (%d drawn)", rows)
 	}
 	return s
 }
 
-// phaseOrder lists the phases in the order they first start.
+// phaseOrder lists the phases in the order they first start; phases that
+// first start at the same time (tile 0's empty look-back and its applying
+// the prefix) in the order the trace lists them, which is a tile's order.
 func phaseOrder(spans []eval.Span) []string {
 	first := map[string]int64{}
-	for _, s := range spans {
+	seen := map[string]int{}
+	for i, s := range spans {
 		if f, ok := first[s.Phase]; !ok || s.Start < f {
 			first[s.Phase] = s.Start
+		}
+		if _, ok := seen[s.Phase]; !ok {
+			seen[s.Phase] = i
 		}
 	}
 	var out []string
@@ -126,7 +188,7 @@ func phaseOrder(spans []eval.Span) []string {
 		if first[out[i]] != first[out[j]] {
 			return first[out[i]] < first[out[j]]
 		}
-		return out[i] < out[j]
+		return seen[out[i]] < seen[out[j]]
 	})
 	return out
 }
@@ -164,6 +226,9 @@ type ganttPlot struct {
 	spans  []ganttBar
 	colour map[string]color.Color
 	origin int64
+	// prefixAt is when each tile's look-back ended, i.e. when it published
+	// its inclusive prefix: where a successor's wait line points.
+	prefixAt map[int]int64
 }
 
 func (g *ganttPlot) rowOf(tile int) (int, bool) {
@@ -200,8 +265,41 @@ func (g *ganttPlot) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		y := ty(float64(b.row))
 		rect := []vg.Point{{X: x0, Y: y - h/2}, {X: x1, Y: y - h/2}, {X: x1, Y: y + h/2}, {X: x0, Y: y + h/2}}
-		c.FillPolygon(g.colour[b.span.Phase], c.ClipPolygonXY(rect))
+		c.FillPolygon(darken(g.colour[b.span.Phase], b.span.Distance), c.ClipPolygonXY(rect))
 	}
+	// Which predecessor each look-back waited on: a line from the end of
+	// the look-back to the moment and row where that predecessor published
+	// its prefix (drawn when both rows are; lines of distance 1 only while
+	// the rows are few, or they would hide the bars).
+	line := draw.LineStyle{Color: color.Gray{Y: 60}, Width: vg.Points(0.4)}
+	for _, b := range g.spans {
+		d := b.span.Distance
+		if d == 0 || (d == 1 && len(g.rows) > 50) {
+			continue
+		}
+		r, ok := g.rowOf(b.span.Tile - d)
+		at, published := g.prefixAt[b.span.Tile-d]
+		if !ok || !published {
+			continue
+		}
+		from := vg.Point{X: tx(g.us(b.span.End)), Y: ty(float64(b.row))}
+		to := vg.Point{X: tx(g.us(at)), Y: ty(float64(r))}
+		c.StrokeLines(line, c.ClipLinesXY([]vg.Point{from, to})...)
+	}
+}
+
+// darken shades a look-back bar by the distance to the predecessor that
+// ended it: the phase's colour at distance 1 (or none), darker the
+// farther back the look-back had to go (70% of the way to black at 32 and
+// beyond).
+func darken(c color.Color, distance int) color.Color {
+	if distance <= 1 {
+		return c
+	}
+	f := 0.7 * math.Min(math.Log2(float64(distance)), 5) / 5
+	r, g, b, a := c.RGBA()
+	scale := func(v uint32) uint8 { return uint8(float64(v>>8) * (1 - f)) }
+	return color.NRGBA{R: scale(r), G: scale(g), B: scale(b), A: uint8(a >> 8)}
 }
 
 // swatch is a legend entry's coloured square.

@@ -14,6 +14,8 @@
 #   mkdir -p /tmp/py && tar xzf DIR/py.tgz -C /tmp/py && DIR/py311 -c 'import jupyter_client'
 #
 # Run on a Debian bookworm machine with apt (apt-get download needs no root).
+# EXTRA_DEBS adds packages (bench/gpu/nbbundle.sh adds nbclient's); the
+# wrapper honours PYBUNDLE, the directory the bundle was unpacked into.
 set -euo pipefail
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 work=$(mktemp -d)
@@ -22,7 +24,7 @@ apt-get download python3.11-minimal libpython3.11-minimal libpython3.11-stdlib p
 	python3-jupyter-client python3-jupyter-core python3-traitlets python3-dateutil python3-six \
 	python3-tornado python3-nest-asyncio python3-entrypoints python3-platformdirs python3-py \
 	python3-cffi-backend libzmq5 libsodium23 libpgm-5.3-0 libnorm1 libffi8 libbsd0 libmd0 \
-	libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libkeyutils1 libcom-err2
+	libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libkeyutils1 libcom-err2 ${EXTRA_DEBS:-}
 mkdir root
 for f in *.deb; do dpkg -x "$f" root; done
 cd root
@@ -35,8 +37,9 @@ tar czf "$out/py.tgz" .
 cat >"$out/py311" <<'WRAP'
 #!/bin/sh
 # Debian bookworm's python3.11 with jupyter_client and pyzmq, unpacked from
-# their .debs (py.tgz, bench/gpu/latency.pybundle.sh) into /tmp/py.
-B=/tmp/py
+# their .debs (py.tgz, bench/gpu/latency.pybundle.sh) into /tmp/py, or
+# into $PYBUNDLE.
+B=${PYBUNDLE:-/tmp/py}
 exec env -u PYTHONHOME LD_LIBRARY_PATH=$B/usr/lib/x86_64-linux-gnu:$B/lib/x86_64-linux-gnu PYTHONPATH=$B/usr/lib/python3/dist-packages $B/usr/bin/python3.11 "$@"
 WRAP
 chmod +x "$out/py311"

@@ -1292,11 +1292,18 @@ func (k *scanKernel) LookBack() string {
 	for j, t := range k.Acc {
 		fmt.Fprintf(&b, "    const %s ar_g_%d = ar_bagg_%d;\n", ctype(t), j, j)
 	}
+	// The instrumented variant (`:trace`) stamps the end of publishing
+	// and records which predecessor ended the look-back; the plain one
+	// renders exactly as without it.
+	published := ""
+	if k.Trace {
+		published = "        AR_TRACE_PUBLISHED();\n"
+	}
 	b.WriteString("    if (ar_tile == 0) {\n      if (ar_lane == 0) {\n")
 	k.publish(&b, "0", "ar_g", "AR_PREFIX", 8)
-	b.WriteString("      }\n    } else {\n      if (ar_lane == 0) {\n")
+	b.WriteString(published + "      }\n    } else {\n      if (ar_lane == 0) {\n")
 	k.publish(&b, "ar_tile", "ar_g", "AR_AGGREGATE", 8)
-	b.WriteString("      }\n")
+	b.WriteString(published + "      }\n")
 	// Large grids wait before the first read (the predecessors' states are
 	// rarely ready at once) and between retries, as CUB does, so that
 	// spinning warps do not crowd the L2; small ones back off from 16 ns.
@@ -1338,7 +1345,12 @@ func (k *scanKernel) LookBack() string {
 		fmt.Fprintf(&b, "        ar_q_%d = ar_shfl_idx(ar_q_%d, 0);\n", j, j)
 	}
 	k.comb(&b, "ar_P", "ar_q", "ar_P", 8)
-	b.WriteString("        if (ar_done) break;\n        ar_look -= 32;\n      }\n      if (ar_lane == 0) {\n")
+	if k.Trace {
+		b.WriteString("        if (ar_done) {\n          AR_TRACE_PRED(ar_look - ar_stop);\n          break;\n        }\n")
+	} else {
+		b.WriteString("        if (ar_done) break;\n")
+	}
+	b.WriteString("        ar_look -= 32;\n      }\n      if (ar_lane == 0) {\n")
 	k.declUninit(&b, "ar_I", 8)
 	k.comb(&b, "ar_I", "ar_P", "ar_g", 8)
 	if k.Det {

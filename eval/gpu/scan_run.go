@@ -386,10 +386,16 @@ func (r *run) tracing(m *scanModule) bool { return r.t.Trace != nil && m.traceBo
 
 // traceSlots is AR_TRACE_SLOTS of kernels/scan_prelude.cu: the words each
 // tile of an instrumented scan writes.
-const traceSlots = 9
+const traceSlots = 11
 
-// traceScanPhases name the intervals between a tile's timestamps.
-var traceScanPhases = [...]string{"ticket", "load", "thread scan", "block scan", "publish + look-back", "apply prefix", "store"}
+// traceScanPhases name the intervals between a tile's timestamps: the
+// phase and the slots of its start and end (slot 9, the end of publishing
+// the aggregate, lies between 4 and 5).
+var traceScanPhases = [...]struct {
+	name       string
+	start, end int
+}{{"ticket", 0, 1}, {"load", 1, 2}, {"thread scan", 2, 3}, {"block scan", 3, 4},
+	{"publish", 4, 9}, {"look-back", 9, 5}, {"apply prefix", 5, 6}, {"store", 6, 7}}
 
 // traceScan reads the timestamps an instrumented scan wrote (`:trace`)
 // and adds each tile's phases to the trace, in nanoseconds from the
@@ -402,23 +408,35 @@ func (r *run) traceScan(name string, p cuda.Ptr, tiles int64) error {
 	if err != nil {
 		return err
 	}
+	r.t.Trace.Kernel += fmt.Sprintf(" (%s, %d tiles)", name, tiles)
+	addTraceSpans(r.t.Trace, words, tiles)
+	return nil
+}
+
+// addTraceSpans adds the phases of each tile whose words (traceSlots per
+// tile, kernels/scan_prelude.cu) an instrumented scan wrote to tr.
+func addTraceSpans(tr *eval.Trace, words []uint64, tiles int64) {
 	origin := uint64(0)
 	for t := int64(0); t < tiles; t++ {
 		if w := words[t*traceSlots]; w != 0 && (origin == 0 || w < origin) {
 			origin = w
 		}
 	}
-	tr := r.t.Trace
-	tr.Kernel += fmt.Sprintf(" (%s, %d tiles)", name, tiles)
 	for t := int64(0); t < tiles; t++ {
 		w := words[t*traceSlots : (t+1)*traceSlots]
 		if w[0] == 0 || w[7] == 0 {
 			continue // no tile took this ticket
 		}
-		for k, phase := range traceScanPhases {
-			tr.AddSpan(eval.Span{Tile: int(t), Lane: int(w[8]), Phase: phase,
-				Start: int64(w[k] - origin), End: int64(w[k+1] - origin)})
+		if w[9] == 0 {
+			w[9] = w[4] // no look-back (segments within tiles): nothing published
+		}
+		for _, ph := range traceScanPhases {
+			s := eval.Span{Tile: int(t), Lane: int(w[8]), Phase: ph.name,
+				Start: int64(w[ph.start] - origin), End: int64(w[ph.end] - origin)}
+			if ph.name == "look-back" {
+				s.Distance = int(w[10])
+			}
+			tr.AddSpan(s)
 		}
 	}
-	return nil
 }
