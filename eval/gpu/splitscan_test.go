@@ -18,7 +18,7 @@ const scanRedSrc = `
 def plain (xs: []i32) : ([]i32, i32) = (scan (+) 0 xs, reduce (+) 0 xs)
 def outs (xs: []i32) : ([]i32, []i32, i32, i32) =
   let ys = map (\x -> x * 2) xs
-  in (ys, scan (+) 0 ys, reduce (\_ b -> b) (-1) xs, reduce (+) 0 (map (\x -> x * x) xs))
+  in (ys, scan (+) 0 ys, reduce (\a b -> if b == -1 then a else b) (-1) xs, reduce (+) 0 (map (\x -> x * x) xs))
 `
 
 // TestSplitScans checks that each program's fused screma runs as a scan

@@ -10,14 +10,16 @@
 entry sum_and_scan (xs: []i32) : ([]i32, i32) = (scan (+) 0 xs, reduce (+) 0 xs)
 
 -- With a map in front, a map-out, and a non-commutative reduction (the
--- last element, or the neutral element when there is none).
+-- last element other than -1, or -1 when there is none: -1 must be a true
+-- neutral element, as Futhark requires; with `\_ b -> b` it was not, and
+-- the GPU's tree of partials rightly gave -1).
 -- ==
 -- entry: with_map
 -- input { [1i32, -2i32, 3i32] } output { [2i32, -4i32, 6i32] [2i32, -2i32, 4i32] 3i32 14i32 }
 -- input { empty([0]i32) } output { empty([0]i32) empty([0]i32) -1i32 0i32 }
 entry with_map (xs: []i32) : ([]i32, []i32, i32, i32) =
   let ys = map (\x -> x * 2) xs
-  in (ys, scan (+) 0 ys, reduce (\_ b -> b) (-1) xs, reduce (+) 0 (map (\x -> x * x) xs))
+  in (ys, scan (+) 0 ys, reduce (\a b -> if b == -1 then a else b) (-1) xs, reduce (+) 0 (map (\x -> x * x) xs))
 
 -- The radix-sort shape: prefix sums of the bits and of their complements,
 -- and the count of zeros, at sizes around a block; checked against loops.
