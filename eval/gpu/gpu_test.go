@@ -134,7 +134,8 @@ func TestConstants(t *testing.T) {
 }
 
 // TestSeqDegree checks the formula against the table of
-// ref/gpu-kernels.md §5 (Futhark's variant, k_mem = 227, k_reg = 64),
+// Futhark's getScanChunkSize as measured on Hopper (k_mem = 227, k_reg = 64;
+// the team's kernel notes, outside this repository),
 // before the shared-memory cap, which a huge budget disables here.
 func TestSeqDegree(t *testing.T) {
 	lim := DefaultLimits

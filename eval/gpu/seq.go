@@ -60,7 +60,7 @@ var DefaultLimits = Limits{SMs: 132, MaxThreadsPerBlock: 1024, SharedPerBlock: 4
 // seqDegree is the number of elements a thread folds sequentially in an
 // ordered reduction, from the types of the accumulator, by Futhark's
 // getScanChunkSize (the segmented-scan thesis §5.3 with 2·Σw in the
-// denominator, which ref/gpu-kernels.md §5 found to match the measured
+// denominator, which the team's Hopper measurements found to match the measured
 // optimum):
 //
 //	k_mem = opt-in shared memory / max threads, k_reg = registers / max threads
