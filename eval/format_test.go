@@ -229,7 +229,7 @@ func TestRoundTrip(t *testing.T) {
 			0.1, -0.0, math.MaxFloat32, math.SmallestNonzeroFloat32,
 			float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e-7}},
 		{Elem: core.F64, Shape: []int64{6}, Data: []float64{
-			0.1, 1.0 / 3, math.MaxFloat64, math.SmallestNonzeroFloat64, math.NaN(), 123456789.125}},
+			0.1, 1.0 / 3, math.MaxFloat64, math.SmallestNonzeroFloat64, core.NaN(), 123456789.125}},
 		{Elem: core.F64, Shape: []int64{2, 0, 3}, Data: []float64{}},
 		{Elem: core.I32, Data: []int32{-7}},
 	}

@@ -800,7 +800,7 @@ func (r *reader) floatOf(l lit, t core.PrimType) (float64, error) {
 	var f float64
 	switch {
 	case l.special && l.text == "nan":
-		return math.NaN(), nil
+		return core.NaN(), nil
 	case l.special:
 		f = math.Inf(1)
 	case l.isFloat:

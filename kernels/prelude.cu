@@ -195,6 +195,14 @@ AR_D double ar_fmod_floor(double x, double y) {
 AR_FLOAT(f32, f32, f, __int_as_float(0x7f800000))
 AR_FLOAT(f64, f64, , __longlong_as_double(0x7ff0000000000000LL))
 
+// Bit casts (core.ToBits, core.FromBits): the float's IEEE 754 bits as the
+// unsigned type of its width and back, reinterpreted exactly (NaN payloads
+// kept), never computed with arithmetic.
+AR_D u32 to_bits_f32(f32 x) { return __float_as_uint(x); }
+AR_D u64 to_bits_f64(f64 x) { return (u64)__double_as_longlong(x); }
+AR_D f32 from_bits_u32(u32 x) { return __uint_as_float(x); }
+AR_D f64 from_bits_u64(u64 x) { return __longlong_as_double((i64)x); }
+
 // bool: and/or/xor and && || are logical; false < true.
 AR_CMP(bool, bool)
 AR_D bool and_bool(bool x, bool y) { return x && y; }

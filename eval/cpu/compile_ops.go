@@ -275,6 +275,13 @@ func intUn[T integer](op core.UnOp, signed bool, d, x int32) op {
 			w := bitsOf[T]()
 			r.i[d] = int64(bits.LeadingZeros64(uint64(T(r.i[x]))&widthMask[T]()) - (64 - w))
 		}
+	case core.FromBits:
+		// Registers hold an f32 as the float64 of the same value, which
+		// keeps a quiet NaN's payload.
+		if bitsOf[T]() == 32 {
+			return func(_ *thread, r *regs) { r.f[d] = float64(math.Float32frombits(uint32(r.i[x]))) }
+		}
+		return func(_ *thread, r *regs) { r.f[d] = math.Float64frombits(uint64(r.i[x])) }
 	}
 	return nil
 }
@@ -339,6 +346,12 @@ func floatUn[T float](op core.UnOp, d, x int32) op {
 		return func(_ *thread, r *regs) { r.b[d] = r.f[x] != r.f[x] }
 	case core.IsInf:
 		return func(_ *thread, r *regs) { r.b[d] = math.IsInf(r.f[x], 0) }
+	case core.ToBits:
+		var z T
+		if _, f32 := any(z).(float32); f32 {
+			return func(_ *thread, r *regs) { r.i[d] = int64(math.Float32bits(float32(r.f[x]))) }
+		}
+		return func(_ *thread, r *regs) { r.i[d] = int64(math.Float64bits(r.f[x])) }
 	}
 	if fn, ok := mathFuns[op]; ok {
 		return func(_ *thread, r *regs) { r.f[d] = float64(T(fn(r.f[x]))) }

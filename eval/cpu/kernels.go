@@ -990,6 +990,23 @@ func initKernelTables() {
 	binTab[core.Ge][b] = b2(boolCmp(func(x, y int) bool { return x >= y }))
 	unTab[core.Not][b] = u1(kNot)
 	convTab[b][b] = u1(kCopy[bool])
+
+	unTab[core.ToBits][core.F32] = u1(kBitCast(math.Float32bits))
+	unTab[core.ToBits][core.F64] = u1(kBitCast(math.Float64bits))
+	unTab[core.FromBits][core.U32] = u1(kBitCast(math.Float32frombits))
+	unTab[core.FromBits][core.U64] = u1(kBitCast(math.Float64frombits))
+}
+
+// kBitCast reinterprets each element's bits (f64.to_bits, from_bits)
+// through one of the math package's exact bit casts.
+func kBitCast[T, R any](cast func(T) R) func(d []R, x []T) kerr {
+	return func(d []R, x []T) kerr {
+		x = x[:len(d)]
+		for i := range d {
+			d[i] = cast(x[i])
+		}
+		return kOK
+	}
 }
 
 // ---------------------------------------------------------------------------

@@ -207,13 +207,7 @@ func TestSIMDKernelsMatchPortable(t *testing.T) {
 				continue // exp and log: vmath_test.go
 			}
 			checked += replaced(unTab[op][ty])
-			resT := ty
-			switch info := core.UnOps[op]; {
-			case info.BoolResult:
-				resT = core.Bool
-			case info.IntResult:
-				resT = core.I32
-			}
+			resT := core.UnOpResult(core.UnOp(op), ty)
 			for _, n := range simdLens {
 				x := column(ty, r, n)
 				got, want := makeCol(resT, n), makeCol(resT, n)

@@ -38,6 +38,10 @@ func arr(xs any) eval.Value {
 		v.Elem, v.Shape = I64, []int64{int64(len(d))}
 	case []uint8:
 		v.Elem, v.Shape = U8, []int64{int64(len(d))}
+	case []uint32:
+		v.Elem, v.Shape = U32, []int64{int64(len(d))}
+	case []uint64:
+		v.Elem, v.Shape = U64, []int64{int64(len(d))}
 	case []float32:
 		v.Elem, v.Shape = F32, []int64{int64(len(d))}
 	case []float64:
@@ -296,6 +300,48 @@ func testProgs() []testProg {
 					m32[i] = float32(a - b*math.Floor(a/b))
 				}
 				return []eval.Value{arr(m), arr(m32)}
+			},
+		},
+		{
+			// to_bits / from_bits are bit casts (__double_as_longlong,
+			// __uint_as_float): exact, NaN payloads kept, where arithmetic
+			// through the device's log2 and pow was not (0.1 gave ...723).
+			name: "bitcast",
+			build: func() *Program {
+				xs := &Var{Name: "xs_1", Type: ArrayOf(F64, 1)}
+				bs := &Var{Name: "bs_2", Type: ArrayOf(U32, 1)}
+				return fun([]*Var{xs, bs}, func(b *Builder) []Atom {
+					w := b.Size(xs, 0)
+					f := b.Lambda([]Type{Scalar(F64), Scalar(U32)}, func(lb *Builder, ps []*Var) []Atom {
+						x := lb.UnOp(ToBits, lb.UnOp(FromBits, lb.UnOp(ToBits, ps[0])))
+						y := lb.UnOp(ToBits, lb.UnOp(FromBits, ps[1]))
+						return []Atom{x, y}
+					})
+					out := b.Map(w, []*Var{xs, bs}, f)
+					return []Atom{out[0], out[1]}
+				})
+			},
+			input: func(n int) []eval.Value {
+				xs, bs := make([]float64, n), make([]uint32, n)
+				for i := range xs {
+					xs[i] = float64(int(hash(i))-1<<31) / float64(hash(i+3)|1)
+					bs[i] = hash(i + 5)
+				}
+				specials := []float64{0.1, 5e-324, math.Copysign(0, -1), math.Inf(-1), math.Float64frombits(0x7ff8000000abcdef), math.Float64frombits(0xfff0000000000001)}
+				for i, x := range specials {
+					if i < n {
+						xs[i], bs[i] = x, []uint32{0x7fc12345, 0xffc00001, 0x7f800001, 0x80000000, 1, 0x7f800000}[i]
+					}
+				}
+				return []eval.Value{arr(xs), arr(bs)}
+			},
+			ref: func(in []eval.Value) []eval.Value {
+				xs := in[0].Data.([]float64)
+				ts := make([]uint64, len(xs))
+				for i, x := range xs {
+					ts[i] = math.Float64bits(x)
+				}
+				return []eval.Value{arr(ts), arr(append([]uint32(nil), in[1].Data.([]uint32)...))}
 			},
 		},
 		{

@@ -170,6 +170,11 @@ func (Const) atom()            {}
 // IntConst returns the constant v of integer type t, wrapped to t's width.
 func IntConst(t PrimType, v int64) Const { return Const{T: t, Bits: Wrap(t, uint64(v))} }
 
+// NaN is Futhark's f64.nan (C's NAN): the positive quiet NaN with no
+// payload, 0x7ff8000000000000, whose f32 is 0x7fc00000. Go's math.NaN()
+// has a payload of 1, which to_bits would show.
+func NaN() float64 { return math.Float64frombits(0x7ff8000000000000) }
+
 // FloatConst returns the constant v of float type t (rounded to f32 for F32).
 func FloatConst(t PrimType, v float64) Const {
 	if t == F32 {

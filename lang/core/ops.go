@@ -124,6 +124,8 @@ const (
 	Asinh
 	Acosh
 	Atanh
+	ToBits   // the IEEE 754 bits of a float as the unsigned type of its width (Futhark's f64.to_bits)
+	FromBits // the float whose IEEE 754 bits an unsigned integer holds (f64.from_bits)
 	numUnOps
 )
 
@@ -134,6 +136,10 @@ type UnOpInfo struct {
 	FloatOnly  bool
 	BoolResult bool
 	IntResult  bool // result is i32 whatever the operand (popc, clz)
+	// BitCast, where set, lists the operand types of a bit cast and the
+	// type of the same width each is reinterpreted as: the bits are kept
+	// exactly (NaN payloads included), nothing is converted or rounded.
+	BitCast map[PrimType]PrimType
 }
 
 // UnOps is the unary operator table, indexed by UnOp.
@@ -174,6 +180,11 @@ var UnOps = [numUnOps]UnOpInfo{
 	Asinh:  {Name: "asinh", FloatOnly: true},
 	Acosh:  {Name: "acosh", FloatOnly: true},
 	Atanh:  {Name: "atanh", FloatOnly: true},
+	// Bit casts are operators, not conversions: a ConvExp converts the
+	// value, and every backend already handles a unary operator whose
+	// result type differs from its operand's (isnan, popc).
+	ToBits:   {Name: "to_bits", BitCast: map[PrimType]PrimType{F32: U32, F64: U64}},
+	FromBits: {Name: "from_bits", BitCast: map[PrimType]PrimType{U32: F32, U64: F64}},
 }
 
 func (op UnOp) String() string { return UnOps[op].Name }

@@ -46,6 +46,9 @@ func UnOpValid(op UnOp, t PrimType) bool {
 	}
 	info := UnOps[op]
 	switch {
+	case info.BitCast != nil:
+		_, ok := info.BitCast[t]
+		return ok
 	case info.FloatOnly:
 		return t.IsFloat()
 	case op == Popc || op == Clz || op == Ctz:
@@ -62,6 +65,10 @@ func UnOpResult(op UnOp, t PrimType) PrimType {
 		return t
 	}
 	switch info := UnOps[op]; {
+	case info.BitCast != nil:
+		if r, ok := info.BitCast[t]; ok {
+			return r
+		}
 	case info.BoolResult:
 		return Bool
 	case info.IntResult:

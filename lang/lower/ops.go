@@ -50,7 +50,7 @@ var reductionOps = map[string]struct {
 // moduleConsts are the numeric-module constants (`f32.pi`, `i32.highest`).
 var moduleConsts = map[string]func(core.PrimType) (core.Const, bool){
 	"inf":      floatOnly(math.Inf(1)),
-	"nan":      floatOnly(math.NaN()),
+	"nan":      floatOnly(core.NaN()),
 	"pi":       floatOnly(math.Pi),
 	"e":        floatOnly(math.E),
 	"highest":  func(t core.PrimType) (core.Const, bool) { return highest(t), true },

@@ -166,92 +166,11 @@ func bitsOf(t core.PrimType) core.PrimType {
 	return core.U64
 }
 
-// floatLayout is the IEEE 754 layout of a float type: the mantissa's
-// width and the exponent's bias.
-func floatLayout(t core.PrimType) (mantBits int, bias int) {
-	if t == core.F32 {
-		return 23, 127
-	}
-	return 52, 1023
-}
-
-// sel is `if c then a else b` over scalars computed beforehand (both are
-// computed; sel only picks one, so garbage in the other is harmless).
-func (s *scalarOps) sel(c, a, b value) value {
-	if s.err != nil {
-		return value{}
-	}
-	ca, err := scalarOf(s.pos, c)
-	if err == nil {
-		var x, y core.Atom
-		if x, err = scalarOf(s.pos, a); err == nil {
-			if y, err = scalarOf(s.pos, b); err == nil {
-				t := x.AtomType()
-				e := &core.IfExp{Cond: ca, Then: &core.Body{Result: []core.Atom{x}}, Else: &core.Body{Result: []core.Atom{y}}, Ret: []core.Type{t}}
-				return primValue(s.l.emit1(s.pos, "sel", t, e))
-			}
-		}
-	}
-	s.err = err
-	return value{}
-}
-
-func (s *scalarOps) float(v float64) value { return primValue(core.FloatConst(s.t, v)) }
-
-func (s *scalarOps) uint(t core.PrimType, v uint64) value {
-	return primValue(core.Const{T: t, Bits: v})
-}
-
-// toBits is Futhark's f32.to_bits / f64.to_bits, the IEEE 754 bits of x,
-// computed with the arithmetic every backend has (sign by copysign,
-// exponent by log2, corrected by one either way, mantissa by exact scaling
-// with powers of two); a NaN gives the quiet NaN of its sign.
-func (s *scalarOps) toBits(x value) value {
-	u := bitsOf(s.t)
-	mb, bias := floatLayout(s.t)
-	width := u.Bits()
-	a := s.un(core.Abs, x)
-	neg := s.bin("<", s.bin("copysign", s.float(1), x), s.float(0))
-	nan := s.un(core.IsNan, x)
-	inf := s.un(core.IsInf, x)
-	minNormal := math.Ldexp(1, 1-bias)
-	sub := s.bin("<", a, s.float(minNormal)) // zero included; false for NaN
-	special := s.bin("||", s.bin("||", nan, inf), sub)
-	safe := s.sel(special, s.float(1), a)
-	e0 := s.un(core.Floor, s.un(core.Log2, safe))
-	m0 := s.bin("/", safe, s.bin("**", s.float(2), e0))
-	e1 := s.bin("+", e0, s.bin("-", s.conv(s.bin(">=", m0, s.float(2)), s.t), s.conv(s.bin("<", m0, s.float(1)), s.t)))
-	m := s.bin("/", safe, s.bin("**", s.float(2), e1))
-	mant := s.conv(s.bin("*", s.bin("-", m, s.float(1)), s.float(math.Ldexp(1, mb))), u)
-	expf := s.conv(s.bin("+", e1, s.float(float64(bias))), u)
-	normal := s.bin("|", s.bin("<<", expf, s.uint(u, uint64(mb))), mant)
-	// A subnormal is a multiple of 2^(1-bias-mb): scale in two exact steps.
-	subBits := s.conv(s.bin("*", s.bin("*", a, s.float(math.Ldexp(1, bias-1))), s.float(math.Ldexp(1, mb))), u)
-	expMask := uint64(1)<<(width-1-mb) - 1
-	infBits := s.uint(u, expMask<<mb)
-	nanBits := s.uint(u, expMask<<mb|1<<(mb-1))
-	bits := s.sel(nan, nanBits, s.sel(inf, infBits, s.sel(sub, subBits, normal)))
-	sign := s.sel(neg, s.uint(u, 1<<(width-1)), s.uint(u, 0))
-	return s.bin("|", bits, sign)
-}
+// toBits is Futhark's f32.to_bits / f64.to_bits: the IEEE 754 bits of x,
+// a bit cast as in Futhark (arithmetic through log2 and powers of two is
+// not exact on a GPU, whose pow and log2 are not correctly rounded).
+func (s *scalarOps) toBits(x value) value { return s.un(core.ToBits, x) }
 
 // fromBits is Futhark's f32.from_bits / f64.from_bits: the float whose
-// IEEE 754 bits are b, built from its fields with exact arithmetic.
-func (s *scalarOps) fromBits(b value) value {
-	u := bitsOf(s.t)
-	mb, bias := floatLayout(s.t)
-	width := u.Bits()
-	expMask := uint64(1)<<(width-1-mb) - 1
-	negBit := s.bin("!=", s.bin("&", b, s.uint(u, 1<<(width-1))), s.uint(u, 0))
-	expf := s.bin("&", s.bin(">>", b, s.uint(u, uint64(mb))), s.uint(u, expMask))
-	mant := s.bin("&", b, s.uint(u, 1<<mb-1))
-	frac := s.bin("*", s.conv(mant, s.t), s.float(math.Ldexp(1, -mb))) // exact: mant < 2^mb
-	e := s.bin("-", s.conv(expf, s.t), s.float(float64(bias)))
-	normal := s.bin("*", s.bin("+", s.float(1), frac), s.bin("**", s.float(2), e))
-	subnormal := s.bin("*", frac, s.float(math.Ldexp(1, 1-bias)))
-	isZeroExp := s.bin("==", expf, s.uint(u, 0))
-	isMaxExp := s.bin("==", expf, s.uint(u, expMask))
-	special := s.sel(s.bin("==", mant, s.uint(u, 0)), s.float(math.Inf(1)), s.float(math.NaN()))
-	v := s.sel(isZeroExp, subnormal, s.sel(isMaxExp, special, normal))
-	return s.sel(negBit, s.un(core.Neg, v), v)
-}
+// IEEE 754 bits are b, NaN payloads included.
+func (s *scalarOps) fromBits(b value) value { return s.un(core.FromBits, b) }

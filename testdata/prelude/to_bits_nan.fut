@@ -1,5 +1,6 @@
--- The bits of NaN are the quiet NaN of its sign (Futhark's f32.nan is
--- 0x7fc00000), and NaN bits read back as NaN.
+-- f32.nan and f64.nan have Futhark's bits (C's NAN: 0x7fc00000 and
+-- 0x7ff8000000000000, not Go's math.NaN() with its payload of 1), and NaN
+-- bits read back as NaN.
 -- ==
 -- input { } output { 2143289344u32 9221120237041090560u64 true true }
 entry main : (u32, u64, bool, bool) =
