@@ -266,7 +266,7 @@ func (m *machine) compiledLoop(s *core.Stmt, lanes bool) *cloop {
 	if cl, ok := c.loops[s]; ok {
 		return cl
 	}
-	cl := &cloop{u: c.newUnit(), ins: freeVars(s.Exp)}
+	cl := &cloop{u: c.newUnit(), ins: core.FreeVars(s.Exp)}
 	sc := &scope{c: c, u: cl.u, vars: map[string]slot{}, consts: map[core.Const]slot{}, lanes: lanes}
 	for _, v := range cl.ins {
 		cl.inS = append(cl.inS, sc.bind(v))
@@ -555,7 +555,7 @@ func (sc *scope) stmt(ops []op, s *core.Stmt) []op {
 // frame of its free variables. With run non-nil, run evaluates the
 // statement in that frame instead of the frame's own stmt.
 func (sc *scope) interpCode(s *core.Stmt, run func(f *frame, r *regs) ([]eval.Value, error)) op {
-	free := freeVars(s.Exp)
+	free := core.FreeVars(s.Exp)
 	in := make([]slot, len(free))
 	for i, v := range free {
 		in[i] = sc.atom(v)

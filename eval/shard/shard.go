@@ -494,7 +494,7 @@ func (r *run) collective(kind string, k eval.KernelTiming) {
 
 // onFirst runs stmts on device 0 as one function of their free variables.
 func (r *run) onFirst(stmts []*core.Stmt) error {
-	free := freeVarsStmts(stmts)
+	free := core.FreeVarsStmts(stmts)
 	args := make([]eval.Value, len(free))
 	for i, v := range free {
 		val, err := r.value(v)
@@ -695,7 +695,7 @@ func stmtFun(name string, pre []*core.Stmt, s *core.Stmt) *core.Fun {
 	for i, v := range s.Pat {
 		res[i] = v
 	}
-	return &core.Fun{Name: name, Params: freeVarsStmts(stmts), Ret: core.TypesOf(s.Pat), Body: &core.Body{Stmts: stmts, Result: res}, Pos: s.Pos}
+	return &core.Fun{Name: name, Params: core.FreeVarsStmts(stmts), Ret: core.TypesOf(s.Pat), Body: &core.Body{Stmts: stmts, Result: res}, Pos: s.Pos}
 }
 
 // blockSize returns a fresh parameter that replaces the size atom a of a

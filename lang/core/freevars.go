@@ -1,18 +1,17 @@
-package cpu
+package core
 
-import "github.com/arepl/arepl/lang/core"
+// Free variables. Code that runs a piece of a Fun on its own (a loop the
+// CPU backend compiles apart, a statement run on every shard) takes as
+// parameters the variables the piece reads and does not bind; since names
+// are unique within a Fun, those are the names referred to minus the names
+// bound inside. Both backends use this one walk.
 
-// Free variables. A statement the compiler leaves to the frame
-// interpreter, and a loop compiled on its own, read the variables they do
-// not bind themselves from outside; since names are unique within a Fun,
-// those are the names referred to minus the names bound inside.
-
-// freeVars returns the variables e refers to that it does not bind, each
+// FreeVars returns the variables e refers to that it does not bind, each
 // once, in order of first reference.
-func freeVars(e core.Exp) []*core.Var {
-	w := &varWalk{bound: map[string]bool{}, seen: map[string]bool{}}
+func FreeVars(e Exp) []*Var {
+	w := &freeWalk{bound: map[string]bool{}, seen: map[string]bool{}}
 	w.exp(e)
-	var out []*core.Var
+	var out []*Var
 	for _, v := range w.refs {
 		if !w.bound[v.Name] {
 			out = append(out, v)
@@ -21,20 +20,20 @@ func freeVars(e core.Exp) []*core.Var {
 	return out
 }
 
-type varWalk struct {
+type freeWalk struct {
 	bound map[string]bool
 	seen  map[string]bool
-	refs  []*core.Var
+	refs  []*Var
 }
 
-func (w *varWalk) ref(v *core.Var) {
+func (w *freeWalk) ref(v *Var) {
 	if v != nil && !w.seen[v.Name] {
 		w.seen[v.Name] = true
 		w.refs = append(w.refs, v)
 	}
 }
 
-func (w *varWalk) bind(vs ...*core.Var) {
+func (w *freeWalk) bind(vs ...*Var) {
 	for _, v := range vs {
 		if v != nil {
 			w.bound[v.Name] = true
@@ -42,25 +41,25 @@ func (w *varWalk) bind(vs ...*core.Var) {
 	}
 }
 
-func (w *varWalk) atom(a core.Atom) {
-	if v, ok := a.(*core.Var); ok {
+func (w *freeWalk) atom(a Atom) {
+	if v, ok := a.(*Var); ok {
 		w.ref(v)
 	}
 }
 
-func (w *varWalk) atoms(as []core.Atom) {
+func (w *freeWalk) atoms(as []Atom) {
 	for _, a := range as {
 		w.atom(a)
 	}
 }
 
-func (w *varWalk) vars(vs []*core.Var) {
+func (w *freeWalk) vars(vs []*Var) {
 	for _, v := range vs {
 		w.ref(v)
 	}
 }
 
-func (w *varWalk) body(b *core.Body) {
+func (w *freeWalk) body(b *Body) {
 	if b == nil {
 		return
 	}
@@ -71,7 +70,7 @@ func (w *varWalk) body(b *core.Body) {
 	w.atoms(b.Result)
 }
 
-func (w *varWalk) lambda(l *core.Lambda) {
+func (w *freeWalk) lambda(l *Lambda) {
 	if l == nil {
 		return
 	}
@@ -79,7 +78,7 @@ func (w *varWalk) lambda(l *core.Lambda) {
 	w.body(l.Body)
 }
 
-func (w *varWalk) dims(idx []core.DimIndex) {
+func (w *freeWalk) dims(idx []DimIndex) {
 	for _, d := range idx {
 		if d.Fix != nil {
 			w.atom(*d.Fix)
@@ -91,7 +90,7 @@ func (w *varWalk) dims(idx []core.DimIndex) {
 	}
 }
 
-func (w *varWalk) screma(e *core.Screma) {
+func (w *freeWalk) screma(e *Screma) {
 	w.atom(e.W)
 	w.vars(e.Arrs)
 	w.bind(e.Index)
@@ -107,72 +106,72 @@ func (w *varWalk) screma(e *core.Screma) {
 	w.lambda(e.Post)
 }
 
-func (w *varWalk) exp(e core.Exp) {
+func (w *freeWalk) exp(e Exp) {
 	switch e := e.(type) {
-	case *core.AtomExp:
+	case *AtomExp:
 		w.atom(e.A)
-	case *core.BinOpExp:
+	case *BinOpExp:
 		w.atom(e.X)
 		w.atom(e.Y)
-	case *core.UnOpExp:
+	case *UnOpExp:
 		w.atom(e.X)
-	case *core.ConvExp:
+	case *ConvExp:
 		w.atom(e.X)
-	case *core.IfExp:
+	case *IfExp:
 		w.atom(e.Cond)
 		w.body(e.Then)
 		w.body(e.Else)
-	case *core.LoopExp:
+	case *LoopExp:
 		w.atoms(e.Init)
-		if fl := core.ForOf(e.Form); fl != nil {
+		if fl := ForOf(e.Form); fl != nil {
 			w.atom(fl.Bound)
 			w.bind(fl.I)
 		}
 		w.bind(e.Params...)
 		w.body(e.Body)
-	case *core.IndexExp:
+	case *IndexExp:
 		w.ref(e.Arr)
 		w.dims(e.Idx)
-	case *core.UpdateExp:
+	case *UpdateExp:
 		w.ref(e.Arr)
 		w.dims(e.Idx)
 		w.atom(e.Val)
-	case *core.SizeExp:
+	case *SizeExp:
 		w.ref(e.Arr)
-	case *core.ArrayLitExp:
+	case *ArrayLitExp:
 		w.atoms(e.Elems)
-	case *core.IotaExp:
+	case *IotaExp:
 		w.atom(e.N)
 		w.atom(e.Start)
 		w.atom(e.Step)
-	case *core.ReplicateExp:
+	case *ReplicateExp:
 		w.atom(e.N)
 		w.atom(e.V)
-	case *core.ReshapeExp:
+	case *ReshapeExp:
 		w.ref(e.Arr)
 		w.atoms(e.Shape)
-	case *core.TransposeExp:
+	case *TransposeExp:
 		w.ref(e.Arr)
-	case *core.ReverseExp:
+	case *ReverseExp:
 		w.ref(e.Arr)
-	case *core.RotateExp:
+	case *RotateExp:
 		w.atom(e.R)
 		w.ref(e.Arr)
-	case *core.ConcatExp:
+	case *ConcatExp:
 		w.vars(e.Arrs)
-	case *core.CopyExp:
+	case *CopyExp:
 		w.ref(e.Arr)
-	case *core.ApplyExp:
+	case *ApplyExp:
 		w.atoms(e.Args)
-	case *core.AssertExp:
+	case *AssertExp:
 		w.atom(e.Cond)
 		w.atoms(e.Args)
-	case *core.Screma:
+	case *Screma:
 		w.screma(e)
-	case *core.Segmented:
+	case *Segmented:
 		w.atoms(e.Outer)
 		w.screma(e.Op)
-	case *core.Hist:
+	case *Hist:
 		w.atom(e.W)
 		w.vars(e.Arrs)
 		w.bind(e.Index)
@@ -182,19 +181,19 @@ func (w *varWalk) exp(e core.Exp) {
 			w.atoms(op.Neutral)
 			w.lambda(op.Lambda)
 		}
-	case *core.Scatter:
+	case *Scatter:
 		w.atom(e.W)
 		w.vars(e.Arrs)
 		w.vars(e.Dests)
 		w.bind(e.Index)
 		w.lambda(e.Map)
-	case *core.Filter:
+	case *Filter:
 		w.atom(e.W)
 		w.vars(e.Arrs)
 		w.bind(e.Index)
 		w.lambda(e.Map)
 		w.lambda(e.Pred)
-	case *core.MultiScan:
+	case *MultiScan:
 		w.atom(e.W)
 		w.atom(e.K)
 		w.ref(e.Labels)
@@ -204,6 +203,23 @@ func (w *varWalk) exp(e core.Exp) {
 			w.lambda(e.Op.Lambda)
 		}
 	default:
-		panic("cpu: freeVars of an unknown expression")
+		panic("core: FreeVars of an unknown expression")
 	}
+}
+
+// FreeVarsStmts is FreeVars of a run of statements: what they read that
+// none of them binds.
+func FreeVarsStmts(stmts []*Stmt) []*Var {
+	w := &freeWalk{bound: map[string]bool{}, seen: map[string]bool{}}
+	for _, s := range stmts {
+		w.exp(s.Exp)
+		w.bind(s.Pat...)
+	}
+	var out []*Var
+	for _, v := range w.refs {
+		if !w.bound[v.Name] {
+			out = append(out, v)
+		}
+	}
+	return out
 }
