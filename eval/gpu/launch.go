@@ -24,35 +24,10 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 		return r.launchSegRed(s, ks, env) // segred.go
 	}
 	op := ks[0].Op
-	wv, err := r.host(op.W, env)
-	if err != nil {
-		return err
-	}
-	w, err := scalarInt(wv)
-	if err != nil {
-		return err
-	}
-	// Segments: the product of the outer dimensions.
-	segs := int64(1)
-	var outer []int64
-	for _, a := range ks[0].Outer {
-		v, err := r.host(a, env)
-		if err != nil {
-			return err
-		}
-		d, err := scalarInt(v)
-		if err != nil {
-			return err
-		}
-		outer = append(outer, d)
-		segs *= d
-	}
 	k := ks[0]
-	if k.Kind == kSegRed {
-		k = pickGroup(ks, w)
-	}
-	if w < 0 || segs < 0 || segs > 0 && w > maxAlloc/segs {
-		return source.Errorf(s.Pos, "cannot allocate an array of %d x %d elements", segs, w)
+	w, segs, outer, err := r.segShape(s, k, env)
+	if err != nil {
+		return err
 	}
 	n := w * segs // elements
 	f := r.l.funcs[k.Name]
@@ -72,9 +47,6 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 		grid = max(1, min(ceilDiv(tiles, warps), sms*int64(occ)))
 		extra = max(1, ceilDiv(tiles, grid*warps))
 		grid = max(1, ceilDiv(tiles, extra*warps))
-	case kSegRed:
-		grid = min(ceilDiv(segs*int64(k.Group), int64(k.Block)), sms*int64(occ))
-		extra = w
 	}
 	grid = max(grid, 1)
 
@@ -101,10 +73,6 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 		}
 		outs = append(outs, d)
 	}
-	resCount := int64(1)
-	if k.Kind == kSegRed {
-		resCount = segs
-	}
 	for _, t := range k.Red {
 		if k.Kind == kRedComm || k.Kind == kRedOrdered {
 			d, err := alloc(t, grid)
@@ -113,7 +81,7 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 			}
 			parts = append(parts, d)
 		}
-		d, err := alloc(t, resCount)
+		d, err := alloc(t, 1)
 		if err != nil {
 			return err
 		}
@@ -126,11 +94,7 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 	for _, p := range k.params {
 		switch p.kind {
 		case pN:
-			if k.Kind == kSegRed {
-				args = append(args, segs)
-			} else {
-				args = append(args, n)
-			}
+			args = append(args, n)
 		case pExtra:
 			args = append(args, extra)
 		case pErr, pScalar, pArray, pDim:
@@ -169,13 +133,9 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 			return fmt.Errorf("internal error: parameter kind %d", p.kind)
 		}
 	}
-	// A map of nothing has nothing to write; a segmented reduction of
-	// empty rows still writes each row's neutral element.
-	skip := n == 0 && k.Kind == kMap
-	if k.Kind == kSegRed {
-		skip = segs == 0
-	}
-	if !skip {
+	// A map of nothing has nothing to write; a reduction of nothing
+	// still writes its neutral element.
+	if !(n == 0 && k.Kind == kMap) {
 		d, err := f.Launch(cuda.Dim3{X: uint32(grid)}, cuda.Dim3{X: uint32(k.Block)}, 0, args...)
 		if err != nil {
 			return err
@@ -193,10 +153,6 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 	// small and usually printed or used as sizes), then map-outs.
 	var vals []eval.Value
 	for j, d := range results {
-		if k.Kind == kSegRed {
-			vals = append(vals, eval.Value{Elem: k.Red[j], Shape: append([]int64(nil), outer...), Dev: d})
-			continue
-		}
 		s := eval.MakeSlice(k.Red[j], 1)
 		start := time.Now()
 		err := r.b.g.DtoH(slicePtr(s), d.ptr(), d.bytes)
@@ -219,23 +175,34 @@ func (r *run) launch(s *core.Stmt, ks []*kernel, env map[string]eval.Value) erro
 	return nil
 }
 
-// pickGroup chooses the segmented-reduction variant for rows of w
-// elements: a thread per row for tiny rows, a warp for rows up to a few
-// thousand, a block beyond.
-func pickGroup(ks []*kernel, w int64) *kernel {
-	want := 256
-	switch {
-	case w <= 8:
-		want = 1
-	case w <= 4096:
-		want = 32
+// segShape evaluates a kernel's row width and outer dimensions: w
+// elements a segment, segs segments (the product of outer; 1 for a flat
+// SOAC, which has none), checked so that w*segs elements can be allocated.
+func (r *run) segShape(s *core.Stmt, k *kernel, env map[string]eval.Value) (w, segs int64, outer []int64, err error) {
+	wv, err := r.host(k.Op.W, env)
+	if err != nil {
+		return 0, 0, nil, err
 	}
-	for _, k := range ks {
-		if k.Group == want {
-			return k
+	if w, err = scalarInt(wv); err != nil {
+		return 0, 0, nil, err
+	}
+	segs = 1
+	for _, a := range k.Outer {
+		v, err := r.host(a, env)
+		if err != nil {
+			return 0, 0, nil, err
 		}
+		d, err := scalarInt(v)
+		if err != nil {
+			return 0, 0, nil, err
+		}
+		outer = append(outer, d)
+		segs *= d
 	}
-	return ks[len(ks)-1]
+	if w < 0 || segs < 0 || segs > 0 && w > maxAlloc/segs {
+		return 0, 0, nil, source.Errorf(s.Pos, "cannot allocate an array of %d x %d elements", segs, w)
+	}
+	return w, segs, outer, nil
 }
 
 // maxAlloc bounds the bytes of one device array, so that sizes near the

@@ -698,30 +698,9 @@ func (r *run) launchSegRed(s *core.Stmt, ks []*kernel, env map[string]eval.Value
 		return nil
 	}
 	op := ks[0].Op
-	wv, err := r.host(op.W, env)
+	w, segs, outer, err := r.segShape(s, ks[0], env)
 	if err != nil {
 		return err
-	}
-	w, err := scalarInt(wv)
-	if err != nil {
-		return err
-	}
-	segs := int64(1)
-	var outer []int64
-	for _, a := range ks[0].Outer {
-		v, err := r.host(a, env)
-		if err != nil {
-			return err
-		}
-		d, err := scalarInt(v)
-		if err != nil {
-			return err
-		}
-		outer = append(outer, d)
-		segs *= d
-	}
-	if w < 0 || segs < 0 || segs > 0 && w > maxAlloc/segs {
-		return source.Errorf(s.Pos, "cannot allocate an array of %d x %d elements", segs, w)
 	}
 	n := w * segs
 	c := pickSegRed(ks, segs, w, int64(r.b.lim.SMs), func(k *kernel) int64 { return int64(r.l.occ[k.Name]) })
