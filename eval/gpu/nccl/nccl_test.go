@@ -3,6 +3,7 @@ package nccl
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -104,3 +105,68 @@ func TestExchangeErrors(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// TestExchangeHostilePeers: before the real ranks connect, rank 0's port
+// gets a client that sends nothing, one that sends garbage, one that
+// claims rank 0, one that claims a rank past the last, and a real rank's
+// hello twice. None of them takes a rank's place: the real ranks still
+// get the id, and only rank 1's first hello got it among the impostors.
+func TestExchangeHostilePeers(t *testing.T) {
+	saved := helloTimeout
+	helloTimeout = 300 * time.Millisecond
+	defer func() { helloTimeout = saved }()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var want UniqueID
+	want[0], want[127] = 1, 2
+	const n = 3
+	done := make(chan error, 1)
+	go func() {
+		_, err := Exchange(ctx, "tcp:"+addr, 0, n, func() (UniqueID, error) { return want, nil })
+		done <- err
+	}()
+	dial := func() net.Conn {
+		for {
+			c, err := net.Dial("tcp", addr)
+			if err == nil {
+				return c
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	// Each impostor must get nothing back: the server closes on it.
+	for _, msg := range [][]byte{nil, []byte("GET / HTTP/1.0\r\n\r\n"), hello(0), hello(n), hello(7 << 20)} {
+		c := dial()
+		c.Write(msg)
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if b, _ := io.ReadAll(c); len(b) != 0 {
+			t.Errorf("hello %q got %d bytes back", msg, len(b))
+		}
+		c.Close()
+	}
+	// Rank 1 asks, then a second client claims rank 1 again: no id for it.
+	id, err := Exchange(ctx, "tcp:"+addr, 1, n, nil)
+	if err != nil || id != want {
+		t.Fatalf("rank 1: %v (id right: %v)", err, id == want)
+	}
+	c := dial()
+	c.Write(hello(1))
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if b, _ := io.ReadAll(c); len(b) != 0 {
+		t.Errorf("a second rank 1 got %d bytes back", len(b))
+	}
+	c.Close()
+	id, err = Exchange(ctx, "tcp:"+addr, 2, n, nil)
+	if err != nil || id != want {
+		t.Fatalf("rank 2: %v (id right: %v)", err, id == want)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("rank 0: %v", err)
+	}
+}

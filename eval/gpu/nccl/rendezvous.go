@@ -2,12 +2,14 @@ package nccl
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -20,7 +22,14 @@ import (
 //     on a file system every host sees (NFS, Lustre) and fresh for each
 //     job: a stale id from an earlier job would hang the others.
 //   - tcp:HOST:PORT — rank 0 listens on HOST:PORT and sends the id to each
-//     of the nranks-1 others, which connect (retrying until rank 0 is up).
+//     of the nranks-1 others, which connect (retrying until rank 0 is up)
+//     and say who they are first: a hello (magic and rank). A connection
+//     that does not send a valid hello for a rank not yet served within
+//     helloTimeout (a port scanner, a stray client, a rank asking twice) is
+//     dropped without the id and without taking a rank's place, so it can
+//     neither learn the id nor leave a real rank waiting. This is no
+//     authentication (NCCL's own bootstrap has none either); run jobs on a
+//     trusted network, as NCCL requires.
 //
 // Either way the id is 128 opaque bytes; NCCL's own bootstrap then
 // connects the ranks over the network the id names.
@@ -43,12 +52,12 @@ func Exchange(ctx context.Context, spec string, rank, nranks int, mk func() (Uni
 		if kind == "file" {
 			return id, publishFile(addr, id)
 		}
-		return id, serveTCP(ctx, addr, nranks-1, id)
+		return id, serveTCP(ctx, addr, nranks, id)
 	}
 	if kind == "file" {
 		return waitFile(ctx, addr)
 	}
-	return dialTCP(ctx, addr)
+	return dialTCP(ctx, addr, rank)
 }
 
 func publishFile(path string, id UniqueID) error {
@@ -81,7 +90,21 @@ func waitFile(ctx context.Context, path string) (UniqueID, error) {
 	}
 }
 
-func serveTCP(ctx context.Context, addr string, peers int, id UniqueID) error {
+// The TCP hello: helloMagic, then the rank as 4 big-endian bytes.
+const helloMagic = "arepl-nccl-1"
+
+// helloTimeout bounds each step of the exchange with one peer: its hello,
+// and writing or reading the id.
+var helloTimeout = 10 * time.Second
+
+func hello(rank int) []byte {
+	return binary.BigEndian.AppendUint32([]byte(helloMagic), uint32(rank))
+}
+
+// serveTCP sends id to ranks 1..nranks-1, each once, whatever else
+// connects meanwhile. Each connection is served on its own goroutine, so
+// a peer that stalls its hello delays no one else.
+func serveTCP(ctx context.Context, addr string, nranks int, id UniqueID) error {
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
@@ -90,30 +113,80 @@ func serveTCP(ctx context.Context, addr string, peers int, id UniqueID) error {
 	defer ln.Close()
 	stop := context.AfterFunc(ctx, func() { ln.Close() })
 	defer stop()
-	for range peers {
+	var (
+		mu     sync.Mutex
+		served = make([]bool, nranks)
+		left   = nranks - 1
+		all    = make(chan struct{})
+	)
+	if left == 0 {
+		return nil
+	}
+	for {
 		c, err := ln.Accept()
 		if err != nil {
+			select {
+			case <-all:
+				return nil
+			default:
+			}
 			if ctx.Err() != nil {
 				return fmt.Errorf("rendezvous: waiting for the other ranks on %s: %w", addr, ctx.Err())
 			}
 			return fmt.Errorf("rendezvous: %w", err)
 		}
-		_, err = c.Write(id[:])
-		c.Close()
-		if err != nil {
-			return fmt.Errorf("rendezvous: %w", err)
-		}
+		// Not waited for: a peer still stalling its hello when the
+		// last rank has its id ends by its deadline on its own.
+		go func() {
+			defer c.Close()
+			r, ok := readHello(c, nranks)
+			if !ok {
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if served[r] || left == 0 {
+				return
+			}
+			if _, err := c.Write(id[:]); err != nil {
+				return
+			}
+			served[r] = true
+			if left--; left == 0 {
+				close(all)
+				ln.Close()
+			}
+		}()
 	}
-	return nil
 }
 
-func dialTCP(ctx context.Context, addr string) (UniqueID, error) {
+// readHello reads a peer's hello within helloTimeout and returns its rank
+// when the hello is well formed and names a rank other than 0.
+func readHello(c net.Conn, nranks int) (int, bool) {
+	c.SetDeadline(time.Now().Add(helloTimeout))
+	want := hello(0)
+	got := make([]byte, len(want))
+	if _, err := io.ReadFull(c, got); err != nil || string(got[:len(helloMagic)]) != helloMagic {
+		return 0, false
+	}
+	r := binary.BigEndian.Uint32(got[len(helloMagic):])
+	if r == 0 || r >= uint32(nranks) {
+		return 0, false
+	}
+	return int(r), true
+}
+
+func dialTCP(ctx context.Context, addr string, rank int) (UniqueID, error) {
 	var id UniqueID
 	var d net.Dialer
 	for {
 		c, err := d.DialContext(ctx, "tcp", addr)
 		if err == nil {
-			_, err = io.ReadFull(c, id[:])
+			c.SetDeadline(time.Now().Add(helloTimeout))
+			_, err = c.Write(hello(rank))
+			if err == nil {
+				_, err = io.ReadFull(c, id[:])
+			}
 			c.Close()
 			if err == nil {
 				return id, nil
