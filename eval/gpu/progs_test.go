@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/arepl/arepl/eval"
@@ -46,6 +47,10 @@ func arr(xs any) eval.Value {
 		v.Elem, v.Shape = F32, []int64{int64(len(d))}
 	case []float64:
 		v.Elem, v.Shape = F64, []int64{int64(len(d))}
+	default:
+		// A scalar passed here (not a one-element slice) would
+		// become a bool value and fail far from the mistake.
+		panic(fmt.Sprintf("arr: %T is not a slice type the tests use", xs))
 	}
 	return v
 }

@@ -103,11 +103,11 @@ func TestVectorOpDevice(t *testing.T) {
 				}
 				args = []eval.Value{as, mk(n, m, 7)}
 			case "red_from":
-				args = []eval.Value{scalar(int32(-5)), mk(n, m, 0)}
+				args = []eval.Value{scalar([]int32{-5}), mk(n, m, 0)}
 			case "red_wide":
 				// One more than the width: the size error when
 				// there are rows, the replicate when there are none.
-				args = []eval.Value{scalar(m + 1), mk(n, m, 0)}
+				args = []eval.Value{scalar([]int64{m + 1}), mk(n, m, 0)}
 			default:
 				args = []eval.Value{mk(n, m, 0)}
 			}
