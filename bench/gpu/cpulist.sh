@@ -59,7 +59,7 @@ for p in "${progs[@]}"; do
 done
 
 if [ -n "$gputest" ]; then
-  tests='TestVectorOp|TestSplitScans|TestSeqScatter'
+  tests='TestVectorOp|TestSplitScans|TestSeqScatter|TestEmptyOnCPU'
   echo "== $gputest -test.run '$tests'"
   (cd eval/gpu && "$gputest" -test.run "$tests" -test.v) || fail=1
   if command -v compute-sanitizer >/dev/null; then

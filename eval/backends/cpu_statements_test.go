@@ -9,10 +9,12 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/eval/gpu"
+	"github.com/arepl/arepl/lang/core"
 )
 
 var updateCPU = flag.Bool("update-cpu", false, "rewrite testdata/gpu_cpu_statements.txt")
@@ -29,62 +31,17 @@ var entryRe = regexp.MustCompile(`(?m)^entry\s+([A-Za-z_][A-Za-z_0-9']*)`)
 // statements left on the CPU are exactly those of the list kept in the
 // repository: a change that sends a statement to the CPU fails here.
 func TestNoSilentCPU(t *testing.T) {
-	var files []string
-	for _, root := range []string{"../../testdata", "../../examples"} {
-		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".fut") {
-				files = append(files, path)
-			}
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	sort.Strings(files)
 	var lines []string
-	for _, fused := range []bool{true, false} {
-		mode := "unfused"
-		if fused {
-			mode = "fused"
+	for _, p := range testPrograms(t) {
+		stmts, err := gpu.CPUStatements(p.prog)
+		if err != nil {
+			t.Errorf("%s %s: %v", p.file, p.entry, err)
+			continue
 		}
-		for _, f := range files {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := NewSession(eval.Options{Backend: "cpu", Fusion: fused})
-			if _, err := s.Load(context.Background(), f); err != nil {
-				continue // error tests: nothing to run
-			}
-			seen := map[string]bool{}
-			names := entryRe.FindAllStringSubmatch(string(src), -1)
-			if len(names) == 0 {
-				// A program without entry points runs its main, as arepl
-				// test and futhark test do.
-				names = [][]string{{"main", "main"}}
-			}
-			for _, m := range names {
-				if seen[m[1]] {
-					continue
-				}
-				seen[m[1]] = true
-				c, err := s.CompileCall(m[1])
-				if err != nil {
-					continue
-				}
-				stmts, err := gpu.CPUStatements(c.Program)
-				if err != nil {
-					t.Errorf("%s %s: %v", f, m[1], err)
-					continue
-				}
-				for _, st := range stmts {
-					rel := strings.TrimPrefix(filepath.ToSlash(f), "../../")
-					pos := st.Pos
-					pos.File = rel
-					lines = append(lines, fmt.Sprintf("%s %s %s: %s", mode, pos, st.Kind, st.Why))
-				}
-			}
+		for _, st := range stmts {
+			pos := st.Pos
+			pos.File = p.file
+			lines = append(lines, fmt.Sprintf("%s %s %s: %s", p.mode, pos, st.Kind, st.Why))
 		}
 	}
 	lines = dedup(lines)
@@ -139,4 +96,103 @@ func diffLines(want, got string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestEmptyResultShapes checks that every segmented map of every test
+// program (fused and unfused) knows the shapes of its array results before
+// the launch: at an empty index space no thread runs to report them, and a
+// dimension the host cannot compute would come out as 0 where the CPU
+// gives the size the body makes (the in-thread scatter of
+// testdata/segscatter/scatter_rows.fut at zero rows, issue 15).
+func TestEmptyResultShapes(t *testing.T) {
+	for _, p := range testPrograms(t) {
+		stmts, err := gpu.UnknownResultDims(p.prog)
+		if err != nil {
+			t.Errorf("%s %s: %v", p.file, p.entry, err)
+			continue
+		}
+		for _, st := range stmts {
+			pos := st.Pos
+			pos.File = p.file
+			t.Errorf("%s %s %s: %s (teach the nest analysis, eval/gpu/nest.go's record, the shape of what the thread makes; at run time it runs on the CPU at an empty space)", p.mode, pos, st.Kind, st.Why)
+		}
+	}
+}
+
+// A testProgram is one entry point of a test program, compiled fused or
+// unfused as a session would.
+type testProgram struct {
+	mode  string // "fused" or "unfused"
+	file  string // relative to the repository root
+	entry string
+	prog  *core.Program
+}
+
+var (
+	testProgsOnce sync.Once
+	testProgs     []testProgram
+	testProgsErr  error
+)
+
+// testPrograms compiles every entry point (main in a program without entry
+// points, as arepl test and futhark test run it) of every .fut program
+// under testdata/ and examples/, fused then unfused, once for all the tests
+// that read them. Programs that fail to load or compile are error tests:
+// nothing to run.
+func testPrograms(t *testing.T) []testProgram {
+	t.Helper()
+	testProgsOnce.Do(func() {
+		var files []string
+		for _, root := range []string{"../../testdata", "../../examples"} {
+			err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() && strings.HasSuffix(path, ".fut") {
+					files = append(files, path)
+				}
+				return err
+			})
+			if err != nil {
+				testProgsErr = err
+				return
+			}
+		}
+		sort.Strings(files)
+		for _, fused := range []bool{true, false} {
+			mode := "unfused"
+			if fused {
+				mode = "fused"
+			}
+			for _, f := range files {
+				src, err := os.ReadFile(f)
+				if err != nil {
+					testProgsErr = err
+					return
+				}
+				s := NewSession(eval.Options{Backend: "cpu", Fusion: fused})
+				if _, err := s.Load(context.Background(), f); err != nil {
+					continue
+				}
+				seen := map[string]bool{}
+				names := entryRe.FindAllStringSubmatch(string(src), -1)
+				if len(names) == 0 {
+					names = [][]string{{"main", "main"}}
+				}
+				for _, m := range names {
+					if seen[m[1]] {
+						continue
+					}
+					seen[m[1]] = true
+					c, err := s.CompileCall(m[1])
+					if err != nil {
+						continue
+					}
+					rel := strings.TrimPrefix(filepath.ToSlash(f), "../../")
+					testProgs = append(testProgs, testProgram{mode: mode, file: rel, entry: m[1], prog: c.Program})
+				}
+			}
+		}
+	})
+	if testProgsErr != nil {
+		t.Fatal(testProgsErr)
+	}
+	return testProgs
 }

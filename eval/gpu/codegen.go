@@ -240,6 +240,8 @@ func (e *emitter) stmt(s *core.Stmt) error {
 			return e.seqScrema(s, x)
 		case *core.Segmented:
 			return e.seqSegmented(s, x)
+		case *core.Scatter:
+			return e.seqScatter(s, x)
 		}
 	}
 	one := func() (string, error) {

@@ -989,3 +989,61 @@ func (e *emitter) inlineCall(s *core.Stmt, x *core.ApplyExp, f *core.Fun) error 
 	}
 	return nil
 }
+
+// seqScatter runs a scatter sequentially in the thread: the results are
+// copies of the destinations (thread-local arrays), then each element's
+// value is stored at its index, in element order (so the last of several
+// writes to one index wins, as on the CPU); indices outside the
+// destination are ignored (Futhark's scatter).
+func (e *emitter) seqScatter(s *core.Stmt, x *core.Scatter) error {
+	if len(x.Map.Ret) != 2*len(x.Dests) || len(s.Pat) != len(x.Dests) {
+		return fmt.Errorf("internal error: scatter into %d arrays with %d results and %d variables", len(x.Dests), len(x.Map.Ret), len(s.Pat))
+	}
+	for j, d := range x.Dests {
+		if d.Type.Rank != 1 || x.Map.Ret[2*j+1].IsArray() {
+			return unsup("a scatter into arrays of rank %d inside a kernel", d.Type.Rank)
+		}
+	}
+	w, err := atom(x.W)
+	if err != nil {
+		return err
+	}
+	e.line("{")
+	e.indent++
+	n := e.fresh("w")
+	e.line("const i64 %s = (i64)(%s);", n, w)
+	for j, d := range x.Dests {
+		dst, src := cname(s.Pat[j].Name), cname(d.Name)
+		e.alloc(dst, d.Type.Elem, viewDims(src, 1))
+		e.copyView(dst, src, 1)
+	}
+	mark := e.fresh("mark")
+	e.line("i64 %s = ar_top;", mark)
+	i := e.fresh("i")
+	e.line("for (i64 %s = 0; %s < %s; %s++) {", i, i, n, i)
+	e.indent++
+	if x.Index != nil {
+		e.line("const i64 %s = %s;", cname(x.Index.Name), i)
+	}
+	for k, p := range x.Map.Params {
+		e.bindElem(p, x.Arrs[k], i)
+	}
+	ys := make([]string, len(x.Map.Ret))
+	for j, t := range x.Map.Ret {
+		ys[j] = e.fresh("y")
+		e.line("%s %s;", ctype(t.Elem), ys[j])
+	}
+	if err := e.body(x.Map.Body, ys); err != nil {
+		return err
+	}
+	for j := range x.Dests {
+		dst, at0 := cname(s.Pat[j].Name), ys[2*j]
+		e.line("if (%s >= 0 && %s < %s) %s = %s;", at0, at0, dimName(dst, 0), at(dst, []string{at0}), ys[2*j+1])
+	}
+	e.line("ar_top = %s;", mark)
+	e.indent--
+	e.line("}")
+	e.indent--
+	e.line("}")
+	return nil
+}

@@ -71,9 +71,17 @@ type hostDim struct {
 	Atom core.Atom
 	Arr  *core.Var
 	D    int
+	Sum  []hostDim // when non-empty: the sum of these (a concatenation)
 }
 
 func (d hostDim) String() string {
+	if len(d.Sum) > 0 {
+		var ts []string
+		for _, t := range d.Sum {
+			ts = append(ts, t.String())
+		}
+		return strings.Join(ts, " + ")
+	}
 	if d.Arr != nil {
 		return fmt.Sprintf("size(%s, %d)", d.Arr.Name, d.D)
 	}
@@ -364,7 +372,7 @@ func (a *nestAnalysis) lambdaResults(l *core.Lambda, arrs []*core.Var) [][]*host
 
 // known is d if the host knows it, else nil.
 func known(d hostDim) *hostDim {
-	if d.Atom == nil && d.Arr == nil {
+	if d.Atom == nil && d.Arr == nil && len(d.Sum) == 0 {
 		return nil
 	}
 	return &d
@@ -374,16 +382,25 @@ func known(d hostDim) *hostDim {
 func (a *nestAnalysis) record(s *core.Stmt) {
 	switch e := s.Exp.(type) {
 	case *core.Screma:
-		if isMapOnly(e) {
-			w := known(a.dim(e.W))
-			for i, sh := range a.lambdaResults(e.Map, e.Arrs) {
-				if i < len(s.Pat) && s.Pat[i].Type.IsArray() {
-					full := []*hostDim{w}
-					if sh == nil {
-						sh = make([]*hostDim, s.Pat[i].Type.Rank-1)
-					}
-					a.shapes[s.Pat[i].Name] = append(full, sh...)
+		a.recordScrema(s, e)
+		return
+	case *core.Scatter:
+		// Each result is a copy of its destination.
+		for j, d := range e.Dests {
+			if j < len(s.Pat) {
+				a.shapes[s.Pat[j].Name] = a.shape(d)
+			}
+		}
+		return
+	case *core.Hist:
+		// The results are the operators' destinations, in order.
+		j := 0
+		for _, op := range e.Ops {
+			for _, d := range op.Dests {
+				if j < len(s.Pat) {
+					a.shapes[s.Pat[j].Name] = a.shape(d)
 				}
+				j++
 			}
 		}
 		return
@@ -421,6 +438,25 @@ func (a *nestAnalysis) record(s *core.Stmt) {
 		a.shapes[v.Name] = sh
 	case *core.CopyExp:
 		a.shapes[v.Name] = a.shape(e.Arr)
+	case *core.UpdateExp:
+		a.shapes[v.Name] = a.shape(e.Arr)
+	case *core.IndexExp:
+		if v.Type.IsArray() {
+			a.shapes[v.Name] = a.sliceShape(e)
+		}
+	case *core.ConcatExp:
+		if len(e.Arrs) > 0 {
+			sum := &hostDim{}
+			for _, x := range e.Arrs {
+				d := a.shape(x)
+				if len(d) == 0 || d[0] == nil {
+					sum = nil
+					break
+				}
+				sum.Sum = append(sum.Sum, *d[0])
+			}
+			a.shapes[v.Name] = append([]*hostDim{sum}, a.shape(e.Arrs[0])[1:]...)
+		}
 	case *core.ReverseExp:
 		a.shapes[v.Name] = a.shape(e.Arr)
 	case *core.RotateExp:
@@ -444,6 +480,90 @@ func (a *nestAnalysis) record(s *core.Stmt) {
 		}
 		a.shapes[v.Name] = sh
 	}
+}
+
+// recordScrema notes the shapes of a screma's array results: a scanned or
+// mapped-out array has the screma's width outside the shape of the
+// lambda's result, a reduced value the lambda result's shape; the
+// post-map's results have the width outside (their rows' shapes are not
+// followed).
+func (a *nestAnalysis) recordScrema(s *core.Stmt, e *core.Screma) {
+	w := known(a.dim(e.W))
+	res := a.lambdaResults(e.Map, e.Arrs)
+	ns, nr := e.NumScanned(), e.NumReduced()
+	set := func(v *core.Var, outer bool, sh []*hostDim) {
+		if !v.Type.IsArray() {
+			return
+		}
+		var full []*hostDim
+		if outer {
+			full = []*hostDim{w}
+		}
+		if sh == nil {
+			sh = make([]*hostDim, v.Type.Rank-len(full))
+		}
+		a.shapes[v.Name] = append(full, sh...)
+	}
+	elem := func(i int) []*hostDim {
+		if i < len(res) {
+			return res[i]
+		}
+		return nil
+	}
+	if e.Post != nil {
+		np := len(e.Post.Ret)
+		for i, v := range s.Pat {
+			if i < np {
+				set(v, true, nil)
+			} else {
+				set(v, false, elem(ns+i-np))
+			}
+		}
+		return
+	}
+	for i, v := range s.Pat {
+		set(v, i < ns || i >= ns+nr, elem(i))
+	}
+}
+
+// sliceShape is what the host knows of the shape of a slice of an array:
+// a fixed index drops its dimension; a slice with constant bounds has
+// their count, one from 0 with stride 1 its end; a dimension not indexed
+// is the array's.
+func (a *nestAnalysis) sliceShape(e *core.IndexExp) []*hostDim {
+	sh := a.shape(e.Arr)
+	var out []*hostDim
+	for _, d := range e.Idx {
+		if d.Fix != nil {
+			continue
+		}
+		out = append(out, a.sliceDim(d))
+	}
+	if len(e.Idx) < len(sh) {
+		out = append(out, sh[len(e.Idx):]...)
+	}
+	return out
+}
+
+// sliceDim is the length of the slice d when the host knows it, else nil.
+func (a *nestAnalysis) sliceDim(d core.DimIndex) *hostDim {
+	i, iok := d.Start.(core.Const)
+	j, jok := d.End.(core.Const)
+	q, qok := d.Stride.(core.Const)
+	switch {
+	case iok && jok && qok && q.Int() != 0:
+		// Futhark's count, as the kernel computes it (inkernel.go's slice).
+		n := int64(0)
+		if q.Int() > 0 {
+			n = (j.Int() - i.Int() + q.Int() - 1) / q.Int()
+		} else {
+			n = (i.Int() - j.Int() - q.Int() - 1) / -q.Int()
+		}
+		return &hostDim{Atom: core.IntConst(core.I64, max(n, 0))}
+	case iok && i.Int() == 0 && qok && q.Int() == 1:
+		return known(a.dim(d.End))
+	}
+	return nil
 }
 
 func firstVar(as []core.Atom) (*core.Var, bool) {

@@ -590,6 +590,13 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 		}
 		n *= d
 	}
+	var empty [][]int64 // n == 0: the array results' shapes (emptyshape.go)
+	if n == 0 {
+		var ok bool
+		if empty, ok = r.emptyShapes(nst, env); !ok {
+			return r.emptyOnCPU(s, env)
+		}
+	}
 	f := r.l.funcs[k.Name]
 	occ := r.l.occ[k.Name]
 	alloc := func(t core.PrimType, count int64) (*devArray, error) {
@@ -743,11 +750,8 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 				d := int64(0)
 				if n > 0 {
 					d = auxWords[off+q]
-				} else if hd := nst.ResultDims[j]; q < len(hd) && hd[q] != nil {
-					// No thread ran: what the host knows, else empty.
-					if v, err := r.hostDim(*hd[q], env); err == nil && v >= 0 {
-						d = v
-					}
+				} else {
+					d = empty[j][q] // no thread ran: what the host knows
 				}
 				shape = append(shape, d)
 				if d > 0 && count > maxAlloc/d {
@@ -805,6 +809,17 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 
 // hostDim evaluates a size the host knows.
 func (r *run) hostDim(h hostDim, env map[string]eval.Value) (int64, error) {
+	if len(h.Sum) > 0 {
+		total := int64(0)
+		for _, t := range h.Sum {
+			d, err := r.hostDim(t, env)
+			if err != nil {
+				return 0, err
+			}
+			total += d
+		}
+		return total, nil
+	}
 	if h.Arr != nil {
 		v, err := r.value(h.Arr, env)
 		if err != nil {
