@@ -1066,6 +1066,37 @@ func (f *frame) presizeEmpty(s *core.Stmt, e *core.Screma, ins []eval.Value, out
 	}
 }
 
+// emptySegmentShapes finds the shapes of one segment's results when there
+// are no segments, as presizeEmpty does for a map: a segment's inner
+// dimensions past the row (a map producing rows of a width the body
+// decides) are known to Futhark from the types but only at run time here,
+// so it runs the operation on one segment of zeros with the rows' shapes,
+// within a short time limit and ignoring errors (nil: the caller guesses).
+func (f *frame) emptySegmentShapes(s *core.Stmt, op *core.Screma, w int64, ins []eval.Value) (shapes [][]int64) {
+	ctx, cancel := context.WithTimeout(f.m.ctx, time.Second)
+	defer cancel()
+	g := *f
+	g.m = newMachine(ctx, f.m.prog, f.m.opts, &eval.Timings{})
+	dummy := make([]eval.Value, len(ins))
+	for i, in := range ins {
+		dummy[i] = eval.NewArray(in.Elem, in.Shape[1:]...)
+	}
+	defer func() {
+		if recover() != nil {
+			shapes = nil
+		}
+	}()
+	r, err := g.runScrema(s, op, w, dummy, 1, g.newWorker())
+	if err != nil {
+		return nil
+	}
+	shapes = make([][]int64, len(r))
+	for k, v := range r {
+		shapes[k] = v.Shape
+	}
+	return shapes
+}
+
 // ---------------------------------------------------------------------------
 // Segmented
 
@@ -1120,12 +1151,19 @@ func (f *frame) segmented(s *core.Stmt, e *core.Segmented) ([]eval.Value, error)
 		return nil, err
 	}
 	types := op.ResultTypes()
+	var empty [][]int64
+	if segs == 0 {
+		empty = f.emptySegmentShapes(s, op, w, ins)
+	}
 	out := make([]eval.Value, len(types))
 	for k, t := range types {
 		var inner []int64
-		if segs > 0 {
+		switch {
+		case segs > 0:
 			inner = results[0][k].Shape
-		} else {
+		case empty != nil:
+			inner = empty[k]
+		default:
 			inner = make([]int64, t.Rank)
 			if t.Rank > 0 {
 				inner[0] = w

@@ -56,12 +56,13 @@ entry scan_rows [n][m] (xss: [n][m]i32) : [n][m]i32 = map (\r -> let s = i32.sum
 entry running [n][m] (xss: [n][m]f32) : [n][m]f32 =
   map (\r -> loop acc = copy r for i < m - 1 do let acc[i + 1] = acc[i + 1] + acc[i] in acc) xss
 
--- A scatter into each row of a 3-D array. (Fused, the CPU interpreter gives
--- [0][2][0] at an input of [0][2][3]: its segmented map at zero segments
--- does not follow the inner shape; so that position is left to map3d.fut.)
+-- A scatter into each row of a 3-D array, empty in every position. (At
+-- [0][2][3] the fused CPU interpreter once gave [0][2][0]: its segmented
+-- map at zero segments guessed the inner shape instead of running one.)
 -- ==
 -- entry: scatter3
 -- input { [[[1i32, 2i32], [3i32, 4i32]], [[5i32, 6i32], [7i32, 8i32]]] } output { [[[7i32, 2i32], [7i32, 4i32]], [[7i32, 6i32], [7i32, 8i32]]] }
+-- input { empty([0][2][3]i32) } output { empty([0][2][3]i32) }
 -- input { empty([2][0][3]i32) } output { empty([2][0][3]i32) }
 -- input { empty([2][3][0]i32) } output { empty([2][3][0]i32) }
 entry scatter3 [k][n][m] (xsss: [k][n][m]i32) : [k][n][m]i32 = map (\xss -> map (\row -> scatter (copy row) [0] [7]) xss) xsss
