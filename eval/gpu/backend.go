@@ -181,7 +181,8 @@ func (b *Backend) load(prog *core.Program, t *eval.Timings) (*loaded, error) {
 		return nil, err
 	}
 	p := b.g.Props()
-	src, key := moduleText(prelude, m.body, p.Arch(), p.NVRTCVersion)
+	opts := m.compileOptions()
+	src, key := moduleText(prelude, m.body, p.Arch(), p.NVRTCVersion, opts...)
 	b.mu.Lock()
 	l := b.mods[key]
 	b.mu.Unlock()
@@ -198,7 +199,7 @@ func (b *Backend) load(prog *core.Program, t *eval.Timings) (*loaded, error) {
 	}
 	cubin, hit := cacheLoad(b.opts.CacheDir, key)
 	if !hit {
-		cubin, err = b.g.Compile(src, "arepl.cu")
+		cubin, err = b.g.Compile(src, "arepl.cu", opts...)
 		if err != nil {
 			return nil, fmt.Errorf("gpu: compiling the generated CUDA: %w", err)
 		}

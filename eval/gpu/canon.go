@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/arepl/arepl/eval/gpu/cuda"
 	"github.com/arepl/arepl/lang/core"
 )
 
@@ -110,9 +111,14 @@ func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
 // generated body, and its cache key. Only the body is canonicalised and
 // hashed on every load; a prelude enters the key by a digest computed once
 // (a cache hit is the REPL's common path: it should cost microseconds).
-func moduleText(pre, body, arch string, nvrtc [2]int) (src, key string) {
+//
+// opts are the module's own NVRTC options beyond cuda.Compile's defaults
+// (cuda.FastCompileOptions); they, and AREPL_NVRTC_OPTIONS's, enter the
+// key, since they change the cubin.
+func moduleText(pre, body, arch string, nvrtc [2]int, opts ...string) (src, key string) {
 	c := canonical(body)
-	return pre + "\n" + c, cacheKey(preludeDigest(pre), c, arch, fmt.Sprint(nvrtc))
+	o := strings.Join(append(opts[:len(opts):len(opts)], cuda.ExtraCompileOptions()...), " ")
+	return pre + "\n" + c, cacheKey(preludeDigest(pre), c, arch, fmt.Sprint(nvrtc), o)
 }
 
 var preludeDigests sync.Map // prelude text -> its cacheKey

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,9 +16,11 @@ import (
 )
 
 var (
-	compileLab  = flag.String("gpu.compilelab", "", "semicolon-separated NVRTC option sets (options space-separated, \"-\" for none) to time TestCompileTimes with")
-	compileFold = flag.String("gpu.compilefold", "", "comma-separated unroll factors of the ordered redomap's fold (Limits.OrderedFoldUnroll) to time TestCompileTimes's ordered modules with too")
-	compileDump = flag.String("gpu.compiledump", "", "folder to write TestCompileTimes's module sources to (NAME.cu), for timing them with another NVRTC")
+	compileLab    = flag.String("gpu.compilelab", "", "semicolon-separated NVRTC option sets (options space-separated, \"-\" for none) to time TestCompileTimes with")
+	compileFold   = flag.String("gpu.compilefold", "", "comma-separated unroll factors of the ordered redomap's fold (Limits.OrderedFoldUnroll) to time TestCompileTimes's ordered modules with too")
+	compileSrc    = flag.String("gpu.compilesrc", "", "glob of further CUDA sources (e.g. the REPL's, dumped by AREPL_COMPILE_DUMP) for TestCompileTimes to time as they are")
+	compileUnroll = flag.String("gpu.compileunroll", "", "comma-separated Limits.ScanUnroll values to time TestCompileTimes's scan modules with too")
+	compileDump   = flag.String("gpu.compiledump", "", "folder to write TestCompileTimes's module sources to (NAME.cu), for timing them with another NVRTC")
 )
 
 // TestCompileTimes compiles the modules of representative programs (a
@@ -71,6 +74,30 @@ func TestCompileTimes(t *testing.T) {
 			if m, err := genScan(p, s, DefaultLimits); err == nil {
 				srcs = append(srcs, src{c.name, canonical(m.source())})
 			}
+			for _, f := range strings.Split(*compileUnroll, ",") {
+				u, err := strconv.Atoi(f)
+				if err != nil {
+					continue
+				}
+				lim := DefaultLimits
+				lim.ScanUnroll = u
+				if m, err := genScan(p, s, lim); err == nil {
+					srcs = append(srcs, src{fmt.Sprintf("%s_unroll%d", c.name, u), canonical(m.source())})
+				}
+			}
+		}
+	}
+	if *compileSrc != "" {
+		files, err := filepath.Glob(*compileSrc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			text, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srcs = append(srcs, src{filepath.Base(f), string(text)})
 		}
 	}
 	if *compileDump != "" {
@@ -98,7 +125,7 @@ func TestCompileTimes(t *testing.T) {
 			opts = append(opts, strings.Fields(set)...)
 		}
 		for _, s := range srcs {
-			var total, best, again time.Duration
+			var total, best, first, again time.Duration
 			var size int
 			var text string
 			for i := range 3 {
@@ -116,12 +143,15 @@ func TestCompileTimes(t *testing.T) {
 				if i == 0 || d < best {
 					best = d
 				}
+				if i == 0 {
+					first = d
+				}
 			}
 			start := time.Now()
 			if _, err := g.CompileWith(text, s.name+".cu", opts); err == nil {
 				again = time.Since(start)
 			}
-			t.Logf("compile options=%q src=%s bytes=%d mean=%.1fms best=%.1fms again=%.1fms cubin=%d", set, s.name, len(s.text), ms(total/3), ms(best), ms(again), size)
+			t.Logf("compile options=%q src=%s bytes=%d mean=%.1fms first=%.1fms best=%.1fms again=%.1fms cubin=%d", set, s.name, len(s.text), ms(total/3), ms(first), ms(best), ms(again), size)
 		}
 	}
 }
@@ -188,6 +218,88 @@ func TestFoldUnroll(t *testing.T) {
 		}
 		if got := strings.Contains(m.source(), "#pragma unroll 4\n"); got != c.want4 {
 			t.Errorf("%s with OrderedFoldUnroll %d: unrolled 4 times %v, want %v", c.prog, c.knob, got, c.want4)
+		}
+	}
+}
+
+// TestFastCompileOptions checks which modules NVRTC compiles with
+// cuda.FastCompileOptions (issue 16's cold compile): the flat redomaps and
+// the plain and segmented scans, whose kernels kept their speed under them
+// (bench/RESULTS.md, "Interactive latency", run 6); not the maps, filters
+// and the other families, which were not measured so. The options are in
+// the module's cache key.
+func TestFastCompileOptions(t *testing.T) {
+	fast := strings.Join(cuda.FastCompileOptions, " ")
+	for _, p := range testProgs() {
+		m, err := generate(p.build(), DefaultLimits)
+		if err != nil || len(m.kernels) == 0 {
+			continue
+		}
+		want := ""
+		allRed := true
+		for _, ks := range m.kernels {
+			for _, k := range ks {
+				allRed = allRed && (k.Kind == kRedComm || k.Kind == kRedOrdered) && k.Tiling == "" && k.Outer == nil
+			}
+		}
+		if allRed {
+			want = fast
+		}
+		if got := strings.Join(m.compileOptions(), " "); got != want {
+			t.Errorf("%s: options %q, want %q", p.name, got, want)
+		}
+		switch p.name {
+		case "sum_i32", "mssp", "ordered_u8":
+			if want != fast {
+				t.Errorf("%s: the redomap module should compile fast", p.name)
+			}
+		}
+		_, plain := moduleText(prelude, m.body, "sm_90", [2]int{13, 0})
+		_, withOpts := moduleText(prelude, m.body, "sm_90", [2]int{13, 0}, cuda.FastCompileOptions...)
+		if plain == withOpts {
+			t.Errorf("%s: the cache key does not depend on the compile options", p.name)
+		}
+	}
+	for _, c := range scanProgs() {
+		p := c.build()
+		m, err := genScan(p, scanStmtOf(t, p), DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fast
+		if m.k.Mode == scanFilter {
+			want = ""
+		}
+		if got := strings.Join(m.k.compileOptions(), " "); got != want {
+			t.Errorf("%s: options %q, want %q", c.name, got, want)
+		}
+	}
+}
+
+// TestSecondaryLoopsRolled checks scanKernel.unrollSecondary's rule: a scan
+// that recomputes its store (MSSP's 4-tuple) rolls the store's passes and
+// keeps only the thread scan unrolled over its Seq elements; a segmented
+// scan keeps its checked loops and its prefix pass unrolled (its hot path
+// when segments do not divide the tile).
+func TestSecondaryLoopsRolled(t *testing.T) {
+	seqLoop := regexp.MustCompile(`#pragma unroll( \d+)?\n\s*for \(int ar_j = 0; ar_j < \d+; ar_j\+\+\)`)
+	for _, c := range scanProgs() {
+		p := c.build()
+		m, err := genScan(p, scanStmtOf(t, p), DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := 0
+		for _, l := range seqLoop.FindAllStringSubmatch(m.body, -1) {
+			if l[1] == "" {
+				full++
+			}
+		}
+		switch {
+		case m.k.Recompute && full != 1:
+			t.Errorf("%s recomputes its store: %d fully unrolled loops over a thread's elements, want 1 (the thread scan)", c.name, full)
+		case c.seg && full < 3:
+			t.Errorf("%s: %d fully unrolled loops over a thread's elements, want the thread scan, the prefix pass and the checked loads and stores", c.name, full)
 		}
 	}
 }

@@ -96,7 +96,8 @@ func (r *run) loadScan(m *scanModule) (*cuda.Function, error) {
 	if r.tracing(m) {
 		prelude, body = "#define AR_TRACE 1\n"+prelude, m.traceBody // the instrumented variant (traceScan)
 	}
-	src, key := moduleText(prelude, body, p.Arch(), p.NVRTCVersion)
+	opts := m.k.compileOptions()
+	src, key := moduleText(prelude, body, p.Arch(), p.NVRTCVersion, opts...)
 	b.mu.Lock()
 	l := b.mods[key]
 	b.mu.Unlock()
@@ -104,7 +105,7 @@ func (r *run) loadScan(m *scanModule) (*cuda.Function, error) {
 		cubin, hit := cacheLoad(b.opts.CacheDir, key)
 		if !hit {
 			var err error
-			cubin, err = b.g.Compile(src, "arepl_scan.cu")
+			cubin, err = b.g.Compile(src, "arepl_scan.cu", opts...)
 			if err != nil {
 				return nil, fmt.Errorf("gpu: compiling the generated CUDA: %w", err)
 			}

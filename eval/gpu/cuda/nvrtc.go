@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -21,28 +24,84 @@ import (
 // redomap module in 36 ms and 20 ms.
 var DefaultCompileOptions = []string{"-default-device", "-std=c++17", "-minimal"}
 
-// minimalRefused is set once NVRTC has refused -minimal (releases before
-// 12.4 do not know it); Compile then leaves it out.
-var minimalRefused atomic.Bool
+// extraCompileOptions are AREPL_NVRTC_OPTIONS's space-separated options,
+// which Compile appends to DefaultCompileOptions: for measuring an option
+// set's compile time and kernel speed in the REPL and the benchmarks
+// without a rebuild (bench/gpu/latency.sh).
+var extraCompileOptions = strings.Fields(os.Getenv("AREPL_NVRTC_OPTIONS"))
+
+// FastCompileOptions are the options a caller adds for modules whose
+// kernels keep their speed when NVRTC prefers compile speed: -Ofc=max
+// (--Ofast-compile=max) cut NVRTC's time for a new redomap or scan module
+// by 30-70% on an H200 with NVRTC 13.0 (ordered redomap 173 -> 97 ms, scan
+// 192 -> 115, 4-tuple scan 602 -> 189, segmented scan 393 -> 143), while
+// the kernels of those families ran at the same speed, within 0.5%, at
+// 2^27 elements (bench/RESULTS.md, "Interactive latency", run 6). Its
+// cubins are 3-4x larger: memory-bound kernels do not notice, kernels that
+// compute (tiled products, stencils) were not measured and do not get it.
+var FastCompileOptions = []string{"-Ofc=max"}
+
+// refused holds the options NVRTC has refused as invalid (-minimal before
+// 12.4, -Ofc before 12.8): Compile then leaves them out.
+var refused sync.Map
+
+// optional reports whether Compile may drop option o when NVRTC refuses it.
+func optional(o string) bool {
+	if o == "-minimal" {
+		return true
+	}
+	for _, f := range FastCompileOptions {
+		if o == f {
+			return true
+		}
+	}
+	return false
+}
 
 // Compile compiles CUDA C source with NVRTC for the device's architecture,
-// with DefaultCompileOptions and opts, and returns the cubin. A compile
-// error carries NVRTC's log.
+// with DefaultCompileOptions, opts and AREPL_NVRTC_OPTIONS's, and returns
+// the cubin. A compile error carries NVRTC's log. An optional option
+// (-minimal, FastCompileOptions) that this NVRTC does not know is left out.
 func (g *GPU) Compile(src, name string, opts ...string) ([]byte, error) {
 	var all []string
-	for _, o := range DefaultCompileOptions {
-		if o != "-minimal" || !minimalRefused.Load() {
+	for _, o := range append(append(DefaultCompileOptions[:len(DefaultCompileOptions):len(DefaultCompileOptions)], opts...), extraCompileOptions...) {
+		if _, no := refused.Load(o); !no {
 			all = append(all, o)
 		}
 	}
-	cubin, err := g.CompileWith(src, name, append(all, opts...))
+	cubin, err := g.CompileWith(src, name, all)
 	var e *Error
-	if err != nil && errors.As(err, &e) && e.Code == nvrtcErrorInvalidOption && strings.Contains(e.Msg, "-minimal") && !minimalRefused.Load() {
-		minimalRefused.Store(true)
-		return g.Compile(src, name, opts...)
+	if err != nil && errors.As(err, &e) && e.Code == nvrtcErrorInvalidOption {
+		// Drop the optional options the log names, or, where it names
+		// none, all of them; then compile again.
+		var named, optionals []string
+		for _, o := range all {
+			if optional(o) {
+				optionals = append(optionals, o)
+				if strings.Contains(e.Msg, strings.TrimLeft(strings.SplitN(o, "=", 2)[0], "-")) {
+					named = append(named, o)
+				}
+			}
+		}
+		if len(named) == 0 {
+			named = optionals
+		}
+		dropped := false
+		for _, o := range named {
+			if _, dup := refused.LoadOrStore(o, true); !dup {
+				dropped = true
+			}
+		}
+		if dropped {
+			return g.Compile(src, name, opts...)
+		}
 	}
 	return cubin, err
 }
+
+// ExtraCompileOptions are AREPL_NVRTC_OPTIONS's options, which Compile adds
+// to every compile (callers key their caches on them too).
+func ExtraCompileOptions() []string { return extraCompileOptions }
 
 // nvrtcErrorInvalidOption is NVRTC_ERROR_INVALID_OPTION.
 const nvrtcErrorInvalidOption = 5
@@ -93,7 +152,36 @@ func (g *GPU) CompileWith(src, name string, opts []string) ([]byte, error) {
 	runtime.KeepAlive(bufs)
 	runtime.KeepAlive(ptrs)
 	tr.end(name, len(src), len(cubin))
+	if err == nil && tr.on && compileDump != "" {
+		dumpSource(name, src)
+	}
+	if err == nil && tr.on && compileRepeat > 0 && !repeating.Load() {
+		// The same text again, made unique so that no cache answers it,
+		// back to back in this process: whether a compile in the REPL is
+		// slow for its text or for the state it starts in.
+		repeating.Store(true)
+		for i := range compileRepeat {
+			_, _ = g.CompileWith(fmt.Sprintf("__device__ int ar_repeat_%d_%d = %d;\n%s", os.Getpid(), repeatN.Add(1), i, src), name+"-repeat", opts)
+		}
+		repeating.Store(false)
+	}
 	return cubin, err
+}
+
+// With AREPL_COMPILE_TRACE set, AREPL_COMPILE_DUMP names a folder that
+// receives every compiled source (NNN-NAME), and AREPL_COMPILE_REPEAT=N
+// compiles each source N more times at once, each made unique (traced as
+// NAME-repeat): for telling a slow text from a slow process state
+// (bench/RESULTS.md, "Interactive latency").
+var (
+	compileDump      = os.Getenv("AREPL_COMPILE_DUMP")
+	compileRepeat, _ = strconv.Atoi(os.Getenv("AREPL_COMPILE_REPEAT"))
+	repeating        atomic.Bool
+	repeatN, dumpN   atomic.Int64
+)
+
+func dumpSource(name, src string) {
+	_ = os.WriteFile(filepath.Join(compileDump, fmt.Sprintf("%03d-%s", dumpN.Add(1), name)), []byte(src), 0o600)
 }
 
 // compileTrace, when AREPL_COMPILE_TRACE names a file, appends a line per
