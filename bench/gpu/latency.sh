@@ -24,7 +24,9 @@
 #             LAB (default "-minimal;-minimal -Ofc=min"), the ordered
 #             redomaps also with their fold unrolled FOLD times (default
 #             1,4); with BASE, also BASE/gpu.test's modules (the templates
-#             before) under BASE_LAB (default "-minimal")
+#             before) under BASE_LAB (default "-minimal"); with TIMETRACE (a
+#             regular expression of module names), those modules again under
+#             NVRTC's -fdevice-time-trace: timetrace*.json
 #   compile   cold compiles of every one-kernel kind in the REPL
 #             (latency.compile.txt): compile-cold.jsonl with an empty disk
 #             cache, compile-warm.jsonl in a new session with that cache
@@ -33,7 +35,9 @@
 #   repl      the REPL through latency.txt: repl-cold.jsonl, repl-warm.jsonl
 #   notebook  cells through jupyter_client (cells.py, latency.cells.txt)
 #             with the Python PY (default python3; on the GPU machine the
-#             py311 that latency.pybundle.sh makes): notebook.jsonl
+#             py311 that latency.pybundle.sh makes): notebook.jsonl, and
+#             again with the client's garbage collector off:
+#             notebook-nogc.jsonl
 #   cells     the same kind of cells over the wire protocol in-process
 #             (jupyter.test TestCellLatency): cells.jsonl
 #   speed     the ordered redomaps' and the scans' kernel times
@@ -88,12 +92,21 @@ if has notebook; then
 	echo "== the notebook through jupyter_client (cells.py, latency.cells.txt), ${PY:-python3}"
 	fresh_caches
 	timeout 60 "${PY:-python3}" cells.py --arepl ./arepl --inputs latency.cells.txt | tee "$out/notebook.jsonl"
+	echo "== the same cells with the client's garbage collector off (where the tail is)"
+	fresh_caches
+	timeout 60 "${PY:-python3}" cells.py --arepl ./arepl --inputs latency.cells.txt --gc off | tee "$out/notebook-nogc.jsonl"
 fi
 
 if has lab; then
 	echo "== NVRTC: where a cold compile's time goes (unique sources, per option set)"
 	timeout 120 ./gpu.test -test.run 'TestCompileTimes' -test.v -gpu.compilelab "${LAB:--minimal;-minimal -Ofc=min}" \
 		-gpu.compilefold "${FOLD-1,4}" 2>&1 | grep 'compile options\|FAIL\|SKIP\|PASS\|error'
+	if [ -n "${TIMETRACE:-}" ]; then
+		echo "-- NVRTC's own time profile (-fdevice-time-trace) of $TIMETRACE"
+		timeout 60 ./gpu.test -test.run 'TestCompileTimes' -test.v -gpu.compileonly "$TIMETRACE" -gpu.compilefold '' \
+			-gpu.compilelab "-minimal -fdevice-time-trace=$out/timetrace.json;-minimal -Ofc=max -fdevice-time-trace=$out/timetrace-ofc.json" 2>&1 |
+			grep 'compile options\|FAIL\|error' | sed 's/^ *compile_test.go:[0-9]*: //'
+	fi
 	if [ -n "${BASE:-}" ]; then
 		echo "-- $BASE/gpu.test (the templates before)"
 		timeout 90 "$BASE/gpu.test" -test.run 'TestCompileTimes' -test.v -gpu.compilelab "${BASE_LAB:--minimal}" 2>&1 | grep 'compile options\|FAIL\|SKIP\|PASS'
@@ -126,7 +139,7 @@ fi
 if has check; then
 	echo "== correctness: staged copies, the device tests of every kernel family (constants as parameters)"
 	[ -x cuda.test ] && timeout 60 ./cuda.test -test.run 'Open|Staged' 2>&1 | tail -3
-	timeout ${CHECK_TIMEOUT:-150} ./gpu.test -test.run 'TestDevice|TestHistDevice|TestScanDevice|TestRadixSortDevice|TestModuleKey|TestCheckedTilesRolled' \
+	timeout ${CHECK_TIMEOUT:-150} ./gpu.test -test.run "${CHECK_RUN:-TestDevice|TestHistDevice|TestScanDevice|TestRadixSortDevice|TestModuleKey|TestCheckedTilesRolled|TestFastCompileOptions|TestSecondaryLoopsRolled}" \
 		-gpu.maxn=${MAXN:-1048576} -gpu.scanlarge=${MAXN:-1048576} 2>&1 | tail -8
 fi
 

@@ -19,6 +19,7 @@ var (
 	compileLab    = flag.String("gpu.compilelab", "", "semicolon-separated NVRTC option sets (options space-separated, \"-\" for none) to time TestCompileTimes with")
 	compileFold   = flag.String("gpu.compilefold", "", "comma-separated unroll factors of the ordered redomap's fold (Limits.OrderedFoldUnroll) to time TestCompileTimes's ordered modules with too")
 	compileSrc    = flag.String("gpu.compilesrc", "", "glob of further CUDA sources (e.g. the REPL's, dumped by AREPL_COMPILE_DUMP) for TestCompileTimes to time as they are")
+	compileOnly   = flag.String("gpu.compileonly", "", "regular expression: TestCompileTimes times only the sources whose names match it")
 	compileUnroll = flag.String("gpu.compileunroll", "", "comma-separated Limits.ScanUnroll values to time TestCompileTimes's scan modules with too")
 	compileDump   = flag.String("gpu.compiledump", "", "folder to write TestCompileTimes's module sources to (NAME.cu), for timing them with another NVRTC")
 )
@@ -99,6 +100,16 @@ func TestCompileTimes(t *testing.T) {
 			}
 			srcs = append(srcs, src{filepath.Base(f), string(text)})
 		}
+	}
+	if *compileOnly != "" {
+		re := regexp.MustCompile(*compileOnly)
+		var keep []src
+		for _, s := range srcs {
+			if re.MatchString(s.name) {
+				keep = append(keep, s)
+			}
+		}
+		srcs = keep
 	}
 	if *compileDump != "" {
 		for _, s := range srcs {
