@@ -79,7 +79,8 @@ fresh_caches() {
 fresh_caches
 
 # The REPL's cold compiles come first, so that no compile of the same
-# canonical text by a test can answer them from any cache; the checks come
+# canonical text by a test can answer them from any cache; then the
+# figures of the Done-when list (notebook, REPL, bench); the checks come
 # after the measurements, so that a run cut short keeps the figures.
 if has compile; then
 	echo "== cold compiles in the REPL, empty disk cache (latency.compile.txt)"
@@ -95,6 +96,23 @@ if has notebook; then
 	echo "== the same cells with the client's garbage collector off (where the tail is)"
 	fresh_caches
 	timeout 60 "${PY:-python3}" cells.py --arepl ./arepl --inputs latency.cells.txt --gc off | tee "$out/notebook-nogc.jsonl"
+fi
+
+if has repl; then
+	fresh_caches
+	echo "== the REPL, empty disk cache (latency.txt)"
+	timeout 240 python3 latency.py --arepl ./arepl --inputs latency.txt --out "$out/repl-cold.jsonl"
+	echo "== a new REPL session, warm disk cache"
+	grep -v '^!\(host\|cpu-\|gpu-\|upload\|auto-\|new-big\|dev-index\|print-big\|big-sum\)' latency.txt >warm.txt
+	timeout 60 python3 latency.py --arepl ./arepl --inputs warm.txt --out "$out/repl-warm.jsonl"
+fi
+
+if has bench; then
+	echo "== arepl bench beside the harness, 2^28 i32 sum"
+	timeout 120 ./gpu.test -test.run XXX -test.bench 'GPU/(sum_i32|copy_d2d_i32)$' -gpubench.log2n 28 -test.benchtime 50x 2>&1 | grep -i 'sum_i32\|copy'
+	timeout 120 ./arepl bench sum.fut --backend gpu --size 268435456 --runs 50
+	echo "== arepl bench on the test blocks' datasets"
+	timeout 120 ./arepl bench sum.fut --backend gpu --runs 50 --json </dev/null | tee "$out/bench.json"
 fi
 
 if has lab; then
@@ -143,14 +161,6 @@ if has check; then
 		-gpu.maxn=${MAXN:-1048576} -gpu.scanlarge=${MAXN:-1048576} 2>&1 | tail -8
 fi
 
-if has repl; then
-	fresh_caches
-	echo "== the REPL, empty disk cache (latency.txt)"
-	timeout 240 python3 latency.py --arepl ./arepl --inputs latency.txt --out "$out/repl-cold.jsonl"
-	echo "== a new REPL session, warm disk cache"
-	grep -v '^!\(host\|cpu-\|gpu-\|upload\|auto-\|new-big\|dev-index\|print-big\|big-sum\)' latency.txt >warm.txt
-	timeout 60 python3 latency.py --arepl ./arepl --inputs warm.txt --out "$out/repl-warm.jsonl"
-fi
 
 if has cells; then
 	echo "== the Jupyter kernel (wire protocol, in-process), warm disk cache"
@@ -159,11 +169,4 @@ if has cells; then
 		timeout 120 ./jupyter.test -test.run TestCellLatency -test.v 2>&1 | grep -v '^=== ' | tail -45
 fi
 
-if has bench; then
-	echo "== arepl bench beside the harness, 2^28 i32 sum"
-	timeout 120 ./gpu.test -test.run XXX -test.bench 'GPU/(sum_i32|copy_d2d_i32)$' -gpubench.log2n 28 -test.benchtime 50x 2>&1 | grep -i 'sum_i32\|copy'
-	timeout 120 ./arepl bench sum.fut --backend gpu --size 268435456 --runs 50
-	echo "== arepl bench on the test blocks' datasets"
-	timeout 120 ./arepl bench sum.fut --backend gpu --runs 50 --json </dev/null | tee "$out/bench.json"
-fi
 echo "== done $(date -u +%FT%TZ)"
