@@ -181,8 +181,7 @@ func (b *Backend) load(prog *core.Program, t *eval.Timings) (*loaded, error) {
 		return nil, err
 	}
 	p := b.g.Props()
-	opts := m.compileOptions()
-	src, key := moduleText(prelude, m.body, p.Arch(), p.NVRTCVersion, opts...)
+	src, key := moduleText(prelude, m.body, p.Arch(), p.NVRTCVersion)
 	b.mu.Lock()
 	l := b.mods[key]
 	b.mu.Unlock()
@@ -199,7 +198,7 @@ func (b *Backend) load(prog *core.Program, t *eval.Timings) (*loaded, error) {
 	}
 	cubin, hit := cacheLoad(b.opts.CacheDir, key)
 	if !hit {
-		cubin, err = b.g.Compile(src, "arepl.cu", opts...)
+		cubin, err = b.g.Compile(src, "arepl.cu")
 		if err != nil {
 			return nil, fmt.Errorf("gpu: compiling the generated CUDA: %w", err)
 		}

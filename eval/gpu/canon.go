@@ -111,14 +111,11 @@ func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
 // generated body, and its cache key. Only the body is canonicalised and
 // hashed on every load; a prelude enters the key by a digest computed once
 // (a cache hit is the REPL's common path: it should cost microseconds).
-//
-// opts are the module's own NVRTC options beyond cuda.Compile's defaults
-// (cuda.FastCompileOptions); they, and AREPL_NVRTC_OPTIONS's, enter the
-// key, since they change the cubin.
-func moduleText(pre, body, arch string, nvrtc [2]int, opts ...string) (src, key string) {
+// AREPL_NVRTC_OPTIONS's options (cuda.ExtraCompileOptions) change the
+// cubin, so they are part of the key.
+func moduleText(pre, body, arch string, nvrtc [2]int) (src, key string) {
 	c := canonical(body)
-	o := strings.Join(append(opts[:len(opts):len(opts)], cuda.ExtraCompileOptions()...), " ")
-	return pre + "\n" + c, cacheKey(preludeDigest(pre), c, arch, fmt.Sprint(nvrtc), o)
+	return pre + "\n" + c, cacheKey(preludeDigest(pre), c, arch, fmt.Sprint(nvrtc), strings.Join(cuda.ExtraCompileOptions(), " "))
 }
 
 var preludeDigests sync.Map // prelude text -> its cacheKey

@@ -237,60 +237,6 @@ func TestFoldUnroll(t *testing.T) {
 	}
 }
 
-// TestFastCompileOptions checks which modules NVRTC compiles with
-// cuda.FastCompileOptions (issue 16's cold compile): the flat redomaps and
-// the plain and segmented scans, whose kernels kept their speed under them
-// (bench/RESULTS.md, "Interactive latency", run 6); not the maps, filters
-// and the other families, which were not measured so. The options are in
-// the module's cache key.
-func TestFastCompileOptions(t *testing.T) {
-	fast := strings.Join(cuda.FastCompileOptions, " ")
-	for _, p := range testProgs() {
-		m, err := generate(p.build(), DefaultLimits)
-		if err != nil || len(m.kernels) == 0 {
-			continue
-		}
-		want := ""
-		allRed := true
-		for _, ks := range m.kernels {
-			for _, k := range ks {
-				allRed = allRed && (k.Kind == kRedComm || k.Kind == kRedOrdered) && k.Tiling == "" && k.Outer == nil
-			}
-		}
-		if allRed {
-			want = fast
-		}
-		if got := strings.Join(m.compileOptions(), " "); got != want {
-			t.Errorf("%s: options %q, want %q", p.name, got, want)
-		}
-		switch p.name {
-		case "sum_i32", "mssp", "ordered_u8":
-			if want != fast {
-				t.Errorf("%s: the redomap module should compile fast", p.name)
-			}
-		}
-		_, plain := moduleText(prelude, m.body, "sm_90", [2]int{13, 0})
-		_, withOpts := moduleText(prelude, m.body, "sm_90", [2]int{13, 0}, cuda.FastCompileOptions...)
-		if plain == withOpts {
-			t.Errorf("%s: the cache key does not depend on the compile options", p.name)
-		}
-	}
-	for _, c := range scanProgs() {
-		p := c.build()
-		m, err := genScan(p, scanStmtOf(t, p), DefaultLimits)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := fast
-		if m.k.Mode == scanFilter {
-			want = ""
-		}
-		if got := strings.Join(m.k.compileOptions(), " "); got != want {
-			t.Errorf("%s: options %q, want %q", c.name, got, want)
-		}
-	}
-}
-
 // TestSecondaryLoopsRolled checks scanKernel.unrollSecondary's rule: a scan
 // that recomputes its store (MSSP's 4-tuple) rolls the store's passes and
 // keeps only the thread scan unrolled over its Seq elements; a segmented

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/arepl/arepl/eval/gpu/cuda"
 	"github.com/arepl/arepl/kernels"
 	"github.com/arepl/arepl/lang/core"
 	"github.com/arepl/arepl/lang/source"
@@ -21,25 +20,6 @@ type module struct {
 	fallback map[*core.Stmt]string       // statement -> why it runs on the fallback
 	split    map[*core.Stmt][]*core.Stmt // statement -> its map, then its SOAC (split.go)
 	sites    []errSite
-}
-
-// compileOptions are the module's NVRTC options beyond cuda.Compile's
-// defaults: cuda.FastCompileOptions when every kernel in it is a flat
-// redomap, whose speed those options were measured to keep (the map, the
-// segmented, tiled and nested kernels were not measured under them, so a
-// module with any of them compiles as before).
-func (m *module) compileOptions() []string {
-	for _, ks := range m.kernels {
-		for _, k := range ks {
-			if k.Kind != kRedComm && k.Kind != kRedOrdered || k.Tiling != "" || k.Outer != nil {
-				return nil
-			}
-		}
-	}
-	if len(m.kernels) == 0 {
-		return nil
-	}
-	return cuda.FastCompileOptions
 }
 
 // source is the full module text given to NVRTC.

@@ -28,7 +28,6 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/arepl/arepl/eval/gpu/cuda"
 	"github.com/arepl/arepl/kernels"
 	"github.com/arepl/arepl/lang/core"
 )
@@ -1744,20 +1743,6 @@ func (k *scanKernel) unrollSecondary() string {
 		return fmt.Sprintf("#pragma unroll %d", k.Unroll)
 	}
 	return "#pragma unroll"
-}
-
-// compileOptions are the scan module's NVRTC options beyond cuda.Compile's
-// defaults: cuda.FastCompileOptions for the plain and segmented scans,
-// whose speed was measured unchanged under them (bench/RESULTS.md,
-// "Interactive latency", run 6); the filter kernels, not measured under
-// them, compile as before.
-func (k *scanKernel) compileOptions() []string {
-	switch k.Mode {
-	case scanPlain, scanSeg:
-		return cuda.FastCompileOptions
-	case scanFilter:
-	}
-	return nil
 }
 
 // secondaryUnroll is the unroll factor of unrollSecondary's loops:

@@ -96,8 +96,7 @@ func (r *run) loadScan(m *scanModule) (*cuda.Function, error) {
 	if r.tracing(m) {
 		prelude, body = "#define AR_TRACE 1\n"+prelude, m.traceBody // the instrumented variant (traceScan)
 	}
-	opts := m.k.compileOptions()
-	src, key := moduleText(prelude, body, p.Arch(), p.NVRTCVersion, opts...)
+	src, key := moduleText(prelude, body, p.Arch(), p.NVRTCVersion)
 	b.mu.Lock()
 	l := b.mods[key]
 	b.mu.Unlock()
@@ -105,7 +104,7 @@ func (r *run) loadScan(m *scanModule) (*cuda.Function, error) {
 		cubin, hit := cacheLoad(b.opts.CacheDir, key)
 		if !hit {
 			var err error
-			cubin, err = b.g.Compile(src, "arepl_scan.cu", opts...)
+			cubin, err = b.g.Compile(src, "arepl_scan.cu")
 			if err != nil {
 				return nil, fmt.Errorf("gpu: compiling the generated CUDA: %w", err)
 			}

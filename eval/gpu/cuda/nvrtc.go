@@ -30,38 +30,17 @@ var DefaultCompileOptions = []string{"-default-device", "-std=c++17", "-minimal"
 // without a rebuild (bench/gpu/latency.sh).
 var extraCompileOptions = strings.Fields(os.Getenv("AREPL_NVRTC_OPTIONS"))
 
-// FastCompileOptions are the options a caller adds for modules whose
-// kernels keep their speed when NVRTC prefers compile speed: -Ofc=max
-// (--Ofast-compile=max) cut NVRTC's time for a new redomap or scan module
-// by 30-70% on an H200 with NVRTC 13.0 (ordered redomap 173 -> 97 ms, scan
-// 192 -> 115, 4-tuple scan 602 -> 189, segmented scan 393 -> 143), while
-// the kernels of those families ran at the same speed, within 0.5%, at
-// 2^27 elements (bench/RESULTS.md, "Interactive latency", run 6). Its
-// cubins are 3-4x larger: memory-bound kernels do not notice, kernels that
-// compute (tiled products, stencils) were not measured and do not get it.
-var FastCompileOptions = []string{"-Ofc=max"}
-
 // refused holds the options NVRTC has refused as invalid (-minimal before
-// 12.4, -Ofc before 12.8): Compile then leaves them out.
+// 12.4): Compile then leaves them out.
 var refused sync.Map
 
 // optional reports whether Compile may drop option o when NVRTC refuses it.
-func optional(o string) bool {
-	if o == "-minimal" {
-		return true
-	}
-	for _, f := range FastCompileOptions {
-		if o == f {
-			return true
-		}
-	}
-	return false
-}
+func optional(o string) bool { return o == "-minimal" }
 
 // Compile compiles CUDA C source with NVRTC for the device's architecture,
 // with DefaultCompileOptions, opts and AREPL_NVRTC_OPTIONS's, and returns
 // the cubin. A compile error carries NVRTC's log. An optional option
-// (-minimal, FastCompileOptions) that this NVRTC does not know is left out.
+// (-minimal) that this NVRTC does not know is left out.
 func (g *GPU) Compile(src, name string, opts ...string) ([]byte, error) {
 	var all []string
 	for _, o := range append(append(DefaultCompileOptions[:len(DefaultCompileOptions):len(DefaultCompileOptions)], opts...), extraCompileOptions...) {
