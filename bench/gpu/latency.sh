@@ -18,7 +18,9 @@
 # beside them. OUT (default: a temporary folder) receives the logs:
 # latency.log (all), and per part the files named below.
 #
-# PARTS (comma-separated; default check,lab,compile,repl,notebook,cells,bench):
+# PARTS (comma-separated; default check,lab,compile,repl,notebook,cells,bench)
+# run in this order, the figures of issue 16 first: compile, notebook, repl,
+# bench, options, lab, check, speed, compile2, cells.
 #   check     device tests of every kernel family (gpu.test, cuda.test)
 #   lab       NVRTC on unique sources (TestCompileTimes), per option set of
 #             LAB (default "-minimal;-minimal -Ofc=min"), the ordered
@@ -26,13 +28,19 @@
 #             1,4); with BASE, also BASE/gpu.test's modules (the templates
 #             before) under BASE_LAB (default "-minimal"); with TIMETRACE (a
 #             regular expression of module names), those modules again under
-#             NVRTC's -fdevice-time-trace: timetrace*.json
+#             NVRTC's -fdevice-time-trace: timetrace*.json; LAB_FLAGS: more
+#             flags of TestCompileTimes (e.g. -gpu.compileunroll -1)
 #   compile   cold compiles of every one-kernel kind in the REPL
 #             (latency.compile.txt): compile-cold.jsonl with an empty disk
 #             cache, compile-warm.jsonl in a new session with that cache
 #   compile2  more cold compiles (latency.compile2.txt, texts nothing else
 #             compiles), run after lab: compile2-cold.jsonl
 #   repl      the REPL through latency.txt: repl-cold.jsonl, repl-warm.jsonl
+#   options   latency.options.txt in a fresh REPL per option set of
+#             OPTS_SETS ("NVRTC options|context flags;...", default: none,
+#             -Ofc=max, -Ofc=max with CU_CTX_LMEM_RESIZE_TO_MAX, that flag
+#             alone, -Ofc=mid, -Ofc=min): options-N.jsonl, options-trace.txt
+#             (each compile, and each kernel's registers and local memory)
 #   notebook  cells through jupyter_client (cells.py, latency.cells.txt)
 #             with the Python PY (default python3; on the GPU machine the
 #             py311 that latency.pybundle.sh makes): notebook.jsonl, and
@@ -115,10 +123,31 @@ if has bench; then
 	timeout 120 ./arepl bench sum.fut --backend gpu --runs 50 --json </dev/null | tee "$out/bench.json"
 fi
 
+if has options; then
+	echo "== NVRTC option sets in the REPL (latency.options.txt), one fresh session each"
+	i=0
+	IFS=';' read -ra sets <<<"${OPTS_SETS:-|;-Ofc=max|;-Ofc=max|0x10;|0x10;-Ofc=mid|;-Ofc=min|}"
+	for set in "${sets[@]}"; do
+		i=$((i + 1))
+		fresh_caches
+		echo "-- set $i: AREPL_NVRTC_OPTIONS='${set%%|*}' AREPL_CUDA_CTX_FLAGS='${set#*|}'"
+		AREPL_NVRTC_OPTIONS=${set%%|*} AREPL_CUDA_CTX_FLAGS=${set#*|} AREPL_COMPILE_TRACE=$out/options-trace.txt \
+			timeout 60 python3 latency.py --arepl ./arepl --inputs latency.options.txt --out "$out/options-$i.jsonl" >/dev/null
+		python3 -c '
+import json, re, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    m = dict(re.findall(r"(compile|run) ([0-9.]+[µm]?s)", r["time_line"]))
+    print("%-28s %9.2f ms  compile %-9s run %-9s %s" % (r["name"], r["ms"], m.get("compile", "-"), m.get("run", "-"), " ".join(r["output"])[:60]))
+' "$out/options-$i.jsonl"
+		echo "set $i" >>"$out/options-trace.txt"
+	done
+fi
+
 if has lab; then
 	echo "== NVRTC: where a cold compile's time goes (unique sources, per option set)"
 	timeout 120 ./gpu.test -test.run 'TestCompileTimes' -test.v -gpu.compilelab "${LAB:--minimal;-minimal -Ofc=min}" \
-		-gpu.compilefold "${FOLD-1,4}" 2>&1 | grep 'compile options\|FAIL\|SKIP\|PASS\|error'
+		-gpu.compilefold "${FOLD-1,4}" ${LAB_FLAGS:-} 2>&1 | grep 'compile options\|FAIL\|SKIP\|PASS\|error'
 	if [ -n "${TIMETRACE:-}" ]; then
 		echo "-- NVRTC's own time profile (-fdevice-time-trace) of $TIMETRACE"
 		timeout 60 ./gpu.test -test.run 'TestCompileTimes' -test.v -gpu.compileonly "$TIMETRACE" -gpu.compilefold '' \
@@ -131,10 +160,12 @@ if has lab; then
 	fi
 fi
 
-if has compile2; then
-	fresh_caches
-	echo "== more cold compiles in the REPL, empty disk cache (latency.compile2.txt)"
-	timeout 60 python3 latency.py --arepl ./arepl --inputs latency.compile2.txt --out "$out/compile2-cold.jsonl"
+
+if has check; then
+	echo "== correctness: staged copies, the device tests of every kernel family (constants as parameters)"
+	[ -x cuda.test ] && timeout 60 ./cuda.test -test.run 'Open|Staged' 2>&1 | tail -3
+	timeout ${CHECK_TIMEOUT:-150} ./gpu.test -test.run "${CHECK_RUN:-TestDevice|TestHistDevice|TestScanDevice|TestRadixSortDevice|TestModuleKey|TestCheckedTilesRolled|TestSecondaryLoopsRolled}" \
+		-gpu.maxn=${MAXN:-1048576} -gpu.scanlarge=${MAXN:-1048576} 2>&1 | tail -8
 fi
 
 if has speed; then
@@ -154,13 +185,13 @@ if has speed; then
 	} | tee "$out/speed.txt"
 fi
 
-if has check; then
-	echo "== correctness: staged copies, the device tests of every kernel family (constants as parameters)"
-	[ -x cuda.test ] && timeout 60 ./cuda.test -test.run 'Open|Staged' 2>&1 | tail -3
-	timeout ${CHECK_TIMEOUT:-150} ./gpu.test -test.run "${CHECK_RUN:-TestDevice|TestHistDevice|TestScanDevice|TestRadixSortDevice|TestModuleKey|TestCheckedTilesRolled|TestFastCompileOptions|TestSecondaryLoopsRolled}" \
-		-gpu.maxn=${MAXN:-1048576} -gpu.scanlarge=${MAXN:-1048576} 2>&1 | tail -8
-fi
 
+
+if has compile2; then
+	fresh_caches
+	echo "== more cold compiles in the REPL, empty disk cache (latency.compile2.txt)"
+	timeout 60 python3 latency.py --arepl ./arepl --inputs latency.compile2.txt --out "$out/compile2-cold.jsonl"
+fi
 
 if has cells; then
 	echo "== the Jupyter kernel (wire protocol, in-process), warm disk cache"

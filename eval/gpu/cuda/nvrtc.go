@@ -200,15 +200,25 @@ func (t *trace) end(name string, srcBytes, cubinBytes int) {
 	_ = syscall.Getrusage(rusageThread, &ru)
 	runtime.UnlockOSThread()
 	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano() - t.ru.Utime.Nano() - t.ru.Stime.Nano())
+	appendTrace(fmt.Sprintf("nvrtc %s src=%d cubin=%d wall=%.1fms cpu=%.1fms minflt=%d majflt=%d nvcsw=%d nivcsw=%d pid=%d\n",
+		name, srcBytes, cubinBytes, float64(wall)/1e6, float64(cpu)/1e6, ru.Minflt-t.ru.Minflt, ru.Majflt-t.ru.Majflt,
+		ru.Nvcsw-t.ru.Nvcsw, ru.Nivcsw-t.ru.Nivcsw, os.Getpid()))
+}
+
+func appendTrace(line string) {
 	f, err := os.OpenFile(compileTrace, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return
 	}
 	defer f.Close()
-	fmt.Fprintf(f, "nvrtc %s src=%d cubin=%d wall=%.1fms cpu=%.1fms minflt=%d majflt=%d nvcsw=%d nivcsw=%d pid=%d\n",
-		name, srcBytes, cubinBytes, float64(wall)/1e6, float64(cpu)/1e6, ru.Minflt-t.ru.Minflt, ru.Majflt-t.ru.Majflt,
-		ru.Nvcsw-t.ru.Nvcsw, ru.Nivcsw-t.ru.Nivcsw, os.Getpid())
+	_, _ = f.WriteString(line)
 }
+
+// ctxFlags, from AREPL_CUDA_CTX_FLAGS (a number, 0x.. for hex), are the
+// primary context's flags (cuDevicePrimaryCtxSetFlags), for measuring:
+// 0x10 (CU_CTX_LMEM_RESIZE_TO_MAX) keeps the local-memory reservation at
+// the largest size a launch needed instead of shrinking it after each.
+var ctxFlags, _ = strconv.ParseUint(os.Getenv("AREPL_CUDA_CTX_FLAGS"), 0, 32)
 
 func programLog(d *driver, prog uintptr) string {
 	var n uint64
