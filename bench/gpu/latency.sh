@@ -26,9 +26,9 @@
 #             LAB (default "-minimal;-minimal -Ofc=min"), the ordered
 #             redomaps also with their fold unrolled FOLD times (default
 #             1,4); with BASE, also BASE/gpu.test's modules (the templates
-#             before) under BASE_LAB (default "-minimal"); with TIMETRACE (a
-#             regular expression of module names), those modules again under
-#             NVRTC's -fdevice-time-trace: timetrace*.json; LAB_FLAGS: more
+#             before) under BASE_LAB (default "-minimal"); with TIMETRACE
+#             (module names, space-separated), those modules again under
+#             NVRTC's -fdevice-time-trace: timetrace-*.json; LAB_FLAGS: more
 #             flags of TestCompileTimes (e.g. -gpu.compileunroll -1)
 #   compile   cold compiles of every one-kernel kind in the REPL
 #             (latency.compile.txt): compile-cold.jsonl with an empty disk
@@ -148,12 +148,12 @@ if has lab; then
 	echo "== NVRTC: where a cold compile's time goes (unique sources, per option set)"
 	timeout 120 ./gpu.test -test.run 'TestCompileTimes' -test.v -gpu.compilelab "${LAB:--minimal;-minimal -Ofc=min}" \
 		-gpu.compilefold "${FOLD-1,4}" ${LAB_FLAGS:-} 2>&1 | grep 'compile options\|FAIL\|SKIP\|PASS\|error'
-	if [ -n "${TIMETRACE:-}" ]; then
-		echo "-- NVRTC's own time profile (-fdevice-time-trace) of $TIMETRACE"
-		timeout 60 ./gpu.test -test.run 'TestCompileTimes' -test.v -gpu.compileonly "$TIMETRACE" -gpu.compilefold '' \
-			-gpu.compilelab "-minimal -fdevice-time-trace=$out/timetrace.json;-minimal -Ofc=max -fdevice-time-trace=$out/timetrace-ofc.json" 2>&1 |
+	for name in ${TIMETRACE:-}; do
+		echo "-- NVRTC's own time profile (-fdevice-time-trace) of $name"
+		timeout 60 ./gpu.test -test.run 'TestCompileTimes' -test.v -gpu.compileonly "^$name\$" -gpu.compilefold '' ${LAB_FLAGS:-} \
+			-gpu.compilelab "-minimal -fdevice-time-trace=$out/timetrace-$name;-minimal -Ofc=max -fdevice-time-trace=$out/timetrace-ofc-$name" 2>&1 |
 			grep 'compile options\|FAIL\|error' | sed 's/^ *compile_test.go:[0-9]*: //'
-	fi
+	done
 	if [ -n "${BASE:-}" ]; then
 		echo "-- $BASE/gpu.test (the templates before)"
 		timeout 90 "$BASE/gpu.test" -test.run 'TestCompileTimes' -test.v -gpu.compilelab "${BASE_LAB:--minimal}" 2>&1 | grep 'compile options\|FAIL\|SKIP\|PASS'
