@@ -26,7 +26,7 @@
 #             LAB (default "-minimal;-minimal -Ofc=min"), the ordered
 #             redomaps also with their fold unrolled FOLD times (default
 #             1,4); with BASE, also BASE/gpu.test's modules (the templates
-#             before) under BASE_LAB (default "-minimal"); with TIMETRACE
+#             before) under BASE_LAB (default "-minimal"; "none": not); with TIMETRACE
 #             (module names, space-separated), those modules again under
 #             NVRTC's -fdevice-time-trace: timetrace-*.json; LAB_FLAGS: more
 #             flags of TestCompileTimes (e.g. -gpu.compileunroll -1)
@@ -154,7 +154,7 @@ if has lab; then
 			-gpu.compilelab "-minimal -fdevice-time-trace=$out/timetrace-$name;-minimal -Ofc=max -fdevice-time-trace=$out/timetrace-ofc-$name" 2>&1 |
 			grep 'compile options\|FAIL\|error' | sed 's/^ *compile_test.go:[0-9]*: //'
 	done
-	if [ -n "${BASE:-}" ]; then
+	if [ -n "${BASE:-}" ] && [ "${BASE_LAB:-}" != none ]; then
 		echo "-- $BASE/gpu.test (the templates before)"
 		timeout 90 "$BASE/gpu.test" -test.run 'TestCompileTimes' -test.v -gpu.compilelab "${BASE_LAB:--minimal}" 2>&1 | grep 'compile options\|FAIL\|SKIP\|PASS'
 	fi
