@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -30,50 +29,26 @@ var DefaultCompileOptions = []string{"-default-device", "-std=c++17", "-minimal"
 // without a rebuild (bench/gpu/latency.sh).
 var extraCompileOptions = strings.Fields(os.Getenv("AREPL_NVRTC_OPTIONS"))
 
-// refused holds the options NVRTC has refused as invalid (-minimal before
-// 12.4): Compile then leaves them out.
-var refused sync.Map
-
-// optional reports whether Compile may drop option o when NVRTC refuses it.
-func optional(o string) bool { return o == "-minimal" }
+// minimalRefused is set once NVRTC has refused -minimal (releases before
+// 12.4 do not know it); Compile then leaves it out.
+var minimalRefused atomic.Bool
 
 // Compile compiles CUDA C source with NVRTC for the device's architecture,
 // with DefaultCompileOptions, opts and AREPL_NVRTC_OPTIONS's, and returns
-// the cubin. A compile error carries NVRTC's log. An optional option
-// (-minimal) that this NVRTC does not know is left out.
+// the cubin. A compile error carries NVRTC's log.
 func (g *GPU) Compile(src, name string, opts ...string) ([]byte, error) {
 	var all []string
-	for _, o := range append(append(DefaultCompileOptions[:len(DefaultCompileOptions):len(DefaultCompileOptions)], opts...), extraCompileOptions...) {
-		if _, no := refused.Load(o); !no {
+	for _, o := range DefaultCompileOptions {
+		if o != "-minimal" || !minimalRefused.Load() {
 			all = append(all, o)
 		}
 	}
+	all = append(append(all, opts...), extraCompileOptions...)
 	cubin, err := g.CompileWith(src, name, all)
 	var e *Error
-	if err != nil && errors.As(err, &e) && e.Code == nvrtcErrorInvalidOption {
-		// Drop the optional options the log names, or, where it names
-		// none, all of them; then compile again.
-		var named, optionals []string
-		for _, o := range all {
-			if optional(o) {
-				optionals = append(optionals, o)
-				if strings.Contains(e.Msg, strings.TrimLeft(strings.SplitN(o, "=", 2)[0], "-")) {
-					named = append(named, o)
-				}
-			}
-		}
-		if len(named) == 0 {
-			named = optionals
-		}
-		dropped := false
-		for _, o := range named {
-			if _, dup := refused.LoadOrStore(o, true); !dup {
-				dropped = true
-			}
-		}
-		if dropped {
-			return g.Compile(src, name, opts...)
-		}
+	if err != nil && errors.As(err, &e) && e.Code == nvrtcErrorInvalidOption && strings.Contains(e.Msg, "-minimal") && !minimalRefused.Load() {
+		minimalRefused.Store(true)
+		return g.Compile(src, name, opts...)
 	}
 	return cubin, err
 }
