@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where a cold compile's time goes in the REPL (issue 16, runs 6-7): the
+# Where a cold compile's time goes in the REPL (issue 16, run 6): the
 # REPL's compiles traced (AREPL_COMPILE_TRACE), their sources dumped
 # (AREPL_COMPILE_DUMP) and, in a second session, each compiled again back to
 # back in the same process (AREPL_COMPILE_REPEAT); TestCompileTimes on the
