@@ -145,9 +145,25 @@ func contentOf(t *testing.T, m *Message) map[string]any {
 func TestExecuteResultAndCounts(t *testing.T) {
 	c, _ := startKernelWith(t, newFake())
 	id := c.send(c.shell, "execute_request", executeContent("def x = 41\nx"))
-	r := contentOf(t, c.wait(c.shellR, id))
+	reply := c.wait(c.shellR, id)
+	r := contentOf(t, reply)
 	if r["status"] != "ok" || r["execution_count"] != 1.0 {
 		t.Errorf("reply %v", r)
+	}
+	// The reply's metadata: when the cell started (as ipykernel's) and the
+	// kernel's own time for it, which bench/gpu/cells.py sets beside the
+	// client's round trip.
+	var meta struct {
+		Started string
+		Arepl   struct {
+			KernelMS *float64 `json:"kernel_ms"`
+		}
+	}
+	if err := json.Unmarshal(reply.Metadata, &meta); err != nil || meta.Arepl.KernelMS == nil || *meta.Arepl.KernelMS < 0 {
+		t.Errorf("execute_reply metadata %s: want arepl.kernel_ms (%v)", reply.Metadata, err)
+	}
+	if _, err := time.Parse(time.RFC3339Nano, meta.Started); err != nil {
+		t.Errorf("execute_reply metadata %s: started: %v", reply.Metadata, err)
 	}
 	out := c.outputs(id)
 	if got := fmt.Sprint(msgTypes(out)); got != "[status execute_input execute_result status]" {

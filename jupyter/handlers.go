@@ -145,6 +145,7 @@ type executeRequest struct {
 func orTrue(b *bool) bool { return b == nil || *b }
 
 func (k *kernel) execute(c *channel, m *Message) {
+	started := time.Now()
 	var r executeRequest
 	if err := content(m, &r); err != nil {
 		k.badRequest(c, m, err)
@@ -200,11 +201,19 @@ func (k *kernel) execute(c *channel, m *Message) {
 		k.abortAfter = c == k.shell && orTrue(r.StopOnError)
 		return
 	}
-	k.sendReply(c, m, "execute_reply", map[string]any{
+	// The metadata says when the cell started, as ipykernel's does, and
+	// how long the kernel took from the request to this reply (arepl's
+	// own), so that a client's round-trip time can be split into the
+	// kernel's part and the rest (bench/gpu/cells.py).
+	meta := map[string]any{"started": started.UTC().Format(time.RFC3339Nano),
+		"arepl": map[string]any{"kernel_ms": float64(time.Since(started).Microseconds()) / 1e3}}
+	if err := c.replyMeta(m, "execute_reply", map[string]any{
 		"status": "ok", "execution_count": count,
 		"payload":          out.payload(),
 		"user_expressions": userExprs,
-	})
+	}, meta); err != nil {
+		logf("%s: sending execute_reply: %v", c.name, err)
+	}
 }
 
 // Bounds on the user_expressions of one request: frontends use them for

@@ -24,9 +24,19 @@ type channel struct {
 
 // reply sends a message of type msgType in reply to req on this channel.
 func (c *channel) reply(req *Message, msgType string, content any) error {
+	return c.replyMeta(req, msgType, content, nil)
+}
+
+// replyMeta is reply with metadata (nil: none).
+func (c *channel) replyMeta(req *Message, msgType string, content, metadata any) error {
 	m, err := newMessage(c.sessID, msgType, req, content)
 	if err != nil {
 		return err
+	}
+	if metadata != nil {
+		if m.Metadata, err = json.Marshal(metadata); err != nil {
+			return fmt.Errorf("jupyter: encoding %s metadata: %v", msgType, err)
+		}
 	}
 	m.Identities = req.Identities
 	return c.send(m)

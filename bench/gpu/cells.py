@@ -27,6 +27,9 @@ def main():
     ap.add_argument("--settle", type=float, default=1.0,
                     help="seconds between the kernel's start and the first cell (a user does not type at once; "
                          "the kernel opens the GPU in the background meanwhile)")
+    ap.add_argument("--gc", choices=["on", "off"], default="on",
+                    help="off: Python's garbage collector disabled while the cells run (to see whether the "
+                         "client's collections make the tail)")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp()
     os.environ.update(JUPYTER_PATH=tmp + "/share/jupyter", JUPYTER_DATA_DIR=tmp + "/data",
@@ -36,6 +39,10 @@ def main():
     from jupyter_client.manager import start_new_kernel
     km, kc = start_new_kernel(kernel_name="arepl-latency")
     time.sleep(a.settle)
+    if a.gc == "off":
+        import gc
+        gc.collect()
+        gc.disable()
     try:
         for raw in open(a.inputs):
             raw = raw.rstrip("\n")
@@ -47,14 +54,23 @@ def main():
             t0 = time.monotonic()
             msg_id = kc.execute(code)
             reply = kc.get_shell_msg(timeout=600)
+            t_reply = time.monotonic()
+            iopub = []
             while True:
                 m = kc.get_iopub_msg(timeout=600)
+                iopub.append((m["msg_type"], round((time.monotonic() - t0) * 1e3, 3)))
                 if (m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "status"
                         and m["content"]["execution_state"] == "idle"):
                     break
             ms = (time.monotonic() - t0) * 1e3
             if name:
-                print(json.dumps({"name": name, "input": code, "ms": ms, "status": reply["content"]["status"]}), flush=True)
+                # kernel_ms: the kernel's own time from the request to its
+                # reply (execute_reply's metadata); the rest of ms is the
+                # client's and the transport's.
+                kernel_ms = reply.get("metadata", {}).get("arepl", {}).get("kernel_ms")
+                print(json.dumps({"name": name, "input": code, "ms": ms, "reply_ms": (t_reply - t0) * 1e3,
+                                  "kernel_ms": kernel_ms, "iopub": iopub, "gc": a.gc,
+                                  "status": reply["content"]["status"]}), flush=True)
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)

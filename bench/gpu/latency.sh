@@ -18,22 +18,34 @@
 # beside them. OUT (default: a temporary folder) receives the logs:
 # latency.log (all), and per part the files named below.
 #
-# PARTS (comma-separated; default check,lab,compile,repl,notebook,cells,bench):
+# PARTS (comma-separated; default check,lab,compile,repl,notebook,cells,bench)
+# run in this order, the figures of issue 16 first: compile, notebook, repl,
+# bench, options, lab, check, speed, compile2, cells.
 #   check     device tests of every kernel family (gpu.test, cuda.test)
 #   lab       NVRTC on unique sources (TestCompileTimes), per option set of
 #             LAB (default "-minimal;-minimal -Ofc=min"), the ordered
 #             redomaps also with their fold unrolled FOLD times (default
 #             1,4); with BASE, also BASE/gpu.test's modules (the templates
-#             before) under BASE_LAB (default "-minimal")
+#             before) under BASE_LAB (default "-minimal"; "none": not); with TIMETRACE
+#             (module names, space-separated), those modules again under
+#             NVRTC's -fdevice-time-trace: timetrace-*.json; LAB_FLAGS: more
+#             flags of TestCompileTimes (e.g. -gpu.compileunroll -1)
 #   compile   cold compiles of every one-kernel kind in the REPL
 #             (latency.compile.txt): compile-cold.jsonl with an empty disk
 #             cache, compile-warm.jsonl in a new session with that cache
 #   compile2  more cold compiles (latency.compile2.txt, texts nothing else
 #             compiles), run after lab: compile2-cold.jsonl
 #   repl      the REPL through latency.txt: repl-cold.jsonl, repl-warm.jsonl
+#   options   latency.options.txt in a fresh REPL per option set of
+#             OPTS_SETS ("NVRTC options|context flags;...", default: none,
+#             -Ofc=max, -Ofc=max with CU_CTX_LMEM_RESIZE_TO_MAX, that flag
+#             alone, -Ofc=mid, -Ofc=min): options-N.jsonl, options-trace.txt
+#             (each compile, and each kernel's registers and local memory)
 #   notebook  cells through jupyter_client (cells.py, latency.cells.txt)
 #             with the Python PY (default python3; on the GPU machine the
-#             py311 that latency.pybundle.sh makes): notebook.jsonl
+#             py311 that latency.pybundle.sh makes): notebook.jsonl, and
+#             again with the client's garbage collector off:
+#             notebook-nogc.jsonl
 #   cells     the same kind of cells over the wire protocol in-process
 #             (jupyter.test TestCellLatency): cells.jsonl
 #   speed     the ordered redomaps' and the scans' kernel times
@@ -75,7 +87,8 @@ fresh_caches() {
 fresh_caches
 
 # The REPL's cold compiles come first, so that no compile of the same
-# canonical text by a test can answer them from any cache; the checks come
+# canonical text by a test can answer them from any cache; then the
+# figures of the Done-when list (notebook, REPL, bench); the checks come
 # after the measurements, so that a run cut short keeps the figures.
 if has compile; then
 	echo "== cold compiles in the REPL, empty disk cache (latency.compile.txt)"
@@ -88,22 +101,71 @@ if has notebook; then
 	echo "== the notebook through jupyter_client (cells.py, latency.cells.txt), ${PY:-python3}"
 	fresh_caches
 	timeout 60 "${PY:-python3}" cells.py --arepl ./arepl --inputs latency.cells.txt | tee "$out/notebook.jsonl"
+	echo "== the same cells with the client's garbage collector off (where the tail is)"
+	fresh_caches
+	timeout 60 "${PY:-python3}" cells.py --arepl ./arepl --inputs latency.cells.txt --gc off | tee "$out/notebook-nogc.jsonl"
+fi
+
+if has repl; then
+	fresh_caches
+	echo "== the REPL, empty disk cache (latency.txt)"
+	timeout 240 python3 latency.py --arepl ./arepl --inputs latency.txt --out "$out/repl-cold.jsonl"
+	echo "== a new REPL session, warm disk cache"
+	grep -v '^!\(host\|cpu-\|gpu-\|upload\|auto-\|new-big\|dev-index\|print-big\|big-sum\)' latency.txt >warm.txt
+	timeout 60 python3 latency.py --arepl ./arepl --inputs warm.txt --out "$out/repl-warm.jsonl"
+fi
+
+if has bench; then
+	echo "== arepl bench beside the harness, 2^28 i32 sum"
+	timeout 120 ./gpu.test -test.run XXX -test.bench 'GPU/(sum_i32|copy_d2d_i32)$' -gpubench.log2n 28 -test.benchtime 50x 2>&1 | grep -i 'sum_i32\|copy'
+	timeout 120 ./arepl bench sum.fut --backend gpu --size 268435456 --runs 50
+	echo "== arepl bench on the test blocks' datasets"
+	timeout 120 ./arepl bench sum.fut --backend gpu --runs 50 --json </dev/null | tee "$out/bench.json"
+fi
+
+if has options; then
+	echo "== NVRTC option sets in the REPL (latency.options.txt), one fresh session each"
+	i=0
+	IFS=';' read -ra sets <<<"${OPTS_SETS:-|;-Ofc=max|;-Ofc=max|0x10;|0x10;-Ofc=mid|;-Ofc=min|}"
+	for set in "${sets[@]}"; do
+		i=$((i + 1))
+		fresh_caches
+		echo "-- set $i: AREPL_NVRTC_OPTIONS='${set%%|*}' AREPL_CUDA_CTX_FLAGS='${set#*|}'"
+		AREPL_NVRTC_OPTIONS=${set%%|*} AREPL_CUDA_CTX_FLAGS=${set#*|} AREPL_COMPILE_TRACE=$out/options-trace.txt \
+			timeout 60 python3 latency.py --arepl ./arepl --inputs latency.options.txt --out "$out/options-$i.jsonl" >/dev/null
+		python3 -c '
+import json, re, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    m = dict(re.findall(r"(compile|run) ([0-9.]+[µm]?s)", r["time_line"]))
+    print("%-28s %9.2f ms  compile %-9s run %-9s %s" % (r["name"], r["ms"], m.get("compile", "-"), m.get("run", "-"), " ".join(r["output"])[:60]))
+' "$out/options-$i.jsonl"
+		echo "set $i" >>"$out/options-trace.txt"
+	done
 fi
 
 if has lab; then
 	echo "== NVRTC: where a cold compile's time goes (unique sources, per option set)"
 	timeout 120 ./gpu.test -test.run 'TestCompileTimes' -test.v -gpu.compilelab "${LAB:--minimal;-minimal -Ofc=min}" \
-		-gpu.compilefold "${FOLD-1,4}" 2>&1 | grep 'compile options\|FAIL\|SKIP\|PASS\|error'
-	if [ -n "${BASE:-}" ]; then
+		-gpu.compilefold "${FOLD-1,4}" ${LAB_FLAGS:-} 2>&1 | grep 'compile options\|FAIL\|SKIP\|PASS\|error'
+	for name in ${TIMETRACE:-}; do
+		echo "-- NVRTC's own time profile (-fdevice-time-trace) of $name"
+		timeout 60 ./gpu.test -test.run 'TestCompileTimes' -test.v -gpu.compileonly "^$name\$" -gpu.compilefold '' ${LAB_FLAGS:-} \
+			-gpu.compilelab "-minimal -fdevice-time-trace=$out/timetrace-$name;-minimal -Ofc=max -fdevice-time-trace=$out/timetrace-ofc-$name" 2>&1 |
+			grep 'compile options\|FAIL\|error' | sed 's/^ *compile_test.go:[0-9]*: //'
+	done
+	if [ -n "${BASE:-}" ] && [ "${BASE_LAB:-}" != none ]; then
 		echo "-- $BASE/gpu.test (the templates before)"
 		timeout 90 "$BASE/gpu.test" -test.run 'TestCompileTimes' -test.v -gpu.compilelab "${BASE_LAB:--minimal}" 2>&1 | grep 'compile options\|FAIL\|SKIP\|PASS'
 	fi
 fi
 
-if has compile2; then
-	fresh_caches
-	echo "== more cold compiles in the REPL, empty disk cache (latency.compile2.txt)"
-	timeout 60 python3 latency.py --arepl ./arepl --inputs latency.compile2.txt --out "$out/compile2-cold.jsonl"
+
+if has check; then
+	echo "== correctness: staged copies, the device tests of every kernel family (constants as parameters)"
+	[ -x cuda.test ] && timeout 60 ./cuda.test -test.run 'Open|Staged' 2>&1 | tail -3
+	timeout ${CHECK_TIMEOUT:-150} ./gpu.test -test.run "${CHECK_RUN:-TestDevice|TestHistDevice|TestScanDevice|TestRadixSortDevice|TestModuleKey|TestCheckedTilesRolled|TestSecondaryLoopsRolled}" \
+		-gpu.maxn=${MAXN:-1048576} -gpu.scanlarge=${MAXN:-1048576} 2>&1 | tail -8
 fi
 
 if has speed; then
@@ -123,20 +185,12 @@ if has speed; then
 	} | tee "$out/speed.txt"
 fi
 
-if has check; then
-	echo "== correctness: staged copies, the device tests of every kernel family (constants as parameters)"
-	[ -x cuda.test ] && timeout 60 ./cuda.test -test.run 'Open|Staged' 2>&1 | tail -3
-	timeout ${CHECK_TIMEOUT:-150} ./gpu.test -test.run 'TestDevice|TestHistDevice|TestScanDevice|TestRadixSortDevice|TestModuleKey|TestCheckedTilesRolled' \
-		-gpu.maxn=${MAXN:-1048576} -gpu.scanlarge=${MAXN:-1048576} 2>&1 | tail -8
-fi
 
-if has repl; then
+
+if has compile2; then
 	fresh_caches
-	echo "== the REPL, empty disk cache (latency.txt)"
-	timeout 240 python3 latency.py --arepl ./arepl --inputs latency.txt --out "$out/repl-cold.jsonl"
-	echo "== a new REPL session, warm disk cache"
-	grep -v '^!\(host\|cpu-\|gpu-\|upload\|auto-\|new-big\|dev-index\|print-big\|big-sum\)' latency.txt >warm.txt
-	timeout 60 python3 latency.py --arepl ./arepl --inputs warm.txt --out "$out/repl-warm.jsonl"
+	echo "== more cold compiles in the REPL, empty disk cache (latency.compile2.txt)"
+	timeout 60 python3 latency.py --arepl ./arepl --inputs latency.compile2.txt --out "$out/compile2-cold.jsonl"
 fi
 
 if has cells; then
@@ -146,11 +200,4 @@ if has cells; then
 		timeout 120 ./jupyter.test -test.run TestCellLatency -test.v 2>&1 | grep -v '^=== ' | tail -45
 fi
 
-if has bench; then
-	echo "== arepl bench beside the harness, 2^28 i32 sum"
-	timeout 120 ./gpu.test -test.run XXX -test.bench 'GPU/(sum_i32|copy_d2d_i32)$' -gpubench.log2n 28 -test.benchtime 50x 2>&1 | grep -i 'sum_i32\|copy'
-	timeout 120 ./arepl bench sum.fut --backend gpu --size 268435456 --runs 50
-	echo "== arepl bench on the test blocks' datasets"
-	timeout 120 ./arepl bench sum.fut --backend gpu --runs 50 --json </dev/null | tee "$out/bench.json"
-fi
 echo "== done $(date -u +%FT%TZ)"

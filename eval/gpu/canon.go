@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/arepl/arepl/eval/gpu/cuda"
 	"github.com/arepl/arepl/lang/core"
 )
 
@@ -110,9 +111,11 @@ func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
 // generated body, and its cache key. Only the body is canonicalised and
 // hashed on every load; a prelude enters the key by a digest computed once
 // (a cache hit is the REPL's common path: it should cost microseconds).
+// AREPL_NVRTC_OPTIONS's options (cuda.ExtraCompileOptions) change the
+// cubin, so they are part of the key.
 func moduleText(pre, body, arch string, nvrtc [2]int) (src, key string) {
 	c := canonical(body)
-	return pre + "\n" + c, cacheKey(preludeDigest(pre), c, arch, fmt.Sprint(nvrtc))
+	return pre + "\n" + c, cacheKey(preludeDigest(pre), c, arch, fmt.Sprint(nvrtc), strings.Join(cuda.ExtraCompileOptions(), " "))
 }
 
 var preludeDigests sync.Map // prelude text -> its cacheKey

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,9 +16,12 @@ import (
 )
 
 var (
-	compileLab  = flag.String("gpu.compilelab", "", "semicolon-separated NVRTC option sets (options space-separated, \"-\" for none) to time TestCompileTimes with")
-	compileFold = flag.String("gpu.compilefold", "", "comma-separated unroll factors of the ordered redomap's fold (Limits.OrderedFoldUnroll) to time TestCompileTimes's ordered modules with too")
-	compileDump = flag.String("gpu.compiledump", "", "folder to write TestCompileTimes's module sources to (NAME.cu), for timing them with another NVRTC")
+	compileLab    = flag.String("gpu.compilelab", "", "semicolon-separated NVRTC option sets (options space-separated, \"-\" for none) to time TestCompileTimes with")
+	compileFold   = flag.String("gpu.compilefold", "", "comma-separated unroll factors of the ordered redomap's fold (Limits.OrderedFoldUnroll) to time TestCompileTimes's ordered modules with too")
+	compileSrc    = flag.String("gpu.compilesrc", "", "glob of further CUDA sources (e.g. the REPL's, dumped by AREPL_COMPILE_DUMP) for TestCompileTimes to time as they are")
+	compileOnly   = flag.String("gpu.compileonly", "", "regular expression: TestCompileTimes times only the sources whose names match it")
+	compileUnroll = flag.String("gpu.compileunroll", "", "comma-separated Limits.ScanUnroll values to time TestCompileTimes's scan modules with too")
+	compileDump   = flag.String("gpu.compiledump", "", "folder to write TestCompileTimes's module sources to (NAME.cu), for timing them with another NVRTC")
 )
 
 // TestCompileTimes compiles the modules of representative programs (a
@@ -71,7 +75,41 @@ func TestCompileTimes(t *testing.T) {
 			if m, err := genScan(p, s, DefaultLimits); err == nil {
 				srcs = append(srcs, src{c.name, canonical(m.source())})
 			}
+			for _, f := range strings.Split(*compileUnroll, ",") {
+				u, err := strconv.Atoi(f)
+				if err != nil {
+					continue
+				}
+				lim := DefaultLimits
+				lim.ScanUnroll = u
+				if m, err := genScan(p, s, lim); err == nil {
+					srcs = append(srcs, src{fmt.Sprintf("%s_unroll%d", c.name, u), canonical(m.source())})
+				}
+			}
 		}
+	}
+	if *compileSrc != "" {
+		files, err := filepath.Glob(*compileSrc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			text, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srcs = append(srcs, src{filepath.Base(f), string(text)})
+		}
+	}
+	if *compileOnly != "" {
+		re := regexp.MustCompile(*compileOnly)
+		var keep []src
+		for _, s := range srcs {
+			if re.MatchString(s.name) {
+				keep = append(keep, s)
+			}
+		}
+		srcs = keep
 	}
 	if *compileDump != "" {
 		for _, s := range srcs {
@@ -98,10 +136,17 @@ func TestCompileTimes(t *testing.T) {
 			opts = append(opts, strings.Fields(set)...)
 		}
 		for _, s := range srcs {
-			var total, best, again time.Duration
+			var total, best, first, again time.Duration
 			var size int
 			var text string
-			for i := range 3 {
+			// Under a time profile, one compile: in run 8 the second
+			// compile writing the same profile failed (the first one's
+			// profile is the one wanted).
+			runs := 3
+			if strings.Contains(set, "time-trace") {
+				runs = 1
+			}
+			for i := range runs {
 				uniq++
 				text = fmt.Sprintf("__device__ int ar_lab_%d = %d;\n%s", uniq, uniq, s.text)
 				start := time.Now()
@@ -116,12 +161,19 @@ func TestCompileTimes(t *testing.T) {
 				if i == 0 || d < best {
 					best = d
 				}
+				if i == 0 {
+					first = d
+				}
 			}
-			start := time.Now()
-			if _, err := g.CompileWith(text, s.name+".cu", opts); err == nil {
-				again = time.Since(start)
+			// Not again under a time profile, which would then show the
+			// compile that a cache answers.
+			if !strings.Contains(set, "time-trace") {
+				start := time.Now()
+				if _, err := g.CompileWith(text, s.name+".cu", opts); err == nil {
+					again = time.Since(start)
+				}
 			}
-			t.Logf("compile options=%q src=%s bytes=%d mean=%.1fms best=%.1fms again=%.1fms cubin=%d", set, s.name, len(s.text), ms(total/3), ms(best), ms(again), size)
+			t.Logf("compile options=%q src=%s bytes=%d mean=%.1fms first=%.1fms best=%.1fms again=%.1fms cubin=%d", set, s.name, len(s.text), ms(total/time.Duration(runs)), ms(first), ms(best), ms(again), size)
 		}
 	}
 }
@@ -188,6 +240,34 @@ func TestFoldUnroll(t *testing.T) {
 		}
 		if got := strings.Contains(m.source(), "#pragma unroll 4\n"); got != c.want4 {
 			t.Errorf("%s with OrderedFoldUnroll %d: unrolled 4 times %v, want %v", c.prog, c.knob, got, c.want4)
+		}
+	}
+}
+
+// TestSecondaryLoopsRolled checks scanKernel.unrollSecondary's rule: a scan
+// that recomputes its store (MSSP's 4-tuple) rolls the store's passes and
+// keeps only the thread scan unrolled over its Seq elements; a segmented
+// scan keeps its checked loops and its prefix pass unrolled (its hot path
+// when segments do not divide the tile).
+func TestSecondaryLoopsRolled(t *testing.T) {
+	seqLoop := regexp.MustCompile(`#pragma unroll( \d+)?\n\s*for \(int ar_j = 0; ar_j < \d+; ar_j\+\+\)`)
+	for _, c := range scanProgs() {
+		p := c.build()
+		m, err := genScan(p, scanStmtOf(t, p), DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := 0
+		for _, l := range seqLoop.FindAllStringSubmatch(m.body, -1) {
+			if l[1] == "" {
+				full++
+			}
+		}
+		switch {
+		case m.k.Recompute && full != 1:
+			t.Errorf("%s recomputes its store: %d fully unrolled loops over a thread's elements, want 1 (the thread scan)", c.name, full)
+		case c.seg && full < 3:
+			t.Errorf("%s: %d fully unrolled loops over a thread's elements, want the thread scan, the prefix pass and the checked loads and stores", c.name, full)
 		}
 	}
 }

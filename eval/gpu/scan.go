@@ -124,6 +124,9 @@ type scanKernel struct {
 	// Recompute: the tile keeps only its staged inputs, and the store
 	// recomputes each thread's scan from them once per result (recomputes).
 	Recompute bool
+	// Unroll is the unroll factor of the secondary loops over a thread's
+	// Seq elements (unrollSecondary): 0 unrolls them fully.
+	Unroll int
 	// Spread, when above 1, puts tile t's state at Spread times its packed
 	// place (stateIdx), so that a window of 32 states spans Spread times as
 	// many cache lines (stateSpread).
@@ -576,6 +579,7 @@ func (g *scanGen) screma(s *core.Stmt, op *core.Screma, outer []core.Atom) (*sca
 	k.Seq = scanSeq(k, g.lim)
 	k.Det = g.lim.Deterministic && hasFloat(k.Acc)
 	k.Spread = stateSpread(k, g.lim)
+	k.Unroll = secondaryUnroll(k, g.lim)
 	k.MinBlocks = minBlocks(k, g.lim)
 	k.Delay, k.Spin = lookBackWaits(g.lim)
 	k.Name = "k_" + strings.ReplaceAll(scanModeName[k.Mode], " ", "_")
@@ -1533,7 +1537,7 @@ func (k *scanKernel) Finish() string {
 		return strings.TrimRight(b.String(), "\n")
 	}
 	b.WriteString(k.segCounter().reset + "  bool ar_f = false;\n")
-	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+	fmt.Fprintf(&b, "%s\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.unrollSecondary(), k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = threadIdx.x * %d + ar_j;\n", k.Seq)
 	for j, t := range k.Scan {
 		fmt.Fprintf(&b, "    const %s ar_c_%d = ar_sh_%d[AR_PADK];\n", ctype(t), j, j)
@@ -1596,7 +1600,7 @@ func (k *scanKernel) recomputedStore() string {
 		for j, at := range k.Acc {
 			fmt.Fprintf(&b, "    %s ar_acc_%d = ar_ex_%d;\n", ctype(at), j, j)
 		}
-		fmt.Fprintf(&b, "#pragma unroll\n    for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+		fmt.Fprintf(&b, "%s\n    for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.unrollSecondary(), k.Seq)
 		fmt.Fprintf(&b, "      const int ar_k = threadIdx.x * %d + ar_j;\n", k.Seq)
 		var e strings.Builder
 		k.stagedElement(&e)
@@ -1720,7 +1724,46 @@ func (k *scanKernel) unroll(checked bool) string {
 	if checked && !k.Seg() {
 		return "#pragma unroll 1"
 	}
+	if checked {
+		return k.unrollSecondary()
+	}
 	return "#pragma unroll"
+}
+
+// unrollSecondary is the pragma of the loops over a thread's Seq elements
+// besides the thread scan and the full tiles' loads and stores: a
+// segmented scan's checked loads and stores and its second pass applying
+// the prefix (Finish), and the store's passes that recompute each result
+// (recomputedStore). Unrolled, each inlines Seq more calls of the map and
+// the operator: for a 4-tuple scan that recomputes its store, the four
+// passes were most of the module's code, and most of NVRTC's time for it
+// (issue 16's cold compile, bench/RESULTS.md, "Interactive latency").
+func (k *scanKernel) unrollSecondary() string {
+	if k.Unroll > 0 {
+		return fmt.Sprintf("#pragma unroll %d", k.Unroll)
+	}
+	return "#pragma unroll"
+}
+
+// secondaryUnroll is the unroll factor of unrollSecondary's loops:
+// Limits.ScanUnroll when set (negative: fully); else fully for a segmented
+// scan and rolled for the others, whose only such loops are the
+// recomputing store passes.
+func secondaryUnroll(k *scanKernel, lim Limits) int {
+	switch {
+	case lim.ScanUnroll > 0:
+		return lim.ScanUnroll
+	case lim.ScanUnroll < 0 || k.Seg():
+		// A segmented scan's checked loops are its hot path when the
+		// segments do not divide the tile: rolled, a scan of rows of
+		// 1000 took 0.587 ms instead of 0.292 (run 6).
+		return 0
+	}
+	// The store's recomputing passes (MSSP scan: 4 x 21 inlined map and
+	// operator calls): rolled, NVRTC took 343 ms instead of 602 for the
+	// module (run 6; 264 instead of 443 in run 8), and the kernel ran in
+	// 1.469 ms instead of 1.465 at 2^28 (run 8).
+	return 1
 }
 
 // indent shifts every non-empty line of s right by n spaces, but for

@@ -13,11 +13,19 @@ import (
 	. "github.com/arepl/arepl/lang/core"
 )
 
-var benchVariants = flag.String("gpubench.variant", "0", "comma-separated kernel variants the scan sweep runs each configuration with: 0 the shipped kernel, else letters k (Limits.ScanRecompute -1: keep the scanned values, never recompute the store), r (ScanRecompute 1: recompute wherever the shape allows) and s followed by Limits.ScanStateSpread, e.g. 0,k,s4,ks1")
+var benchVariants = flag.String("gpubench.variant", "0", "comma-separated kernel variants the scan sweep runs each configuration with: 0 the shipped kernel, else letters k (Limits.ScanRecompute -1: keep the scanned values, never recompute the store), r (ScanRecompute 1: recompute wherever the shape allows), u followed by Limits.ScanUnroll (-1: fully) and s followed by Limits.ScanStateSpread, e.g. 0,k,s4,ks1")
 
 // scanVariant sets the knobs of a gpubench.variant on lim.
 func scanVariant(v string, lim *Limits) {
-	lim.ScanStateSpread, lim.ScanRecompute = 0, 0
+	lim.ScanStateSpread, lim.ScanRecompute, lim.ScanUnroll = 0, 0, 0
+	if i := strings.Index(v, "u"); i >= 0 {
+		j := i + 1
+		for j < len(v) && (v[j] == '-' || v[j] >= '0' && v[j] <= '9') {
+			j++
+		}
+		lim.ScanUnroll, _ = strconv.Atoi(v[i+1 : j])
+		v = v[:i] + v[j:]
+	}
 	if i := strings.Index(v, "s"); i >= 0 {
 		lim.ScanStateSpread, _ = strconv.Atoi(v[i+1:])
 		v = v[:i]

@@ -38,6 +38,11 @@ type Limits struct {
 	// (scanKernel.recomputes): 0 where that saves shared memory, positive
 	// wherever the scan's shape allows it, negative never (for measuring).
 	ScanRecompute int
+	// ScanUnroll, when positive, is the unroll factor of the scans'
+	// secondary loops over a thread's elements (scanKernel.unrollSecondary);
+	// negative unrolls them fully; 0 takes secondaryUnroll's choice (for
+	// measuring their NVRTC time against their speed).
+	ScanUnroll int
 	// OrderedMinBlocks, when positive, is the minimum blocks per
 	// multiprocessor of the ordered redomap's launch bounds (for
 	// measuring).

@@ -93,6 +93,7 @@ const (
 	attrSharedPerBlockOptin  = 97
 	funcAttrMaxDynamicShared = 8
 	funcAttrNumRegs          = 4
+	funcAttrLocalSizeBytes   = 3
 )
 
 // GPU is an open device with its primary context current on the command
@@ -174,6 +175,13 @@ func (g *GPU) init() error {
 	}
 	if err := g.check("cuDeviceGet", d.cuDeviceGet(&g.dev, int32(g.ordinal))); err != nil {
 		return err
+	}
+	if ctxFlags != 0 {
+		// For measuring (AREPL_CUDA_CTX_FLAGS, e.g. 0x10, keep local memory
+		// at its largest size): only before the primary context is active.
+		if err := g.check("cuDevicePrimaryCtxSetFlags", d.cuDevicePrimaryCtxSetFlags(g.dev, uint32(ctxFlags))); err != nil {
+			return err
+		}
 	}
 	if err := g.check("cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain(&g.ctx, g.dev)); err != nil {
 		return err
@@ -488,7 +496,23 @@ func (m *Module) Function(name string) (*Function, error) {
 	if err != nil {
 		return nil, err
 	}
+	if compileTrace != "" {
+		traceFunction(f)
+	}
 	return f, nil
+}
+
+// traceFunction appends a kernel's registers and local memory (spills and
+// stack) per thread to AREPL_COMPILE_TRACE's file: a kernel with local
+// memory makes the driver size a local-memory reservation at its launch.
+func traceFunction(f *Function) {
+	var regs, local int32
+	_ = f.g.do(func() error {
+		f.g.d.cuFuncGetAttribute(&regs, funcAttrNumRegs, f.h)
+		f.g.d.cuFuncGetAttribute(&local, funcAttrLocalSizeBytes, f.h)
+		return nil
+	})
+	appendTrace(fmt.Sprintf("function %s regs=%d local=%dB\n", f.Name, regs, local))
 }
 
 // Occupancy is how many blocks of the given size fit on one SM.

@@ -24,6 +24,7 @@ type driver struct {
 	cuDeviceTotalMem                            func(b *uint64, dev int32) int32
 	cuDevicePrimaryCtxRetain                    func(ctx *uintptr, dev int32) int32
 	cuDevicePrimaryCtxRelease                   func(dev int32) int32
+	cuDevicePrimaryCtxSetFlags                  func(dev int32, flags uint32) int32
 	cuCtxSetCurrent                             func(ctx uintptr) int32
 	cuCtxSynchronize                            func() int32
 	cuMemAlloc                                  func(p *uint64, n uint64) int32
@@ -87,6 +88,7 @@ func (d *driver) cudaSymbols() []symbol {
 		{&d.cuDeviceTotalMem, "cuDeviceTotalMem_v2"},
 		{&d.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"},
 		{&d.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"},
+		{&d.cuDevicePrimaryCtxSetFlags, "cuDevicePrimaryCtxSetFlags_v2"},
 		{&d.cuCtxSetCurrent, "cuCtxSetCurrent"},
 		{&d.cuCtxSynchronize, "cuCtxSynchronize"},
 		{&d.cuMemAlloc, "cuMemAlloc_v2"},

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -21,13 +23,19 @@ import (
 // redomap module in 36 ms and 20 ms.
 var DefaultCompileOptions = []string{"-default-device", "-std=c++17", "-minimal"}
 
+// extraCompileOptions are AREPL_NVRTC_OPTIONS's space-separated options,
+// which Compile appends to DefaultCompileOptions: for measuring an option
+// set's compile time and kernel speed in the REPL and the benchmarks
+// without a rebuild (bench/gpu/latency.sh).
+var extraCompileOptions = strings.Fields(os.Getenv("AREPL_NVRTC_OPTIONS"))
+
 // minimalRefused is set once NVRTC has refused -minimal (releases before
 // 12.4 do not know it); Compile then leaves it out.
 var minimalRefused atomic.Bool
 
 // Compile compiles CUDA C source with NVRTC for the device's architecture,
-// with DefaultCompileOptions and opts, and returns the cubin. A compile
-// error carries NVRTC's log.
+// with DefaultCompileOptions, opts and AREPL_NVRTC_OPTIONS's, and returns
+// the cubin. A compile error carries NVRTC's log.
 func (g *GPU) Compile(src, name string, opts ...string) ([]byte, error) {
 	var all []string
 	for _, o := range DefaultCompileOptions {
@@ -35,7 +43,8 @@ func (g *GPU) Compile(src, name string, opts ...string) ([]byte, error) {
 			all = append(all, o)
 		}
 	}
-	cubin, err := g.CompileWith(src, name, append(all, opts...))
+	all = append(append(all, opts...), extraCompileOptions...)
+	cubin, err := g.CompileWith(src, name, all)
 	var e *Error
 	if err != nil && errors.As(err, &e) && e.Code == nvrtcErrorInvalidOption && strings.Contains(e.Msg, "-minimal") && !minimalRefused.Load() {
 		minimalRefused.Store(true)
@@ -43,6 +52,10 @@ func (g *GPU) Compile(src, name string, opts ...string) ([]byte, error) {
 	}
 	return cubin, err
 }
+
+// ExtraCompileOptions are AREPL_NVRTC_OPTIONS's options, which Compile adds
+// to every compile (callers key their caches on them too).
+func ExtraCompileOptions() []string { return extraCompileOptions }
 
 // nvrtcErrorInvalidOption is NVRTC_ERROR_INVALID_OPTION.
 const nvrtcErrorInvalidOption = 5
@@ -93,7 +106,36 @@ func (g *GPU) CompileWith(src, name string, opts []string) ([]byte, error) {
 	runtime.KeepAlive(bufs)
 	runtime.KeepAlive(ptrs)
 	tr.end(name, len(src), len(cubin))
+	if err == nil && tr.on && compileDump != "" {
+		dumpSource(name, src)
+	}
+	if err == nil && tr.on && compileRepeat > 0 && !repeating.Load() {
+		// The same text again, made unique so that no cache answers it,
+		// back to back in this process: whether a compile in the REPL is
+		// slow for its text or for the state it starts in.
+		repeating.Store(true)
+		for i := range compileRepeat {
+			_, _ = g.CompileWith(fmt.Sprintf("__device__ int ar_repeat_%d_%d = %d;\n%s", os.Getpid(), repeatN.Add(1), i, src), name+"-repeat", opts)
+		}
+		repeating.Store(false)
+	}
 	return cubin, err
+}
+
+// With AREPL_COMPILE_TRACE set, AREPL_COMPILE_DUMP names a folder that
+// receives every compiled source (NNN-NAME), and AREPL_COMPILE_REPEAT=N
+// compiles each source N more times at once, each made unique (traced as
+// NAME-repeat): for telling a slow text from a slow process state
+// (bench/RESULTS.md, "Interactive latency").
+var (
+	compileDump      = os.Getenv("AREPL_COMPILE_DUMP")
+	compileRepeat, _ = strconv.Atoi(os.Getenv("AREPL_COMPILE_REPEAT"))
+	repeating        atomic.Bool
+	repeatN, dumpN   atomic.Int64
+)
+
+func dumpSource(name, src string) {
+	_ = os.WriteFile(filepath.Join(compileDump, fmt.Sprintf("%03d-%s", dumpN.Add(1), name)), []byte(src), 0o600)
 }
 
 // compileTrace, when AREPL_COMPILE_TRACE names a file, appends a line per
@@ -133,15 +175,25 @@ func (t *trace) end(name string, srcBytes, cubinBytes int) {
 	_ = syscall.Getrusage(rusageThread, &ru)
 	runtime.UnlockOSThread()
 	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano() - t.ru.Utime.Nano() - t.ru.Stime.Nano())
+	appendTrace(fmt.Sprintf("nvrtc %s src=%d cubin=%d wall=%.1fms cpu=%.1fms minflt=%d majflt=%d nvcsw=%d nivcsw=%d pid=%d\n",
+		name, srcBytes, cubinBytes, float64(wall)/1e6, float64(cpu)/1e6, ru.Minflt-t.ru.Minflt, ru.Majflt-t.ru.Majflt,
+		ru.Nvcsw-t.ru.Nvcsw, ru.Nivcsw-t.ru.Nivcsw, os.Getpid()))
+}
+
+func appendTrace(line string) {
 	f, err := os.OpenFile(compileTrace, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return
 	}
 	defer f.Close()
-	fmt.Fprintf(f, "nvrtc %s src=%d cubin=%d wall=%.1fms cpu=%.1fms minflt=%d majflt=%d nvcsw=%d nivcsw=%d pid=%d\n",
-		name, srcBytes, cubinBytes, float64(wall)/1e6, float64(cpu)/1e6, ru.Minflt-t.ru.Minflt, ru.Majflt-t.ru.Majflt,
-		ru.Nvcsw-t.ru.Nvcsw, ru.Nivcsw-t.ru.Nivcsw, os.Getpid())
+	_, _ = f.WriteString(line)
 }
+
+// ctxFlags, from AREPL_CUDA_CTX_FLAGS (a number, 0x.. for hex), are the
+// primary context's flags (cuDevicePrimaryCtxSetFlags), for measuring:
+// 0x10 (CU_CTX_LMEM_RESIZE_TO_MAX) keeps the local-memory reservation at
+// the largest size a launch needed instead of shrinking it after each.
+var ctxFlags, _ = strconv.ParseUint(os.Getenv("AREPL_CUDA_CTX_FLAGS"), 0, 32)
 
 func programLog(d *driver, prog uintptr) string {
 	var n uint64
