@@ -283,6 +283,10 @@ func (e *emitter) stmt(s *core.Stmt) error {
 			code := e.site(s.Pos, "negative exponent")
 			e.line("if (%s < 0) ar_fail(ar_err, %d);", b, code)
 		}
+		if c, ok := e.rng.narrowOp(x, s.Pat[0].Name, a, b); ok {
+			e.line("%s = (i64)(%s);", d, c)
+			break
+		}
 		e.line("%s = %s_%s(%s, %s);", d, core.BinOps[x.Op].Name, ctype(x.T), a, b)
 	case *core.UnOpExp:
 		d, err := one()
@@ -528,6 +532,13 @@ func (e *emitter) index(s *core.Stmt, x *core.IndexExp) error {
 	}
 	if e.arrays {
 		flat = strings.TrimSuffix(strings.TrimPrefix(at(arr, ixs), arr+"["), "]")
+		if len(conds) == 0 && e.rng.narrowRead(x.Arr) {
+			var terms []string
+			for k, i := range ixs {
+				terms = append(terms, fmt.Sprintf("(i32)%s * (i32)%s", i, strideName(arr, k)))
+			}
+			flat = strings.Join(terms, " + ")
+		}
 	}
 	ok := e.fresh("ok")
 	*e.sites = append(*e.sites, errSite{Pos: s.Pos, Msg: "index out of bounds", Rank: r})
