@@ -248,6 +248,9 @@ type run struct {
 	// the loop reads it once at its end (checkLater).
 	inFor   int
 	pending bool
+	// spare are arrays replaced by a loop's iterations, kept for the
+	// next iteration's results (takeSpare).
+	spare []*devArray
 	// timers are the launches queued without waiting (launchAsync), with
 	// the index of their entry in t.Kernels; settleTimes reads them.
 	timers []pendingTimer
@@ -352,6 +355,7 @@ func (b *Backend) Run(ctx context.Context, prog *core.Program, fn string, args [
 	if terr := r.settleTimes(err != nil); terr != nil && err == nil {
 		err = terr
 	}
+	r.freeSpare()
 	// Free the Run's temporaries that are not results.
 	keep := map[*devArray]bool{}
 	for _, v := range res {
@@ -796,10 +800,44 @@ func (r *run) freeReplaced(old, next []eval.Value, made map[*devArray]bool) {
 	}
 	for _, v := range old {
 		if d, ok := v.Dev.(*devArray); ok && made[d] && !keep[d] {
-			d.Free()
 			delete(made, d)
+			if len(r.spare) < maxSpare {
+				r.spare = append(r.spare, d)
+				continue
+			}
+			d.Free()
 		}
 	}
+}
+
+// maxSpare bounds the arrays a Run keeps for reuse (takeSpare).
+const maxSpare = 4
+
+// takeSpare returns an array a loop's iteration replaced, of count
+// elements of t, for a kernel to write its result into, or nil. A stencil
+// iterated in a loop frees its previous array and allocates the next of
+// the same size every iteration: two driver calls a iteration that reuse
+// saves (the host, not the kernel, bounded a iteration's time). The
+// stream orders the reuse after the kernels that read the array, as it
+// would a free and an allocation.
+func (r *run) takeSpare(t core.PrimType, count int64) *devArray {
+	bytes := count * int64(t.Size())
+	for i, d := range r.spare {
+		if d.bytes == bytes {
+			r.spare = append(r.spare[:i], r.spare[i+1:]...)
+			d.elem, d.n = t, count
+			return d
+		}
+	}
+	return nil
+}
+
+// freeSpare frees the arrays no iteration took back.
+func (r *run) freeSpare() {
+	for _, d := range r.spare {
+		d.Free()
+	}
+	r.spare = nil
 }
 
 // fallbackName is the synthetic function a run of statements becomes.

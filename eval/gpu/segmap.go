@@ -460,11 +460,15 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 // segmapNarrow turns on the 32-bit copy of segmented maps' bodies
 // (narrowLoop); segmapPoints is how many points a thread of it runs a
 // step, and segmapLayout where they lie. Variables so that the benchmark
-// can compare them.
+// can compare them. On an H200 the 4096² stencil's kernel took 0.094 ms
+// a iteration in 64 bits, 0.058 in 32 bits a point a thread, 0.054 with
+// two points of a column, 0.056-0.057 with 4 or 8, and two or four points
+// along the row were no better (bench/RESULTS.md, h-stencil 2026-11-26,
+// call 2: the division's branch then still kept each point's loads apart).
 var (
 	segmapNarrow = true
-	segmapPoints = 1
-	segmapLayout = layoutRow
+	segmapPoints = 2
+	segmapLayout = layoutColumn
 )
 
 // The layouts of a narrow step's points: P neighbours along the row
@@ -918,9 +922,12 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 				count *= d
 			}
 		}
-		d, err := alloc(t, count)
-		if err != nil {
-			return err
+		d := r.takeSpare(t, count)
+		if d == nil {
+			var err error
+			if d, err = alloc(t, count); err != nil {
+				return err
+			}
 		}
 		r.temps = append(r.temps, d)
 		outs[j] = d
