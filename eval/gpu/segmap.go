@@ -21,7 +21,14 @@ package gpu
 // (flatLoop). Otherwise, where every read of a kernel array can be proved in
 // bounds for every point from conditions on the launch's sizes (ranges.go),
 // the body is emitted a second time without those checks, and each thread
-// runs that copy when the conditions hold.
+// runs that copy when the conditions hold; and a third time with its index
+// arithmetic, read offsets and loop in 32 bits (narrowLoop), for launches
+// whose sizes and intervals all fit.
+//
+// Inside a `for` loop on the host, launches are queued without waiting
+// (launchAsync) and a iteration's result reuses the array the iteration
+// replaced (takeSpare): a stencil iterated 100 times runs its kernels back
+// to back.
 
 import (
 	"fmt"
