@@ -285,6 +285,14 @@ func (e *emitter) stmt(s *core.Stmt) error {
 			code := e.site(s.Pos, "negative exponent")
 			e.line("if (%s < 0) ar_fail(ar_err, %d);", b, code)
 		}
+		if c, ok := divByConst(x, a); ok && e.consts == nil {
+			e.line("%s = %s;", d, c)
+			break
+		}
+		if c, ok := e.rng.narrowOp(x, s.Pat[0].Name, a, b); ok {
+			e.line("%s = (i64)(%s);", d, c)
+			break
+		}
 		e.line("%s = %s_%s(%s, %s);", d, core.BinOps[x.Op].Name, ctype(x.T), a, b)
 	case *core.UnOpExp:
 		d, err := one()
@@ -402,6 +410,51 @@ func expName(x core.Exp) string {
 	s = strings.TrimPrefix(s, "*core.")
 	return strings.ToLower(strings.TrimSuffix(s, "Exp"))
 }
+
+// divByConst renders the f32 division x of a (rendered) by a constant
+// without the division's slow-path branch, which splits a body into basic
+// blocks and keeps the compiler from moving the next point's loads above
+// it (a stencil's "/ 5"), where the result is the IEEE quotient for every
+// a:
+//   - d = ±2^k (|k| <= 126): a * (1/d) in f32, the exact product rounded
+//     once.
+//   - d an odd integer (|d| < 2^24, as every odd f32 is): (f32)((f64)a *
+//     c), c = 1/d rounded to f64. The product u is a/d within a relative
+//     2^-52, so within 2^(E-28) for a/d's float ulp 2^E. a/d is never a
+//     float rounding midpoint (that needs d | a's significand, and then
+//     a/d is representable, subnormals too as d is odd), and its distance
+//     to one is at least 2^(E-1)/|d| (a fraction with denominator d of the
+//     finer grid), more than u's error while |d| < 2^27: u rounds to float
+//     as a/d does. Infinities, NaN and zeros pass through the product.
+//     Checked for every f32 a with d = 3, 5, -7, 65535, 2^23+1, 2^24-1.
+func divByConst(x *core.BinOpExp, a string) (string, bool) {
+	if x.Op != core.Div || x.T != core.F32 {
+		return "", false
+	}
+	var c core.Const
+	switch y := x.Y.(type) {
+	case core.Const:
+		c = y
+	case *core.Const:
+		c = *y
+	default:
+		return "", false
+	}
+	d := c.Float()
+	if d == 0 || math.IsInf(d, 0) || d != math.Trunc(d) && math.Abs(d) >= 1 {
+		return "", false
+	}
+	if fr, exp := math.Frexp(math.Abs(d)); fr == 0.5 && exp-1 >= -126 && exp-1 <= 126 {
+		return fmt.Sprintf("(%s * %s)", a, f32Lit(float32(1/d))), true
+	}
+	if d != math.Trunc(d) || math.Abs(d) >= 1<<24 || math.Mod(d, 2) == 0 {
+		return "", false
+	}
+	return fmt.Sprintf("(f32)((f64)%s * %s)", a, floatLit(strconv.FormatFloat(1/d, 'g', -1, 64))), true
+}
+
+// f32Lit spells an f32 constant exactly.
+func f32Lit(v float32) string { return floatLit(strconv.FormatFloat(float64(v), 'g', -1, 32)) + "f" }
 
 // nonZeroConst reports whether a is a constant other than zero (a divisor
 // that needs no check).
@@ -530,6 +583,13 @@ func (e *emitter) index(s *core.Stmt, x *core.IndexExp) error {
 	}
 	if e.arrays {
 		flat = strings.TrimSuffix(strings.TrimPrefix(at(arr, ixs), arr+"["), "]")
+		if len(conds) == 0 && e.rng.narrowRead(x.Arr) {
+			var terms []string
+			for k, i := range ixs {
+				terms = append(terms, fmt.Sprintf("(i32)%s * (i32)%s", i, strideName(arr, k)))
+			}
+			flat = strings.Join(terms, " + ")
+		}
 	}
 	ok := e.fresh("ok")
 	*e.sites = append(*e.sites, errSite{Pos: s.Pos, Msg: "index out of bounds", Rank: r})

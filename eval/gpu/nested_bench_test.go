@@ -11,6 +11,7 @@ import (
 
 	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/eval/cpu"
+	"github.com/arepl/arepl/eval/gpu/cuda"
 	. "github.com/arepl/arepl/lang/core"
 )
 
@@ -20,7 +21,7 @@ var (
 	benchUnroll = flag.String("gpubench.unroll", "", "comma-separated unrollings the 2-D map (a flat segmented map's points a step, segmapUnroll) also runs with")
 	bench1DUnr  = flag.String("gpubench.unroll1d", "", "comma-separated unrollings of the 1-D tiled kernel's tile loop (tile1DUnroll) the n-body workloads also run with")
 	benchMinBlk = flag.String("gpubench.segminblocks", "", "comma-separated launch-bounds minimum blocks (segmapMinBlocks) the stencil also runs with")
-	benchVar    = flag.String("gpubench.var", "", "comma-separated extra variants NAME:WORKLOAD:KNOB=VALUE (knobs: novec, waves, block1d, k for the stencil's iterations), e.g. map2d_w4:map2d:waves=4")
+	benchVar    = flag.String("gpubench.var", "", "comma-separated extra variants NAME:WORKLOAD:KNOB=VALUE (knobs: novec, waves, block1d, narrow, points, layout (0 row, 1 spread, 2 column), async, spin (µs), k for the stencil's iterations), e.g. map2d_w4:map2d:waves=4 or st4:stencil_4096:points=4+layout=2")
 	benchMM     = flag.String("gpubench.mm", "", "comma-separated matrix-product tilings BMxBNxBKxTMxTN the matmul workloads also run with (each as the large and the small tiling)")
 	benchSeg    = flag.String("gpubench.seg", "", "comma-separated segmented-reduction kernels the short segsq workloads (lengths 1 to 128) also run with: g1, g32, staged (stagedU: U elements a thread and tile)")
 )
@@ -227,19 +228,26 @@ func BenchmarkNested(b *testing.B) {
 				base = &ws[i]
 			}
 		}
-		kv := strings.SplitN(f[2], "=", 2)
-		var val int
-		if base == nil || len(kv) != 2 {
-			b.Fatalf("-gpubench.var %q: no workload %s or no KNOB=VALUE", v, f[1])
-		}
-		if _, err := fmt.Sscan(kv[1], &val); err != nil {
-			b.Fatalf("-gpubench.var %q: %v", v, err)
+		if base == nil {
+			b.Fatalf("-gpubench.var %q: no workload %s", v, f[1])
 		}
 		w := *base
-		w.name, w.knobs = f[0], map[string]int{kv[0]: val}
-		if kv[0] == "k" {
-			w.per = float64(val)
-			w.args = func(b *testing.B) []eval.Value { return []eval.Value{i64(int64(val)), dev(b, 4096, 4096)} }
+		w.name, w.knobs = f[0], map[string]int{}
+		// Several knobs join with '+': points=4+spread=0.
+		for _, kvs := range strings.Split(f[2], "+") {
+			kv := strings.SplitN(kvs, "=", 2)
+			var val int
+			if len(kv) != 2 {
+				b.Fatalf("-gpubench.var %q: no KNOB=VALUE", v)
+			}
+			if _, err := fmt.Sscan(kv[1], &val); err != nil {
+				b.Fatalf("-gpubench.var %q: %v", v, err)
+			}
+			w.knobs[kv[0]] = val
+			if kv[0] == "k" {
+				w.per = float64(val)
+				w.args = func(b *testing.B) []eval.Value { return []eval.Value{i64(int64(val)), dev(b, 4096, 4096)} }
+			}
 		}
 		ws = append(ws, w)
 	}
@@ -289,6 +297,25 @@ func BenchmarkNested(b *testing.B) {
 					saved := tile1DBlock
 					tile1DBlock = val
 					defer func() { tile1DBlock = saved }()
+				case "narrow":
+					saved := segmapNarrow
+					segmapNarrow = val != 0
+					defer func() { segmapNarrow = saved }()
+				case "points":
+					saved := segmapPoints
+					segmapPoints = val
+					defer func() { segmapPoints = saved }()
+				case "layout":
+					saved := segmapLayout
+					segmapLayout = val
+					defer func() { segmapLayout = saved }()
+				case "spin":
+					cuda.SetSpin(time.Duration(val) * time.Microsecond)
+					defer cuda.SetSpin(50 * time.Microsecond)
+				case "async":
+					saved := loopAsync
+					loopAsync = val != 0
+					defer func() { loopAsync = saved }()
 				case "k":
 				default:
 					b.Fatalf("unknown knob %s", name)

@@ -21,6 +21,7 @@ package gpu
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/arepl/arepl/lang/core"
 )
@@ -35,10 +36,18 @@ type rangeSet struct {
 	vars    map[string]interval // by core name
 	elide   bool                // render reads without the checks the conditions cover
 	pre     []string            // the conditions the elided checks need
+	// narrow, with elide, also renders the i64 arithmetic that has
+	// intervals, and the offsets of the reads it proves in bounds, in
+	// 32 bits, adding the conditions that make that exact (narrowOp,
+	// narrowRead): 64-bit adds, min/max and multiplies are two to four
+	// instructions each, and a stencil's index math was most of its
+	// 134 instructions a point.
+	narrow bool
+	seen   map[string]bool // conditions already in pre
 }
 
 func newRangeSet(env []*core.Var) *rangeSet {
-	rs := &rangeSet{uniform: map[string]bool{}, vars: map[string]interval{}}
+	rs := &rangeSet{uniform: map[string]bool{}, vars: map[string]interval{}, seen: map[string]bool{}}
 	for _, v := range env {
 		rs.uniform[v.Name] = true
 	}
@@ -122,5 +131,75 @@ func (rs *rangeSet) covered(arr *core.Var, dim int, a core.Atom) bool {
 		return false
 	}
 	rs.pre = append(rs.pre, fmt.Sprintf("%s >= 0 && %s < %s_d%d", iv.lo, iv.hi, cname(arr.Name), dim))
+	return true
+}
+
+// need records condition c once.
+func (rs *rangeSet) need(c string) {
+	if !rs.seen[c] {
+		rs.seen[c] = true
+		rs.pre = append(rs.pre, c)
+	}
+}
+
+// fits32 records that interval iv lies within int32 (one below its least
+// value, so that negation cannot overflow either).
+func (rs *rangeSet) fits32(iv interval) {
+	rs.need(fmt.Sprintf("%s >= -2147483647LL && %s <= 2147483647LL", iv.lo, iv.hi))
+}
+
+// narrowOp renders x, the i64 operation binding name with operands
+// rendered a and b, in 32-bit arithmetic, when narrowing and when the
+// operands and the result have intervals: under the conditions it records
+// (each of the three fits in int32) the 32-bit result is the 64-bit one.
+// Signed C arithmetic, so that the compiler may fold constant offsets
+// into addresses.
+func (rs *rangeSet) narrowOp(x *core.BinOpExp, name, a, b string) (string, bool) {
+	if rs == nil || !rs.narrow || x.T != core.I64 {
+		return "", false
+	}
+	r, ok := rs.vars[name]
+	ia, ok1 := rs.of(x.X)
+	ib, ok2 := rs.of(x.Y)
+	if !ok || !ok1 || !ok2 {
+		return "", false
+	}
+	a, b = "(i32)"+a, "(i32)"+b
+	var c string
+	switch x.Op {
+	case core.Add:
+		c = a + " + " + b
+	case core.Sub:
+		c = a + " - " + b
+	case core.Min:
+		c = fmt.Sprintf("(%s < %s ? %s : %s)", a, b, a, b)
+	case core.Max:
+		c = fmt.Sprintf("(%s > %s ? %s : %s)", a, b, a, b)
+	default:
+		return "", false
+	}
+	rs.fits32(ia)
+	rs.fits32(ib)
+	rs.fits32(r)
+	return c, true
+}
+
+// narrowRead reports whether a read of kernel array arr whose every index
+// is covered may compute its offset in 32 bits, and records the condition
+// that makes it exact: the array has fewer than 2^31 elements, so every
+// offset in bounds fits (the product is taken in double, exact below 2^53
+// and monotone above, so it cannot wrap).
+func (rs *rangeSet) narrowRead(arr *core.Var) bool {
+	if rs == nil || !rs.narrow || !rs.elide || !rs.uniform[arr.Name] {
+		return false
+	}
+	var p []string
+	for q := 0; q < arr.Type.Rank; q++ {
+		p = append(p, fmt.Sprintf("(double)%s_d%d", cname(arr.Name), q))
+	}
+	if len(p) == 0 {
+		return false
+	}
+	rs.need(strings.Join(p, " * ") + " < 2147483648.0")
 	return true
 }

@@ -21,7 +21,14 @@ package gpu
 // (flatLoop). Otherwise, where every read of a kernel array can be proved in
 // bounds for every point from conditions on the launch's sizes (ranges.go),
 // the body is emitted a second time without those checks, and each thread
-// runs that copy when the conditions hold.
+// runs that copy when the conditions hold; and a third time with its index
+// arithmetic, read offsets and loop in 32 bits (narrowLoop), for launches
+// whose sizes and intervals all fit.
+//
+// Inside a `for` loop on the host, launches are queued without waiting
+// (launchAsync) and a iteration's result reuses the array the iteration
+// replaced (takeSpare): a stencil iterated 100 times runs its kernels back
+// to back.
 
 import (
 	"fmt"
@@ -340,6 +347,25 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 			fast, pre = f.b.String(), rs.pre
 		}
 	}
+	// And once more in 32-bit arithmetic, for launches whose sizes all
+	// fit (narrowLoop).
+	var narrow string
+	var npre []string
+	if fast != "" && segmapNarrow {
+		rs := newRangeSet(k.Env)
+		rs.elide, rs.narrow = true, true
+		f := &emitter{indent: 3, sites: &g.sites, funs: g.funs, prog: g.prog, arrays: true, inPlace: map[*core.Stmt]bool{}, rng: rs}
+		if err := emitPoint(f, n); err == nil && !f.scratch {
+			for j, r := range n.Body.Result {
+				a, err := atom(r)
+				if err != nil {
+					return nil, err
+				}
+				f.line("ar_out%d[ar_g] = %s;", j, a)
+			}
+			narrow, npre = f.b.String(), rs.pre
+		}
+	}
 
 	var ps []kparam
 	ps = append(ps, kparam{kind: pN, name: "ar_n"}, kparam{kind: pThreads, name: "ar_nt"})
@@ -410,6 +436,9 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 	if fast != "" {
 		fmt.Fprintf(&b, "  const bool ar_fast = (%s);\n", strings.Join(pre, ") && ("))
 	}
+	if narrow != "" {
+		narrowLoop(&b, d, narrow, npre)
+	}
 	b.WriteString("  for (i64 ar_g = ar_tid; ar_g < ar_n; ar_g += ar_nt) {\n")
 	b.WriteString("    i64 ar_top = 0;\n")
 	if fast != "" {
@@ -433,6 +462,141 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 	b.WriteString("  }\n}\n")
 	k.src = b.String()
 	return k, nil
+}
+
+// segmapNarrow turns on the 32-bit copy of segmented maps' bodies
+// (narrowLoop); segmapPoints is how many points a thread of it runs a
+// step, and segmapLayout where they lie. Variables so that the benchmark
+// can compare them. On an H200 the 4096² stencil's kernel took 0.094 ms
+// a iteration in 64 bits, 0.058 in 32 bits a point a thread, 0.054 with
+// two points of a column, 0.056-0.057 with 4 or 8, and two or four points
+// along the row were no better (bench/RESULTS.md, h-stencil 2026-11-26,
+// call 2: the division's branch then still kept each point's loads apart).
+var (
+	segmapNarrow = true
+	segmapPoints = 2
+	segmapLayout = layoutColumn
+)
+
+// The layouts of a narrow step's points: P neighbours along the row
+// (layoutRow), P points of the row a warp's width apart with the lanes on
+// neighbours (layoutSpread: a warp covers 32*P points of a row in P
+// coalesced accesses), or a warp's 32 neighbouring columns of P rows one
+// below the other (layoutColumn, 2-D spaces and up: the rows a thread
+// reads for one point are mostly those it read for the one above, still
+// in its multiprocessor's L1).
+const (
+	layoutRow = iota
+	layoutSpread
+	layoutColumn
+)
+
+// narrowLoop writes the 32-bit form of a segmented map's loop, taken when
+// the conditions pre of its body (the reads in bounds, every interval
+// within int32, narrowRead's array sizes) hold and the space and the
+// thread count fit in 31 bits. Each step runs P = segmapPoints points laid
+// out as segmapLayout says; the body, the same text for each, gives the
+// compiler the same expressions (row indices, clamps) to share. Where a
+// dimension is not a multiple of a step's extent, the last step's extra
+// points are clamped to the last index: they compute and store the last
+// point's value again, with no branch to keep the points' loads apart.
+// The warp layouts take only spaces whose rows fill a warp's step (shorter
+// rows would leave lanes idle and keep the 64-bit form).
+func narrowLoop(b *strings.Builder, d int, body string, pre []string) {
+	p := max(segmapPoints, 1)
+	layout := segmapLayout
+	if layout == layoutColumn && d < 2 || layout == layoutSpread && p == 1 {
+		layout = layoutRow
+	}
+	in := d - 1
+	unitIn, unitUp := p, 1 // a step's extent in the innermost dimension and the one above it
+	first, stride := "(i32)ar_tid", "(i32)ar_nt"
+	switch layout {
+	case layoutSpread:
+		unitIn = 32 * p
+	case layoutColumn:
+		unitIn, unitUp = 32, p
+	}
+	if layout != layoutRow {
+		first, stride = "(i32)(ar_tid >> 5)", "(i32)(ar_nt >> 5)"
+	}
+	radix := func(li int) string {
+		switch {
+		case li == in:
+			return fmt.Sprintf("((ar_space%d + %d) / %d)", in, unitIn-1, unitIn)
+		case li == in-1 && unitUp > 1:
+			return fmt.Sprintf("((ar_space%d + %d) / %d)", li, unitUp-1, unitUp)
+		}
+		return fmt.Sprintf("ar_space%d", li)
+	}
+	var steps []string
+	for li := 0; li < d; li++ {
+		steps = append(steps, radix(li))
+	}
+	fmt.Fprintf(b, "  const i64 ar_nst = %s;\n", strings.Join(steps, " * "))
+	conds := append([]string{"ar_fast", "ar_n + ar_nt <= 2147483647LL", "ar_nst + ar_nt <= 2147483647LL"}, pre...)
+	if layout != layoutRow {
+		conds = append(conds, fmt.Sprintf("ar_space%d >= %d", in, unitIn))
+	}
+	fmt.Fprintf(b, "  if ((%s)) {\n", strings.Join(conds, ") && ("))
+	b.WriteString("    const bool ar_probe = false;\n")
+	if layout != layoutRow {
+		b.WriteString("    const i32 ar_lane = (i32)(ar_tid & 31);\n")
+	}
+	fmt.Fprintf(b, "    i32 ar_r = %s, ar_q = %s;\n", first, stride)
+	for li := in; li > 0; li-- {
+		fmt.Fprintf(b, "    const i32 ar_rad%d = (i32)%s;\n", li, radix(li))
+		fmt.Fprintf(b, "    i32 ar_nl%d = ar_r %% ar_rad%d; ar_r /= ar_rad%d;\n", li, li, li)
+		fmt.Fprintf(b, "    const i32 ar_ns%d = ar_q %% ar_rad%d; ar_q /= ar_rad%d;\n", li, li, li)
+	}
+	b.WriteString("    i32 ar_nl0 = ar_r;\n    const i32 ar_ns0 = ar_q;\n")
+	fmt.Fprintf(b, "    for (i32 ar_s = %s; ar_s < (i32)ar_nst; ar_s += %s) {\n", first, stride)
+	for u := 0; u < p; u++ {
+		b.WriteString("    {\n")
+		for li := 0; li < d; li++ {
+			var off string
+			switch {
+			case li == in && layout == layoutRow:
+				off = fmt.Sprintf("ar_nl%d * %d + %d", li, unitIn, u)
+			case li == in && layout == layoutSpread:
+				off = fmt.Sprintf("ar_nl%d * %d + %d + ar_lane", li, unitIn, 32*u)
+			case li == in:
+				off = fmt.Sprintf("ar_nl%d * 32 + ar_lane", li)
+			case li == in-1 && unitUp > 1:
+				off = fmt.Sprintf("ar_nl%d * %d + %d", li, unitUp, u)
+			default:
+				fmt.Fprintf(b, "    const i32 ar_lvl%d = ar_nl%d;\n", li, li)
+				continue
+			}
+			if p == 1 && layout == layoutRow {
+				// A point a step: the steps are the points.
+				fmt.Fprintf(b, "    const i32 ar_lvl%d = ar_nl%d;\n", li, li)
+				continue
+			}
+			fmt.Fprintf(b, "    const i32 ar_lvl%d = min(%s, (i32)ar_space%d - 1);\n", li, off, li)
+		}
+		g := "ar_lvl0"
+		for li := 1; li < d; li++ {
+			g = fmt.Sprintf("(%s) * (i32)ar_space%d + ar_lvl%d", g, li, li)
+		}
+		if p == 1 && layout == layoutRow {
+			g = "ar_s"
+		}
+		fmt.Fprintf(b, "    const i32 ar_g = %s;\n", g)
+		b.WriteString("    i64 ar_top = 0;\n")
+		b.WriteString(body)
+		b.WriteString("    }\n")
+	}
+	if d == 1 {
+		b.WriteString("      ar_nl0 += ar_ns0;\n")
+	} else {
+		b.WriteString("      i32 ar_carry = 0;\n")
+		for li := in; li > 0; li-- {
+			fmt.Fprintf(b, "      ar_nl%d += ar_ns%d + ar_carry; ar_carry = ar_nl%d >= ar_rad%d; if (ar_carry) ar_nl%d -= ar_rad%d;\n", li, li, li, li, li, li)
+		}
+		b.WriteString("      ar_nl0 += ar_ns0 + ar_carry;\n")
+	}
+	b.WriteString("    }\n    return;\n  }\n")
 }
 
 // segmapWaves is how many times the blocks that fit the GPU at once a flat
@@ -691,11 +855,6 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 				return fmt.Errorf("internal error: parameter kind %d in a segmented map", p.kind)
 			}
 		}
-		d, err := f.Launch(cuda.Dim3{X: uint32(grid)}, cuda.Dim3{X: uint32(k.Block)}, 0, args...)
-		if err != nil {
-			return err
-		}
-		r.t.Run += d
 		name := k.Name
 		if probe {
 			name += " (probe)"
@@ -709,6 +868,20 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 				}
 			}
 		}
+		if r.inFor > 0 && !k.Scratch && loopAsync {
+			// Inside a for loop nothing reads this launch's results
+			// on the host before the loop's end or the next transfer
+			// (checkLater): queue it and go on.
+			if err := r.launchAsync(f, name, grid, int64(k.Block), moved, args); err != nil || !k.checks {
+				return err
+			}
+			return r.checkLater()
+		}
+		d, err := f.Launch(cuda.Dim3{X: uint32(grid)}, cuda.Dim3{X: uint32(k.Block)}, 0, args...)
+		if err != nil {
+			return err
+		}
+		r.t.Run += d
 		r.t.Kernels = append(r.t.Kernels, eval.KernelTiming{Name: name, Time: d, Bytes: moved})
 		if k.checks {
 			if k.Scratch {
@@ -760,9 +933,12 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 				count *= d
 			}
 		}
-		d, err := alloc(t, count)
-		if err != nil {
-			return err
+		d := r.takeSpare(t, count)
+		if d == nil {
+			var err error
+			if d, err = alloc(t, count); err != nil {
+				return err
+			}
 		}
 		r.temps = append(r.temps, d)
 		outs[j] = d

@@ -49,3 +49,18 @@ entry clamped [n][m] (a: [n][m]f32) (k: i64) : [n][m]f32 = loop a for _i < k do 
 -- input { [[1i32], [3i32], [5i32]] 1i64 } error: :51:25: Index \[3, 0\] out of bounds for array of shape \[3\]\[1\]
 entry shifted [n][m] (a: [n][m]i32) (extra: i64) : [][m]i32 =
   map (\i -> map (\j -> a[i64.min (i + 1) (n - 1 + extra), j]) (iota m)) (iota (n - 1 + extra))
+
+-- A loop whose two arrays trade places and types each iteration: the
+-- GPU reuses the array an iteration replaces for the next result of the
+-- same size (eval/gpu/backend.go takeSpare), whatever its element type.
+-- ==
+-- entry: swap
+-- input { 3i64 70i64 5i64 } output { 2625f32 5832i32 }
+-- input { 2i64 2i64 4i64 } output { 42f32 32i32 }
+-- input { 0i64 3i64 2i64 } output { 0f32 0i32 }
+entry swap (n: i64) (m: i64) (k: i64) : (f32, i32) =
+  let a = map (\i -> map (\j -> f32.i64 ((i * 5 + j) % 9)) (iota m)) (iota n)
+  let b = map (\i -> map (\j -> i32.i64 ((i + j * 3) % 7)) (iota m)) (iota n)
+  let (a, b) = loop (a, b) for _i < k do
+    (map (map (\x -> f32.i32 x + 0.5)) b, map (map (\x -> i32.f32 (x * 2) - 1)) a)
+  in (f32.sum (flatten a), i32.sum (flatten b))

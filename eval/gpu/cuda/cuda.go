@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -106,9 +107,10 @@ type GPU struct {
 	props Props
 	start uintptr // events for Launch timing, created once
 	stop  uintptr
-	hold  *hold   // holds the stream while Launch queues (hold.go); nil: none
-	stage *stage  // pinned staging buffers for large copies (staging.go)
-	pool  uintptr // the memory pool Alloc takes from (pool.go); 0: none
+	hold  *hold     // holds the stream while Launch queues (hold.go); nil: none
+	evs   []uintptr // timing events free for LaunchAsync (command goroutine only)
+	stage *stage    // pinned staging buffers for large copies (staging.go)
+	pool  uintptr   // the memory pool Alloc takes from (pool.go); 0: none
 
 	ordinal int // the device's ordinal (OpenDevice)
 
@@ -135,7 +137,7 @@ func open0(ordinal int) (*GPU, error) {
 	if err != nil {
 		return nil, &NoGPUError{err.Error()}
 	}
-	g := &GPU{d: d, cmds: make(chan func()), ordinal: ordinal}
+	g := &GPU{d: d, cmds: make(chan func(), 1), ordinal: ordinal}
 	ready := make(chan error)
 	go g.loop(ready)
 	if err := <-ready; err != nil {
@@ -153,9 +155,54 @@ func (g *GPU) loop(ready chan<- error) {
 		return
 	}
 	close(ready)
-	for f := range g.cmds {
+	for {
+		f := spinRecv(g.cmds, false)
 		f()
 	}
+}
+
+// spinFor is how long the command goroutine, after a command, and a caller
+// waiting for one poll their channel before they park. A parked goroutine
+// locked to its thread is woken through the kernel (a futex), and on the
+// GPU machine's sandbox each wake cost tens of microseconds: a loop of
+// kernels makes three driver calls a iteration (allocate, launch, free),
+// and the stencil's host time was about 100 µs a iteration against a
+// 60 µs kernel (bench/RESULTS.md, h-stencil 2026-11-26). Polling, the
+// command and its answer pass through the channels' buffers and neither
+// side sleeps. Only with more than one P: on one, a poller would hold the
+// processor the other side needs.
+var spinFor atomic.Int64 // nanoseconds
+
+func init() { spinFor.Store(int64(50 * time.Microsecond)) }
+
+// SetSpin sets how long the driver's callers and its command goroutine
+// poll before they park (0: never poll), for benchmarks to compare.
+func SetSpin(d time.Duration) { spinFor.Store(int64(d)) }
+
+// spinRecv receives from c, polling for up to spinFor first; yield lets
+// other goroutines run between polls (not on the command goroutine: a
+// goroutine locked to its thread that yields parks the thread, the very
+// wake this avoids).
+func spinRecv[T any](c chan T, yield bool) T {
+	if d := time.Duration(spinFor.Load()); d > 0 && runtime.GOMAXPROCS(0) > 1 {
+		deadline := time.Now().Add(d)
+		for i := 0; ; i++ {
+			select {
+			case v := <-c:
+				return v
+			default:
+			}
+			if i%64 == 63 {
+				if time.Now().After(deadline) {
+					break
+				}
+				if yield {
+					runtime.Gosched()
+				}
+			}
+		}
+	}
+	return <-c
 }
 
 func (g *GPU) init() error {
@@ -316,7 +363,7 @@ func (g *GPU) do(f func() error) error {
 		}()
 		done <- f()
 	}
-	return <-done
+	return spinRecv(done, true)
 }
 
 // Props returns the device's properties.
@@ -579,6 +626,101 @@ func (f *Function) Launch(grid, block Dim3, shared int, args ...any) (time.Durat
 	runtime.KeepAlive(vals)
 	runtime.KeepAlive(ptrs)
 	return t, err
+}
+
+// Timer is the pair of CUDA events around a kernel queued by LaunchAsync.
+// Its time is read once, when the caller needs the figure (at the end of a
+// loop of launches, say), so that the host never waits on each kernel.
+type Timer struct {
+	g           *GPU
+	start, stop uintptr
+}
+
+// event takes a timing event from the free list or makes one; on the
+// command goroutine.
+func (g *GPU) event() (uintptr, error) {
+	if n := len(g.evs); n > 0 {
+		e := g.evs[n-1]
+		g.evs = g.evs[:n-1]
+		return e, nil
+	}
+	var e uintptr
+	return e, g.check("cuEventCreate", g.d.cuEventCreate(&e, 0))
+}
+
+// LaunchAsync queues the kernel between two events and returns at once,
+// without the hold of Launch: in a loop of launches the stream is seldom
+// idle, so the events bracket the kernel; on an idle stream they also count
+// the host's few microseconds of cuLaunchKernel. Errors of the launch
+// itself come back here; errors of the kernel, from whatever waits next.
+func (f *Function) LaunchAsync(grid, block Dim3, shared int, args ...any) (*Timer, error) {
+	vals := make([]uint64, len(args))
+	ptrs := make([]unsafe.Pointer, len(args))
+	for i, a := range args {
+		if err := packArg(&vals[i], a); err != nil {
+			return nil, fmt.Errorf("cuLaunchKernel(%s): argument %d: %v", f.Name, i, err)
+		}
+		ptrs[i] = unsafe.Pointer(&vals[i])
+	}
+	var params unsafe.Pointer
+	if len(ptrs) > 0 {
+		params = unsafe.Pointer(&ptrs[0])
+	}
+	g := f.g
+	t := &Timer{g: g}
+	err := g.do(func() error {
+		var err error
+		if t.start, err = g.event(); err != nil {
+			return err
+		}
+		if t.stop, err = g.event(); err != nil {
+			return err
+		}
+		if err := g.check("cuEventRecord", g.d.cuEventRecord(t.start, 0)); err != nil {
+			return err
+		}
+		if err := g.check("cuLaunchKernel("+f.Name+")", g.d.cuLaunchKernel(f.h, grid.X, max(grid.Y, 1), max(grid.Z, 1),
+			block.X, max(block.Y, 1), max(block.Z, 1), uint32(shared), 0, params, nil)); err != nil {
+			return err
+		}
+		return g.check("cuEventRecord", g.d.cuEventRecord(t.stop, 0))
+	})
+	runtime.KeepAlive(vals) // the driver copies the arguments at the launch
+	runtime.KeepAlive(ptrs)
+	if err != nil {
+		t.Release()
+		return nil, err
+	}
+	return t, nil
+}
+
+// Elapsed waits for the timed kernel and returns its time; the events go
+// back to the free list.
+func (t *Timer) Elapsed() (time.Duration, error) {
+	var ms float32
+	g := t.g
+	err := g.do(func() error {
+		defer t.release0()
+		if err := g.check("cuEventSynchronize", g.d.cuEventSynchronize(t.stop)); err != nil {
+			return err
+		}
+		return g.check("cuEventElapsedTime", g.d.cuEventElapsedTime(&ms, t.start, t.stop))
+	})
+	return time.Duration(float64(ms) * 1e6), err
+}
+
+// Release gives the events back without reading them (a Run cut short).
+func (t *Timer) Release() {
+	_ = t.g.do(func() error { t.release0(); return nil })
+}
+
+func (t *Timer) release0() {
+	for _, e := range []uintptr{t.start, t.stop} {
+		if e != 0 {
+			t.g.evs = append(t.g.evs, e)
+		}
+	}
+	t.start, t.stop = 0, 0
 }
 
 // packArg stores a kernel argument in the low bytes of one 8-byte slot
