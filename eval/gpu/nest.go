@@ -411,6 +411,9 @@ func (a *nestAnalysis) record(s *core.Stmt) {
 			}
 		}
 		return
+	case *core.Segmented:
+		a.recordSegmented(s, e)
+		return
 	}
 	if len(s.Pat) != 1 {
 		return
@@ -479,6 +482,55 @@ func (a *nestAnalysis) record(s *core.Stmt) {
 			}
 		}
 		a.shapes[v.Name] = sh
+	}
+}
+
+// recordSegmented notes the shapes of a segmented operation's results: the
+// outer dimensions, then what its operation gives one segment, found by
+// recording the operation over the inputs' segments.
+func (a *nestAnalysis) recordSegmented(s *core.Stmt, e *core.Segmented) {
+	if e.Op == nil {
+		return
+	}
+	outer := make([]*hostDim, len(e.Outer))
+	for d, w := range e.Outer {
+		outer[d] = known(a.dim(w))
+	}
+	saved := map[string][]*hostDim{}
+	for _, x := range e.Op.Arrs {
+		if _, done := saved[x.Name]; done {
+			continue
+		}
+		sh, had := a.shapes[x.Name]
+		saved[x.Name] = sh
+		if !had {
+			saved[x.Name] = nil
+		}
+		if full := a.shape(x); len(full) >= len(outer) {
+			a.shapes[x.Name] = full[len(outer):]
+		}
+	}
+	a.recordScrema(s, e.Op)
+	for name, sh := range saved {
+		if sh == nil {
+			delete(a.shapes, name)
+		} else {
+			a.shapes[name] = sh
+		}
+	}
+	for _, v := range s.Pat {
+		if !v.Type.IsArray() {
+			continue
+		}
+		// recordScrema padded the segment's shape to the rank of v,
+		// which counts the outer dimensions too: keep the segment's.
+		want := v.Type.Rank - len(outer)
+		inner := a.shapes[v.Name]
+		if want < 0 || len(inner) < want {
+			inner = make([]*hostDim, max(want, 0))
+		}
+		inner = inner[:max(want, 0)]
+		a.shapes[v.Name] = append(append([]*hostDim{}, outer...), inner...)
 	}
 }
 
