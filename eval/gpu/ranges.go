@@ -27,8 +27,36 @@ import (
 )
 
 // interval is a closed range of an i64 variable, as C expressions over
-// kernel-uniform values.
-type interval struct{ lo, hi string }
+// kernel-uniform values. The bounds of a sum or difference are themselves
+// i64 sums, which wrap for extreme parameters (an offset near 2^63 would
+// make hi negative and pass hi < n while the reads run far out of bounds):
+// guard holds the conditions under which no bound wrapped, and every
+// condition built on the interval requires them too.
+type interval struct {
+	lo, hi string
+	guard  []string
+}
+
+// noWrap bounds every operand of a sum of intervals by 2^61 in magnitude,
+// so that the sum's bounds (within 2^62) are exact in i64 and may be
+// operands again.
+const noWrapBound = "2305843009213693952LL"
+
+// sum is the interval with bounds lo and hi computed from a and b by an
+// addition or subtraction: a's and b's guards, and theirs bounds' limits.
+func sum(a, b interval, lo, hi string) interval {
+	g := append(append([]string{}, a.guard...), b.guard...)
+	for _, x := range []string{a.lo, a.hi, b.lo, b.hi} {
+		g = append(g, fmt.Sprintf("%s >= -%s && %s <= %s", x, noWrapBound, x, noWrapBound))
+	}
+	return interval{lo: lo, hi: hi, guard: g}
+}
+
+// within is the interval of a min or max of a and b: no new arithmetic,
+// but both operands' guards.
+func within(a, b interval, lo, hi string) interval {
+	return interval{lo: lo, hi: hi, guard: append(append([]string{}, a.guard...), b.guard...)}
+}
 
 // rangeSet tracks intervals while an emitter renders a body (see above).
 type rangeSet struct {
@@ -67,7 +95,7 @@ func (rs *rangeSet) of(a core.Atom) (interval, bool) {
 		}
 		if rs.uniform[a.Name] && !a.Type.IsArray() && a.Type.Elem == core.I64 {
 			c := cname(a.Name)
-			return interval{c, c}, true
+			return interval{lo: c, hi: c}, true
 		}
 	}
 	return interval{}, false
@@ -78,7 +106,7 @@ func constInterval(c core.Const) (interval, bool) {
 		return interval{}, false
 	}
 	s := fmt.Sprintf("((i64)%dLL)", c.Int())
-	return interval{s, s}, true
+	return interval{lo: s, hi: s}, true
 }
 
 // note records the interval of what s binds, where it has one.
@@ -95,7 +123,7 @@ func (rs *rangeSet) note(s *core.Stmt) {
 	case *core.SizeExp:
 		if rs.uniform[x.Arr.Name] {
 			d := fmt.Sprintf("%s_d%d", cname(x.Arr.Name), x.Dim)
-			rs.vars[name] = interval{d, d}
+			rs.vars[name] = interval{lo: d, hi: d}
 		}
 	case *core.BinOpExp:
 		if x.T != core.I64 {
@@ -108,13 +136,13 @@ func (rs *rangeSet) note(s *core.Stmt) {
 		}
 		switch x.Op {
 		case core.Add:
-			rs.vars[name] = interval{"(" + a.lo + " + " + b.lo + ")", "(" + a.hi + " + " + b.hi + ")"}
+			rs.vars[name] = sum(a, b, "("+a.lo+" + "+b.lo+")", "("+a.hi+" + "+b.hi+")")
 		case core.Sub:
-			rs.vars[name] = interval{"(" + a.lo + " - " + b.hi + ")", "(" + a.hi + " - " + b.lo + ")"}
+			rs.vars[name] = sum(a, b, "("+a.lo+" - "+b.hi+")", "("+a.hi+" - "+b.lo+")")
 		case core.Min:
-			rs.vars[name] = interval{"min_i64(" + a.lo + ", " + b.lo + ")", "min_i64(" + a.hi + ", " + b.hi + ")"}
+			rs.vars[name] = within(a, b, "min_i64("+a.lo+", "+b.lo+")", "min_i64("+a.hi+", "+b.hi+")")
 		case core.Max:
-			rs.vars[name] = interval{"max_i64(" + a.lo + ", " + b.lo + ")", "max_i64(" + a.hi + ", " + b.hi + ")"}
+			rs.vars[name] = within(a, b, "max_i64("+a.lo+", "+b.lo+")", "max_i64("+a.hi+", "+b.hi+")")
 		}
 	}
 }
@@ -129,6 +157,9 @@ func (rs *rangeSet) covered(arr *core.Var, dim int, a core.Atom) bool {
 	iv, ok := rs.of(a)
 	if !ok {
 		return false
+	}
+	for _, g := range iv.guard {
+		rs.need(g)
 	}
 	rs.pre = append(rs.pre, fmt.Sprintf("%s >= 0 && %s < %s_d%d", iv.lo, iv.hi, cname(arr.Name), dim))
 	return true
@@ -145,6 +176,9 @@ func (rs *rangeSet) need(c string) {
 // fits32 records that interval iv lies within int32 (one below its least
 // value, so that negation cannot overflow either).
 func (rs *rangeSet) fits32(iv interval) {
+	for _, g := range iv.guard {
+		rs.need(g)
+	}
 	rs.need(fmt.Sprintf("%s >= -2147483647LL && %s <= 2147483647LL", iv.lo, iv.hi))
 }
 

@@ -162,7 +162,7 @@ func emitPoint(e *emitter, n *nest) error {
 			}
 		}
 		idx := fmt.Sprintf("ar_lvl%d", li)
-		whole := interval{"((i64)0LL)", fmt.Sprintf("(ar_space%d - 1)", li)}
+		whole := interval{lo: "((i64)0LL)", hi: fmt.Sprintf("(ar_space%d - 1)", li)}
 		if l.Index != nil {
 			e.line("const i64 %s = %s;", cname(l.Index.Name), idx)
 			if e.rng != nil {
@@ -184,7 +184,7 @@ func emitPoint(e *emitter, n *nest) error {
 				e.line("const %s %s = (%s)(%s + (%s)%s * %s);", t, cname(p.Name), t, start, t, idx, step)
 				if e.rng != nil && io.T == core.I64 && isOne(io.Step) {
 					if st, ok := e.rng.of(io.Start); ok {
-						e.rng.vars[p.Name] = interval{"(" + st.lo + ")", "(" + st.hi + " + " + whole.hi + ")"}
+						e.rng.vars[p.Name] = sum(st, whole, "("+st.lo+")", "("+st.hi+" + "+whole.hi+")")
 					}
 				}
 				continue
