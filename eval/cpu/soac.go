@@ -1048,6 +1048,11 @@ func (f *frame) presizeEmpty(s *core.Stmt, e *core.Screma, ins []eval.Value, out
 	wk := g.newWorker()
 	cols, err := wk.runLambdaOn(e.Map, e.Index, dummy, 0, 1)
 	if err != nil {
+		// The row of zeros failed (a read of another empty array, say):
+		// the widths of what the lambda builds may still say.
+		if e.Post == nil {
+			f.presizeStatic(s, e, ins, outs)
+		}
 		return
 	}
 	ns, nr := e.NumScanned(), e.NumReduced()
@@ -1095,6 +1100,136 @@ func (f *frame) emptySegmentShapes(s *core.Stmt, op *core.Screma, w int64, ins [
 		shapes[k] = v.Shape
 	}
 	return shapes
+}
+
+// presizeStatic gives an empty map's array results the shapes that follow
+// from the widths of the SOACs, iotas and replicates building them in the
+// lambda, where those widths are values outside it (map (\i -> map g (iota
+// m)) (iota 0) has rows of m), as Futhark knows from the types.
+func (f *frame) presizeStatic(s *core.Stmt, e *core.Screma, ins []eval.Value, outs []*outArr) {
+	rows := make([][]int64, len(ins))
+	for i, in := range ins {
+		rows[i] = in.Shape[1:]
+	}
+	res := f.staticShapes(e.Map, rows)
+	ns, nr := e.NumScanned(), e.NumReduced()
+	for i, o := range outs {
+		k := i
+		if i >= ns {
+			k = i + nr
+		}
+		if !o.ready && k < len(res) && res[k] != nil {
+			if o.ensure(f, s, res[k]) != nil {
+				return
+			}
+		}
+	}
+}
+
+// staticShapes are the shapes of l's results (nil where not known) with
+// its array parameters of the given shapes, from the widths of what builds
+// them; a value from outside the lambda is read from f.
+func (f *frame) staticShapes(l *core.Lambda, params [][]int64) [][]int64 {
+	bound := map[string]bool{}
+	shapes := map[string][]int64{}
+	sizes := map[string]int64{}
+	for i, p := range l.Params {
+		bound[p.Name] = true
+		if i < len(params) && p.Type.IsArray() {
+			shapes[p.Name] = params[i]
+		}
+	}
+	dim := func(a core.Atom) (int64, bool) {
+		switch a := a.(type) {
+		case core.Const:
+			return a.Int(), true
+		case *core.Var:
+			if d, ok := sizes[a.Name]; ok {
+				return d, true
+			}
+			if !bound[a.Name] {
+				return f.scalarInt(a), true
+			}
+		}
+		return 0, false
+	}
+	shape := func(v *core.Var) []int64 {
+		if sh, ok := shapes[v.Name]; ok || bound[v.Name] {
+			return sh
+		}
+		return f.value(v).Shape
+	}
+	for _, st := range l.Body.Stmts {
+		for _, v := range st.Pat {
+			bound[v.Name] = true
+		}
+		if len(st.Pat) == 0 {
+			continue
+		}
+		v := st.Pat[0]
+		switch x := st.Exp.(type) {
+		case *core.SizeExp:
+			if sh := shape(x.Arr); x.Dim < len(sh) {
+				sizes[v.Name] = sh[x.Dim]
+			}
+		case *core.AtomExp:
+			if a, ok := x.A.(*core.Var); ok && a.Type.IsArray() {
+				shapes[v.Name] = shape(a)
+			} else if d, ok := dim(x.A); ok && !v.Type.IsArray() {
+				sizes[v.Name] = d
+			}
+		case *core.CopyExp:
+			shapes[v.Name] = shape(x.Arr)
+		case *core.IotaExp:
+			if n, ok := dim(x.N); ok {
+				shapes[v.Name] = []int64{n}
+			}
+		case *core.ReplicateExp:
+			n, ok := dim(x.N)
+			if a, isArr := x.V.(*core.Var); ok && isArr && a.Type.IsArray() {
+				if sh := shape(a); sh != nil {
+					shapes[v.Name] = append([]int64{n}, sh...)
+				}
+			} else if ok {
+				shapes[v.Name] = []int64{n}
+			}
+		case *core.Screma:
+			w, ok := dim(x.W)
+			if !ok || x.Post != nil {
+				continue
+			}
+			rows := make([][]int64, len(x.Arrs))
+			for i, a := range x.Arrs {
+				if sh := shape(a); len(sh) > 0 {
+					rows[i] = sh[1:]
+				}
+			}
+			inner := f.staticShapes(x.Map, rows)
+			ns, nr := x.NumScanned(), x.NumReduced()
+			for j, pv := range st.Pat {
+				if !pv.Type.IsArray() || j >= len(inner) {
+					continue
+				}
+				switch {
+				case j >= ns && j < ns+nr:
+					if inner[j] != nil {
+						shapes[pv.Name] = inner[j]
+					}
+				case pv.Type.Rank == 1 || inner[j] != nil:
+					shapes[pv.Name] = append([]int64{w}, inner[j]...)
+				}
+			}
+		}
+	}
+	out := make([][]int64, len(l.Body.Result))
+	for i, r := range l.Body.Result {
+		if v, ok := r.(*core.Var); ok && v.Type.IsArray() {
+			if sh := shape(v); len(sh) == v.Type.Rank {
+				out[i] = sh
+			}
+		}
+	}
+	return out
 }
 
 // ---------------------------------------------------------------------------

@@ -29,6 +29,7 @@ def istep [n][m] (a: [n][m]i32) : [n][m]i32 =
 -- input { 64i64 1i64 3i64 } output { 9434i64 }
 -- input { 130i64 3i64 2i64 } output { 43922i64 }
 -- input { 100i64 0i64 1i64 } output { 0i64 }
+-- input { 0i64 5i64 2i64 } output { 0i64 }
 -- input { 300i64 257i64 5i64 } output { 25406351i64 }
 entry rows (n: i64) (m: i64) (k: i64) : i64 =
   check (loop a = grid n m for _i < k do istep a)
