@@ -1,0 +1,332 @@
+package cpu
+
+import (
+	"github.com/arepl/arepl/eval"
+	"github.com/arepl/arepl/lang/core"
+	"github.com/arepl/arepl/lang/source"
+)
+
+// Lane-major folds. A pairwise tree (vecTreeReduce) keeps a
+// non-commutative operator's order, but every level rearranges the
+// chunk's columns (a deinterleave per column) and pays the column code's
+// per-call setup at a dozen lengths; on MSSP and Reduce2x2MM on one
+// thread that was about half the time.
+//
+// A lane-major fold instead cuts a chunk of n lanes into foldLanes
+// contiguous segments of m = n / foldLanes lanes and folds every segment
+// from its left end at once: step i gathers lane i of each segment into
+// one column (a strided copy) and applies the operator once over
+// foldLanes lanes, (accumulators, gathered) into the other set of
+// accumulators. The segments' accumulators are then reduced in order by
+// the tree, and the lanes left over after the last whole segment are
+// reduced by the tree and combined on the right. The registers of the
+// operator's column code are set up once per chunk, so a step is one
+// kernel call per statement, with no allocation.
+//
+// The bracketing differs from the tree's, which changes nothing for an
+// associative operator on integers and booleans (wrapping arithmetic is
+// associative); on floating point, where rounding depends on the
+// bracketing, the tree is kept, so results stay those of the frame
+// interpreter. An operator with a statement that can fail also keeps the
+// tree (column code runs it as one strip so that the first failing
+// statement is the one reported).
+
+// foldLanes is the number of segments of a lane-major fold: the width of
+// each application of the operator, and the number of cache lines the
+// gathers of one input column walk through in step.
+const foldLanes = 1024
+
+// laneFoldable reports whether a reduction by u over op's types may be
+// run as a lane-major fold.
+func laneFoldable(op *opInfo, u *vecUnit) bool {
+	if !u.strip {
+		return false
+	}
+	for _, t := range op.types {
+		if t.Rank != 0 || t.Elem.IsFloat() {
+			return false
+		}
+	}
+	return true
+}
+
+// laneFold is a worker's columns for the lane-major folds of one unit:
+// two sets of accumulators, the gathered operands, the strip columns of
+// the intermediates, and the register files of the two directions
+// (accumulators in set 0 to set 1, and back).
+type laneFold struct {
+	acc  [2][]any
+	gath []any
+	regs [2][]any
+}
+
+func (w *worker) laneFoldOf(u *vecUnit) *laneFold {
+	if w.folds == nil {
+		w.folds = map[*vecUnit]*laneFold{}
+	}
+	lf, ok := w.folds[u]
+	if ok {
+		return lf
+	}
+	k := len(u.results)
+	lf = &laneFold{gath: make([]any, k)}
+	for s := range lf.acc {
+		lf.acc[s] = make([]any, k)
+		for c, r := range u.results {
+			lf.acc[s][c] = eval.MakeSlice(u.types[r], foldLanes)
+		}
+	}
+	for c := range lf.gath {
+		lf.gath[c] = eval.MakeSlice(u.types[u.params[k+c]], foldLanes)
+	}
+	scratch := make([]any, len(u.types))
+	for r, t := range u.types {
+		if u.scratch[r] {
+			scratch[r] = eval.MakeSlice(t, foldLanes)
+		}
+	}
+	for s := range lf.regs {
+		regs := make([]any, len(u.types))
+		copy(regs, scratch)
+		for c := 0; c < k; c++ {
+			regs[u.params[c]] = lf.acc[s][c]
+			regs[u.params[k+c]] = lf.gath[c]
+		}
+		for c, r := range u.results {
+			if u.direct[c] {
+				regs[r] = lf.acc[1-s][c]
+			}
+		}
+		lf.regs[s] = regs
+	}
+	w.folds[u] = lf
+	return lf
+}
+
+// vecLaneFold reduces n lanes of xs (n >= 2*foldLanes) by the lane-major
+// fold; the result is one fresh lane per column.
+func (w *worker) vecLaneFold(op *opInfo, u *vecUnit, xs []col, n int) ([]col, error) {
+	k := len(xs)
+	m := n / foldLanes
+	lf := w.laneFoldOf(u)
+	// Free variables, the same in every step.
+	w.setFrees(u, lf.regs[0], lf.regs[1])
+	// A column the map returns twice (MSSP's) is gathered once.
+	src := make([]int, k)
+	for c := range xs {
+		src[c] = c
+		for c0 := range c {
+			if sameSlice(xs[c0].data, xs[c].data) {
+				src[c] = c0
+				break
+			}
+		}
+		gc := lf.gath[src[c]]
+		lf.regs[0][u.params[k+c]], lf.regs[1][u.params[k+c]] = gc, gc
+	}
+	for c := range xs {
+		gatherStride(lf.acc[0][c], xs[c].data, 0, m)
+	}
+	s := 0
+	for i := 1; i < m; i++ {
+		for c := range xs {
+			if src[c] == c {
+				gatherStride(lf.gath[c], xs[c].data, i, m)
+			}
+		}
+		if err := lf.step(w, u, s); err != nil {
+			return nil, err
+		}
+		s = 1 - s
+	}
+	accs := make([]col, k)
+	for c := range accs {
+		accs[c] = col{data: lf.acc[s][c]}
+	}
+	r, err := w.vecTreeReduce(op, u, accs, foldLanes)
+	if err != nil || n == m*foldLanes {
+		return r, err
+	}
+	tail := make([]col, k)
+	for c := range xs {
+		tail[c] = col{data: sliceAny(xs[c].data, m*foldLanes, n)}
+	}
+	t, err := w.vecTreeReduce(op, u, tail, n-m*foldLanes)
+	if err != nil {
+		return nil, err
+	}
+	return w.combine(op, r, t)
+}
+
+// step applies u once over the fold's lanes, from accumulator set s (and
+// the operands in its registers) into set 1-s.
+func (lf *laneFold) step(w *worker, u *vecUnit, s int) error {
+	regs := lf.regs[s]
+	if err := runVecOps(w, u, regs); err != nil {
+		return err
+	}
+	for c, r := range u.results {
+		if !u.direct[c] {
+			copyAt(lf.acc[1-s][c], 0, regs[r])
+		}
+	}
+	return nil
+}
+
+// runVecOps runs the statements of u over the registers regs.
+func runVecOps(w *worker, u *vecUnit, regs []any) error {
+	for _, o := range u.ops {
+		if e := o.run(regs, w); e != kOK {
+			return source.Errorf(o.s.Pos, "%s", e.msg())
+		}
+	}
+	return nil
+}
+
+// setFrees broadcasts the free variables of u over the fold's lanes into
+// each of the register files.
+func (w *worker) setFrees(u *vecUnit, files ...[]any) {
+	if len(u.free) == 0 {
+		return
+	}
+	ff := &frame{m: w.f.m, n: foldLanes, vars: map[string]col{}, parent: w.f, kind: lambdaFrame,
+		pool: w.pool, wk: w, depth: w.f.depth, soac: w.f.soac + 1}
+	for _, fr := range u.free {
+		d := ff.lookup(fr.v).data
+		for _, regs := range files {
+			regs[fr.reg] = d
+		}
+	}
+}
+
+// Map-fused lane folds. A redomap whose map is column code and whose one
+// reduction is lane-foldable (MSSP) need not make the map's columns for
+// a chunk at all: each step gathers the map's inputs at lane i of every
+// segment, runs the map's column code over those foldLanes lanes, and
+// folds its results, read from the map's registers, into the
+// accumulators. This saves writing and reading back the chunk's mapped
+// columns and gathers one input column where the map returns several
+// (MSSP's map turns one i32 into four).
+
+// mapFold is a redomap planned as a map-fused lane fold.
+type mapFold struct {
+	mapL *core.Lambda
+	mapU *vecUnit
+	op   *opInfo
+	opU  *vecUnit
+}
+
+// mapFoldOf plans e as a map-fused lane fold, or returns nil.
+func (f *frame) mapFoldOf(e *core.Screma, op *opInfo, ins []eval.Value) *mapFold {
+	if f.m.opts.Interpret || op.builtin || op.lex != nil || op.wide() || !scalarTypes(op.types) {
+		return nil
+	}
+	for _, in := range ins {
+		if len(in.Shape) != 1 {
+			return nil
+		}
+	}
+	opU := f.m.vecUnitOf(op.lam)
+	if opU == nil || !laneFoldable(op, opU) {
+		return nil
+	}
+	mapU := f.m.vecUnitOf(e.Map)
+	if mapU == nil || !mapU.strip || len(mapU.params) != len(ins) || len(mapU.results) != len(op.types) {
+		return nil
+	}
+	return &mapFold{mapL: e.Map, mapU: mapU, op: op, opU: opU}
+}
+
+// mapFoldState is a worker's register files for a mapFold: the map's
+// (its parameters the gathered inputs) and the operator's lane fold,
+// whose right operands are the map's result registers.
+type mapFoldState struct {
+	gin     []any
+	mapRegs []any
+	lf      *laneFold
+}
+
+func (w *worker) mapFoldStateOf(mf *mapFold) *mapFoldState {
+	if w.mapFolds == nil {
+		w.mapFolds = map[*mapFold]*mapFoldState{}
+	}
+	st, ok := w.mapFolds[mf]
+	if ok {
+		return st
+	}
+	u := mf.mapU
+	st = &mapFoldState{gin: make([]any, len(u.params)), mapRegs: make([]any, len(u.types))}
+	for r, t := range u.types {
+		st.mapRegs[r] = eval.MakeSlice(t, foldLanes) // frees are replaced per chunk
+	}
+	for i, r := range u.params {
+		st.gin[i] = st.mapRegs[r]
+	}
+	st.lf = w.laneFoldOf(mf.opU)
+	w.mapFolds[mf] = st
+	return st
+}
+
+// vecMapFold folds the map of mf over elements lo..lo+n-1 of ins into acc
+// (nil: nothing yet); the result is fresh.
+func (w *worker) vecMapFold(mf *mapFold, acc []col, ins []eval.Value, lo int64, n int) ([]col, error) {
+	m := n / foldLanes
+	if m < 2 {
+		cols, err := w.runLambdaOn(mf.mapL, nil, ins, lo, n)
+		if err != nil {
+			return nil, err
+		}
+		return w.foldChunk(mf.op, acc, cols, n)
+	}
+	st := w.mapFoldStateOf(mf)
+	mu, ou, lf := mf.mapU, mf.opU, st.lf
+	k := len(ou.results)
+	w.setFrees(mu, st.mapRegs)
+	w.setFrees(ou, lf.regs[0], lf.regs[1])
+	for c, r := range mu.results {
+		lf.regs[0][ou.params[k+c]], lf.regs[1][ou.params[k+c]] = st.mapRegs[r], st.mapRegs[r]
+	}
+	mapStep := func(i int) error {
+		for j, in := range ins {
+			gatherStride(st.gin[j], sliceAny(in.Data, int(lo), int(lo)+n), i, m)
+		}
+		return runVecOps(w, mu, st.mapRegs)
+	}
+	if err := mapStep(0); err != nil {
+		return nil, err
+	}
+	for c, r := range mu.results {
+		copyAt(lf.acc[0][c], 0, st.mapRegs[r])
+	}
+	s := 0
+	for i := 1; i < m; i++ {
+		if err := mapStep(i); err != nil {
+			return nil, err
+		}
+		if err := lf.step(w, ou, s); err != nil {
+			return nil, err
+		}
+		s = 1 - s
+	}
+	accs := make([]col, k)
+	for c := range accs {
+		accs[c] = col{data: lf.acc[s][c]}
+	}
+	r, err := w.vecTreeReduce(mf.op, ou, accs, foldLanes)
+	if err != nil {
+		return nil, err
+	}
+	if t := n - m*foldLanes; t > 0 {
+		cols, err := w.runLambdaOn(mf.mapL, nil, ins, lo+int64(m*foldLanes), t)
+		if err != nil {
+			return nil, err
+		}
+		if r, err = w.foldChunk(mf.op, r, cols, t); err != nil {
+			return nil, err
+		}
+	}
+	if acc == nil {
+		return r, nil
+	}
+	return w.combine(mf.op, acc, r)
+}
