@@ -105,8 +105,8 @@ func fusePlan(b *core.Body, uses map[string]int, lane func(core.PrimType) core.P
 			return nil
 		}
 		s := def[v.Name]
-		if s == nil || fu.skip[s] {
-			return nil
+		if s == nil || fu.skip[s] || fu.users[s] != nil {
+			return nil // a fused user is no producer: its operands have no registers
 		}
 		e, ok := s.Exp.(*core.BinOpExp)
 		if !ok || e.Op != op || lane(e.T) != core.I32 {
@@ -161,9 +161,14 @@ func fusedOp(e *core.BinOpExp, prods []*core.BinOpExp, reg func(core.Atom) int) 
 	if e.Op == core.Min {
 		k = fusedMinAdd
 	}
-	c, p := reg(e.X), prods[1]
-	if prods[0] != nil {
-		c, p = reg(e.Y), prods[0]
+	// Only the other operand has a register (asking for the producer's
+	// variable would bind it as a free variable).
+	var c int
+	p := prods[0]
+	if p == nil {
+		c, p = reg(e.X), prods[1]
+	} else {
+		c = reg(e.Y)
 	}
 	a, b := reg(p.X), reg(p.Y)
 	return func(regs []any, _ *worker, d int) kerr {

@@ -13,10 +13,10 @@ import (
 // thread that was about half the time.
 //
 // A lane-major fold instead cuts a chunk of n lanes into foldLanes
-// contiguous segments of m = n / foldLanes lanes and folds every segment
+// contiguous segments of m = n / L lanes (L = Options.FoldLanes) and folds every segment
 // from its left end at once: step i gathers lane i of each segment into
 // one column (a strided copy) and applies the operator once over
-// foldLanes lanes, (accumulators, gathered) into the other set of
+// L lanes, (accumulators, gathered) into the other set of
 // accumulators. The segments' accumulators are then reduced in order by
 // the tree, and the lanes left over after the last whole segment are
 // reduced by the tree and combined on the right. The registers of the
@@ -31,10 +31,9 @@ import (
 // tree (column code runs it as one strip so that the first failing
 // statement is the one reported).
 
-// foldLanes is the number of segments of a lane-major fold: the width of
-// each application of the operator, and the number of cache lines the
-// gathers of one input column walk through in step.
-const foldLanes = 1024
+// The number of segments, Options.FoldLanes, is the width of each
+// application of the operator, and the number of cache lines the gathers
+// of one input column walk through in step.
 
 // laneFoldable reports whether a reduction by u over op's types may be
 // run as a lane-major fold.
@@ -68,6 +67,7 @@ func (w *worker) laneFoldOf(u *vecUnit) *laneFold {
 	if ok {
 		return lf
 	}
+	foldLanes := w.f.m.opts.FoldLanes
 	k := len(u.results)
 	lf = &laneFold{gath: make([]any, k)}
 	for s := range lf.acc {
@@ -103,10 +103,11 @@ func (w *worker) laneFoldOf(u *vecUnit) *laneFold {
 	return lf
 }
 
-// vecLaneFold reduces n lanes of xs (n >= 2*foldLanes) by the lane-major
+// vecLaneFold reduces n lanes of xs (n >= 2*L) by the lane-major
 // fold; the result is one fresh lane per column.
 func (w *worker) vecLaneFold(op *opInfo, u *vecUnit, xs []col, n int) ([]col, error) {
 	k := len(xs)
+	foldLanes := w.f.m.opts.FoldLanes
 	m := n / foldLanes
 	lf := w.laneFoldOf(u)
 	// Free variables, the same in every step.
@@ -189,7 +190,7 @@ func (w *worker) setFrees(u *vecUnit, files ...[]any) {
 	if len(u.free) == 0 {
 		return
 	}
-	ff := &frame{m: w.f.m, n: foldLanes, vars: map[string]col{}, parent: w.f, kind: lambdaFrame,
+	ff := &frame{m: w.f.m, n: w.f.m.opts.FoldLanes, vars: map[string]col{}, parent: w.f, kind: lambdaFrame,
 		pool: w.pool, wk: w, depth: w.f.depth, soac: w.f.soac + 1}
 	for _, fr := range u.free {
 		d := ff.lookup(fr.v).data
@@ -202,7 +203,7 @@ func (w *worker) setFrees(u *vecUnit, files ...[]any) {
 // Map-fused lane folds. A redomap whose map is column code and whose one
 // reduction is lane-foldable (MSSP) need not make the map's columns for
 // a chunk at all: each step gathers the map's inputs at lane i of every
-// segment, runs the map's column code over those foldLanes lanes, and
+// segment, runs the map's column code over those L lanes, and
 // folds its results, read from the map's registers, into the
 // accumulators. This saves writing and reading back the chunk's mapped
 // columns and gathers one input column where the map returns several
@@ -254,7 +255,7 @@ func (w *worker) mapFoldStateOf(mf *mapFold) *mapFoldState {
 	if ok {
 		return st
 	}
-	u := mf.mapU
+	u, foldLanes := mf.mapU, w.f.m.opts.FoldLanes
 	st = &mapFoldState{gin: make([]any, len(u.params)), mapRegs: make([]any, len(u.types))}
 	for r, t := range u.types {
 		st.mapRegs[r] = eval.MakeSlice(t, foldLanes) // frees are replaced per chunk
@@ -270,6 +271,7 @@ func (w *worker) mapFoldStateOf(mf *mapFold) *mapFoldState {
 // vecMapFold folds the map of mf over elements lo..lo+n-1 of ins into acc
 // (nil: nothing yet); the result is fresh.
 func (w *worker) vecMapFold(mf *mapFold, acc []col, ins []eval.Value, lo int64, n int) ([]col, error) {
+	foldLanes := w.f.m.opts.FoldLanes
 	m := n / foldLanes
 	if m < 2 {
 		cols, err := w.runLambdaOn(mf.mapL, nil, ins, lo, n)
@@ -329,4 +331,24 @@ func (w *worker) vecMapFold(mf *mapFold, acc []col, ins []eval.Value, lo int64, 
 		return r, nil
 	}
 	return w.combine(mf.op, acc, r)
+}
+
+// laneFolds reports whether some reduction of reds is general and all
+// general ones are lane-major folds.
+func (f *frame) laneFolds(reds []*opInfo) bool {
+	some := false
+	for _, op := range reds {
+		if op.builtin || op.lex != nil || op.wide() {
+			continue
+		}
+		if f.m.opts.Interpret || !scalarTypes(op.types) {
+			return false
+		}
+		u := f.m.vecUnitOf(op.lam)
+		if u == nil || !laneFoldable(op, u) {
+			return false
+		}
+		some = true
+	}
+	return some
 }

@@ -242,7 +242,7 @@ func (w *worker) combine(op *opInfo, a, b []col) ([]col, error) {
 func (w *worker) treeReduce(op *opInfo, xs []col, n int) ([]col, error) {
 	if n > 1 && !w.f.m.opts.Interpret && !op.builtin && scalarTypes(op.types) {
 		if u := w.f.m.vecUnitOf(op.lam); u != nil {
-			if n >= 2*foldLanes && laneFoldable(op, u) {
+			if n >= 2*w.f.m.opts.FoldLanes && laneFoldable(op, u) {
 				return w.vecLaneFold(op, u, xs, n)
 			}
 			return w.vecTreeReduce(op, u, xs, n)
@@ -794,6 +794,8 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	case step != int64(f.m.opts.Chunk):
 	case noColumnsLeft(e, scans, reds, skip):
 		step3 = longChunk(step, columnFreeChunks)
+	case len(scans) == 0 && f.laneFolds(reds):
+		step3 = longChunk(step, laneFoldChunks)
 	case treeOps(scans, reds):
 		step3 = longChunk(step, treeChunks)
 	}
@@ -1784,7 +1786,12 @@ const maxLongChunk = 1 << 20
 
 // treeChunks is how many times longer than Options.Chunk the chunks of a
 // Screma with a tree-reduced operator are (see treeOps).
-const treeChunks = 16
+const treeChunks = 4
+
+// laneFoldChunks is treeChunks for a Screma whose general operators are
+// all lane-major folds (lanefold.go): a longer chunk has more steps per
+// final tree over the segments' accumulators.
+const laneFoldChunks = 16
 
 // treeOps reports whether a general operator of the Screma is applied as a
 // pairwise tree per chunk (an ordered reduction, or a scan): a tree costs

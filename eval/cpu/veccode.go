@@ -330,7 +330,13 @@ func compileVecMode(l *core.Lambda, narrow bool) *vecUnit {
 					case isNarrow(to) && from.IsFloat():
 						return false
 					case isNarrow(to) && lane(from) == core.I32 && !isResult[out.Name]:
-						// Only the low bits are read: an alias.
+						// Only the low bits are read: an alias, of the
+						// value extended from its own width when to is wider.
+						if isNarrow(from) && to.Bits() > from.Bits() {
+							if x, ok = cleanOperand(e.X); !ok {
+								return false
+							}
+						}
 						regOf[out.Name] = x
 						dirty[out.Name] = true
 						continue
