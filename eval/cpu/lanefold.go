@@ -242,7 +242,7 @@ func (f *frame) mapFoldOf(e *core.Screma, op *opInfo, ins []eval.Value) *mapFold
 // (its parameters the gathered inputs) and the operator's lane fold,
 // whose right operands are the map's result registers.
 type mapFoldState struct {
-	gin     []any
+	blk     [][]any // per input, gatherBlock columns of gathered lanes
 	mapRegs []any
 	lf      *laneFold
 }
@@ -256,12 +256,15 @@ func (w *worker) mapFoldStateOf(mf *mapFold) *mapFoldState {
 		return st
 	}
 	u, foldLanes := mf.mapU, w.f.m.opts.FoldLanes
-	st = &mapFoldState{gin: make([]any, len(u.params)), mapRegs: make([]any, len(u.types))}
+	st = &mapFoldState{blk: make([][]any, len(u.params)), mapRegs: make([]any, len(u.types))}
 	for r, t := range u.types {
 		st.mapRegs[r] = eval.MakeSlice(t, foldLanes) // frees are replaced per chunk
 	}
 	for i, r := range u.params {
-		st.gin[i] = st.mapRegs[r]
+		st.blk[i] = make([]any, gatherBlock)
+		for b := range st.blk[i] {
+			st.blk[i][b] = eval.MakeSlice(u.types[r], foldLanes)
+		}
 	}
 	st.lf = w.laneFoldOf(mf.opU)
 	w.mapFolds[mf] = st
@@ -288,27 +291,37 @@ func (w *worker) vecMapFold(mf *mapFold, acc []col, ins []eval.Value, lo int64, 
 	for c, r := range mu.results {
 		lf.regs[0][ou.params[k+c]], lf.regs[1][ou.params[k+c]] = st.mapRegs[r], st.mapRegs[r]
 	}
-	mapStep := func(i int) error {
-		for j, in := range ins {
-			gatherStride(st.gin[j], sliceAny(in.Data, int(lo), int(lo)+n), i, m)
-		}
-		return runVecOps(w, mu, st.mapRegs)
-	}
-	if err := mapStep(0); err != nil {
-		return nil, err
-	}
-	for c, r := range mu.results {
-		copyAt(lf.acc[0][c], 0, st.mapRegs[r])
+	// The inputs are gathered gatherBlock steps at a time: one short
+	// contiguous read per segment and step block, where a gather per step
+	// would read every segment's cache line again at each step.
+	views := make([]any, len(ins))
+	for j, in := range ins {
+		views[j] = sliceAny(in.Data, int(lo), int(lo)+n)
 	}
 	s := 0
-	for i := 1; i < m; i++ {
-		if err := mapStep(i); err != nil {
-			return nil, err
+	for i0 := 0; i0 < m; i0 += gatherBlock {
+		cnt := min(gatherBlock, m-i0)
+		for j := range ins {
+			gatherBlockOf(st.blk[j][:cnt], views[j], i0, m)
 		}
-		if err := lf.step(w, ou, s); err != nil {
-			return nil, err
+		for b := 0; b < cnt; b++ {
+			for j, r := range mu.params {
+				st.mapRegs[r] = st.blk[j][b]
+			}
+			if err := runVecOps(w, mu, st.mapRegs); err != nil {
+				return nil, err
+			}
+			if i0+b == 0 {
+				for c, r := range mu.results {
+					copyAt(lf.acc[0][c], 0, st.mapRegs[r])
+				}
+				continue
+			}
+			if err := lf.step(w, ou, s); err != nil {
+				return nil, err
+			}
+			s = 1 - s
 		}
-		s = 1 - s
 	}
 	accs := make([]col, k)
 	for c := range accs {
@@ -351,4 +364,55 @@ func (f *frame) laneFolds(reds []*opInfo) bool {
 		some = true
 	}
 	return some
+}
+
+// gatherBlock is the number of steps of a map-fused fold gathered at once.
+const gatherBlock = 8
+
+// gatherBlockOf sets column b of dsts, for each b, to lanes start+b,
+// start+b+stride, start+b+2*stride, ... of src.
+func gatherBlockOf(dsts []any, src any, start, stride int) {
+	switch s := src.(type) {
+	case []int32:
+		gatherBlockT(dsts, s, start, stride)
+	case []int64:
+		gatherBlockT(dsts, s, start, stride)
+	case []float32:
+		gatherBlockT(dsts, s, start, stride)
+	case []float64:
+		gatherBlockT(dsts, s, start, stride)
+	case []uint32:
+		gatherBlockT(dsts, s, start, stride)
+	case []uint64:
+		gatherBlockT(dsts, s, start, stride)
+	default:
+		for b, d := range dsts {
+			gatherStride(d, src, start+b, stride)
+		}
+	}
+}
+
+func gatherBlockT[T any](dsts []any, s []T, start, stride int) {
+	var ds [gatherBlock][]T
+	for b, d := range dsts {
+		ds[b] = d.([]T)
+	}
+	n := len(ds[0])
+	if len(dsts) == gatherBlock {
+		d0, d1, d2, d3 := ds[0][:n], ds[1][:n], ds[2][:n], ds[3][:n]
+		d4, d5, d6, d7 := ds[4][:n], ds[5][:n], ds[6][:n], ds[7][:n]
+		for j := range n {
+			o := start + j*stride
+			row := s[o : o+gatherBlock : o+gatherBlock]
+			d0[j], d1[j], d2[j], d3[j] = row[0], row[1], row[2], row[3]
+			d4[j], d5[j], d6[j], d7[j] = row[4], row[5], row[6], row[7]
+		}
+		return
+	}
+	for b := range dsts {
+		d := ds[b][:n]
+		for j := range n {
+			d[j] = s[start+b+j*stride]
+		}
+	}
 }
