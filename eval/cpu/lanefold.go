@@ -374,6 +374,14 @@ const gatherBlock = 8
 func gatherBlockOf(dsts []any, src any, start, stride int) {
 	switch s := src.(type) {
 	case []int32:
+		if len(dsts) == gatherBlock && transpose8x32 != nil {
+			var ds [gatherBlock][]int32
+			for b, d := range dsts {
+				ds[b] = d.([]int32)
+			}
+			transpose8x32(&ds, s, start, stride)
+			return
+		}
 		gatherBlockT(dsts, s, start, stride)
 	case []int64:
 		gatherBlockT(dsts, s, start, stride)
@@ -416,3 +424,8 @@ func gatherBlockT[T any](dsts []any, s []T, start, stride int) {
 		}
 	}
 }
+
+// transpose8x32, where the CPU has vector shuffles (fused_avx2.go), is
+// gatherBlockT of 4-byte lanes by 8x8 transposes in vector registers:
+// ds[b][j] = s[start + b + j*stride].
+var transpose8x32 func(ds *[gatherBlock][]int32, s []int32, start, stride int)
