@@ -2,15 +2,50 @@
 
 package cpu
 
-import "simd/archsimd"
+import (
+	"simd/archsimd"
 
-// The AVX2 fused kernels of fused.go.
-func init() {
-	if !simdOn {
-		return
-	}
+	"github.com/arepl/arepl/lang/core"
+)
+
+// useFusedSIMD installs the AVX2 fused kernels of fused.go, the i32
+// max and min with a constant, and the transposing gather of lanefold.go
+// (useSIMD calls it).
+func useFusedSIMD() {
 	fusedMaxAdd, fusedMinAdd, fusedMulAdd2 = vMaxAdd32, vMinAdd32, vMulAdd2x32
 	transpose8x32 = vTranspose8x32
+	binVSTab[core.Max][core.I32] = vs(vMaxVSI32)
+	binVSTab[core.Min][core.I32] = vs(vMinVSI32)
+}
+
+func vMaxVSI32(d, x []int32, c int32) kerr {
+	n := len(d)
+	x = x[:n]
+	cv := archsimd.BroadcastInt32x8(c)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadInt32x8Slice(x[i:]).Max(cv).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = max(x[i], c)
+	}
+	return kOK
+}
+
+func vMinVSI32(d, x []int32, c int32) kerr {
+	n := len(d)
+	x = x[:n]
+	cv := archsimd.BroadcastInt32x8(c)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadInt32x8Slice(x[i:]).Min(cv).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = min(x[i], c)
+	}
+	return kOK
 }
 
 // vTranspose8x32 transposes 8x8 blocks: rows are 8 consecutive lanes of
