@@ -308,6 +308,10 @@ func (w *worker) vecMapFold(mf *mapFold, acc []col, ins []eval.Value, lo int64, 
 			for j, r := range mu.params {
 				st.mapRegs[r] = st.blk[j][b]
 			}
+			// A result that is a parameter is this step's gathered column.
+			for c, r := range mu.results {
+				lf.regs[0][ou.params[k+c]], lf.regs[1][ou.params[k+c]] = st.mapRegs[r], st.mapRegs[r]
+			}
 			if err := runVecOps(w, mu, st.mapRegs); err != nil {
 				return nil, err
 			}

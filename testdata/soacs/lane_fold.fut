@@ -26,6 +26,21 @@ entry mssp (n: i64) : i32 =
   let (m, _, _, _) = reduce op (0, 0, 0, 0) (map (\x -> let p = i32.max x 0 in (p, p, p, x)) (walk n))
   in m
 
+-- The same over a map that returns its parameter (the gathered input
+-- itself) beside computed values; the input, a scan by xor of values in
+-- -1024..1023, stays in that range.
+-- ==
+-- entry: mssp_param
+-- input { 0i64 } output { 0i32 }
+-- input { 5000i64 } output { 8000i32 }
+-- input { 200003i64 } output { 8000i32 }
+entry mssp_param (n: i64) : i32 =
+  let op (mssx: i32, misx: i32, mcsx: i32, tsx: i32) (mssy: i32, misy: i32, mcsy: i32, tsy: i32) =
+    (i32.max mssx (i32.max mssy (mcsx + misy)), i32.max misx (tsx + misy), i32.max mcsy (mcsx + tsy), tsx + tsy)
+  let xs = scan (^) 0 (map (\i -> i32.i64 (i * 7919 % 2048) - 1024) (iota n))
+  let (m, _, _, _) = reduce op (0, 0, 0, 0) (map (\x -> let p = i32.max x 0 in (p, p, p, x)) xs)
+  in m
+
 -- 2x2 matrices of i8 packed in an i32 (Reduce2x2MM's operator), over the
 -- walk spread to all four bytes.
 def unpack (x: i32) : (i8, i8, i8, i8) =
