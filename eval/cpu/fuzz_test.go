@@ -65,11 +65,14 @@ func fuzzOne(t *testing.T, data []byte) {
 	}
 }
 
+// fuzzOptions: the first is the reference; FoldLanes of 4 and 8 make the
+// lane-major folds (lanefold.go) run on inputs of a few dozen elements.
 var fuzzOptions = []Options{
 	{Workers: 1, Chunk: 4096},
 	{Workers: 4, Chunk: 1},
 	{Workers: 3, Chunk: 7},
-	{Workers: 2, Chunk: 64},
+	{Workers: 2, Chunk: 64, FoldLanes: 4},
+	{Workers: 1, Chunk: 512, FoldLanes: 8},
 	{Workers: 2, Chunk: 3, Interpret: true},
 }
 
@@ -113,7 +116,7 @@ func (g *gen) program() (*core.Program, []eval.Value) {
 		var results []core.Atom
 		stages := 1 + g.pick(4)
 		for s := 0; s < stages; s++ {
-			switch g.pick(6) {
+			switch g.pick(7) {
 			case 0, 1: // map2 with a random lambda
 				lam := g.lambda(fb, 2, py)
 				out := fb.Map(w, cur[:2], lam)[0]
@@ -141,6 +144,16 @@ func (g *gen) program() (*core.Program, []eval.Value) {
 					Form: core.ForLoop{I: i, Bound: w}, Body: bb.Body(e, arr2)})
 				results = append(results, out[0])
 				cur = []*core.Var{out[1], cur[0]}
+			case 6: // reduce by a non-commutative tuple operator
+				if g.t == core.I32 || g.t == core.I64 {
+					if g.pick(2) == 0 {
+						results = append(results, fb.Bind("mss", g.msspScrema(fb, w, cur[:2]))[0])
+						break
+					}
+				}
+				for _, v := range fb.Bind("m", g.matScrema(fb, w, cur[:2])) {
+					results = append(results, v)
+				}
 			}
 		}
 		return append(results, cur[0])
@@ -220,6 +233,56 @@ func (g *gen) screma(b *core.Builder, w core.Atom, arrs []*core.Var, nScan, nRed
 		s.Reds = append(s.Reds, &core.RedOp{Lambda: op, Neutral: []core.Atom{ne}})
 	}
 	return s
+}
+
+// matScrema is a redomap whose operator is the product of 2x2 matrices
+// over g.t (associative in wrapping arithmetic, not commutative) written
+// as a*b + c*d per entry, as Reduce2x2MM's is, and whose map makes the
+// four entries from random expressions of the two inputs; on 8-bit types
+// both run in i32 lanes (veccode.go).
+func (g *gen) matScrema(b *core.Builder, w core.Atom, arrs []*core.Var) *core.Screma {
+	st := core.Scalar(g.t)
+	mapL := b.Lambda([]core.Type{st, st}, func(lb *core.Builder, ps []*core.Var) []core.Atom {
+		var res []core.Atom
+		for k := 0; k < 4; k++ {
+			res = append(res, g.expr(lb, ps, nil, nil, 1))
+		}
+		return res
+	})
+	op := b.Lambda([]core.Type{st, st, st, st, st, st, st, st}, func(lb *core.Builder, p []*core.Var) []core.Atom {
+		x11, x12, x21, x22, y11, y12, y21, y22 := p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]
+		dot := func(a, b, c, d *core.Var) core.Atom {
+			return lb.BinOp(core.Add, lb.BinOp(core.Mul, a, b), lb.BinOp(core.Mul, c, d))
+		}
+		return []core.Atom{dot(x11, y11, x12, y21), dot(x11, y12, x12, y22), dot(x21, y11, x22, y21), dot(x21, y12, x22, y22)}
+	})
+	one, zero := core.IntConst(g.t, 1), core.IntConst(g.t, 0)
+	return &core.Screma{W: w, Arrs: arrs, Map: mapL,
+		Reds: []*core.RedOp{{Lambda: op, Neutral: []core.Atom{one, zero, zero, one}}}}
+}
+
+// msspScrema is MSSP's redomap (the maximum segment sum's 4-tuple, whose
+// operator is max(c, a+b) three times) over a random expression of the
+// inputs bounded to -128..127, so that no sum of up to 1300 of them
+// overflows g.t (i32 or i64) and the operator is associative.
+func (g *gen) msspScrema(b *core.Builder, w core.Atom, arrs []*core.Var) *core.Screma {
+	st := core.Scalar(g.t)
+	mapL := b.Lambda([]core.Type{st, st}, func(lb *core.Builder, ps []*core.Var) []core.Atom {
+		e := lb.BinOp(core.And, g.expr(lb, ps, nil, nil, 1), core.IntConst(g.t, 255))
+		x := lb.BinOp(core.Sub, e, core.IntConst(g.t, 128))
+		p := lb.BinOp(core.Max, x, core.IntConst(g.t, 0))
+		return []core.Atom{p, p, p, x}
+	})
+	op := b.Lambda([]core.Type{st, st, st, st, st, st, st, st}, func(lb *core.Builder, q []*core.Var) []core.Atom {
+		mssx, misx, mcsx, tsx, mssy, misy, mcsy, tsy := q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]
+		mss := lb.BinOp(core.Max, mssx, lb.BinOp(core.Max, lb.BinOp(core.Add, mcsx, misy), mssy))
+		mis := lb.BinOp(core.Max, misx, lb.BinOp(core.Add, tsx, misy))
+		mcs := lb.BinOp(core.Max, lb.BinOp(core.Add, mcsx, tsy), mcsy)
+		return []core.Atom{mss, mis, mcs, lb.BinOp(core.Add, tsx, tsy)}
+	})
+	zero := core.IntConst(g.t, 0)
+	return &core.Screma{W: w, Arrs: arrs, Map: mapL,
+		Reds: []*core.RedOp{{Lambda: op, Neutral: []core.Atom{zero, zero, zero, zero}}}}
 }
 
 // assocOp is an associative operator with its neutral element: a builtin

@@ -1197,6 +1197,24 @@ func kShrVSu[T unsigned](d, x []T, c T) kerr {
 	return kOK
 }
 
+// kMaxVS and kMinVS are max and min with a constant (integers: a float
+// max must order NaNs as kMaxF does).
+func kMaxVS[T integer](d, x []T, c T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = max(x[i], c)
+	}
+	return kOK
+}
+
+func kMinVS[T integer](d, x []T, c T) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = min(x[i], c)
+	}
+	return kOK
+}
+
 // fillN is n copies of c.
 func fillN[T any](n int, c T) []T {
 	s := make([]T, n)
@@ -1219,6 +1237,8 @@ func vsOps[T number](t core.PrimType) {
 
 func vsIntOps[T integer](t core.PrimType) {
 	vsOps[T](t)
+	binVSTab[core.Max][t] = vs(kMaxVS[T])
+	binVSTab[core.Min][t] = vs(kMinVS[T])
 	binVSTab[core.And][t] = vs(kAndVS[T])
 	binVSTab[core.Or][t] = vs(kOrVS[T])
 	binVSTab[core.Xor][t] = vs(kXorVS[T])

@@ -33,6 +33,7 @@ func useSIMD() {
 	}
 	useGeneratedSIMD() // the element-wise kernels (simd_kernels_avx2.go)
 	useBitsSIMD()      // shifts, and/or, i8 widening (simd_bits_avx2.go)
+	useFusedSIMD()     // fused statements, max/min with a constant (fused_avx2.go)
 	selectVec = vSelect
 	deinterleaveVec = vDeinterleave
 	i32, u32, i64, u64 := core.I32, core.U32, core.I64, core.U64

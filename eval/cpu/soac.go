@@ -26,6 +26,8 @@ type worker struct {
 	single     *worker                // for single lanes (see lane)
 	vecs       map[*vecUnit]*vecState // registers and strips of column code (veccode.go)
 	trees      map[*opInfo]*treeBufs  // vecTreeReduce's columns
+	folds      map[*vecUnit]*laneFold // vecLaneFold's columns
+	mapFolds   map[*mapFold]*mapFoldState
 }
 
 // lane is a worker for evaluations of one lane beside w's chunks: its
@@ -240,6 +242,9 @@ func (w *worker) combine(op *opInfo, a, b []col) ([]col, error) {
 func (w *worker) treeReduce(op *opInfo, xs []col, n int) ([]col, error) {
 	if n > 1 && !w.f.m.opts.Interpret && !op.builtin && scalarTypes(op.types) {
 		if u := w.f.m.vecUnitOf(op.lam); u != nil {
+			if n >= 2*w.f.m.opts.FoldLanes && laneFoldable(op, u) {
+				return w.vecLaneFold(op, u, xs, n)
+			}
 			return w.vecTreeReduce(op, u, xs, n)
 		}
 	}
@@ -776,6 +781,12 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	for k := range reds {
 		mapFree = mapFree && inKeys[k] != nil
 	}
+	// A redomap of one lane-foldable reduction over a map in column code
+	// folds without making the map's columns (lanefold.go).
+	var mf *mapFold
+	if !mapFree && skip == nil && index == nil && len(scans) == 0 && len(outs) == 0 && e.Post == nil && len(reds) == 1 {
+		mf = f.mapFoldOf(e, reds[0], ins)
+	}
 	// When fused tails, chains and index-free lexicographic reductions have
 	// taken every statement of the map, phase 3 makes no columns either.
 	step3 := step
@@ -783,6 +794,8 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 	case step != int64(f.m.opts.Chunk):
 	case noColumnsLeft(e, scans, reds, skip):
 		step3 = longChunk(step, columnFreeChunks)
+	case len(scans) == 0 && f.laneFolds(reds):
+		step3 = longChunk(step, laneFoldChunks)
 	case treeOps(scans, reds):
 		step3 = longChunk(step, treeChunks)
 	}
@@ -803,6 +816,10 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 			var cols []col
 			var lf *frame
 			var err error
+			if mf != nil {
+				parts[b][0], err = wk.vecMapFold(mf, parts[b][0], ins, lo, n)
+				return err
+			}
 			if !mapFree {
 				if cols, lf, err = wk.runLambdaSkip(e.Map, index, ins, lo, n, skip); err != nil {
 					return err
@@ -1943,6 +1960,11 @@ const maxLongChunk = 1 << 20
 // treeChunks is how many times longer than Options.Chunk the chunks of a
 // Screma with a tree-reduced operator are (see treeOps).
 const treeChunks = 4
+
+// laneFoldChunks is treeChunks for a Screma whose general operators are
+// all lane-major folds (lanefold.go): a longer chunk has more steps per
+// final tree over the segments' accumulators.
+const laneFoldChunks = 16
 
 // treeOps reports whether a general operator of the Screma is applied as a
 // pairwise tree per chunk (an ordered reduction, or a scan): a tree costs

@@ -63,17 +63,114 @@ type vecOp struct {
 }
 
 // compileVec compiles l to column code, or returns nil when one of its
-// statements or operands is not a scalar operator on scalar columns.
+// statements or operands is not a scalar operator on scalar columns. A
+// lambda with statements on 8- and 16-bit integers is first compiled with
+// those computed in 32-bit lanes (see narrowLanes); where that does not
+// apply, at their own width.
 func compileVec(l *core.Lambda) *vecUnit {
+	if hasNarrow(l.Body) {
+		if u := compileVecMode(l, true); u != nil {
+			return u
+		}
+	}
+	return compileVec1(l)
+}
+
+func compileVec1(l *core.Lambda) *vecUnit { return compileVecMode(l, false) }
+
+// Narrow lanes. Column code over i8, i16, u8 and u16 has few vector
+// kernels (AVX2 has no 8-bit multiply), and a lambda like Reduce2x2MM's
+// unpacks i32s into i8s, computes on them and packs them back. With
+// narrow set, every register of such a type is an i32 column instead,
+// and a value in it is either clean (sign- or zero-extended from its
+// width, so that it compares, orders and converts as the narrow value)
+// or dirty (only its low bits are the value). Wrapping operators (+, -,
+// *, &, |, ^) make the same low bits from dirty operands, so they run as
+// the i32 kernels and leave their result dirty; a conversion to a narrow
+// type from an i32 is a dirty alias; an operator that needs the value
+// (min, max, a comparison, a widening conversion) reads a clean copy,
+// made once per register by a shift pair (signed) or a mask (unsigned).
+// Only statements of those kinds may be narrow; a lambda with a narrow
+// parameter, result or free variable, a narrow select, or another
+// operator on a narrow type is compiled at its own widths.
+
+// isNarrow reports whether t is computed in i32 lanes in narrow mode.
+func isNarrow(t core.PrimType) bool {
+	return t == core.I8 || t == core.I16 || t == core.U8 || t == core.U16
+}
+
+// hasNarrow reports whether a statement of b (or of its branches) has a
+// narrow result.
+func hasNarrow(b *core.Body) bool {
+	for _, s := range b.Stmts {
+		for _, v := range s.Pat {
+			if v.Type.Rank == 0 && isNarrow(v.Type.Elem) {
+				return true
+			}
+		}
+		if e, ok := s.Exp.(*core.IfExp); ok && (hasNarrow(e.Then) || hasNarrow(e.Else)) {
+			return true
+		}
+	}
+	return false
+}
+
+// wrapsLow: the low n bits of the result depend only on the low n bits
+// of the operands.
+var wrapsLow = map[core.BinOp]bool{core.Add: true, core.Sub: true, core.Mul: true, core.And: true, core.Or: true, core.Xor: true}
+
+// needsValue: operators that read a narrow operand's whole value.
+var needsValue = map[core.BinOp]bool{core.Min: true, core.Max: true, core.Eq: true, core.Ne: true,
+	core.Lt: true, core.Le: true, core.Gt: true, core.Ge: true}
+
+// wideConst is a narrow constant as the i32 of its value.
+func wideConst(c core.Const) core.Const { return core.IntConst(core.I32, int64(c.Bits)) }
+
+// normalize is the op making d the clean copy of x's narrow value of type t.
+func normalize(t core.PrimType, x int) func(regs []any, w *worker, d int) kerr {
+	switch t {
+	case core.U8, core.U16:
+		mask := eval.Scalar(core.IntConst(core.I32, int64(1)<<t.Bits()-1)).Data
+		and := binVSTab[core.And][core.I32]
+		return func(regs []any, _ *worker, d int) kerr { return and(regs[d], regs[x], mask) }
+	}
+	sh := eval.Scalar(core.IntConst(core.I32, int64(32-t.Bits()))).Data
+	shl, shr := binVSTab[core.Shl][core.I32], binVSTab[core.Shr][core.I32]
+	return func(regs []any, _ *worker, d int) kerr {
+		if e := shl(regs[d], regs[x], sh); e != kOK {
+			return e
+		}
+		return shr(regs[d], regs[d], sh)
+	}
+}
+
+// compileVecMode is compileVec, with narrow types in i32 lanes when
+// narrow is set (nil if the lambda does not qualify).
+func compileVecMode(l *core.Lambda, narrow bool) *vecUnit {
 	u := &vecUnit{strip: true}
 	regOf := map[string]int{}
+	// dirty: the variable is narrow and its register holds only its low
+	// bits; clean: a register's clean copy as a narrow type.
+	dirty := map[string]bool{}
+	type cleanKey struct {
+		reg int
+		t   core.PrimType
+	}
+	clean := map[cleanKey]int{}
+	lane := func(t core.PrimType) core.PrimType {
+		if narrow && isNarrow(t) {
+			return core.I32
+		}
+		return t
+	}
+	failed := false
 	newReg := func(t core.PrimType, scratch bool) int {
-		u.types = append(u.types, t)
+		u.types = append(u.types, lane(t))
 		u.scratch = append(u.scratch, scratch)
 		return len(u.types) - 1
 	}
 	for _, p := range l.Params {
-		if p.Type.Rank != 0 {
+		if p.Type.Rank != 0 || narrow && isNarrow(p.Type.Elem) {
 			return nil
 		}
 		r := newReg(p.Type.Elem, false)
@@ -83,7 +180,7 @@ func compileVec(l *core.Lambda) *vecUnit {
 	isResult := map[string]bool{}
 	for _, a := range l.Body.Result {
 		v, ok := a.(*core.Var)
-		if !ok || v.Type.Rank != 0 {
+		if !ok || v.Type.Rank != 0 || narrow && isNarrow(v.Type.Elem) {
 			return nil // a constant result: left to the interpreter
 		}
 		isResult[v.Name] = true
@@ -101,6 +198,10 @@ func compileVec(l *core.Lambda) *vecUnit {
 			if r, ok := regOf[a.Name]; ok {
 				return r, true
 			}
+			if narrow && isNarrow(a.Type.Elem) {
+				failed = true
+				return 0, false
+			}
 			r := newReg(a.Type.Elem, false)
 			regOf[a.Name] = r
 			u.free = append(u.free, freeReg{reg: r, v: a})
@@ -108,10 +209,55 @@ func compileVec(l *core.Lambda) *vecUnit {
 		}
 		return 0, false
 	}
+	// cleanOperand is operand reading a narrow variable's clean copy.
+	cleanOperand := func(a core.Atom) (int, bool) {
+		r, ok := operand(a)
+		v, isVar := a.(*core.Var)
+		if !ok || !isVar || !dirty[v.Name] {
+			return r, ok
+		}
+		key := cleanKey{r, v.Type.Elem}
+		if c, ok := clean[key]; ok {
+			return c, true
+		}
+		c := newReg(core.I32, true)
+		norm := normalize(v.Type.Elem, r)
+		u.ops = append(u.ops, vecOp{s: nil, d: c, run: func(regs []any, w *worker) kerr { return norm(regs, w, c) }})
+		clean[key] = c
+		return c, true
+	}
+	// wide is a in its lane type (a narrow constant as an i32).
+	wide := func(a core.Atom) core.Atom {
+		if c, ok := a.(core.Const); ok && narrow && isNarrow(c.T) {
+			return wideConst(c)
+		}
+		return a
+	}
+	// Single-use values: fused statements (fused.go), and a narrow value
+	// widened only to be masked to its own bits, which needs no clean copy.
+	uses := map[string]int{}
+	fusable := useCounts(l.Body, uses)
+	maskOf := map[string]uint64{}
+	if fusable && narrow {
+		maskUses(l.Body, uses, maskOf)
+	}
+	reg := func(a core.Atom) int { r, _ := operand(a); return r }
 	var stmts func(b *core.Body) bool
 	stmts = func(b *core.Body) bool {
+		fu := &fusion{}
+		if fusable {
+			fu = fusePlan(b, uses, lane)
+		}
 		for _, s := range b.Stmts {
+			if fu.skip[s] {
+				continue
+			}
 			if e, ok := s.Exp.(*core.IfExp); ok {
+				for _, v := range s.Pat {
+					if narrow && v.Type.Rank == 0 && isNarrow(v.Type.Elem) {
+						return false
+					}
+				}
 				if !u.ifCode(s, e, operand, newReg, regOf, isResult, stmts) {
 					return false
 				}
@@ -126,6 +272,7 @@ func compileVec(l *core.Lambda) *vecUnit {
 				}
 			}
 			out := s.Pat[0]
+			outDirty := false
 			var run func(regs []any, w *worker, d int) kerr
 			switch e := s.Exp.(type) {
 			case *core.AtomExp:
@@ -135,14 +282,37 @@ func compileVec(l *core.Lambda) *vecUnit {
 				}
 				if x >= 0 && !isResult[out.Name] {
 					regOf[out.Name] = x // an alias, as in the interpreter
+					if v, ok := e.A.(*core.Var); ok && dirty[v.Name] {
+						dirty[out.Name] = true
+					}
 					continue
 				}
-				run = vecCopy(e.A, x, out.Type.Elem)
+				run = vecCopy(wide(e.A), x, lane(out.Type.Elem))
 			case *core.BinOpExp:
-				if run = vecBin(s, e, operand); run == nil {
+				t := e.T
+				opnd := operand
+				if narrow && isNarrow(t) {
+					switch {
+					case wrapsLow[e.Op]:
+						outDirty = true
+					case needsValue[e.Op]:
+						opnd = cleanOperand
+					default:
+						return false
+					}
+					t = core.I32
+				}
+				if prods, ok := fu.users[s]; ok {
+					run = fusedOp(e, prods, reg)
+					break
+				}
+				if run = vecBin(e.Op, t, wide(e.X), wide(e.Y), opnd); run == nil {
 					return false
 				}
 			case *core.UnOpExp:
+				if narrow && isNarrow(e.T) {
+					return false
+				}
 				k := unTab[e.Op][e.T]
 				x, ok := operand(e.X)
 				if k == nil || !ok || x < 0 {
@@ -150,9 +320,46 @@ func compileVec(l *core.Lambda) *vecUnit {
 				}
 				run = func(regs []any, _ *worker, d int) kerr { return k(regs[d], regs[x]) }
 			case *core.ConvExp:
-				k := convTab[e.From][e.To]
+				from, to := e.From, e.To
 				x, ok := operand(e.X)
-				if k == nil || !ok || x < 0 {
+				if !ok || x < 0 {
+					return false
+				}
+				if narrow && (isNarrow(from) || isNarrow(to)) {
+					switch {
+					case isNarrow(to) && from.IsFloat():
+						return false
+					case isNarrow(to) && lane(from) == core.I32 && !isResult[out.Name]:
+						// Only the low bits are read: an alias, of the
+						// value extended from its own width when to is wider.
+						if isNarrow(from) && to.Bits() > from.Bits() {
+							if x, ok = cleanOperand(e.X); !ok {
+								return false
+							}
+						}
+						regOf[out.Name] = x
+						dirty[out.Name] = true
+						continue
+					case isNarrow(to):
+						outDirty = from != core.Bool
+						from, to = lane(from), core.I32
+					case to == core.I32 && maskedTo(maskOf, out.Name, from) && !isResult[out.Name]:
+						// Only masked to from's bits: its low bits suffice.
+						regOf[out.Name] = x
+						continue
+					default: // from narrow to a wider type: from its value
+						if x, ok = cleanOperand(e.X); !ok {
+							return false
+						}
+						from = core.I32
+						if to == core.I32 && !isResult[out.Name] {
+							regOf[out.Name] = x
+							continue
+						}
+					}
+				}
+				k := convTab[from][to]
+				if k == nil {
 					return false
 				}
 				run = func(regs []any, _ *worker, d int) kerr { k(regs[d], regs[x]); return kOK }
@@ -161,11 +368,12 @@ func compileVec(l *core.Lambda) *vecUnit {
 			}
 			d := newReg(out.Type.Elem, !isResult[out.Name])
 			regOf[out.Name] = d
+			dirty[out.Name] = outDirty
 			u.ops = append(u.ops, vecOp{s: s, d: d, run: func(regs []any, w *worker) kerr { return run(regs, w, d) }})
 		}
 		return true
 	}
-	if !stmts(l.Body) {
+	if !stmts(l.Body) || failed {
 		return nil
 	}
 	for _, a := range l.Body.Result {
@@ -246,8 +454,9 @@ func (u *vecUnit) ifCode(s *core.Stmt, e *core.IfExp, operand func(core.Atom) (i
 // vecCopy copies an atom (a variable's column or a constant) into d.
 func vecCopy(a core.Atom, x int, t core.PrimType) func(regs []any, w *worker, d int) kerr {
 	if c, ok := a.(core.Const); ok {
+		one := eval.Scalar(c).Data // read only, shared by the workers
 		return func(regs []any, w *worker, d int) kerr {
-			fillAny(regs[d], w.one(c), 0)
+			fillAny(regs[d], one, 0)
 			return kOK
 		}
 	}
@@ -257,13 +466,13 @@ func vecCopy(a core.Atom, x int, t core.PrimType) func(regs []any, w *worker, d 
 	}
 }
 
-// vecBin compiles a binary operator the way frame.stmt runs it: a
-// constant operand of a commutative operator goes right, a constant right
-// operand uses the vector-scalar kernel where there is one, and any other
-// constant is a constant column.
-func vecBin(s *core.Stmt, e *core.BinOpExp, operand func(core.Atom) (int, bool)) func(regs []any, w *worker, d int) kerr {
-	xa, ya := e.X, e.Y
-	if _, ok := xa.(core.Const); ok && core.BinOps[e.Op].Commutative {
+// vecBin compiles a binary operator at type t over the atoms xa and ya
+// the way frame.stmt runs it: a constant operand of a commutative
+// operator goes right, a constant right operand uses the vector-scalar
+// kernel where there is one, and any other constant is a constant column.
+func vecBin(op core.BinOp, t core.PrimType, xa, ya core.Atom, operand func(core.Atom) (int, bool)) func(regs []any, w *worker, d int) kerr {
+	ox, oy := xa, ya
+	if _, ok := xa.(core.Const); ok && core.BinOps[op].Commutative {
 		xa, ya = ya, xa
 	}
 	x, okx := operand(xa)
@@ -271,19 +480,20 @@ func vecBin(s *core.Stmt, e *core.BinOpExp, operand func(core.Atom) (int, bool))
 	if !okx || !oky {
 		return nil
 	}
-	if c, ok := ya.(core.Const); ok && x >= 0 && binVSTab[e.Op][e.T] != nil {
-		k := binVSTab[e.Op][e.T]
-		return func(regs []any, w *worker, d int) kerr { return k(regs[d], regs[x], w.one(c)) }
+	if c, ok := ya.(core.Const); ok && x >= 0 && binVSTab[op][t] != nil {
+		k := binVSTab[op][t]
+		one := eval.Scalar(c).Data // read only, shared by the workers
+		return func(regs []any, w *worker, d int) kerr { return k(regs[d], regs[x], one) }
 	}
-	k := binTab[e.Op][e.T]
+	k := binTab[op][t]
 	if k == nil {
 		return nil
 	}
 	// With the original operand order for the general kernel.
-	x, _ = operand(e.X)
-	y, _ = operand(e.Y)
-	cx, _ := e.X.(core.Const)
-	cy, _ := e.Y.(core.Const)
+	x, _ = operand(ox)
+	y, _ = operand(oy)
+	cx, _ := ox.(core.Const)
+	cy, _ := oy.(core.Const)
 	return func(regs []any, w *worker, d int) kerr {
 		n := anyLen(regs[d])
 		xs, ys := any(nil), any(nil)

@@ -1,0 +1,209 @@
+package cpu
+
+import "github.com/arepl/arepl/lang/core"
+
+// Fused statements of column code. Each statement of column code reads
+// its operand columns from memory and writes its result column back, so a
+// value used once right after it is made costs a store and a load; for
+// the operators of MSSP (max(a, b + c), three times) and of
+// Reduce2x2MM's 2x2 product (a*b + c*d, four times) that traffic and the
+// per-statement call were most of the work. compileVecMode recognises
+// these two shapes on i32 lanes (fusePlan) and runs each as one kernel:
+//
+//	t = a + b; m = max(c, t)    -> m = maxAdd(c, a, b)   (and min)
+//	p = a * b; q = c * e; s = p + q  -> s = mulAdd2(a, b, c, e)
+//
+// where the intermediates (t, p, q) are used by nothing else. Wrapping
+// 32-bit arithmetic computes exactly the values of the two statements.
+
+// Portable kernels; the AVX2 build replaces them (fused_avx2.go).
+var (
+	fusedMaxAdd  = maxAdd32
+	fusedMinAdd  = minAdd32
+	fusedMulAdd2 = mulAdd2x32
+)
+
+func maxAdd32(d, c, a, b []int32) {
+	c, a, b = c[:len(d)], a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = max(c[i], a[i]+b[i])
+	}
+}
+
+func minAdd32(d, c, a, b []int32) {
+	c, a, b = c[:len(d)], a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = min(c[i], a[i]+b[i])
+	}
+}
+
+func mulAdd2x32(d, a, b, c, e []int32) {
+	a, b, c, e = a[:len(d)], b[:len(d)], c[:len(d)], e[:len(d)]
+	for i := range d {
+		d[i] = a[i]*b[i] + c[i]*e[i]
+	}
+}
+
+// fusion is what fusePlan decided for one body: the statements whose
+// work moves into their single user (skipped where they stand), and for
+// each user the producers it absorbs.
+type fusion struct {
+	skip  map[*core.Stmt]bool
+	users map[*core.Stmt][]*core.BinOpExp // the absorbed producers, in operand order
+}
+
+// useCounts counts the uses of every variable in b (its statements, the
+// branches of its ifs, its results); ok is false when b has a statement
+// column code does not compile anyway.
+func useCounts(b *core.Body, uses map[string]int) bool {
+	use := func(a core.Atom) {
+		if v, ok := a.(*core.Var); ok {
+			uses[v.Name]++
+		}
+	}
+	for _, s := range b.Stmts {
+		switch e := s.Exp.(type) {
+		case *core.AtomExp:
+			use(e.A)
+		case *core.BinOpExp:
+			use(e.X)
+			use(e.Y)
+		case *core.UnOpExp:
+			use(e.X)
+		case *core.ConvExp:
+			use(e.X)
+		case *core.IfExp:
+			use(e.Cond)
+			if !useCounts(e.Then, uses) || !useCounts(e.Else, uses) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	for _, a := range b.Result {
+		use(a)
+	}
+	return true
+}
+
+// fusePlan finds the fusable shapes among the statements of b. lane is
+// the lane type of a statement's type; uses are the lambda's use counts.
+func fusePlan(b *core.Body, uses map[string]int, lane func(core.PrimType) core.PrimType) *fusion {
+	fu := &fusion{skip: map[*core.Stmt]bool{}, users: map[*core.Stmt][]*core.BinOpExp{}}
+	def := map[string]*core.Stmt{}
+	for _, s := range b.Stmts {
+		if len(s.Pat) == 1 {
+			def[s.Pat[0].Name] = s
+		}
+	}
+	// producer is the single-use BinOp of operator op defining a, whose
+	// operands are variables.
+	producer := func(a core.Atom, op core.BinOp) *core.Stmt {
+		v, ok := a.(*core.Var)
+		if !ok || uses[v.Name] != 1 {
+			return nil
+		}
+		s := def[v.Name]
+		if s == nil || fu.skip[s] || fu.users[s] != nil {
+			return nil // a fused user is no producer: its operands have no registers
+		}
+		e, ok := s.Exp.(*core.BinOpExp)
+		if !ok || e.Op != op || lane(e.T) != core.I32 {
+			return nil
+		}
+		if _, ok := e.X.(*core.Var); !ok {
+			return nil
+		}
+		if _, ok := e.Y.(*core.Var); !ok {
+			return nil
+		}
+		return s
+	}
+	isVar := func(a core.Atom) bool { _, ok := a.(*core.Var); return ok }
+	for _, s := range b.Stmts {
+		e, ok := s.Exp.(*core.BinOpExp)
+		if !ok || !isVar(e.X) || !isVar(e.Y) {
+			continue
+		}
+		switch {
+		case (e.Op == core.Max || e.Op == core.Min) && e.T == core.I32:
+			// max(c, a+b) or max(a+b, c): max and min are commutative.
+			if p := producer(e.Y, core.Add); p != nil && p.Exp.(*core.BinOpExp).T == core.I32 {
+				fu.skip[p] = true
+				fu.users[s] = []*core.BinOpExp{nil, p.Exp.(*core.BinOpExp)}
+			} else if p := producer(e.X, core.Add); p != nil && p.Exp.(*core.BinOpExp).T == core.I32 {
+				fu.skip[p] = true
+				fu.users[s] = []*core.BinOpExp{p.Exp.(*core.BinOpExp), nil}
+			}
+		case e.Op == core.Add && lane(e.T) == core.I32:
+			p, q := producer(e.X, core.Mul), producer(e.Y, core.Mul)
+			if p != nil && q != nil && p != q && p.Exp.(*core.BinOpExp).T == e.T && q.Exp.(*core.BinOpExp).T == e.T {
+				fu.skip[p], fu.skip[q] = true, true
+				fu.users[s] = []*core.BinOpExp{p.Exp.(*core.BinOpExp), q.Exp.(*core.BinOpExp)}
+			}
+		}
+	}
+	return fu
+}
+
+// fusedOp compiles the user statement e of a fusion (producers as
+// fusePlan found them) with reg giving operand registers.
+func fusedOp(e *core.BinOpExp, prods []*core.BinOpExp, reg func(core.Atom) int) func(regs []any, w *worker, d int) kerr {
+	if e.Op == core.Add { // a*b + c*e
+		a, b, c, f := reg(prods[0].X), reg(prods[0].Y), reg(prods[1].X), reg(prods[1].Y)
+		return func(regs []any, _ *worker, d int) kerr {
+			fusedMulAdd2(regs[d].([]int32), regs[a].([]int32), regs[b].([]int32), regs[c].([]int32), regs[f].([]int32))
+			return kOK
+		}
+	}
+	k := fusedMaxAdd
+	if e.Op == core.Min {
+		k = fusedMinAdd
+	}
+	// Only the other operand has a register (asking for the producer's
+	// variable would bind it as a free variable).
+	var c int
+	p := prods[0]
+	if p == nil {
+		c, p = reg(e.X), prods[1]
+	} else {
+		c = reg(e.Y)
+	}
+	a, b := reg(p.X), reg(p.Y)
+	return func(regs []any, _ *worker, d int) kerr {
+		k(regs[d].([]int32), regs[c].([]int32), regs[a].([]int32), regs[b].([]int32))
+		return kOK
+	}
+}
+
+// maskUses records in maskOf the variables of b used once (uses), by an
+// i32 & with a constant: the constant's bits.
+func maskUses(b *core.Body, uses map[string]int, maskOf map[string]uint64) {
+	for _, s := range b.Stmts {
+		switch e := s.Exp.(type) {
+		case *core.BinOpExp:
+			if e.Op != core.And || e.T != core.I32 {
+				continue
+			}
+			x, y := e.X, e.Y
+			if _, ok := x.(core.Const); ok {
+				x, y = y, x
+			}
+			v, okv := x.(*core.Var)
+			c, okc := y.(core.Const)
+			if okv && okc && uses[v.Name] == 1 {
+				maskOf[v.Name] = uint64(uint32(c.Bits))
+			}
+		case *core.IfExp:
+			maskUses(e.Then, uses, maskOf)
+			maskUses(e.Else, uses, maskOf)
+		}
+	}
+}
+
+// maskedTo reports whether v is only masked (maskOf) to bits of t.
+func maskedTo(maskOf map[string]uint64, v string, t core.PrimType) bool {
+	m, ok := maskOf[v]
+	return ok && m>>t.Bits() == 0
+}
