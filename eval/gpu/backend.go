@@ -27,6 +27,9 @@
 //     the host; every maximal run of other statements is handed, as one
 //     synthetic function, to the fallback backend (the CPU interpreter, given
 //     by the caller: eval/gpu never imports eval/cpu).
+//   - tier.go is the module cache: a new module runs from a fast compile
+//     (NVRTC's -Ofc=mid) while the optimised one compiles in the background
+//     and replaces it; only optimised cubins reach the disk cache (cache.go).
 //   - devarray.go keeps arrays on the device between statements and between
 //     REPL inputs (eval.Value.Dev) until something needs them on the host.
 //
