@@ -29,6 +29,13 @@ type OrderSetter interface {
 	SetDeterministic(on bool)
 }
 
+// Settler is implemented by backends with background work that changes
+// later runs' speed (the GPU's optimised compiles of modules it compiled
+// fast first): Settle waits for it. Benchmarks settle before timed runs.
+type Settler interface {
+	Settle(ctx context.Context) error
+}
+
 // Timings is what one evaluation cost, stage by stage. The REPL prints it
 // as one line with :time on; the Jupyter kernel renders it as a table.
 type Timings struct {
@@ -37,6 +44,7 @@ type Timings struct {
 	Fuse     time.Duration // fusion passes
 	Compile  time.Duration // code generation and compilation (GPU)
 	CacheHit bool          // the compiled module came from the cache
+	FastTier bool          // a module was compiled fast; its optimised one compiles in the background (GPU)
 	Transfer time.Duration // host<->device copies
 	Run      time.Duration // execution (for the GPU: kernel time by events)
 	Total    time.Duration

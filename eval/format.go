@@ -221,6 +221,9 @@ func FormatTimings(t Timings) string {
 		if t.CacheHit {
 			c += " (cached)"
 		}
+		if t.FastTier {
+			c += " (fast tier; optimised module in the background)"
+		}
 		parts = append(parts, c)
 	}
 	if t.Transfer > 0 {

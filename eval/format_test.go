@@ -371,6 +371,11 @@ func TestFormatTimings(t *testing.T) {
 	if got, want := FormatTimings(tm), "time: 41ms on gpu (compile 40ms (cached), other 1ms), 1 kernel"; got != want {
 		t.Errorf("FormatTimings = %q, want %q", got, want)
 	}
+	// A module compiled fast says so (eval/gpu/tier.go).
+	tm = Timings{Compile: 118 * 1000 * 1000, FastTier: true, Total: 118 * 1000 * 1000, Backend: "gpu"}
+	if got, want := FormatTimings(tm), "time: 118ms on gpu (compile 118ms (fast tier; optimised module in the background))"; got != want {
+		t.Errorf("FormatTimings = %q, want %q", got, want)
+	}
 }
 
 // fakeDevice is a device array whose data is already at hand.

@@ -351,6 +351,19 @@ func (s *Session) gpuBackend() (Backend, error) {
 	return s.gpu, s.gpuErr
 }
 
+// Settle waits for the GPU backend's background work, if it has any
+// (Settler): `arepl bench` calls it so that it never times a module
+// compiled fast.
+func (s *Session) Settle(ctx context.Context) error {
+	if !s.gpuDone.Load() {
+		return nil
+	}
+	if st, ok := s.gpu.(Settler); ok {
+		return st.Settle(ctx)
+	}
+	return nil
+}
+
 // Prewarm creates the GPU backend in the background, unless the backend
 // is "cpu": the CUDA context and NVRTC's first compile cost a few hundred
 // milliseconds that an interactive front end can spend while its user
@@ -476,6 +489,7 @@ func addTimings(dst, src *Timings) {
 	dst.Lower += src.Lower
 	dst.Fuse += src.Fuse
 	dst.Compile += src.Compile
+	dst.FastTier = dst.FastTier || src.FastTier
 	dst.Transfer += src.Transfer
 	dst.Run += src.Run
 	dst.Backend = src.Backend

@@ -11,8 +11,10 @@ input to --out and a table to stdout.
         --out latency.jsonl [-- REPL FLAGS...]
 
 Lines of the input file: `# comment`, `!name text` (an input whose result is
-recorded under name; `text` is sent as one REPL line), or a plain REPL command
-sent without waiting for a `time:` line (`:time on`, `:backend gpu`). The
+recorded under name; `text` is sent as one REPL line), `@sleep SECONDS` (a
+pause, as a user's, during which background work such as the optimised
+compiles of tiered compilation finishes), or a plain REPL command sent without
+waiting for a `time:` line (`:time on`, `:backend gpu`). The
 name says what the figure is for ("repeat", "renamed", ...), so that
 RESULTS.md can set each beside its target.
 """
@@ -69,6 +71,9 @@ def main():
         for raw in f:
             raw = raw.rstrip("\n")
             if not raw.strip() or raw.startswith("#"):
+                continue
+            if raw.startswith("@sleep "):
+                time.sleep(float(raw.split()[1]))
                 continue
             if not raw.startswith("!"):
                 p.stdin.write((raw + "\n").encode())

@@ -53,6 +53,15 @@
 #             unrolled FOLD times), and BASE/gpu.test's beside them when
 #             BASE is set: speed.txt
 #   bench     arepl bench beside the harness, 2^28 i32 sum: bench.json
+#   tiered    tiered compilation (eval/gpu/tier.go): latency.tiered.txt's new
+#             expressions, their repeats at once and after a pause (the
+#             optimised modules swapped in), in a fresh REPL with tiers off
+#             (AREPL_TIERED=0), then on, then on again in a new session with
+#             that disk cache: tiered-{off,on,warm}.jsonl; then arepl bench
+#             at 2^20 with --warmup 0 (a fast-compiled run is never timed)
+#             with tiers off and on; then the device tests TIERED_RUN
+#             (default TestTieredDevice|TestScanDevice|TestModuleKey|TestDevice)
+#             at MAXN (default 262144)
 # bench/RESULTS.md, "Interactive latency", records the runs.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -121,6 +130,43 @@ if has bench; then
 	timeout 120 ./arepl bench sum.fut --backend gpu --size 268435456 --runs 50
 	echo "== arepl bench on the test blocks' datasets"
 	timeout 120 ./arepl bench sum.fut --backend gpu --runs 50 --json </dev/null | tee "$out/bench.json"
+fi
+
+# One line per input: wall time, the compile stage with its wording (fast
+# tier, cached), the kernels' run time.
+summarize() {
+	python3 -c '
+import json, re, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    c = re.search(r"compile ([0-9.]+[µm]?s(?: \([^()]*\))?)", r["time_line"])
+    m = re.search(r"run ([0-9.]+[µm]?s)", r["time_line"])
+    print("%-28s %9.2f ms  compile %-58s run %-9s %s" % (r["name"], r["ms"], c.group(1) if c else "-", m.group(1) if m else "-", " ".join(r["output"])[:40]))
+' "$1"
+}
+
+if has tiered; then
+	echo "== tiered compilation in the REPL (latency.tiered.txt), fresh caches: tiers off, then on"
+	for mode in off on; do
+		fresh_caches
+		echo "-- AREPL_TIERED=$mode"
+		AREPL_TIERED=$([ $mode = on ] && echo 1 || echo 0) \
+			timeout 90 python3 latency.py --arepl ./arepl --inputs latency.tiered.txt --out "$out/tiered-$mode.jsonl" >/dev/null
+		summarize "$out/tiered-$mode.jsonl"
+	done
+	echo "-- tiers on, a new session with that disk cache (optimised cubins only)"
+	ls "$XDG_CACHE_HOME"/arepl | wc -l
+	timeout 90 python3 latency.py --arepl ./arepl --inputs latency.tiered.txt --out "$out/tiered-warm.jsonl" >/dev/null
+	summarize "$out/tiered-warm.jsonl"
+	echo "== arepl bench at 2^20, --warmup 0: tiers off, then on (never times the fast tier)"
+	for mode in 0 1; do
+		fresh_caches
+		AREPL_TIERED=$mode timeout 60 ./arepl bench sum.fut --backend gpu --size 1048576 --runs 30 --warmup 0
+		AREPL_TIERED=$mode timeout 60 ./arepl bench latency.tiered.fut --backend gpu --size 1048576 --runs 30 --warmup 0
+	done
+	echo "== device tests (tiers, scans, module keys, every program)"
+	timeout ${CHECK_TIMEOUT:-150} ./gpu.test -test.run "${TIERED_RUN:-TestTieredDevice|TestScanDevice|TestModuleKey|TestDevice}" -test.v \
+		-gpu.maxn=${MAXN:-262144} -gpu.scanlarge=${MAXN:-262144} 2>&1 | grep -E '^(--- |ok|PASS|FAIL)|tier|fast compile' | grep -v '^    --- PASS' | tail -40
 fi
 
 if has options; then

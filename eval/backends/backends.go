@@ -26,7 +26,7 @@ func NewSession(opts eval.Options) *eval.Session {
 	c := cpu.New(cpu.Options{})
 	opts.CPU = c
 	opts.GPU = func() (eval.Backend, error) {
-		g, err := gpu.New(gpu.Options{Fallback: c})
+		g, err := gpu.New(gpu.Options{Fallback: c, Tiered: gpu.TieringFromEnv()})
 		if err != nil {
 			return nil, err
 		}

@@ -27,6 +27,9 @@
 //     the host; every maximal run of other statements is handed, as one
 //     synthetic function, to the fallback backend (the CPU interpreter, given
 //     by the caller: eval/gpu never imports eval/cpu).
+//   - tier.go is the module cache: a new module runs from a fast compile
+//     (NVRTC's -Ofc=mid) while the optimised one compiles in the background
+//     and replaces it; only optimised cubins reach the disk cache (cache.go).
 //   - devarray.go keeps arrays on the device between statements and between
 //     REPL inputs (eval.Value.Dev) until something needs them on the host.
 //
@@ -58,6 +61,9 @@ type Options struct {
 	Fallback eval.Backend
 	// CacheDir overrides where cubins are cached ($XDG_CACHE_HOME/arepl).
 	CacheDir string
+	// Tiered compiles a new module fast first and optimised in the
+	// background (tier.go); TieringFromEnv gives the default.
+	Tiered bool
 }
 
 // Backend is the GPU backend; it implements eval.Backend.
@@ -66,10 +72,9 @@ type Backend struct {
 	g    *cuda.GPU
 	lim  Limits
 
-	mu      sync.Mutex
-	mods    map[string]*loaded // by cache key
-	counter cuda.Ptr           // last-block ticket, reset by the kernels
-	errFlag cuda.Ptr           // device error flag, 0 when no check failed
+	cache   *tierCache // loaded modules, by cache key (tier.go)
+	counter cuda.Ptr   // last-block ticket, reset by the kernels
+	errFlag cuda.Ptr   // device error flag, 0 when no check failed
 }
 
 // loaded is a compiled, loaded module and its kernels' functions.
@@ -78,6 +83,7 @@ type loaded struct {
 	cmod  *cuda.Module
 	funcs map[string]*cuda.Function
 	occ   map[string]int
+	ver   *version // the loaded cubin's tier and holders (tier.go)
 }
 
 // New opens the GPU (creating its context: call it lazily, off any start-up
@@ -96,13 +102,19 @@ func New(opts Options) (*Backend, error) {
 func newOn(opts Options, g *cuda.GPU) (*Backend, error) {
 	var err error
 	p := g.Props()
-	b := &Backend{opts: opts, g: g, mods: map[string]*loaded{},
+	b := &Backend{opts: opts, g: g,
 		lim: Limits{SMs: p.SMs, MaxThreadsPerBlock: p.MaxThreadsPerBlock, SharedPerBlock: p.SharedPerBlock,
 			SharedOptin: p.SharedPerBlockOptin, RegsPerBlock: p.RegsPerBlock,
 			SharedPerSM: p.SharedPerSM, ThreadsPerSM: p.MaxThreadsPerSM}}
 	if b.opts.CacheDir == "" {
 		b.opts.CacheDir = cacheDir()
 	}
+	b.cache = newTierCache(b.opts.CacheDir, opts.Tiered, func(src, file string, fast bool) ([]byte, error) {
+		if fast {
+			return g.Compile(src, file, fastTierOptions...)
+		}
+		return g.Compile(src, file)
+	})
 	warmOnce.Do(func() {
 		// NVRTC's first compile in a process loads and initialises the
 		// compiler (measured in bench/RESULTS.md, "Interactive latency");
@@ -125,6 +137,14 @@ var warmOnce sync.Once
 
 // Name is "gpu".
 func (b *Backend) Name() string { return "gpu" }
+
+// Settle waits until every module compiled fast has its optimised
+// version in place (tier.go): for measuring kernels, never the fast tier.
+func (b *Backend) Settle(ctx context.Context) error { return b.cache.settle(ctx) }
+
+// Close ends the background compiles: those not started are dropped, the
+// one running is waited for. Later new modules compile fully at once.
+func (b *Backend) Close() { b.cache.close() }
 
 // SetDeterministic fixes the combination order of float scans (for
 // eval.OrderSetter).
@@ -180,57 +200,47 @@ func (b *Backend) load(prog *core.Program, t *eval.Timings) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := b.g.Props()
-	src, key := moduleText(prelude, m.body, p.Arch(), p.NVRTCVersion)
-	b.mu.Lock()
-	l := b.mods[key]
-	b.mu.Unlock()
-	if l != nil {
-		t.CacheHit = true
-		// Same source, so the same kernels; the copy carries this program's
-		// statements (the module's maps are keyed by them).
-		lc := *l
-		lc.mod = m
-		return &lc, nil
-	}
 	if len(m.kernels) == 0 {
 		return &loaded{mod: m}, nil
 	}
-	cubin, hit := cacheLoad(b.opts.CacheDir, key)
-	if !hit {
-		cubin, err = b.g.Compile(src, "arepl.cu")
+	p := b.g.Props()
+	src, key := moduleText(prelude, m.body, p.Arch(), p.NVRTCVersion)
+	l, info, err := b.cache.get(key, src, "arepl.cu", func(cubin []byte) (*loaded, error) {
+		cm, err := b.g.LoadModule(cubin)
 		if err != nil {
-			return nil, fmt.Errorf("gpu: compiling the generated CUDA: %w", err)
+			return nil, err
 		}
-		cacheStore(b.opts.CacheDir, key, cubin)
-	}
-	t.CacheHit = hit
-	cm, err := b.g.LoadModule(cubin)
+		l := &loaded{mod: m, cmod: cm, funcs: map[string]*cuda.Function{}, occ: map[string]int{}, ver: &version{unload: cm.Unload}}
+		for _, ks := range m.kernels {
+			for _, k := range ks {
+				if k.noFunction() {
+					continue
+				}
+				f, err := cm.Function(k.Name)
+				if err == nil {
+					var occ int
+					occ, err = f.Occupancy(k.Block, 0)
+					l.occ[k.Name] = max(1, occ)
+				}
+				if err != nil {
+					_ = cm.Unload()
+					return nil, err
+				}
+				l.funcs[k.Name] = f
+			}
+		}
+		return l, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	l = &loaded{mod: m, cmod: cm, funcs: map[string]*cuda.Function{}, occ: map[string]int{}}
-	for _, ks := range m.kernels {
-		for _, k := range ks {
-			if k.noFunction() {
-				continue
-			}
-			f, err := cm.Function(k.Name)
-			if err != nil {
-				return nil, err
-			}
-			occ, err := f.Occupancy(k.Block, 0)
-			if err != nil {
-				return nil, err
-			}
-			l.funcs[k.Name] = f
-			l.occ[k.Name] = max(1, occ)
-		}
-	}
-	b.mu.Lock()
-	b.mods[key] = l
-	b.mu.Unlock()
-	return l, nil
+	t.CacheHit = info.memHit || info.diskHit
+	t.FastTier = t.FastTier || info.fast
+	// Same source, so the same kernels; the copy carries this program's
+	// statements (the module's maps are keyed by them).
+	lc := *l
+	lc.mod = m
+	return &lc, nil
 }
 
 // run is the state of one Run.
@@ -241,6 +251,9 @@ type run struct {
 	l     *loaded
 	t     *eval.Timings
 	temps []*devArray // device arrays made during the Run
+	// held are the modules the Run uses: a module replaced by its
+	// optimised tier meanwhile stays loaded until the Run ends (tier.go).
+	held  []*loaded
 	gpu   map[*core.Stmt]bool
 	notes map[string]bool
 	// inFor counts the `for` loops being followed on the host; inside one,
@@ -341,7 +354,12 @@ func (b *Backend) Run(ctx context.Context, prog *core.Program, fn string, args [
 	if err != nil {
 		return nil, err
 	}
-	r := &run{b: b, ctx: ctx, prog: prog, l: l, t: t, gpu: map[*core.Stmt]bool{}, notes: map[string]bool{}}
+	r := &run{b: b, ctx: ctx, prog: prog, l: l, t: t, gpu: map[*core.Stmt]bool{}, notes: map[string]bool{}, held: []*loaded{l}}
+	defer func() {
+		for _, h := range r.held {
+			b.cache.release(h)
+		}
+	}()
 	env := map[string]eval.Value{}
 	for i, p := range f.Params {
 		env[p.Name] = args[i]

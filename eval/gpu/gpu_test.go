@@ -282,7 +282,7 @@ func TestDevice(t *testing.T) {
 	})
 	t.Run("cache", func(t *testing.T) {
 		// A new backend in the same process finds the cubin on disk.
-		b.mods = map[string]*loaded{}
+		b.cache.mods = map[string]*loaded{}
 		var tm eval.Timings
 		if _, err := b.Run(ctx, buildMSSP(), "main", []eval.Value{arr(i32s(10, 0, 5))}, &tm); err != nil {
 			t.Fatal(err)

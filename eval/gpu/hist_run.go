@@ -92,37 +92,28 @@ func (r *run) loadSource(pre, body, file string, names []string) (*loaded, error
 	b := r.b
 	p := b.g.Props()
 	src, key := moduleText(pre, body, p.Arch(), p.NVRTCVersion)
-	b.mu.Lock()
-	l := b.mods[key]
-	b.mu.Unlock()
-	if l != nil {
-		return l, nil
-	}
-	cubin, hit := cacheLoad(b.opts.CacheDir, key)
-	if !hit {
-		var err error
-		cubin, err = b.g.Compile(src, file)
-		if err != nil {
-			return nil, fmt.Errorf("gpu: compiling the generated CUDA: %w", err)
-		}
-		cacheStore(b.opts.CacheDir, key, cubin)
-	}
-	r.t.CacheHit = r.t.CacheHit || hit
-	cm, err := b.g.LoadModule(cubin)
-	if err != nil {
-		return nil, err
-	}
-	l = &loaded{cmod: cm, funcs: map[string]*cuda.Function{}, occ: map[string]int{}}
-	for _, name := range names {
-		f, err := cm.Function(name)
+	l, info, err := b.cache.get(key, src, file, func(cubin []byte) (*loaded, error) {
+		cm, err := b.g.LoadModule(cubin)
 		if err != nil {
 			return nil, err
 		}
-		l.funcs[name] = f
+		l := &loaded{cmod: cm, funcs: map[string]*cuda.Function{}, occ: map[string]int{}, ver: &version{unload: cm.Unload}}
+		for _, name := range names {
+			f, err := cm.Function(name)
+			if err != nil {
+				_ = cm.Unload()
+				return nil, err
+			}
+			l.funcs[name] = f
+		}
+		return l, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	b.mu.Lock()
-	b.mods[key] = l
-	b.mu.Unlock()
+	r.held = append(r.held, l)
+	r.t.CacheHit = r.t.CacheHit || info.diskHit
+	r.t.FastTier = r.t.FastTier || info.fast
 	return l, nil
 }
 

@@ -97,41 +97,32 @@ func (r *run) loadScan(m *scanModule) (*cuda.Function, error) {
 		prelude, body = "#define AR_TRACE 1\n"+prelude, m.traceBody // the instrumented variant (traceScan)
 	}
 	src, key := moduleText(prelude, body, p.Arch(), p.NVRTCVersion)
-	b.mu.Lock()
-	l := b.mods[key]
-	b.mu.Unlock()
-	if l == nil {
-		cubin, hit := cacheLoad(b.opts.CacheDir, key)
-		if !hit {
-			var err error
-			cubin, err = b.g.Compile(src, "arepl_scan.cu")
-			if err != nil {
-				return nil, fmt.Errorf("gpu: compiling the generated CUDA: %w", err)
-			}
-			cacheStore(b.opts.CacheDir, key, cubin)
-		}
-		r.t.CacheHit = r.t.CacheHit || hit
+	l, info, err := b.cache.get(key, src, "arepl_scan.cu", func(cubin []byte) (*loaded, error) {
 		cm, err := b.g.LoadModule(cubin)
 		if err != nil {
 			return nil, err
 		}
 		f, err := cm.Function(m.k.Name)
-		if err != nil {
-			return nil, err
+		var occ int
+		if err == nil {
+			occ, err = f.Occupancy(m.k.Block, 0)
 		}
-		occ, err := f.Occupancy(m.k.Block, 0)
-		if err != nil {
-			return nil, err
-		}
-		if occ < 1 {
-			return nil, fmt.Errorf("gpu: %s (%d threads, %d bytes of shared memory) fits on no multiprocessor",
+		if err == nil && occ < 1 {
+			err = fmt.Errorf("gpu: %s (%d threads, %d bytes of shared memory) fits on no multiprocessor",
 				m.k.Name, m.k.Block, m.k.shared())
 		}
-		l = &loaded{cmod: cm, funcs: map[string]*cuda.Function{m.k.Name: f}, occ: map[string]int{m.k.Name: occ}}
-		b.mu.Lock()
-		b.mods[key] = l
-		b.mu.Unlock()
+		if err != nil {
+			_ = cm.Unload()
+			return nil, err
+		}
+		return &loaded{cmod: cm, funcs: map[string]*cuda.Function{m.k.Name: f}, occ: map[string]int{m.k.Name: occ}, ver: &version{unload: cm.Unload}}, nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	r.held = append(r.held, l)
+	r.t.CacheHit = r.t.CacheHit || info.diskHit
+	r.t.FastTier = r.t.FastTier || info.fast
 	return l.funcs[m.k.Name], nil
 }
 

@@ -1,0 +1,280 @@
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+)
+
+// Tiered compilation, as JITs do it. NVRTC's optimizer is 40-50% of a cold
+// compile (bench/RESULTS.md, "Interactive latency", run 8): with -Ofc=mid
+// every new expression of the latency list compiled in 104-137 ms instead
+// of 124-430 ms, at the cost of 1-10 µs a small kernel. So a module that
+// neither the in-memory nor the disk cache holds is compiled at -Ofc=mid
+// (tier 1), loaded and run at once, while a background goroutine compiles
+// the same text with the default options (tier 2). When tier 2 is ready it
+// replaces tier 1 in the in-memory cache: later runs use it, a run in
+// flight keeps the module it started with (every run holds the versions it
+// uses until its end, and a replaced version is unloaded when its last
+// holder lets go). Only tier 2's cubin reaches the disk cache, so a second
+// session, and anything that reads the disk cache, only ever sees the
+// optimised module. A tier-2 failure keeps tier 1 for the session and is
+// logged once; it never becomes an error of a later run.
+//
+// The cache knows nothing of CUDA: it compiles and loads through the
+// functions it is given (a fake compiler in the tests). Loading goes
+// through package cuda's command goroutine, where the context is current,
+// whichever goroutine asks.
+
+// fastTierOptions are tier 1's NVRTC options (added to the defaults).
+var fastTierOptions = []string{"-Ofc=mid"}
+
+// TieringFromEnv reports whether tiered compilation is on for a new
+// backend: it is, unless AREPL_TIERED is "0" or "off".
+func TieringFromEnv() bool {
+	v := os.Getenv("AREPL_TIERED")
+	return v != "0" && v != "off"
+}
+
+// version is one loaded cubin of a module: tier 1 or tier 2. users counts
+// the runs that hold it; a version the cache no longer serves (retired) is
+// unloaded when users reaches zero.
+type version struct {
+	tier    int
+	users   int
+	retired bool
+	unload  func() error
+}
+
+// tierCache is the in-memory module cache with its tiers, over the disk
+// cache at dir.
+type tierCache struct {
+	dir    string
+	tiered bool
+	// compile compiles src, fast for tier 1.
+	compile func(src, file string, fast bool) ([]byte, error)
+	// warn reports a tier-2 failure (stderr in the backend).
+	warn func(msg string)
+
+	mu     sync.Mutex
+	mods   map[string]*loaded // by cache key: the version served now
+	noFast bool               // tier 1 failed once (an NVRTC without -Ofc): compile fully
+	warned bool
+	// Background compiles: pending counts them (queued or running), idle
+	// is closed when pending drops to zero, sem lets one run at a time
+	// (each takes a core for a fraction of a second; the foreground's
+	// next tier-1 compile should not wait behind several), ctx ends them
+	// at close.
+	pending int
+	idle    context.Context // done when pending drops to zero
+	idleNow context.CancelFunc
+	sem     chan struct{}
+	ctx     context.Context
+	cancel  context.CancelFunc
+}
+
+func newTierCache(dir string, tiered bool, compile func(src, file string, fast bool) ([]byte, error)) *tierCache {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &tierCache{dir: dir, tiered: tiered, compile: compile, mods: map[string]*loaded{},
+		sem: make(chan struct{}, 1), ctx: ctx, cancel: cancel,
+		warn: func(msg string) { fmt.Fprintln(os.Stderr, "arepl: "+msg) }}
+}
+
+// loadedFrom builds a loaded module from a cubin: loads it (on the
+// context's goroutine) and looks its kernels up. It must set the
+// version's unload.
+type loadedFrom func(cubin []byte) (*loaded, error)
+
+// compileInfo is what get tells its caller about where the module came
+// from.
+type compileInfo struct {
+	memHit, diskHit bool
+	fast            bool // tier 1 was compiled for this run
+}
+
+// get returns the module of src (key its cache key), held for the caller
+// until release: from memory, from the disk cache, or compiled (tiered
+// when the cache is). build loads a cubin; it may be called again later,
+// on another goroutine, for tier 2.
+func (c *tierCache) get(key, src, file string, build loadedFrom) (*loaded, compileInfo, error) {
+	c.mu.Lock()
+	if l := c.mods[key]; l != nil {
+		if l.ver != nil {
+			l.ver.users++
+		}
+		c.mu.Unlock()
+		return l, compileInfo{memHit: true}, nil
+	}
+	fast := c.tiered && !c.noFast && c.ctx.Err() == nil
+	c.mu.Unlock()
+
+	if cubin, hit := cacheLoad(c.dir, key); hit {
+		l, err := c.install(key, cubin, 2, build)
+		return l, compileInfo{diskHit: true}, err
+	}
+	if fast {
+		cubin, err := c.compile(src, file, true)
+		if err == nil {
+			l, err := c.install(key, cubin, 1, build)
+			if err != nil {
+				return nil, compileInfo{}, err
+			}
+			c.background(key, src, file, build)
+			return l, compileInfo{fast: true}, nil
+		}
+	}
+	cubin, err := c.compile(src, file, false)
+	if err != nil {
+		return nil, compileInfo{}, fmt.Errorf("gpu: compiling the generated CUDA: %w", err)
+	}
+	if fast {
+		// The fast compile failed where the full one did not: an NVRTC
+		// that does not know the fast options. Compile fully from now on.
+		c.mu.Lock()
+		c.noFast = true
+		c.mu.Unlock()
+	}
+	cacheStore(c.dir, key, cubin)
+	l, err := c.install(key, cubin, 2, build)
+	return l, compileInfo{}, err
+}
+
+// install loads cubin as the given tier and serves it for key, held once
+// for the caller. Two runs that compiled the same module at once each keep
+// theirs; the cache serves the first, and the second's is unloaded at its
+// release.
+func (c *tierCache) install(key string, cubin []byte, tier int, build loadedFrom) (*loaded, error) {
+	l, err := build(cubin)
+	if err != nil {
+		return nil, err
+	}
+	if l.ver == nil {
+		l.ver = &version{}
+	}
+	l.ver.tier, l.ver.users = tier, 1
+	unload := func() {}
+	c.mu.Lock()
+	if old := c.mods[key]; old == nil || old.ver == nil || old.ver.tier < tier {
+		c.mods[key] = l
+		if old != nil && old.ver != nil {
+			unload = c.retireLocked(old.ver)
+		}
+	} else {
+		l.ver.retired = true
+	}
+	c.mu.Unlock()
+	unload()
+	return l, nil
+}
+
+// retireLocked stops serving v and returns what unloads it when no run
+// holds it, for the caller to call after unlocking c.mu (unloading waits
+// for cuda's command goroutine).
+func (c *tierCache) retireLocked(v *version) func() {
+	v.retired = true
+	if v.users > 0 || v.unload == nil {
+		return func() {}
+	}
+	u := v.unload
+	v.unload = nil
+	return func() { _ = u() }
+}
+
+// release lets go of a module get returned.
+func (c *tierCache) release(l *loaded) {
+	if l == nil || l.ver == nil {
+		return
+	}
+	unload := func() {}
+	c.mu.Lock()
+	l.ver.users--
+	if l.ver.users == 0 && l.ver.retired {
+		unload = c.retireLocked(l.ver)
+	}
+	c.mu.Unlock()
+	unload()
+}
+
+// background compiles tier 2 of key and swaps it in.
+func (c *tierCache) background(key, src, file string, build loadedFrom) {
+	c.mu.Lock()
+	if c.pending == 0 {
+		c.idle, c.idleNow = context.WithCancel(context.Background())
+	}
+	c.pending++
+	c.mu.Unlock()
+	go func() {
+		defer func() {
+			c.mu.Lock()
+			c.pending--
+			if c.pending == 0 {
+				c.idleNow()
+			}
+			c.mu.Unlock()
+		}()
+		select {
+		case c.sem <- struct{}{}:
+		case <-c.ctx.Done():
+			return
+		}
+		defer func() { <-c.sem }()
+		if c.ctx.Err() != nil {
+			return
+		}
+		cubin, err := c.compile(src, file, false)
+		if err != nil {
+			c.failed(err)
+			return
+		}
+		// The optimised cubin is worth keeping even if the session is
+		// closing: the next one loads it from disk.
+		cacheStore(c.dir, key, cubin)
+		if c.ctx.Err() != nil {
+			return
+		}
+		l, err := c.install(key, cubin, 2, build)
+		if err != nil {
+			c.failed(err)
+			return
+		}
+		c.release(l) // served by the cache; no run holds it yet
+	}()
+}
+
+// failed logs the first tier-2 failure; tier 1 keeps serving.
+func (c *tierCache) failed(err error) {
+	c.mu.Lock()
+	first := !c.warned
+	c.warned = true
+	c.mu.Unlock()
+	if first {
+		c.warn(fmt.Sprintf("the optimised compile of a GPU module failed; its fast-compiled module stays in use: %v", err))
+	}
+}
+
+// settle waits until no background compile is queued or running (or ctx
+// ends).
+func (c *tierCache) settle(ctx context.Context) error {
+	c.mu.Lock()
+	if c.pending == 0 {
+		c.mu.Unlock()
+		return nil
+	}
+	idle := c.idle
+	c.mu.Unlock()
+	select {
+	case <-idle.Done():
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// close cancels the background compiles that have not started and waits
+// for the one running (NVRTC cannot be interrupted; it takes well under a
+// second). Later misses compile fully, without tiers.
+func (c *tierCache) close() {
+	c.cancel()
+	_ = c.settle(context.Background())
+}
