@@ -10,6 +10,7 @@ import (
 
 	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/eval/cpu"
+	"github.com/arepl/arepl/eval/gpu"
 	"github.com/arepl/arepl/eval/shard"
 	"github.com/arepl/arepl/lang/core"
 )
@@ -261,8 +262,9 @@ func TestSeveralGPUsNeedNCCL(t *testing.T) {
 // results stay "on the device" (a DeviceArray the sharded backend must
 // read back), and which records the functions it runs.
 type fakeDevice struct {
-	cpu eval.Backend
-	ran []string
+	cpu   eval.Backend
+	ran   []string
+	progs []*core.Program
 }
 
 type fakeArray struct{ data any }
@@ -275,6 +277,7 @@ func (*fakeDevice) Name() string { return "fake" }
 
 func (d *fakeDevice) Run(ctx context.Context, p *core.Program, fn string, args []eval.Value, t *eval.Timings) ([]eval.Value, error) {
 	d.ran = append(d.ran, fn)
+	d.progs = append(d.progs, p)
 	for i, a := range args {
 		hv, err := a.Host(ctx)
 		if err != nil {
@@ -343,6 +346,50 @@ func TestScanOnePassPerBlock(t *testing.T) {
 		}
 		if !slices.Equal(devs[0].ran, c.dev0) || !slices.Equal(devs[1].ran, c.dev1) {
 			t.Errorf("%s: device 0 ran %q, device 1 ran %q; want %q and %q", c.src, devs[0].ran, devs[1].ran, c.dev0, c.dev1)
+		}
+	}
+}
+
+// TestShardProgramsRunOnGPU: the programs the sharded backend gives each
+// device for the benchmarked statements (a block's reduction, a scan's
+// totals, its first block and a block with a carry, a map-scan, a
+// histogram) are all covered by GPU kernels: none would fall back to the
+// CPU interpreter on a real GPU. The kernels' source is generated here;
+// the GPU machine compiles and runs them.
+func TestShardProgramsRunOnGPU(t *testing.T) {
+	ctx := context.Background()
+	devs := []*fakeDevice{{cpu: cpu.New(cpu.Options{})}, {cpu: cpu.New(cpu.Options{})}}
+	b, err := shard.New(shard.Options{Devices: []eval.Backend{devs[0], devs[1]}, Comm: shard.Local{N: 2}, MinShard: 1, CollectiveMin: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := eval.NewSession(eval.Options{Backend: "gpu", Fusion: true, CPU: cpu.New(cpu.Options{}), GPU: func() (eval.Backend, error) { return b, nil }})
+	if _, err := s.Eval(ctx, "[1]", `let xs = map (\i -> i32.i64 ((i * 7) % 1000)) (iota 1000)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{`reduce (+) 0 xs`, `(scan (+) 0 xs)[999]`, `(scan (+) 0 (map (*3) xs))[999]`,
+		`hist (+) 0 100 (map i64.i32 xs) xs`, `scan (\(a1, b1) (a2, b2) -> (a1 * a2, b1 * a2 + b2)) (1u32, 0u32) (zip (map u32.i32 xs) (map u32.i32 xs))`} {
+		devs[0].progs, devs[1].progs = nil, nil
+		devs[0].ran, devs[1].ran = nil, nil
+		if _, err := s.Eval(ctx, "[2]", src); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		for k, d := range devs {
+			if len(d.progs) == 0 {
+				t.Errorf("%s: device %d ran nothing", src, k)
+			}
+			for i, p := range d.progs {
+				cpuStmts, err := gpu.CPUStatements(p)
+				if err != nil {
+					t.Fatalf("%s: device %d, %s: %v", src, k, d.ran[i], err)
+				}
+				if len(cpuStmts) > 0 {
+					t.Errorf("%s: device %d, %s: would run on the CPU: %+v", src, k, d.ran[i], cpuStmts)
+				}
+				if _, err := gpu.Kernel(p); err != nil {
+					t.Errorf("%s: device %d, %s: no kernel source: %v", src, k, d.ran[i], err)
+				}
+			}
 		}
 	}
 }
