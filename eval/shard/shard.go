@@ -17,7 +17,8 @@
 //     totals into each block's exclusive prefix (its carry) on the host,
 //     and then scan each block once with its carry folded in (scan.go);
 //   - histograms are computed per device from the operator's neutral
-//     element, all-reduced, and combined into the destination;
+//     element, all-reduced (small ones read back and added on the host),
+//     and combined into the destination;
 //   - filters keep each device's survivors where they are (the result is a
 //     sharded array with uneven blocks; the counts are the block sizes);
 //   - every other statement runs on device 0, its sharded inputs gathered
