@@ -818,12 +818,14 @@ func (r *run) hostSmall(parts []eval.Value) (bool, error) {
 // allReduce combines per-device parts: through Comm, or on the host when
 // they are small and there already.
 func (r *run) allReduce(parts []eval.Value, op core.BinOp) ([]eval.Value, error) {
+	start := time.Now()
 	if small, err := r.hostSmall(parts); small || err != nil {
 		if err != nil {
 			return nil, err
 		}
 		out, k, err := Local{N: len(parts)}.AllReduce(r.ctx, parts, op)
-		k.Name = "host all-reduce"
+		// The reads from the devices are part of it.
+		k.Name, k.Time = "host all-reduce", time.Since(start)
 		r.collective("", k)
 		return out, err
 	}
@@ -836,12 +838,14 @@ func (r *run) allReduce(parts []eval.Value, op core.BinOp) ([]eval.Value, error)
 
 // allGather concatenates per-device parts, as allReduce chooses.
 func (r *run) allGather(parts []eval.Value) ([]eval.Value, error) {
+	start := time.Now()
 	if small, err := r.hostSmall(parts); small || err != nil {
 		if err != nil {
 			return nil, err
 		}
 		out, k, err := Local{N: len(parts)}.AllGather(r.ctx, parts)
-		k.Name = "host all-gather"
+		// The reads from the devices are part of it.
+		k.Name, k.Time = "host all-gather", time.Since(start)
 		r.collective("", k)
 		return out, err
 	}

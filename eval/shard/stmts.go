@@ -2,6 +2,7 @@ package shard
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/lang/core"
@@ -346,6 +347,7 @@ func (r *run) hist(s *core.Stmt, e *core.Hist, w int64) error {
 			}
 			if out[0].Dev == nil {
 				// Combined on the host (small): the destination too.
+				start := time.Now()
 				dv, err := r.value(op.Dests[0])
 				if err == nil {
 					dv, err = toHost(r.ctx, dv)
@@ -356,6 +358,7 @@ func (r *run) hist(s *core.Stmt, e *core.Hist, w int64) error {
 				final := out[0]
 				final.Shape = dv.Shape
 				combineInto(final.Data, dv.Data, bop)
+				r.collective("", eval.KernelTiming{Name: "host combine with the destination", Time: time.Since(start), Bytes: dv.Len() * int64(dv.Elem.Size())})
 				r.env[s.Pat[at].Name] = final
 				at += m
 				continue
