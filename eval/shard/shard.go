@@ -643,38 +643,48 @@ func (r *run) runBlocks(p *perDevice) ([][]eval.Value, error) {
 	out := make([][]eval.Value, n)
 	subs := make([]*eval.Timings, n)
 	errs := make([]error, n)
-	one := func(k int) {
-		fun := p.fun
-		if k == 0 && p.first != nil {
-			fun = p.first
+	// The arguments first, on this goroutine: one may be gathered through
+	// the host, which writes the run's notes (concurrent map writes killed
+	// a two-GPU run of testdata/nested when each device's goroutine did
+	// this itself).
+	funs := make([]*core.Fun, n)
+	args := make([][]eval.Value, n)
+	for k := range n {
+		if p.offs[k+1] == p.offs[k] {
+			continue
 		}
-		args := make([]eval.Value, len(fun.Params))
-		for i, v := range fun.Params {
+		funs[k] = p.fun
+		if k == 0 && p.first != nil {
+			funs[k] = p.first
+		}
+		args[k] = make([]eval.Value, len(funs[k].Params))
+		for i, v := range funs[k].Params {
 			switch {
 			case p.w != nil && v.Name == p.w.Name:
-				args[i] = eval.Scalar(core.IntConst(v.Type.Elem, p.offs[k+1]-p.offs[k]))
+				args[k][i] = eval.Scalar(core.IntConst(v.Type.Elem, p.offs[k+1]-p.offs[k]))
 			case p.off != nil && v.Name == p.off.Name:
-				args[i] = eval.Scalar(core.IntConst(v.Type.Elem, p.offs[k]))
+				args[k][i] = eval.Scalar(core.IntConst(v.Type.Elem, p.offs[k]))
 			case p.pieces[v.Name] != nil:
-				args[i] = p.pieces[v.Name][k]
+				args[k][i] = p.pieces[v.Name][k]
 			default:
 				val, err := r.value(v)
 				if err == nil {
 					val, err = r.toRank(v.Name, val, k)
 				}
 				if err != nil {
-					errs[k] = err
-					return
+					return nil, err
 				}
-				args[i] = val
+				args[k][i] = val
 			}
 		}
+	}
+	one := func(k int) {
 		subs[k] = &eval.Timings{}
-		out[k], errs[k] = r.call(k, fun, args, subs[k])
+		out[k], errs[k] = r.call(k, funs[k], args[k], subs[k])
 	}
 	var wg sync.WaitGroup
 	for k := range n {
-		if p.offs[k+1] == p.offs[k] {
+		if funs[k] == nil {
 			continue
 		}
 		if r.b.opts.Parallel {

@@ -2,7 +2,6 @@ package shard
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/lang/core"
@@ -279,9 +278,15 @@ func (r *run) callFirst(fun *core.Fun, given []*core.Var, vals []eval.Value) ([]
 	return out, nil
 }
 
-// hist computes a histogram per device from the operator's neutral
-// element, combines the devices' histograms (an all-reduce where the
-// collective knows the operator) and then the destination with the total.
+// hist computes a histogram per device, device 0's from the destination
+// and the others' from the operator's neutral element, and combines the
+// devices' histograms: an all-reduce where the collective knows the
+// operator (on the host when small), else the operator pairwise in device
+// order on device 0. The operator is associative and commutative, so
+// dest ⊕ h0 ⊕ h1 ... is the histogram of the whole (were device 0 to start
+// from the neutral element too, the destination would be one more read and
+// combine after the collective: 35-45 µs for 4 KB on two H200s). When
+// device 0 has no rows, the destination is combined at the end.
 func (r *run) hist(s *core.Stmt, e *core.Hist, w int64) error {
 	offs, pieces, err := r.split(w, e.Arrs)
 	if err != nil {
@@ -296,8 +301,13 @@ func (r *run) hist(s *core.Stmt, e *core.Hist, w int64) error {
 	if e.Index != nil {
 		e2.Index, p.off, e2.Map = r.offsetIndex(e.Index, e.Map)
 	}
+	destFirst := offs[1] > offs[0]
+	if destFirst {
+		p.first = stmtFun("ar_shard_hist_first", nil, &core.Stmt{Pat: s.Pat, Exp: &e2, Pos: s.Pos})
+	}
+	local := e2
 	var pre []*core.Stmt
-	e2.Ops = make([]*core.HistOp, len(e.Ops))
+	local.Ops = make([]*core.HistOp, len(e.Ops))
 	for i, op := range e.Ops {
 		op2 := *op
 		op2.Dests = make([]*core.Var, len(op.Dests))
@@ -311,9 +321,9 @@ func (r *run) hist(s *core.Stmt, e *core.Hist, w int64) error {
 				Exp: &core.ReplicateExp{N: core.IntConst(core.I64, dv.Shape[0]), V: op.Neutral[j]}, Pos: s.Pos})
 			op2.Dests[j] = fresh
 		}
-		e2.Ops[i] = &op2
+		local.Ops[i] = &op2
 	}
-	p.fun = stmtFun("ar_shard_hist", pre, &core.Stmt{Pat: s.Pat, Exp: &e2, Pos: s.Pos})
+	p.fun = stmtFun("ar_shard_hist", pre, &core.Stmt{Pat: s.Pat, Exp: &local, Pos: s.Pos})
 	res, err := r.runBlocks(p)
 	if err != nil {
 		return err
@@ -345,24 +355,6 @@ func (r *run) hist(s *core.Stmt, e *core.Hist, w int64) error {
 			if err != nil {
 				return err
 			}
-			if out[0].Dev == nil {
-				// Combined on the host (small): the destination too.
-				start := time.Now()
-				dv, err := r.value(op.Dests[0])
-				if err == nil {
-					dv, err = toHost(r.ctx, dv)
-				}
-				if err != nil {
-					return err
-				}
-				final := out[0]
-				final.Shape = dv.Shape
-				combineInto(final.Data, dv.Data, bop)
-				r.collective("", eval.KernelTiming{Name: "host combine with the destination", Time: time.Since(start), Bytes: dv.Len() * int64(dv.Elem.Size())})
-				r.env[s.Pat[at].Name] = final
-				at += m
-				continue
-			}
 			freeOthers(out)
 			totals[0] = fromRank(out[0], 0)
 		} else {
@@ -388,24 +380,25 @@ func (r *run) hist(s *core.Stmt, e *core.Hist, w int64) error {
 				}
 			}
 		}
-		dests := make([]eval.Value, m)
-		for j, d := range op.Dests {
-			dv, err := r.value(d)
-			if err != nil {
+		if !destFirst {
+			dests := make([]eval.Value, m)
+			for j, d := range op.Dests {
+				dv, err := r.value(d)
+				if err != nil {
+					return err
+				}
+				dests[j] = dv
+			}
+			if totals, err = r.mapOp(s, op.Lambda, dests, totals); err != nil {
 				return err
 			}
-			dests[j] = dv
-		}
-		final, err := r.mapOp(s, op.Lambda, dests, totals)
-		if err != nil {
-			return err
 		}
 		for j := range m {
-			r.env[s.Pat[at+j].Name] = final[j]
+			r.env[s.Pat[at+j].Name] = totals[j]
 		}
 		at += m
 	}
-	r.note(fmt.Sprintf("hist at %v: per-device histograms over %d devices, combined", s.Pos, r.b.Ranks()))
+	r.note(fmt.Sprintf("hist at %v: per-device histograms over %d devices (device 0's from the destination), combined", s.Pos, r.b.Ranks()))
 	return nil
 }
 
