@@ -9,7 +9,9 @@ best is printed.
     python3 mgpu_peers.py ND [WORK ...]
 
 ND is the number of GPUs; WORK names workloads (reduce, scan, mapscan,
-hist; all when none). mgpu.sh runs each 2-GPU workload in a process of its
+hist; all when none; scan_sm and mapscan_sm are the scans as a JAX user
+would spread them by hand: shard_map, each GPU's cumsum plus the
+all-gathered totals of the GPUs before it). mgpu.sh runs each 2-GPU workload in a process of its
 own under a time limit, so that one slow peer cannot take the whole call.
 """
 import os
@@ -36,7 +38,7 @@ def best(f, *args, reps=5):
     return min(ts), r
 
 
-N = 2**31
+N = int(os.environ.get("MGPU_N", 2**31))
 nd = int(sys.argv[1]) if len(sys.argv) > 1 else 1
 want = sys.argv[2:] or ["reduce", "scan", "mapscan", "hist"]
 devs = jax.devices()
@@ -57,9 +59,26 @@ work = {
     "mapscan": jax.jit(lambda x: jnp.cumsum(x * 3), out_shardings=sh),
     "hist": jax.jit(lambda x: jnp.zeros(1000, jnp.int32).at[x].add(x), out_shardings=rep),
 }
+try:
+    from jax import shard_map
+except ImportError:
+    from jax.experimental.shard_map import shard_map
+
+
+def by_hand(f):
+    def local(x):
+        c = jnp.cumsum(f(x))
+        tot = jax.lax.all_gather(c[-1], "x")
+        before = jnp.arange(nd) < jax.lax.axis_index("x")
+        return c + jnp.sum(jnp.where(before, tot, 0)).astype(c.dtype)
+    return jax.jit(shard_map(local, mesh=mesh, in_specs=P("x"), out_specs=P("x")))
+
+
+factories = {"scan_sm": lambda: by_hand(lambda x: x), "mapscan_sm": lambda: by_hand(lambda x: x * 3)}
 for name in want:
     try:
-        t, r = best(work[name], xs)
+        f = work[name] if name in work else factories[name]()
+        t, r = best(f, xs)
         tail = f", result {int(r)}" if r.ndim == 0 else f", last {int(r[-1])}" if name != "hist" else f", bins 0..2: {r[:3].tolist()}"
         print(f"jax {nd} GPU {name} 2^31 i32: {t*1e3:.3f} ms, {4*N/t/1e9:.1f} GB/s input{tail}", flush=True)
     except Exception as e:  # out of memory and the like: reported, not fatal
