@@ -16,9 +16,9 @@
 //   - scans reduce every block with the scan's operator, combine the
 //     totals into each block's exclusive prefix (its carry) on the host,
 //     and then scan each block once with its carry folded in (scan.go);
-//   - histograms are computed per device from the operator's neutral
-//     element, all-reduced (small ones read back and added on the host),
-//     and combined into the destination;
+//   - histograms are computed per device, device 0's from the destination
+//     and the others' from the operator's neutral element, and all-reduced
+//     (small ones read back and added on the host);
 //   - filters keep each device's survivors where they are (the result is a
 //     sharded array with uneven blocks; the counts are the block sizes);
 //   - every other statement runs on device 0, its sharded inputs gathered
