@@ -13,11 +13,12 @@
 //     the operator is one the collective knows (+, *, integer min and max),
 //     otherwise by the program's own operator over the gathered partials
 //     (in device order, so non-commutative operators stay right);
-//   - scans run per block; the blocks' last elements (the carries) are
-//     all-gathered, scanned, and each block but the first adds its
-//     exclusive prefix with a map;
-//   - histograms are computed per device from the operator's neutral
-//     element, all-reduced, and combined into the destination;
+//   - scans reduce every block with the scan's operator, combine the
+//     totals into each block's exclusive prefix (its carry) on the host,
+//     and then scan each block once with its carry folded in (scan.go);
+//   - histograms are computed per device, device 0's from the destination
+//     and the others' from the operator's neutral element, and all-reduced
+//     (small ones read back and added on the host);
 //   - filters keep each device's survivors where they are (the result is a
 //     sharded array with uneven blocks; the counts are the block sizes);
 //   - every other statement runs on device 0, its sharded inputs gathered
@@ -628,6 +629,7 @@ func newSharded(elem core.PrimType, parts []eval.Value, inner []int64) eval.Valu
 // perDevice describes one statement run on every block.
 type perDevice struct {
 	fun    *core.Fun // the statement as a function of its free variables
+	first  *core.Fun // when not nil, what block 0 runs instead (a scan's block without a carry)
 	offs   []int64   // block boundaries
 	pieces map[string][]eval.Value
 	w      *core.Var // the block's size, when the statement's size is replaced
@@ -641,34 +643,48 @@ func (r *run) runBlocks(p *perDevice) ([][]eval.Value, error) {
 	out := make([][]eval.Value, n)
 	subs := make([]*eval.Timings, n)
 	errs := make([]error, n)
-	one := func(k int) {
-		args := make([]eval.Value, len(p.fun.Params))
-		for i, v := range p.fun.Params {
+	// The arguments first, on this goroutine: one may be gathered through
+	// the host, which writes the run's notes (concurrent map writes killed
+	// a two-GPU run of testdata/nested when each device's goroutine did
+	// this itself).
+	funs := make([]*core.Fun, n)
+	args := make([][]eval.Value, n)
+	for k := range n {
+		if p.offs[k+1] == p.offs[k] {
+			continue
+		}
+		funs[k] = p.fun
+		if k == 0 && p.first != nil {
+			funs[k] = p.first
+		}
+		args[k] = make([]eval.Value, len(funs[k].Params))
+		for i, v := range funs[k].Params {
 			switch {
 			case p.w != nil && v.Name == p.w.Name:
-				args[i] = eval.Scalar(core.IntConst(v.Type.Elem, p.offs[k+1]-p.offs[k]))
+				args[k][i] = eval.Scalar(core.IntConst(v.Type.Elem, p.offs[k+1]-p.offs[k]))
 			case p.off != nil && v.Name == p.off.Name:
-				args[i] = eval.Scalar(core.IntConst(v.Type.Elem, p.offs[k]))
+				args[k][i] = eval.Scalar(core.IntConst(v.Type.Elem, p.offs[k]))
 			case p.pieces[v.Name] != nil:
-				args[i] = p.pieces[v.Name][k]
+				args[k][i] = p.pieces[v.Name][k]
 			default:
 				val, err := r.value(v)
 				if err == nil {
 					val, err = r.toRank(v.Name, val, k)
 				}
 				if err != nil {
-					errs[k] = err
-					return
+					return nil, err
 				}
-				args[i] = val
+				args[k][i] = val
 			}
 		}
+	}
+	one := func(k int) {
 		subs[k] = &eval.Timings{}
-		out[k], errs[k] = r.call(k, p.fun, args, subs[k])
+		out[k], errs[k] = r.call(k, funs[k], args[k], subs[k])
 	}
 	var wg sync.WaitGroup
 	for k := range n {
-		if p.offs[k+1] == p.offs[k] {
+		if funs[k] == nil {
 			continue
 		}
 		if r.b.opts.Parallel {
@@ -716,22 +732,36 @@ func (r *run) offsetIndex(index *core.Var, l *core.Lambda) (*core.Var, *core.Var
 	return local, off, nl
 }
 
-// nativeOp returns the binary operator a reduction lambda is, when it is
-// exactly one operator applied to its two parameters.
-func nativeOp(l *core.Lambda) (core.BinOp, bool) {
+// binOpOf returns the binary operator a lambda is, when it is exactly one
+// operator applied to its two parameters (in either order).
+func binOpOf(l *core.Lambda) (*core.BinOpExp, bool) {
 	if l == nil || len(l.Params) != 2 || len(l.Body.Stmts) != 1 || len(l.Body.Result) != 1 {
-		return 0, false
+		return nil, false
 	}
 	s := l.Body.Stmts[0]
 	e, ok := s.Exp.(*core.BinOpExp)
 	if !ok || len(s.Pat) != 1 || l.Body.Result[0] != core.Atom(s.Pat[0]) {
-		return 0, false
+		return nil, false
 	}
-	x, y := l.Params[0], l.Params[1]
-	if !(e.X == core.Atom(x) && e.Y == core.Atom(y)) && !(e.X == core.Atom(y) && e.Y == core.Atom(x)) {
-		return 0, false
+	x, y := core.Atom(l.Params[0]), core.Atom(l.Params[1])
+	if !(e.X == x && e.Y == y) && !(e.X == y && e.Y == x) {
+		return nil, false
 	}
-	if !core.BinOps[e.Op].Commutative || !NativeOp(e.Op, e.T) {
+	return e, true
+}
+
+// commutative reports whether a lambda is one commutative operator (a
+// reduction by it may reorder).
+func commutative(l *core.Lambda) bool {
+	e, ok := binOpOf(l)
+	return ok && core.BinOps[e.Op].Commutative
+}
+
+// nativeOp returns the operator a reduction lambda is, when it is one
+// commutative operator the collective layer knows.
+func nativeOp(l *core.Lambda) (core.BinOp, bool) {
+	e, ok := binOpOf(l)
+	if !ok || !core.BinOps[e.Op].Commutative || !NativeOp(e.Op, e.T) {
 		return 0, false
 	}
 	return e.Op, true
@@ -771,26 +801,41 @@ func (b *Backend) Upload(ctx context.Context, vs []eval.Value, t *eval.Timings) 
 	return out, nil
 }
 
-// hostSmall reports whether parts are all host values smaller than
-// CollectiveMin, which the host combines faster than a collective.
-func (r *run) hostSmall(parts []eval.Value) bool {
+// hostSmall reports whether parts are all smaller than CollectiveMin, which
+// the host combines faster than a collective. Parts on the devices (a
+// histogram's per-device copies) are then read to the host, each device's
+// at once.
+func (r *run) hostSmall(parts []eval.Value) (bool, error) {
 	if r.b.opts.CollectiveMin <= 0 {
-		return false
+		return false, nil
 	}
 	for _, p := range parts {
-		if p.Data == nil || p.Len()*int64(p.Elem.Size()) >= r.b.opts.CollectiveMin {
-			return false
+		if p.Len()*int64(p.Elem.Size()) >= r.b.opts.CollectiveMin {
+			return false, nil
 		}
 	}
-	return true
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for k, p := range parts {
+		if p.Dev != nil {
+			wg.Go(func() { parts[k], errs[k] = toHost(r.ctx, p) })
+		}
+	}
+	wg.Wait()
+	return true, errors.Join(errs...)
 }
 
 // allReduce combines per-device parts: through Comm, or on the host when
 // they are small and there already.
 func (r *run) allReduce(parts []eval.Value, op core.BinOp) ([]eval.Value, error) {
-	if r.hostSmall(parts) {
+	start := time.Now()
+	if small, err := r.hostSmall(parts); small || err != nil {
+		if err != nil {
+			return nil, err
+		}
 		out, k, err := Local{N: len(parts)}.AllReduce(r.ctx, parts, op)
-		k.Name = "host all-reduce"
+		// The reads from the devices are part of it.
+		k.Name, k.Time = "host all-reduce", time.Since(start)
 		r.collective("", k)
 		return out, err
 	}
@@ -803,9 +848,14 @@ func (r *run) allReduce(parts []eval.Value, op core.BinOp) ([]eval.Value, error)
 
 // allGather concatenates per-device parts, as allReduce chooses.
 func (r *run) allGather(parts []eval.Value) ([]eval.Value, error) {
-	if r.hostSmall(parts) {
+	start := time.Now()
+	if small, err := r.hostSmall(parts); small || err != nil {
+		if err != nil {
+			return nil, err
+		}
 		out, k, err := Local{N: len(parts)}.AllGather(r.ctx, parts)
-		k.Name = "host all-gather"
+		// The reads from the devices are part of it.
+		k.Name, k.Time = "host all-gather", time.Since(start)
 		r.collective("", k)
 		return out, err
 	}
