@@ -35,7 +35,7 @@ import (
 //	Whitespace  [ \t\r\n\f\v]+
 //	Name        [a-zA-Z][a-zA-Z0-9_']*(\.[a-zA-Z][a-zA-Z0-9_']*)*(\.[-+*/%=!><|&^][-+*/%=!><|&^.]*)?
 //	            | _[a-zA-Z0-9][a-zA-Z0-9_']*
-//	Punct       [()\[\],:\\_{}]
+//	Punct       [()\[\],:\\_{}?]
 //	Comment     --[^\n]*
 //	Op          [-+*/%=!><|&^][-+*/%=!><|&^.]*
 //	Float       0[xX]hex.hex[pP][+-]?[0-9_]+(f16|f32|f64)?
@@ -250,7 +250,7 @@ func (d *futLexer) scan(text string, off int) (lexer.TokenType, int) {
 		return d.tName, n
 	case c == '_' && (isLetter(at(1)) || isDigit(at(1))):
 		return d.tName, 2 + span(text, off+2, isNameChar)
-	case strings.IndexByte("()[],:\\_{}", c) >= 0:
+	case strings.IndexByte("()[],:\\_{}?", c) >= 0:
 		return d.tPunct, 1
 	case c == '-' && at(1) == '-':
 		return d.tComment, 2 + span(text, off+2, func(c byte) bool { return c != '\n' })
@@ -271,8 +271,8 @@ func (d *futLexer) scan(text string, off int) (lexer.TokenType, int) {
 			return d.tRange, 3
 		case at(1) == '.':
 			return d.tRange, 2
-		case at(1) == '[':
-			return d.tPunct, 1 // the index section (.[i])
+		default:
+			return d.tPunct, 1 // the index section (.[i]), or ?[n].t
 		}
 	case c == '\'':
 		n := 1
