@@ -16,16 +16,17 @@ import (
 //
 //	level  assoc   operators
 //	  -    left    e with [i] = v   (the value extends over every operator)
-//	  1    left    |>
-//	  2    right   <|
-//	  3    left    ||
-//	  4    left    &&
-//	  5    left    == != < <= > >=
-//	  6    left    & ^ |
-//	  7    left    << >>
-//	  8    left    + -
-//	  9    left    * / % // %%
-//	 10    left    **
+//	  1    left    `f` `i32.max`     (a function name in backticks, infix)
+//	  2    left    |>
+//	  3    right   <|
+//	  4    left    ||
+//	  5    left    &&
+//	  6    left    == != < <= > >=
+//	  7    left    & ^ |
+//	  8    left    << >>
+//	  9    left    + -
+//	 10    left    * / % // %%
+//	 11    left    **
 //	  -    prefix  - and !          (tighter than any infix operator: -x % y is (-x) % y)
 //	  -    left    juxtaposition    (f a b; f x ** 2 is (f x) ** 2)
 //	  -    postfix a[i] and x.0     (tighter than juxtaposition: f a[i] is f (a[i]))
@@ -51,25 +52,66 @@ type opInfo struct {
 }
 
 var binOps = map[string]opInfo{
-	"|>": {1, false},
-	"<|": {2, true},
-	"||": {3, false},
-	"&&": {4, false},
-	"==": {5, false}, "!=": {5, false}, "<": {5, false}, "<=": {5, false}, ">": {5, false}, ">=": {5, false},
-	"&": {6, false}, "^": {6, false}, "|": {6, false},
-	"<<": {7, false}, ">>": {7, false},
-	"+": {8, false}, "-": {8, false},
-	"*": {9, false}, "/": {9, false}, "%": {9, false}, "//": {9, false}, "%%": {9, false},
-	"**": {10, false},
+	"`": {1, false},
+	"|>": {2, false},
+	"<|": {3, true},
+	"||": {4, false},
+	"&&": {5, false},
+	"==": {6, false}, "!=": {6, false}, "<": {6, false}, "<=": {6, false}, ">": {6, false}, ">=": {6, false},
+	"&": {7, false}, "^": {7, false}, "|": {7, false},
+	"<<": {8, false}, ">>": {8, false},
+	"+": {9, false}, "-": {9, false},
+	"*": {10, false}, "/": {10, false}, "%": {10, false}, "//": {10, false}, "%%": {10, false},
+	"**": {11, false},
 	// Longer operators starting with ! or = (such as !==) bind like
 	// comparisons; alone, ! is prefix not and = is binding syntax.
-	"!": {5, false}, "=": {5, false},
+	"!": {6, false}, "=": {6, false},
 }
+
+// builtinOps are the operators the language defines; the checker gives
+// them their meaning. Any other operator (`+^`, declared with `def (+^) a
+// b = ...`) and any backticked name is a function: the parser writes its
+// uses as applications of the name (see opApply), so user operators need
+// nothing from the checker beyond ordinary names.
+var builtinOps = map[string]bool{
+	"+": true, "-": true, "*": true, "/": true, "%": true, "**": true, "//": true, "%%": true,
+	"&": true, "|": true, "^": true, "<<": true, ">>": true, ">>>": true, "&&": true, "||": true,
+	"<": true, "<=": true, ">": true, ">=": true, "==": true, "!=": true,
+	"++": true, "|>": true, "<|": true, ">->": true, "<-<": true,
+}
+
+// isFunOp reports whether the infix operator op (unqualified when qual
+// is "") stands for a function named op: a user-defined operator or a
+// backticked name.
+func isFunOp(op, qual string) bool {
+	return qual == "" && !builtinOps[op]
+}
+
+// opFun is the function that the user operator op names, as a variable:
+// `f` for the backticked `f`, i32.max for `i32.max`, +^ for +^.
+func opFun(op string, at At) *Var {
+	if name, ok := strings.CutPrefix(op, "`"); ok {
+		name = strings.TrimSuffix(name, "`")
+		if i := strings.LastIndexByte(name, '.'); i > 0 {
+			return &Var{At: at, Qual: name[:i], Name: name[i+1:]}
+		}
+		return &Var{At: at, Name: name}
+	}
+	return &Var{At: at, Name: op}
+}
+
+// sectionParam names the parameter of the lambda that a right section of
+// a user operator, (+^ y), becomes: \x -> x +^ y. A leading underscore
+// keeps it out of the way of the user's names.
+const sectionParam = "_section_x"
 
 // opFixity returns the precedence of an operator: that of the longest
 // entry of binOps that starts it, as in Futhark, where `++` binds like `+`
 // and `>>=` like `>>`. Every operator character starts some entry.
 func opFixity(op string) opInfo {
+	if op[0] == '`' {
+		return binOps["`"]
+	}
 	for n := min(len(op), 2); n > 0; n-- {
 		if info, ok := binOps[op[:n]]; ok {
 			return info
@@ -183,6 +225,11 @@ func (p *parser) binOp(t *lexer.Token) (op, qual string, ok bool) {
 // operator `i32.+` the first of them ends the qualifier.
 const opChars = "+-*/%=!><|&^"
 
+// Within a declaration, `def (+^) a b` and `def a +^ b` name the operator
+// +^; the lexer's pass rewriteOpDecls turns both into `def +^ a b`, with
+// the operator as a name token, so that the grammar sees an ordinary
+// function declaration.
+
 // exp2 parses operators of level minPrec and above. In a section context
 // (directly inside parentheses), an operator followed by ")" ends the
 // expression so that the caller can build a left section `(e op)`.
@@ -251,8 +298,13 @@ func (p *parser) exp2(lex *lexer.PeekingLexer, minPrec int, section bool) (Expr,
 		if err != nil {
 			return nil, err
 		}
-		lhs = &BinOp{At: At{p.spanOf(start, p.lastEnd(lex))}, Op: op, Qual: qual,
-			OpPos: p.posAt(t.Pos.Offset), Lhs: lhs, Rhs: rhs}
+		at := At{p.spanOf(start, p.lastEnd(lex))}
+		if isFunOp(op, qual) {
+			opAt := At{p.spanOf(t.Pos.Offset, tokEnd(t))}
+			lhs = &Apply{At: at, Fn: opFun(op, opAt), Args: []Expr{lhs, rhs}}
+			continue
+		}
+		lhs = &BinOp{At: at, Op: op, Qual: qual, OpPos: p.posAt(t.Pos.Offset), Lhs: lhs, Rhs: rhs}
 	}
 }
 
@@ -564,6 +616,9 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 			lex.Next()
 			if closes {
 				lex.Next()
+				if isFunOp(op, qual) {
+					return opFun(op, at()), nil
+				}
 				return &OpSection{At: at(), Op: op, Qual: qual}, nil
 			}
 			x, err := p.exp2(lex, 0, false)
@@ -572,6 +627,13 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 			}
 			if err := p.closeParen(lex); err != nil {
 				return nil, err
+			}
+			if isFunOp(op, qual) {
+				// (+^ y) is \x -> x +^ y.
+				a := at()
+				param := &Var{At: a, Name: sectionParam}
+				return &Lambda{At: a, Params: []Pat{&IdPat{At: a, Name: sectionParam}},
+					Body: &Apply{At: a, Fn: opFun(op, a), Args: []Expr{param, x}}}, nil
 			}
 			return &RightSection{At: at(), Op: op, Qual: qual, X: x}, nil
 		}
@@ -583,6 +645,10 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 	if op, qual, ok := p.binOp(lex.Peek()); ok && p.isPunct(p.peek2(lex), ")") {
 		lex.Next()
 		lex.Next()
+		if isFunOp(op, qual) {
+			// (x +^) is the partial application (+^) x.
+			return &Apply{At: at(), Fn: opFun(op, at()), Args: []Expr{e}}, nil
+		}
 		return &LeftSection{At: at(), Op: op, Qual: qual, X: e}, nil
 	}
 	if e, err = p.rangeRest(lex, e, t.Pos.Offset); err != nil {

@@ -184,9 +184,73 @@ func (d *futLexer) tokenize(filename, text string, buf []lexer.Token) ([]lexer.T
 		lastLine = t.Pos.Line
 		toks = append(toks, t)
 	}
+	toks = d.rewriteOpDecls(toks)
 	toks = append(toks, lexer.Token{Type: lexer.EOF,
 		Pos: lexer.Position{Filename: filename, Offset: len(text), Line: line, Column: len(text) - lineStart + 1}})
 	return toks, comments, nil
+}
+
+// rewriteOpDecls turns the operator declarations `def (op) a b`, `let (op)
+// a b` and the infix form `def a op b` (a and b each a name or a
+// parenthesised pattern) into `def op a b`, where op is a name token with
+// the operator as its value. The declared operator is then an ordinary
+// function to the grammar, and the parser writes each use of it as an
+// application (expr.go).
+func (d *futLexer) rewriteOpDecls(toks []lexer.Token) []lexer.Token {
+	isDeclKw := func(t lexer.Token) bool {
+		return t.Type == d.tKeyword && (t.Value == "def" || t.Value == "let")
+	}
+	punct := func(i int, v string) bool { return i < len(toks) && toks[i].Type == d.tPunct && toks[i].Value == v }
+	userOp := func(i int) bool {
+		return i < len(toks) && toks[i].Type == d.tOp && !notBinOps[toks[i].Value] && toks[i].Value[0] != '`'
+	}
+	// param returns the index after the parameter starting at i: a name,
+	// or a group of balanced parentheses; or -1.
+	param := func(i int) int {
+		switch {
+		case i < len(toks) && toks[i].Type == d.tIdent:
+			return i + 1
+		case punct(i, "("):
+			depth := 0
+			for j := i; j < len(toks); j++ {
+				if toks[j].Type != d.tPunct {
+					continue
+				}
+				switch toks[j].Value {
+				case "(":
+					depth++
+				case ")":
+					depth--
+					if depth == 0 {
+						return j + 1
+					}
+				}
+			}
+		}
+		return -1
+	}
+	asName := func(t lexer.Token) lexer.Token {
+		t.Type = d.tIdent
+		return t
+	}
+	for i := 0; i+1 < len(toks); i++ {
+		if !isDeclKw(toks[i]) {
+			continue
+		}
+		k := i + 1
+		if punct(k, "(") && userOp(k+1) && punct(k+2, ")") {
+			name := asName(toks[k+1])
+			name.Pos = toks[k].Pos
+			toks = append(toks[:k], append([]lexer.Token{name}, toks[k+3:]...)...)
+			continue
+		}
+		if end := param(k); end > 0 && userOp(end) && param(end+1) > 0 {
+			op := asName(toks[end])
+			copy(toks[k+1:end+1], toks[k:end])
+			toks[k] = op
+		}
+	}
+	return toks
 }
 
 // skipAttribute returns the offset after the attribute `#[...]` starting
@@ -273,6 +337,12 @@ func (d *futLexer) scan(text string, off int) (lexer.TokenType, int) {
 			return d.tRange, 2
 		default:
 			return d.tPunct, 1 // the index section (.[i]), or ?[n].t
+		}
+	case c == '`':
+		// A backticked name, `f` or `i32.max`: an infix operator.
+		n := 1 + span(text, off+1, func(c byte) bool { return isNameChar(c) || c == '.' })
+		if n > 1 && isLetter(at(1)) && at(n) == '`' {
+			return d.tOp, n + 1
 		}
 	case c == '\'':
 		n := 1
