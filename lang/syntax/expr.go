@@ -52,7 +52,7 @@ type opInfo struct {
 }
 
 var binOps = map[string]opInfo{
-	"`": {1, false},
+	"`":  {1, false},
 	"|>": {2, false},
 	"<|": {3, true},
 	"||": {4, false},
