@@ -124,7 +124,7 @@ func opFixity(op string) opInfo {
 // leaves out; they get a message saying so.
 var unsupportedKeywords = map[string]bool{
 	"val": true, "local": true, "open": true, "include": true, "import": true,
-	"type": true, "module": true, "match": true, "case": true,
+	"type": true, "module": true,
 }
 
 // notBinOps are operator-character tokens with another role: binding,
@@ -363,6 +363,8 @@ func (p *parser) unary(lex *lexer.PeekingLexer) (Expr, error) {
 				return nil, err
 			}
 			return p.convLoop(g)
+		case "match":
+			return p.match(lex)
 		}
 	case p.isPunct(t, "\\"):
 		return p.lambda(lex)
@@ -521,7 +523,7 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 			return &BoolLit{At: at, Value: t.Value == "true"}, nil
 		}
 		if unsupportedKeywords[t.Value] {
-			return nil, p.errorf(t, "%q is not supported by arepl (Futhark's module system and match are outside its subset)", t.Value)
+			return nil, p.errorf(t, "%q is not supported by arepl (Futhark's module system is outside its subset)", t.Value)
 		}
 	case p.lx.tIndexOpen:
 		return p.arrayLit(lex)
