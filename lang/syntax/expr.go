@@ -384,7 +384,7 @@ func (p *parser) lambda(lex *lexer.PeekingLexer) (Expr, error) {
 // juxtaposition.
 func (p *parser) startsAtom(t *lexer.Token) bool {
 	switch t.Type {
-	case p.lx.tInt, p.lx.tFloat, p.lx.tIdent, p.lx.tQualIdent, p.lx.tIndexOpen:
+	case p.lx.tInt, p.lx.tFloat, p.lx.tIdent, p.lx.tQualIdent, p.lx.tIndexOpen, p.lx.tChar, p.lx.tString:
 		return true
 	case p.lx.tKeyword:
 		return t.Value == "true" || t.Value == "false"
@@ -497,6 +497,12 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 	case p.lx.tFloat:
 		lex.Next()
 		return p.floatLit(t, at)
+	case p.lx.tChar:
+		lex.Next()
+		return p.charLit(t, at), nil
+	case p.lx.tString:
+		lex.Next()
+		return p.stringLit(t, at), nil
 	case p.lx.tIdent:
 		lex.Next()
 		return &Var{At: at, Name: t.Value}, nil
@@ -864,4 +870,25 @@ func (p *parser) recordLit(lex *lexer.PeekingLexer) (Expr, error) {
 	}
 	lex.Next()
 	return &RecordExpr{At: At{p.spanOf(start, p.lastEnd(lex))}, Fields: fields}, nil
+}
+
+// charLit is a character literal: as in Futhark, an integer literal whose
+// value is the character's code point (so its type is decided like any
+// integer literal's, i32 by default).
+func (p *parser) charLit(t *lexer.Token, at At) Expr {
+	r, _, _ := scanQuoted(t.Value, 0, '\'')
+	return &IntLit{At: at, Text: t.Value, Value: uint64(r[0])}
+}
+
+// stringLit is a string literal: as in Futhark, the array of its UTF-8
+// bytes, of type []u8.
+func (p *parser) stringLit(t *lexer.Token, at At) Expr {
+	runes, _, _ := scanQuoted(t.Value, 0, '"')
+	b := []byte(string(runes))
+	elems := make([]Expr, len(b))
+	for i, c := range b {
+		elems[i] = &IntLit{At: at, Text: strconv.Itoa(int(c)) + "u8", Value: uint64(c), Suffix: "u8"}
+	}
+	u8 := &ArrayTypeExpr{At: at, Elem: &PrimTypeExpr{At: at, Name: "u8"}}
+	return &Ascribe{At: at, X: &ArrayLit{At: at, Elems: elems}, Type: u8}
 }

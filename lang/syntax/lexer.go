@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -46,10 +49,15 @@ import (
 //	Proj        \.[0-9]+ | \.[a-zA-Z][a-zA-Z0-9_']*   (tuple and record fields)
 //	Range       \.\.\. | \.\.< | \.\.> | \.\.
 //	TParam      '[~^]?[a-zA-Z][a-zA-Z0-9_']*               (type parameters)
+//	Char        '(char|\\escape)'                            (an integer: the code point)
+//	String      "(char|\\escape)*"                           (UTF-8 bytes, a []u8)
+//
+// An escape is Haskell's, as Futhark reads it: \n \t \r \\ \' \" \0 \a
+// \b \f \v, \xHH (hexadecimal) or \DDD (decimal code point).
 //
 // Attributes `#[...]` are accepted and ignored: the scanner drops them, as
 // Futhark's compiler ignores the ones that do not concern it.
-var tokenClasses = []string{"Whitespace", "Name", "Punct", "Comment", "Op", "Float", "Int", "Proj", "Range", "TParam"}
+var tokenClasses = []string{"Whitespace", "Name", "Punct", "Comment", "Op", "Float", "Int", "Proj", "Range", "TParam", "Char", "String"}
 
 // keywords are the reserved words of Futhark. Those outside the subset are
 // reserved too, so that `type t = i32` fails at "type" rather than parsing
@@ -67,7 +75,7 @@ var keywords = map[string]bool{
 type futLexer struct {
 	symbols map[string]lexer.TokenType
 	// Token types, looked up once (tWhitespace is never produced).
-	tComment, tWhitespace, tFloat, tInt, tProj, tName, tOp, tPunct, tRange, tTParam lexer.TokenType
+	tComment, tWhitespace, tFloat, tInt, tProj, tName, tOp, tPunct, tRange, tTParam, tChar, tString lexer.TokenType
 	// Introduced by tokenize.
 	tIdent, tQualIdent, tQualOp, tIndexOpen, tKeyword lexer.TokenType
 }
@@ -81,7 +89,7 @@ func newFutLexer() *futLexer {
 		symbols:  syms,
 		tComment: syms["Comment"], tWhitespace: syms["Whitespace"], tFloat: syms["Float"],
 		tInt: syms["Int"], tProj: syms["Proj"], tName: syms["Name"], tOp: syms["Op"], tPunct: syms["Punct"],
-		tRange: syms["Range"], tTParam: syms["TParam"],
+		tRange: syms["Range"], tTParam: syms["TParam"], tChar: syms["Char"], tString: syms["String"],
 		tIdent: syms["Ident"], tQualIdent: syms["QualIdent"], tQualOp: syms["QualOp"],
 		tIndexOpen: syms["IndexOpen"], tKeyword: syms["Keyword"],
 	}
@@ -349,13 +357,77 @@ func (d *futLexer) scan(text string, off int) (lexer.TokenType, int) {
 		if at(1) == '~' || at(1) == '^' {
 			n = 2
 		}
-		// 'c' is a character literal, which describeBadChar names.
 		if isLetter(at(n)) && at(n+1) != '\'' {
 			return d.tTParam, n + 1 + span(text, off+n+1, isNameChar)
+		}
+		if _, k, ok := scanQuoted(text, off, '\''); ok {
+			return d.tChar, k
+		}
+	case c == '"':
+		if _, k, ok := scanQuoted(text, off, '"'); ok {
+			return d.tString, k
 		}
 	}
 	return 0, 0
 }
+
+// scanQuoted reads the character (q is ') or string (q is ") literal at
+// off: its characters' code points, its length, and whether it is well
+// formed (closed on its line, escapes valid, a character literal holding
+// exactly one character).
+func scanQuoted(text string, off int, q byte) ([]rune, int, bool) {
+	var runes []rune
+	i := off + 1
+	for i < len(text) && text[i] != q {
+		c := text[i]
+		if c == '\n' {
+			return nil, 0, false
+		}
+		if c != '\\' {
+			r, size := utf8.DecodeRuneInString(text[i:])
+			runes = append(runes, r)
+			i += size
+			continue
+		}
+		i++
+		if i >= len(text) {
+			return nil, 0, false
+		}
+		switch e := text[i]; {
+		case strings.IndexByte(simpleEscapes, e) >= 0:
+			runes = append(runes, rune(escapeValues[strings.IndexByte(simpleEscapes, e)]))
+			i++
+		case e == 'x':
+			k := span(text, i+1, isHex)
+			v, err := strconv.ParseUint(text[i+1:i+1+k], 16, 32)
+			if k == 0 || err != nil || v > unicode.MaxRune {
+				return nil, 0, false
+			}
+			runes = append(runes, rune(v))
+			i += 1 + k
+		case isDigit(e):
+			k := span(text, i, isDigit)
+			v, err := strconv.ParseUint(text[i:i+k], 10, 32)
+			if err != nil || v > unicode.MaxRune {
+				return nil, 0, false
+			}
+			runes = append(runes, rune(v))
+			i += k
+		default:
+			return nil, 0, false
+		}
+	}
+	if i >= len(text) || (q == '\'' && len(runes) != 1) {
+		return nil, 0, false
+	}
+	return runes, i + 1 - off, true
+}
+
+// simpleEscapes are the one-letter escapes and escapeValues their values.
+const (
+	simpleEscapes = "ntr\\'\"abfv"
+	escapeValues  = "\n\t\r\\'\"\a\b\f\v"
+)
 
 // scanFloat returns the length of the float literal at off, or 0.
 func scanFloat(text string, off int) int {
@@ -454,8 +526,10 @@ func describeBadChar(text string, off int) string {
 		return "unexpected end of input"
 	}
 	switch {
-	case r[0] == '"' || r[0] == '\'':
-		return fmt.Sprintf("unexpected %q: string and character literals are not supported by arepl", string(r[0]))
+	case r[0] == '"':
+		return "malformed string literal: unclosed on its line, or with an unknown escape"
+	case r[0] == '\'':
+		return "malformed character literal: one character (or escape) between single quotes"
 	case r[0] == '#':
 		return `unexpected "#": sum types (#constructors) are not supported by arepl`
 	}

@@ -25,7 +25,7 @@ import (
 //
 //	match   = "match" exp ("case" mpat "->" exp)+
 //	mpat    = minner [":" type]
-//	minner  = name | "_" | literal | "-" number | "(" [mpat ("," mpat)*] ")"
+//	minner  = name | "_" | literal | "-" number | char | "(" [mpat ("," mpat)*] ")"
 //	        | "{" [field ["=" mpat] ("," field ["=" mpat])*] "}"
 
 // matchScrutinee names the matched value in the expansion; a leading
@@ -175,7 +175,7 @@ func (p *parser) matchInner(lex *lexer.PeekingLexer) (*mpat, error) {
 	case p.isPunct(t, "_"):
 		lex.Next()
 		return &mpat{at: at(), bind: &WildPat{At: at()}}, nil
-	case t.Type == p.lx.tInt, t.Type == p.lx.tFloat, p.isKeyword(t, "true"), p.isKeyword(t, "false"):
+	case t.Type == p.lx.tInt, t.Type == p.lx.tFloat, t.Type == p.lx.tChar, p.isKeyword(t, "true"), p.isKeyword(t, "false"):
 		lit, err := p.primary(lex)
 		if err != nil {
 			return nil, err
