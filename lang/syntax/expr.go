@@ -81,10 +81,12 @@ var builtinOps = map[string]bool{
 }
 
 // isFunOp reports whether the infix operator op (unqualified when qual
-// is "") stands for a function named op: a user-defined operator or a
-// backticked name.
-func isFunOp(op, qual string) bool {
-	return qual == "" && !builtinOps[op]
+// is "") stands for a function named op: a user-defined operator, a
+// backticked name, or a built-in operator that an earlier top-level
+// declaration of this parse redefined (`def (+) x y = x - y`, which
+// Futhark allows; p.shadowed).
+func (p *parser) isFunOp(op, qual string) bool {
+	return qual == "" && (!builtinOps[op] || p.shadowed[op])
 }
 
 // opFun is the function that the user operator op names, as a variable:
@@ -299,7 +301,7 @@ func (p *parser) exp2(lex *lexer.PeekingLexer, minPrec int, section bool) (Expr,
 			return nil, err
 		}
 		at := At{p.spanOf(start, p.lastEnd(lex))}
-		if isFunOp(op, qual) {
+		if p.isFunOp(op, qual) {
 			opAt := At{p.spanOf(t.Pos.Offset, tokEnd(t))}
 			lhs = &Apply{At: at, Fn: opFun(op, opAt), Args: []Expr{lhs, rhs}}
 			continue
@@ -624,7 +626,7 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 			lex.Next()
 			if closes {
 				lex.Next()
-				if isFunOp(op, qual) {
+				if p.isFunOp(op, qual) {
 					return opFun(op, at()), nil
 				}
 				return &OpSection{At: at(), Op: op, Qual: qual}, nil
@@ -636,7 +638,7 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 			if err := p.closeParen(lex); err != nil {
 				return nil, err
 			}
-			if isFunOp(op, qual) {
+			if p.isFunOp(op, qual) {
 				// (+^ y) is \x -> x +^ y.
 				a := at()
 				param := &Var{At: a, Name: sectionParam}
@@ -653,7 +655,7 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 	if op, qual, ok := p.binOp(lex.Peek()); ok && p.isPunct(p.peek2(lex), ")") {
 		lex.Next()
 		lex.Next()
-		if isFunOp(op, qual) {
+		if p.isFunOp(op, qual) {
 			// (x +^) is the partial application (+^) x.
 			return &Apply{At: at(), Fn: opFun(op, at()), Args: []Expr{e}}, nil
 		}
