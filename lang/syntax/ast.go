@@ -442,6 +442,7 @@ type LetFun struct {
 	At
 	Name       string
 	NamePos    source.Pos
+	TypeParams []SizeParam // 't parameters (Type set)
 	SizeParams []SizeParam
 	Params     []Pat
 	Ret        TypeExpr // nil when not written

@@ -81,8 +81,8 @@ func (p *parser) convLet(g *gLet) (Expr, error) {
 		return nil, participle.Errorf(n.Tokens[1].Pos, "a local function needs a parameter; an in-place update is written with no space before the bracket: `let %s[i] = v`", name)
 	case len(n.Params) > 0:
 		sizes, params := p.convSignature(n.Sizes, n.Params)
-		sizes, _ = splitTypeParams(sizes)
-		return &LetFun{At: at, Name: name, NamePos: p.tokSpan(n.Name.Tokens).Start,
+		sizes, tparams := splitTypeParams(sizes)
+		return &LetFun{At: at, Name: name, NamePos: p.tokSpan(n.Name.Tokens).Start, TypeParams: tparams,
 			SizeParams: sizes, Params: params, Ret: n.Type, FnBody: g.Val, Body: g.Body.get()}, nil
 	}
 	var pat Pat = &IdPat{At: At{p.tokSpan(n.Name.Tokens)}, Name: name}

@@ -2,6 +2,7 @@ package types
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"strconv"
@@ -738,7 +739,23 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		c.objs = append(c.objs, o)
 		c.info.Binds[e] = o
 		sizes := map[string]bool{}
+		saved := c.typeNames
+		if len(e.TypeParams) > 0 {
+			// A local function's type parameters ('t) name types that
+			// inference decides, as its unannotated parameters' are: the
+			// function is checked at the types of its uses.
+			c.typeNames = maps.Clone(saved)
+			if c.typeNames == nil {
+				c.typeNames = map[string]Type{}
+			}
+			for i := range e.TypeParams {
+				p := &e.TypeParams[i]
+				c.typeNames[p.Name] = c.s.fresh()
+				c.info.Binds[p] = c.newObj(Local, p.Name, c.typeNames[p.Name], p.Pos())
+			}
+		}
 		o.Type = c.funDef(sc, e.SizeParams, e.Params, e.Ret, e.FnBody, nil, sizes, e.Name, nil)
+		c.typeNames = saved
 		c.localSizes[o] = sizes
 		return c.expr(sc.add(o), e.Body, hint)
 	case *syntax.LetWith:
