@@ -346,6 +346,8 @@ func (d *futLexer) scan(text string, off int) (lexer.TokenType, int) {
 		default:
 			return d.tPunct, 1 // the index section (.[i]), or ?[n].t
 		}
+	case c == '~':
+		return d.tOp, 1 // type~ (a size-lifted type abbreviation)
 	case c == '`':
 		// A backticked name, `f` or `i32.max`: an infix operator.
 		n := 1 + span(text, off+1, func(c byte) bool { return isNameChar(c) || c == '.' })
