@@ -392,7 +392,7 @@ func runCase(ctx context.Context, sess *eval.Session, fc *fileCtx, entry string,
 		if err == nil {
 			return res, fmt.Sprintf("succeeded, want an error matching %q", c.Error.Text)
 		}
-		if !c.Error.Matches(err.Error()) {
+		if !c.Error.Matches(runtimeErrorText(err)) {
 			return nil, fmt.Sprintf("error %q does not match %q", err.Error(), c.Error.Text)
 		}
 		return nil, ""
@@ -450,4 +450,17 @@ func firstFrames(stack []byte) string {
 		lines = lines[:12]
 	}
 	return strings.Join(lines, " | ")
+}
+
+// runtimeErrorText is the text an expected run-time error's regex is
+// searched in: the error as arepl reports it (file:line:col: message),
+// then as a program Futhark compiled reports it on stderr, which is what
+// futhark test matches (`Error: message`, then a backtrace naming the
+// position), so that patterns written against either match.
+func runtimeErrorText(err error) string {
+	var se *source.Error
+	if !errors.As(err, &se) {
+		return err.Error()
+	}
+	return fmt.Sprintf("%s\nError: %s\n\nBacktrace:\n-> #0  %s\n", err.Error(), se.Msg, se.Pos)
 }

@@ -25,8 +25,10 @@
 // input { [n]t ... }` generates values of those types; compiled cases run
 // like others; `property:` lines are skipped with a note. A regex is
 // searched for anywhere in the error text (Go regexp syntax, which agrees
-// with Futhark's POSIX regexes on the patterns tests use); an empty regex
-// accepts any error. A file may hold several blocks, typically one per
+// with Futhark's POSIX regexes on the patterns tests use, in multiline
+// mode as Futhark's); an empty regex accepts any error. A run-time
+// error's text is arepl's report followed by the report of a program
+// Futhark compiled (`Error: message` and a backtrace; runtimeErrorText). A file may hold several blocks, typically one per
 // entry point.
 //
 // Run gives every file a fresh session and loads it once. A file without
@@ -277,7 +279,9 @@ func (s *scanner) expect(rx string) (*Expect, error) {
 	if rx == "" {
 		return &Expect{}, nil
 	}
-	re, err := regexp.Compile(rx)
+	// Futhark matches with regex-tdfa's default options, multiline
+	// among them: ^ and $ match at line breaks too.
+	re, err := regexp.Compile("(?m)" + rx)
 	if err != nil {
 		return nil, s.errorf("bad error regex %q: %v", rx, err)
 	}
