@@ -507,6 +507,17 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 		return p.stringLit(t, at), nil
 	case p.lx.tIdent:
 		lex.Next()
+		if dot := lex.Peek(); primTypes[t.Value] && p.isPunct(dot, ".") && dot.Pos.Offset == tokEnd(t) {
+			// i32.(e): a local open of the numeric module.
+			if open := p.peek2(lex); p.isPunct(open, "(") && open.Pos.Offset == tokEnd(dot) {
+				lex.Next()
+				x, err := p.paren(lex)
+				if err != nil {
+					return nil, err
+				}
+				return &ParenExpr{At: At{p.spanOf(t.Pos.Offset, p.lastEnd(lex))}, X: x, Open: t.Value}, nil
+			}
+		}
 		return &Var{At: at, Name: t.Value}, nil
 	case p.lx.tQualIdent:
 		lex.Next()

@@ -66,7 +66,9 @@ type checker struct {
 	// typeNames are the type parameters in scope ('t), polyUses the uses
 	// of polymorphic globals (poly.go), generalize the declaration whose
 	// unconstrained type variables become type parameters.
-	typeNames  map[string]Type
+	typeNames map[string]Type
+	// opened are the enclosing local opens i32.(e), innermost last.
+	opened     []openScope
 	abbrevDims map[string]Dim
 	polyUses   []polyUse
 	generalize *syntax.ValDecl
@@ -110,6 +112,32 @@ func (c *checker) lookupGlobal(name string) *Object {
 		return o
 	}
 	return nil
+}
+
+// openScope is a local open: its module, and the scope where it starts.
+type openScope struct {
+	mod string
+	sc  *scope
+}
+
+// openedMember returns the module of the innermost enclosing local open
+// i32.(e) that has a member called name and no local binding of name
+// inside it (a module's names shadow those bound outside the open, as in
+// Futhark), or "".
+func (c *checker) openedMember(sc *scope, name string) string {
+	for i := len(c.opened) - 1; i >= 0; i-- {
+		o := c.opened[i]
+		for s := sc; s != nil && s != o.sc; s = s.parent {
+			if s.obj.Name == name {
+				return ""
+			}
+		}
+		if c.lookupGlobal(o.mod+"."+name) != nil {
+			return o.mod
+		}
+		sc = o.sc
+	}
+	return ""
 }
 
 func (c *checker) lookup(sc *scope, name string) *Object {
@@ -633,6 +661,10 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 	case *syntax.Var:
 		return c.varRef(sc, e)
 	case *syntax.ParenExpr:
+		if e.Open != "" {
+			c.opened = append(c.opened, openScope{e.Open, sc})
+			defer func() { c.opened = c.opened[:len(c.opened)-1] }()
+		}
 		return c.expr(sc, e.X, hint)
 	case *syntax.TupleExpr:
 		elems := make([]Type, len(e.Elems))
@@ -807,6 +839,11 @@ func (c *checker) varRef(sc *scope, v *syntax.Var) Type {
 	name := v.Name
 	if v.Qual != "" {
 		name = v.Qual + "." + v.Name
+		obj = c.lookupGlobal(name)
+	} else if m := c.openedMember(sc, name); m != "" {
+		// Inside i32.(e) the module's member: qualify the use, so that
+		// lowering sees i32.max as if it were written so.
+		v.Qual, name = m, m+"."+name
 		obj = c.lookupGlobal(name)
 	} else {
 		obj = c.lookup(sc, name)
@@ -1305,6 +1342,11 @@ func (c *checker) binOp(sc *scope, e *syntax.BinOp, hint Type) Type {
 		return c.pipe(sc, e, e.Rhs, e.Lhs, hint)
 	case "<|":
 		return c.pipe(sc, e, e.Lhs, e.Rhs, hint)
+	}
+	if e.Qual == "" && e.Op != "|>" && e.Op != "<|" {
+		if m := c.openedMember(nil, e.Op); m != "" {
+			e.Qual = m // i32.(a + b) adds with i32.+
+		}
 	}
 	if e.Qual != "" {
 		name := e.Qual + "." + e.Op
