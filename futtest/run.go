@@ -229,7 +229,7 @@ func runFile(ctx context.Context, path string, opts Options, rep *Report) {
 		switch {
 		case loadErr == nil:
 			rep.fail(path, b.Line, "load", "loaded without error, want an error matching %q", b.LoadError.Text)
-		case !b.LoadError.Matches(loadErr.Error()):
+		case !b.LoadError.MatchesLoad(loadErr.Error()):
 			rep.fail(path, b.Line, "load", "error %q does not match %q", loadErr.Error(), b.LoadError.Text)
 		default:
 			rep.Passed++

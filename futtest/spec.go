@@ -29,7 +29,8 @@
 // with Futhark's POSIX regexes on the patterns tests use, in multiline
 // mode as Futhark's); an empty regex accepts any error. A run-time
 // error's text is arepl's report followed by the report of a program
-// Futhark compiled (`Error: message` and a backtrace; runtimeErrorText). A file may hold several blocks, typically one per
+// Futhark compiled (`Error: message` and a backtrace; runtimeErrorText).
+// A load error's regex ignores case (Expect.MatchesLoad). A file may hold several blocks, typically one per
 // entry point.
 //
 // Run gives every file a fresh session and loads it once. A file without
@@ -110,11 +111,21 @@ type Case struct {
 type Expect struct {
 	Text  string // as written; "" accepts any error
 	Regex *regexp.Regexp
+	// Folded is Regex ignoring case, for load errors (MatchesLoad).
+	Folded *regexp.Regexp
 }
 
 // Matches reports whether msg satisfies e.
 func (e *Expect) Matches(msg string) bool {
 	return e.Regex == nil || e.Regex.MatchString(msg)
+}
+
+// MatchesLoad reports whether the load error msg satisfies e, ignoring
+// case: arepl's checker starts its messages in lower case (`unknown name
+// "x"`, `cannot unify ...`) where Futhark's capitalises the first word
+// (`Unknown name "x"`, `Cannot unify ...`).
+func (e *Expect) MatchesLoad(msg string) bool {
+	return e.Folded == nil || e.Folded.MatchString(msg)
 }
 
 // Skip is an item that is recognised but not run.
@@ -290,7 +301,7 @@ func (s *scanner) expect(rx string) (*Expect, error) {
 	if err != nil {
 		return nil, s.errorf("bad error regex %q: %v", rx, err)
 	}
-	return &Expect{Text: rx, Regex: re}, nil
+	return &Expect{Text: rx, Regex: re, Folded: regexp.MustCompile("(?mi)" + rx)}, nil
 }
 
 func parseBlock(path string, line int, text string, lineOf []int) (*Block, error) {
