@@ -354,6 +354,9 @@ func (p *parser) unary(lex *lexer.PeekingLexer) (Expr, error) {
 			}
 			return &If{At: At{p.tokSpan(g.Tokens)}, Cond: g.Cond, Then: g.Then, Else: g.Else}, nil
 		case "let":
+			if n := p.peek2(lex); n.Type == p.lx.tQualIdent && !primTypes[n.Value[:strings.IndexByte(n.Value, '.')]] {
+				return p.letField(lex)
+			}
 			g, err := p.letP.ParseFromLexer(lex, participle.AllowTrailing(true))
 			if err != nil {
 				return nil, err
@@ -904,4 +907,28 @@ func (p *parser) stringLit(t *lexer.Token, at At) Expr {
 	}
 	u8 := &ArrayTypeExpr{At: at, Elem: &PrimTypeExpr{At: at, Name: "u8"}}
 	return &Ascribe{At: at, X: &ArrayLit{At: at, Elems: elems}, Type: u8}
+}
+
+// letField parses `let r.a.b = v in body`, the in-place update of a record
+// field, which means `let r = r with a.b = v in body`.
+func (p *parser) letField(lex *lexer.PeekingLexer) (Expr, error) {
+	kw := lex.Next()
+	name := lex.Next()
+	path := strings.Split(name.Value, ".")
+	if eq := lex.Peek(); !p.isOp(eq, "=") {
+		return nil, p.unexpected(eq, `"="`)
+	}
+	lex.Next()
+	val, err := p.exp(lex)
+	if err != nil {
+		return nil, err
+	}
+	valEnd := p.lastEnd(lex)
+	body, err := p.parseLetBody(lex)
+	if err != nil {
+		return nil, err
+	}
+	nameAt := At{p.spanOf(name.Pos.Offset, name.Pos.Offset+len(path[0]))}
+	upd := &Update{At: At{p.spanOf(name.Pos.Offset, valEnd)}, X: &Var{At: nameAt, Name: path[0]}, Path: path[1:], Val: val}
+	return &LetIn{At: At{p.spanOf(kw.Pos.Offset, p.lastEnd(lex))}, Pat: &IdPat{At: nameAt, Name: path[0]}, Val: upd, Body: body.get()}, nil
 }
