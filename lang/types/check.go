@@ -789,7 +789,15 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		o.Type = c.funDef(sc, e.SizeParams, e.Params, e.Ret, e.FnBody, nil, sizes, e.Name, nil)
 		c.typeNames = saved
 		c.localSizes[o] = sizes
-		return c.expr(sc.add(o), e.Body, hint)
+		t := c.expr(sc.add(o), e.Body, hint)
+		for i := range e.TypeParams {
+			// A type parameter that nothing decided stands for no type
+			// in particular: the empty tuple.
+			if v, ok := c.s.shallow(c.info.Binds[&e.TypeParams[i]].Type).(*tyVar); ok {
+				c.s.unify(v, &Tuple{}, false)
+			}
+		}
+		return t
 	case *syntax.LetWith:
 		old := c.lookup(sc, e.Name)
 		if old == nil {
