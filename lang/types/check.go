@@ -857,6 +857,12 @@ func (c *checker) varRef(sc *scope, v *syntax.Var) Type {
 		obj = c.lookup(sc, name)
 	}
 	if obj == nil {
+		if strings.ContainsRune("+-*/%=!><|&^", rune(name[0])) {
+			// A user-defined operator, which the parser writes as an
+			// application of its name.
+			c.errorf(v.Pos(), "unknown operator %s", name)
+			return errT
+		}
 		c.errorf(v.Pos(), "unknown name %q", name)
 		return errT
 	}
