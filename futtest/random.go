@@ -8,13 +8,22 @@ import (
 )
 
 // randomInput turns the body of a `random input { [100]i32 [10][2]f32 }`
-// case into value text, as `futhark dataset` would generate it: integers
+// case into value text, as `futhark dataset` would generate it (constants
+// such as `10i64` or `0.5f32` among the types stand for themselves): integers
 // uniform over their type, floats uniform in [0, 1), bools fair. The seed
 // is fixed per case so that a failure can be reproduced.
 func randomInput(spec string, seed uint64) (string, error) {
 	r := rand.New(rand.NewPCG(seed, 17))
 	var b strings.Builder
 	for _, word := range strings.Fields(spec) {
+		if c := word[0]; c >= '0' && c <= '9' || c == '-' {
+			// A constant, which futhark test allows among the types
+			// (integers with or without a suffix, floats with one); it
+			// is passed as written.
+			b.WriteString(word)
+			b.WriteByte(' ')
+			continue
+		}
 		var dims []int
 		rest := word
 		for strings.HasPrefix(rest, "[") {

@@ -209,11 +209,11 @@ func runFile(ctx context.Context, path string, opts Options, rep *Report) {
 			return
 		}
 	}
-	fc := &fileCtx{dir: filepath.Dir(path), entries: entryPoints(path, string(src))}
 	newSession := opts.NewSession
 	if newSession == nil {
 		newSession = backends.NewSession
 	}
+	fc := &fileCtx{path: path, dir: filepath.Dir(path), entries: entryPoints(path, string(src)), newSession: newSession}
 	sess := newSession(eval.Options{Backend: opts.Backend, Fusion: opts.Fusion})
 	_, loadErr := guard(func() error {
 		_, err := sess.Load(ctx, path)
@@ -229,7 +229,7 @@ func runFile(ctx context.Context, path string, opts Options, rep *Report) {
 		switch {
 		case loadErr == nil:
 			rep.fail(path, b.Line, "load", "loaded without error, want an error matching %q", b.LoadError.Text)
-		case !b.LoadError.Matches(loadErr.Error()):
+		case !b.LoadError.MatchesLoad(loadErr.Error()):
 			rep.fail(path, b.Line, "load", "error %q does not match %q", loadErr.Error(), b.LoadError.Text)
 		default:
 			rep.Passed++
@@ -259,8 +259,27 @@ func runFile(ctx context.Context, path string, opts Options, rep *Report) {
 // fileCtx is what cases need to know of their file: its folder (data files
 // are relative to it) and its entry points (all a script may call).
 type fileCtx struct {
+	path    string
 	dir     string
 	entries map[string]bool
+	// newSession makes sessions; ref is the reference session that auto
+	// output cases compare with, loaded on first use (refErr its failure).
+	newSession func(eval.Options) *eval.Session
+	ref        *eval.Session
+	refErr     error
+}
+
+// reference returns the session of the reference implementation, the CPU
+// interpreter without fusion, with the file loaded.
+func (fc *fileCtx) reference(ctx context.Context) (*eval.Session, error) {
+	if fc.ref == nil && fc.refErr == nil {
+		fc.ref = fc.newSession(eval.Options{Backend: "cpu", Fusion: false})
+		_, fc.refErr = guard(func() error {
+			_, err := fc.ref.Load(ctx, fc.path)
+			return err
+		})
+	}
+	return fc.ref, fc.refErr
 }
 
 // entryPoints lists the entry points the program src declares.
@@ -392,13 +411,16 @@ func runCase(ctx context.Context, sess *eval.Session, fc *fileCtx, entry string,
 		if err == nil {
 			return res, fmt.Sprintf("succeeded, want an error matching %q", c.Error.Text)
 		}
-		if !c.Error.Matches(err.Error()) {
+		if !c.Error.Matches(runtimeErrorText(err)) {
 			return nil, fmt.Sprintf("error %q does not match %q", err.Error(), c.Error.Text)
 		}
 		return nil, ""
 	}
 	if err != nil {
 		return nil, fmt.Sprintf("error: %v", err)
+	}
+	if c.Auto {
+		return res, autoCompare(ctx, fc, entry, args, res)
 	}
 	if !c.HasOutput {
 		return res, ""
@@ -420,6 +442,27 @@ func runCase(ctx context.Context, sess *eval.Session, fc *fileCtx, entry string,
 		return nil, err.Error()
 	}
 	return res, ""
+}
+
+// autoCompare checks an auto output case's result res against the
+// reference implementation's on the same arguments; "" when they agree.
+func autoCompare(ctx context.Context, fc *fileCtx, entry string, args [][]eval.Value, res *eval.Result) string {
+	ref, err := fc.reference(ctx)
+	if err != nil {
+		return fmt.Sprintf("auto output: loading the reference: %v", err)
+	}
+	var want *eval.Result
+	if _, err := guard(func() error {
+		var err error
+		want, err = ref.Call(ctx, entry, args)
+		return err
+	}); err != nil {
+		return fmt.Sprintf("auto output: the reference failed: %v", err)
+	}
+	if err := Compare(ctx, res.Values, want.Values); err != nil {
+		return "auto output: " + err.Error()
+	}
+	return ""
 }
 
 // resultTypes splits a result type into the values an output block lists:
@@ -450,4 +493,17 @@ func firstFrames(stack []byte) string {
 		lines = lines[:12]
 	}
 	return strings.Join(lines, " | ")
+}
+
+// runtimeErrorText is the text an expected run-time error's regex is
+// searched in: the error as arepl reports it (file:line:col: message),
+// then as a program Futhark compiled reports it on stderr, which is what
+// futhark test matches (`Error: message`, then a backtrace naming the
+// position), so that patterns written against either match.
+func runtimeErrorText(err error) string {
+	var se *source.Error
+	if !errors.As(err, &se) {
+		return err.Error()
+	}
+	return fmt.Sprintf("%s\nError: %s\n\nBacktrace:\n-> #0  %s\n", err.Error(), se.Msg, se.Pos)
 }

@@ -30,6 +30,9 @@ func dump(s *Spec) string {
 			if c.Script {
 				q += " script"
 			}
+			if c.Auto {
+				q += " auto"
+			}
 			if c.InputFile != "" {
 				q += " infile=" + c.InputFile
 			}
@@ -95,9 +98,9 @@ func TestParse(t *testing.T) {
 		{"script, file and skipped cases",
 			"-- ==\n-- random input { [100]i32 } auto output\n-- compiled input { 1 } output { 1 }\n" +
 				"-- script input { mk 10 } output { 1 }\n-- input @ data/big.in output @ data/big.out\n-- input { 1 } auto output\n",
-			`block@1 entries=main; case0@2 in="[100]i32" skip="auto output (needs a reference implementation)"; case1@3 in="1" out="1"; ` +
+			`block@1 entries=main; case0@2 in="[100]i32" auto; case1@3 in="1" out="1"; ` +
 				`case2@4 in="mk 10" out="1" script; case3@5 in="" out="" infile=data/big.in outfile=data/big.out; ` +
-				`case4@6 in="1" skip="auto output (needs a reference implementation)"`},
+				`case4@6 in="1" auto`},
 		{"structure, warning and plan",
 			"-- ==\n-- input { 1 } output { 1 }\n-- structure gpu { SegMap 1 Screma/Redomap 0 }\n-- warning: unused\n-- plan { redomap 1 scanomap 0 }\n",
 			`block@1 entries=main; case0@2 in="1" out="1"; plan@5 redomap=1,scanomap=0; skipped@3 structure block (Futhark's IR checks); skipped@4 warning check`},

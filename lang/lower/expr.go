@@ -83,7 +83,11 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 	case *syntax.ParenExpr:
 		return l.expr(c, x.X)
 	case *syntax.Ascribe:
-		return l.expr(c, x.X)
+		v, err := l.expr(c, x.X)
+		if err != nil || !x.Coerce {
+			return v, err
+		}
+		return v, l.checkCoerce(c, x.Type, v, x.Pos())
 	case *syntax.ArrayLit:
 		return l.arrayLit(c, x)
 	case *syntax.Project:

@@ -251,6 +251,11 @@ type TupleExpr struct {
 type ParenExpr struct {
 	At
 	X Expr
+	// Open is set for the local open `i32.(e)`: inside e the names and
+	// operators of the numeric module Open mean its members (i32.max,
+	// i32.+), unless a local binding has the name. The checker qualifies
+	// them in the AST.
+	Open string
 }
 
 // ArrayLit is `[e1, e2, ...]`.
@@ -442,6 +447,7 @@ type LetFun struct {
 	At
 	Name       string
 	NamePos    source.Pos
+	TypeParams []SizeParam // 't parameters (Type set)
 	SizeParams []SizeParam
 	Params     []Pat
 	Ret        TypeExpr // nil when not written

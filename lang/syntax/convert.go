@@ -58,6 +58,9 @@ func (p *parser) convSignature(gs []sizeSpec, gp []paramSpec) ([]SizeParam, []Pa
 
 func (p *parser) convLet(g *gLet) (Expr, error) {
 	at := At{p.tokSpan(g.Tokens)}
+	if g.Pat != nil && len(g.Sizes) > 0 {
+		return p.convSizedLet(at, g), nil
+	}
 	if g.Pat != nil {
 		return &LetIn{At: at, Pat: g.Pat, Val: g.Val, Body: g.Body.get()}, nil
 	}
@@ -78,8 +81,8 @@ func (p *parser) convLet(g *gLet) (Expr, error) {
 		return nil, participle.Errorf(n.Tokens[1].Pos, "a local function needs a parameter; an in-place update is written with no space before the bracket: `let %s[i] = v`", name)
 	case len(n.Params) > 0:
 		sizes, params := p.convSignature(n.Sizes, n.Params)
-		sizes, _ = splitTypeParams(sizes)
-		return &LetFun{At: at, Name: name, NamePos: p.tokSpan(n.Name.Tokens).Start,
+		sizes, tparams := splitTypeParams(sizes)
+		return &LetFun{At: at, Name: name, NamePos: p.tokSpan(n.Name.Tokens).Start, TypeParams: tparams,
 			SizeParams: sizes, Params: params, Ret: n.Type, FnBody: g.Val, Body: g.Body.get()}, nil
 	}
 	var pat Pat = &IdPat{At: At{p.tokSpan(n.Name.Tokens)}, Name: name}
@@ -87,6 +90,23 @@ func (p *parser) convLet(g *gLet) (Expr, error) {
 		pat = &AscribedPat{At: At{p.tokSpan(n.Tokens)}, Pat: pat, Type: n.Type}
 	}
 	return &LetIn{At: at, Pat: pat, Val: g.Val, Body: g.Body.get()}, nil
+}
+
+// sizedLetFun names the local function that a size-binding let becomes;
+// a name no program can write without a leading underscore, and each such
+// let's own binding shadows an enclosing one's.
+const sizedLetFun = "_let_sizes"
+
+// convSizedLet turns `let [n] p = e in body`, which binds the sizes n of
+// e's type by name, into `let f [n] p = body in f e`: a local function's
+// size parameters are bound from its argument's shape exactly as the let's
+// sizes are, so the checker and lowering need nothing new.
+func (p *parser) convSizedLet(at At, g *gLet) Expr {
+	sizes, _ := p.convSignature(g.Sizes, nil)
+	body := g.Body.get()
+	return &LetFun{At: at, Name: sizedLetFun, NamePos: at.Pos(), SizeParams: sizes,
+		Params: []Pat{g.Pat}, FnBody: body,
+		Body: &Apply{At: At{g.Val.Span()}, Fn: &Var{At: At{g.Val.Span()}, Name: sizedLetFun}, Args: []Expr{g.Val}}}
 }
 
 func (p *parser) convLoop(g *gLoop) (Expr, error) {

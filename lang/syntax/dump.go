@@ -103,6 +103,10 @@ func dump(b *strings.Builder, n Node) {
 	case *TupleExpr:
 		w(append([]any{"tuple"}, exprs(n.Elems)...)...)
 	case *ParenExpr:
+		if n.Open != "" {
+			w("open", n.Open, n.X)
+			break
+		}
 		w("paren", n.X)
 	case *ArrayLit:
 		w(append([]any{"array"}, exprs(n.Elems)...)...)

@@ -16,16 +16,17 @@ import (
 //
 //	level  assoc   operators
 //	  -    left    e with [i] = v   (the value extends over every operator)
-//	  1    left    |>
-//	  2    right   <|
-//	  3    left    ||
-//	  4    left    &&
-//	  5    left    == != < <= > >=
-//	  6    left    & ^ |
-//	  7    left    << >>
-//	  8    left    + -
-//	  9    left    * / % // %%
-//	 10    left    **
+//	  1    left    `f` `i32.max`     (a function name in backticks, infix)
+//	  2    left    |>
+//	  3    right   <|
+//	  4    left    ||
+//	  5    left    &&
+//	  6    left    == != < <= > >=
+//	  7    left    & ^ |
+//	  8    left    << >>
+//	  9    left    + -
+//	 10    left    * / % // %%
+//	 11    left    **
 //	  -    prefix  - and !          (tighter than any infix operator: -x % y is (-x) % y)
 //	  -    left    juxtaposition    (f a b; f x ** 2 is (f x) ** 2)
 //	  -    postfix a[i] and x.0     (tighter than juxtaposition: f a[i] is f (a[i]))
@@ -51,25 +52,68 @@ type opInfo struct {
 }
 
 var binOps = map[string]opInfo{
-	"|>": {1, false},
-	"<|": {2, true},
-	"||": {3, false},
-	"&&": {4, false},
-	"==": {5, false}, "!=": {5, false}, "<": {5, false}, "<=": {5, false}, ">": {5, false}, ">=": {5, false},
-	"&": {6, false}, "^": {6, false}, "|": {6, false},
-	"<<": {7, false}, ">>": {7, false},
-	"+": {8, false}, "-": {8, false},
-	"*": {9, false}, "/": {9, false}, "%": {9, false}, "//": {9, false}, "%%": {9, false},
-	"**": {10, false},
+	"`":  {1, false},
+	"|>": {2, false},
+	"<|": {3, true},
+	"||": {4, false},
+	"&&": {5, false},
+	"==": {6, false}, "!=": {6, false}, "<": {6, false}, "<=": {6, false}, ">": {6, false}, ">=": {6, false},
+	"&": {7, false}, "^": {7, false}, "|": {7, false},
+	"<<": {8, false}, ">>": {8, false},
+	"+": {9, false}, "-": {9, false},
+	"*": {10, false}, "/": {10, false}, "%": {10, false}, "//": {10, false}, "%%": {10, false},
+	"**": {11, false},
 	// Longer operators starting with ! or = (such as !==) bind like
 	// comparisons; alone, ! is prefix not and = is binding syntax.
-	"!": {5, false}, "=": {5, false},
+	"!": {6, false}, "=": {6, false},
 }
+
+// builtinOps are the operators the language defines; the checker gives
+// them their meaning. Any other operator (`+^`, declared with `def (+^) a
+// b = ...`) and any backticked name is a function: the parser writes its
+// uses as applications of the name (see opApply), so user operators need
+// nothing from the checker beyond ordinary names.
+var builtinOps = map[string]bool{
+	"+": true, "-": true, "*": true, "/": true, "%": true, "**": true, "//": true, "%%": true,
+	"&": true, "|": true, "^": true, "<<": true, ">>": true, ">>>": true, "&&": true, "||": true,
+	"<": true, "<=": true, ">": true, ">=": true, "==": true, "!=": true,
+	"++": true, "|>": true, "<|": true, ">->": true, "<-<": true,
+}
+
+// isFunOp reports whether the infix operator op (unqualified when qual
+// is "") stands for a function named op: a user-defined operator, a
+// backticked name, or a built-in operator that an earlier top-level
+// declaration of this parse redefined (`def (+) x y = x - y`, which
+// Futhark allows; p.shadowed).
+func (p *parser) isFunOp(op, qual string) bool {
+	return qual == "" && (!builtinOps[op] || p.shadowed[op])
+}
+
+// opFun is the function that the user operator op names, as a variable:
+// `f` for the backticked `f`, i32.max for `i32.max`, +^ for +^.
+func opFun(op string, at At) *Var {
+	if name, ok := strings.CutPrefix(op, "`"); ok {
+		name = strings.TrimSuffix(name, "`")
+		if i := strings.LastIndexByte(name, '.'); i > 0 {
+			return &Var{At: at, Qual: name[:i], Name: name[i+1:]}
+		}
+		return &Var{At: at, Name: name}
+	}
+	return &Var{At: at, Name: op}
+}
+
+// sectionParam names the parameter of the lambda that a right section of
+// a user operator, (+^ y), becomes: \x -> x +^ y. A leading underscore
+// keeps it out of the way of the user's names.
+const sectionParam = "_section_x"
 
 // opFixity returns the precedence of an operator: that of the longest
 // entry of binOps that starts it, as in Futhark, where `++` binds like `+`
 // and `>>=` like `>>`. Every operator character starts some entry.
 func opFixity(op string) opInfo {
+	if op[0] == '`' {
+		return binOps["`"]
+	}
 	for n := min(len(op), 2); n > 0; n-- {
 		if info, ok := binOps[op[:n]]; ok {
 			return info
@@ -82,7 +126,7 @@ func opFixity(op string) opInfo {
 // leaves out; they get a message saying so.
 var unsupportedKeywords = map[string]bool{
 	"val": true, "local": true, "open": true, "include": true, "import": true,
-	"type": true, "module": true, "match": true, "case": true,
+	"type": true, "module": true,
 }
 
 // notBinOps are operator-character tokens with another role: binding,
@@ -183,6 +227,11 @@ func (p *parser) binOp(t *lexer.Token) (op, qual string, ok bool) {
 // operator `i32.+` the first of them ends the qualifier.
 const opChars = "+-*/%=!><|&^"
 
+// Within a declaration, `def (+^) a b` and `def a +^ b` name the operator
+// +^; the lexer's pass rewriteOpDecls turns both into `def +^ a b`, with
+// the operator as a name token, so that the grammar sees an ordinary
+// function declaration.
+
 // exp2 parses operators of level minPrec and above. In a section context
 // (directly inside parentheses), an operator followed by ")" ends the
 // expression so that the caller can build a left section `(e op)`.
@@ -251,8 +300,13 @@ func (p *parser) exp2(lex *lexer.PeekingLexer, minPrec int, section bool) (Expr,
 		if err != nil {
 			return nil, err
 		}
-		lhs = &BinOp{At: At{p.spanOf(start, p.lastEnd(lex))}, Op: op, Qual: qual,
-			OpPos: p.posAt(t.Pos.Offset), Lhs: lhs, Rhs: rhs}
+		at := At{p.spanOf(start, p.lastEnd(lex))}
+		if p.isFunOp(op, qual) {
+			opAt := At{p.spanOf(t.Pos.Offset, tokEnd(t))}
+			lhs = &Apply{At: at, Fn: opFun(op, opAt), Args: []Expr{lhs, rhs}}
+			continue
+		}
+		lhs = &BinOp{At: at, Op: op, Qual: qual, OpPos: p.posAt(t.Pos.Offset), Lhs: lhs, Rhs: rhs}
 	}
 }
 
@@ -300,6 +354,9 @@ func (p *parser) unary(lex *lexer.PeekingLexer) (Expr, error) {
 			}
 			return &If{At: At{p.tokSpan(g.Tokens)}, Cond: g.Cond, Then: g.Then, Else: g.Else}, nil
 		case "let":
+			if n := p.peek2(lex); n.Type == p.lx.tQualIdent && !primTypes[n.Value[:strings.IndexByte(n.Value, '.')]] {
+				return p.letField(lex)
+			}
 			g, err := p.letP.ParseFromLexer(lex, participle.AllowTrailing(true))
 			if err != nil {
 				return nil, err
@@ -311,6 +368,8 @@ func (p *parser) unary(lex *lexer.PeekingLexer) (Expr, error) {
 				return nil, err
 			}
 			return p.convLoop(g)
+		case "match":
+			return p.match(lex)
 		}
 	case p.isPunct(t, "\\"):
 		return p.lambda(lex)
@@ -330,7 +389,7 @@ func (p *parser) lambda(lex *lexer.PeekingLexer) (Expr, error) {
 // juxtaposition.
 func (p *parser) startsAtom(t *lexer.Token) bool {
 	switch t.Type {
-	case p.lx.tInt, p.lx.tFloat, p.lx.tIdent, p.lx.tQualIdent, p.lx.tIndexOpen:
+	case p.lx.tInt, p.lx.tFloat, p.lx.tIdent, p.lx.tQualIdent, p.lx.tIndexOpen, p.lx.tChar, p.lx.tString:
 		return true
 	case p.lx.tKeyword:
 		return t.Value == "true" || t.Value == "false"
@@ -443,8 +502,25 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 	case p.lx.tFloat:
 		lex.Next()
 		return p.floatLit(t, at)
+	case p.lx.tChar:
+		lex.Next()
+		return p.charLit(t, at), nil
+	case p.lx.tString:
+		lex.Next()
+		return p.stringLit(t, at), nil
 	case p.lx.tIdent:
 		lex.Next()
+		if dot := lex.Peek(); primTypes[t.Value] && p.isPunct(dot, ".") && dot.Pos.Offset == tokEnd(t) {
+			// i32.(e): a local open of the numeric module.
+			if open := p.peek2(lex); p.isPunct(open, "(") && open.Pos.Offset == tokEnd(dot) {
+				lex.Next()
+				x, err := p.paren(lex)
+				if err != nil {
+					return nil, err
+				}
+				return &ParenExpr{At: At{p.spanOf(t.Pos.Offset, p.lastEnd(lex))}, X: x, Open: t.Value}, nil
+			}
+		}
 		return &Var{At: at, Name: t.Value}, nil
 	case p.lx.tQualIdent:
 		lex.Next()
@@ -469,7 +545,7 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 			return &BoolLit{At: at, Value: t.Value == "true"}, nil
 		}
 		if unsupportedKeywords[t.Value] {
-			return nil, p.errorf(t, "%q is not supported by arepl (Futhark's module system and match are outside its subset)", t.Value)
+			return nil, p.errorf(t, "%q is not supported by arepl (Futhark's module system is outside its subset)", t.Value)
 		}
 	case p.lx.tIndexOpen:
 		return p.arrayLit(lex)
@@ -564,6 +640,9 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 			lex.Next()
 			if closes {
 				lex.Next()
+				if p.isFunOp(op, qual) {
+					return opFun(op, at()), nil
+				}
 				return &OpSection{At: at(), Op: op, Qual: qual}, nil
 			}
 			x, err := p.exp2(lex, 0, false)
@@ -572,6 +651,13 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 			}
 			if err := p.closeParen(lex); err != nil {
 				return nil, err
+			}
+			if p.isFunOp(op, qual) {
+				// (+^ y) is \x -> x +^ y.
+				a := at()
+				param := &Var{At: a, Name: sectionParam}
+				return &Lambda{At: a, Params: []Pat{&IdPat{At: a, Name: sectionParam}},
+					Body: &Apply{At: a, Fn: opFun(op, a), Args: []Expr{param, x}}}, nil
 			}
 			return &RightSection{At: at(), Op: op, Qual: qual, X: x}, nil
 		}
@@ -583,6 +669,10 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 	if op, qual, ok := p.binOp(lex.Peek()); ok && p.isPunct(p.peek2(lex), ")") {
 		lex.Next()
 		lex.Next()
+		if p.isFunOp(op, qual) {
+			// (x +^) is the partial application (+^) x.
+			return &Apply{At: at(), Fn: opFun(op, at()), Args: []Expr{e}}, nil
+		}
 		return &LeftSection{At: at(), Op: op, Qual: qual, X: e}, nil
 	}
 	if e, err = p.rangeRest(lex, e, t.Pos.Offset); err != nil {
@@ -796,4 +886,49 @@ func (p *parser) recordLit(lex *lexer.PeekingLexer) (Expr, error) {
 	}
 	lex.Next()
 	return &RecordExpr{At: At{p.spanOf(start, p.lastEnd(lex))}, Fields: fields}, nil
+}
+
+// charLit is a character literal: as in Futhark, an integer literal whose
+// value is the character's code point (so its type is decided like any
+// integer literal's, i32 by default).
+func (p *parser) charLit(t *lexer.Token, at At) Expr {
+	r, _, _ := scanQuoted(t.Value, 0, '\'')
+	return &IntLit{At: at, Text: t.Value, Value: uint64(r[0])}
+}
+
+// stringLit is a string literal: as in Futhark, the array of its UTF-8
+// bytes, of type []u8.
+func (p *parser) stringLit(t *lexer.Token, at At) Expr {
+	runes, _, _ := scanQuoted(t.Value, 0, '"')
+	b := []byte(string(runes))
+	elems := make([]Expr, len(b))
+	for i, c := range b {
+		elems[i] = &IntLit{At: at, Text: strconv.Itoa(int(c)) + "u8", Value: uint64(c), Suffix: "u8"}
+	}
+	u8 := &ArrayTypeExpr{At: at, Elem: &PrimTypeExpr{At: at, Name: "u8"}}
+	return &Ascribe{At: at, X: &ArrayLit{At: at, Elems: elems}, Type: u8}
+}
+
+// letField parses `let r.a.b = v in body`, the in-place update of a record
+// field, which means `let r = r with a.b = v in body`.
+func (p *parser) letField(lex *lexer.PeekingLexer) (Expr, error) {
+	kw := lex.Next()
+	name := lex.Next()
+	path := strings.Split(name.Value, ".")
+	if eq := lex.Peek(); !p.isOp(eq, "=") {
+		return nil, p.unexpected(eq, `"="`)
+	}
+	lex.Next()
+	val, err := p.exp(lex)
+	if err != nil {
+		return nil, err
+	}
+	valEnd := p.lastEnd(lex)
+	body, err := p.parseLetBody(lex)
+	if err != nil {
+		return nil, err
+	}
+	nameAt := At{p.spanOf(name.Pos.Offset, name.Pos.Offset+len(path[0]))}
+	upd := &Update{At: At{p.spanOf(name.Pos.Offset, valEnd)}, X: &Var{At: nameAt, Name: path[0]}, Path: path[1:], Val: val}
+	return &LetIn{At: At{p.spanOf(kw.Pos.Offset, p.lastEnd(lex))}, Pat: &IdPat{At: nameAt, Name: path[0]}, Val: upd, Body: body.get()}, nil
 }

@@ -21,8 +21,9 @@ import "github.com/alecthomas/participle/v2/lexer"
 //	innerPat  = name | "_" | "(" [pat ("," pat)*] ")"
 //	type      = typeTerm ["->" type]
 //	typeTerm  = "*" typeTerm | "[" [name | int] "]" typeTerm | name | "(" [type ("," type)*] ")"
+//	          | "?" ("[" name "]")+ "." typeTerm
 //	if        = "if" exp "then" exp "else" exp
-//	let       = "let" (name [index] size* innerPat* [":" type] | pat) "=" exp letBody
+//	let       = "let" (name [index] size* innerPat* [":" type] | size* pat) "=" exp letBody
 //	letBody   = "in" exp | &"let" exp
 //	loop      = "loop" pat ["=" exp] ("for" pat ("<" exp | "in" exp) | "while" exp) "do" exp
 //	lambda    = "\" innerPat+ [":" typeTerm] "->" exp
@@ -52,7 +53,8 @@ type gIf struct {
 type gLet struct {
 	Tokens []lexer.Token
 	Named  *gLetNamed  `parser:"'let' (  @@"`
-	Pat    Pat         `parser:"       | @@ )"`
+	Sizes  []sizeSpec  `parser:"       | @@*"`
+	Pat    Pat         `parser:"         @@ )"`
 	Val    Expr        `parser:"'=' @@"`
 	Body   letBodySpec `parser:"@@"`
 }

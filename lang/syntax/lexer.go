@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -35,7 +38,7 @@ import (
 //	Whitespace  [ \t\r\n\f\v]+
 //	Name        [a-zA-Z][a-zA-Z0-9_']*(\.[a-zA-Z][a-zA-Z0-9_']*)*(\.[-+*/%=!><|&^][-+*/%=!><|&^.]*)?
 //	            | _[a-zA-Z0-9][a-zA-Z0-9_']*
-//	Punct       [()\[\],:\\_{}]
+//	Punct       [()\[\],:\\_{}?]
 //	Comment     --[^\n]*
 //	Op          [-+*/%=!><|&^][-+*/%=!><|&^.]*
 //	Float       0[xX]hex.hex[pP][+-]?[0-9_]+(f16|f32|f64)?
@@ -46,10 +49,15 @@ import (
 //	Proj        \.[0-9]+ | \.[a-zA-Z][a-zA-Z0-9_']*   (tuple and record fields)
 //	Range       \.\.\. | \.\.< | \.\.> | \.\.
 //	TParam      '[~^]?[a-zA-Z][a-zA-Z0-9_']*               (type parameters)
+//	Char        '(char|\\escape)'                            (an integer: the code point)
+//	String      "(char|\\escape)*"                           (UTF-8 bytes, a []u8)
+//
+// An escape is Haskell's, as Futhark reads it: \n \t \r \\ \' \" \0 \a
+// \b \f \v, \xHH (hexadecimal) or \DDD (decimal code point).
 //
 // Attributes `#[...]` are accepted and ignored: the scanner drops them, as
 // Futhark's compiler ignores the ones that do not concern it.
-var tokenClasses = []string{"Whitespace", "Name", "Punct", "Comment", "Op", "Float", "Int", "Proj", "Range", "TParam"}
+var tokenClasses = []string{"Whitespace", "Name", "Punct", "Comment", "Op", "Float", "Int", "Proj", "Range", "TParam", "Char", "String"}
 
 // keywords are the reserved words of Futhark. Those outside the subset are
 // reserved too, so that `type t = i32` fails at "type" rather than parsing
@@ -67,7 +75,7 @@ var keywords = map[string]bool{
 type futLexer struct {
 	symbols map[string]lexer.TokenType
 	// Token types, looked up once (tWhitespace is never produced).
-	tComment, tWhitespace, tFloat, tInt, tProj, tName, tOp, tPunct, tRange, tTParam lexer.TokenType
+	tComment, tWhitespace, tFloat, tInt, tProj, tName, tOp, tPunct, tRange, tTParam, tChar, tString lexer.TokenType
 	// Introduced by tokenize.
 	tIdent, tQualIdent, tQualOp, tIndexOpen, tKeyword lexer.TokenType
 }
@@ -81,7 +89,7 @@ func newFutLexer() *futLexer {
 		symbols:  syms,
 		tComment: syms["Comment"], tWhitespace: syms["Whitespace"], tFloat: syms["Float"],
 		tInt: syms["Int"], tProj: syms["Proj"], tName: syms["Name"], tOp: syms["Op"], tPunct: syms["Punct"],
-		tRange: syms["Range"], tTParam: syms["TParam"],
+		tRange: syms["Range"], tTParam: syms["TParam"], tChar: syms["Char"], tString: syms["String"],
 		tIdent: syms["Ident"], tQualIdent: syms["QualIdent"], tQualOp: syms["QualOp"],
 		tIndexOpen: syms["IndexOpen"], tKeyword: syms["Keyword"],
 	}
@@ -184,9 +192,73 @@ func (d *futLexer) tokenize(filename, text string, buf []lexer.Token) ([]lexer.T
 		lastLine = t.Pos.Line
 		toks = append(toks, t)
 	}
+	toks = d.rewriteOpDecls(toks)
 	toks = append(toks, lexer.Token{Type: lexer.EOF,
 		Pos: lexer.Position{Filename: filename, Offset: len(text), Line: line, Column: len(text) - lineStart + 1}})
 	return toks, comments, nil
+}
+
+// rewriteOpDecls turns the operator declarations `def (op) a b`, `let (op)
+// a b` and the infix form `def a op b` (a and b each a name or a
+// parenthesised pattern) into `def op a b`, where op is a name token with
+// the operator as its value. The declared operator is then an ordinary
+// function to the grammar, and the parser writes each use of it as an
+// application (expr.go).
+func (d *futLexer) rewriteOpDecls(toks []lexer.Token) []lexer.Token {
+	isDeclKw := func(t lexer.Token) bool {
+		return t.Type == d.tKeyword && (t.Value == "def" || t.Value == "let")
+	}
+	punct := func(i int, v string) bool { return i < len(toks) && toks[i].Type == d.tPunct && toks[i].Value == v }
+	userOp := func(i int) bool {
+		return i < len(toks) && toks[i].Type == d.tOp && !notBinOps[toks[i].Value] && toks[i].Value[0] != '`'
+	}
+	// param returns the index after the parameter starting at i: a name,
+	// or a group of balanced parentheses; or -1.
+	param := func(i int) int {
+		switch {
+		case i < len(toks) && toks[i].Type == d.tIdent:
+			return i + 1
+		case punct(i, "("):
+			depth := 0
+			for j := i; j < len(toks); j++ {
+				if toks[j].Type != d.tPunct {
+					continue
+				}
+				switch toks[j].Value {
+				case "(":
+					depth++
+				case ")":
+					depth--
+					if depth == 0 {
+						return j + 1
+					}
+				}
+			}
+		}
+		return -1
+	}
+	asName := func(t lexer.Token) lexer.Token {
+		t.Type = d.tIdent
+		return t
+	}
+	for i := 0; i+1 < len(toks); i++ {
+		if !isDeclKw(toks[i]) {
+			continue
+		}
+		k := i + 1
+		if punct(k, "(") && userOp(k+1) && punct(k+2, ")") {
+			name := asName(toks[k+1])
+			name.Pos = toks[k].Pos
+			toks = append(toks[:k], append([]lexer.Token{name}, toks[k+3:]...)...)
+			continue
+		}
+		if end := param(k); end > 0 && userOp(end) && param(end+1) > 0 {
+			op := asName(toks[end])
+			copy(toks[k+1:end+1], toks[k:end])
+			toks[k] = op
+		}
+	}
+	return toks
 }
 
 // skipAttribute returns the offset after the attribute `#[...]` starting
@@ -250,7 +322,7 @@ func (d *futLexer) scan(text string, off int) (lexer.TokenType, int) {
 		return d.tName, n
 	case c == '_' && (isLetter(at(1)) || isDigit(at(1))):
 		return d.tName, 2 + span(text, off+2, isNameChar)
-	case strings.IndexByte("()[],:\\_{}", c) >= 0:
+	case strings.IndexByte("()[],:\\_{}?", c) >= 0:
 		return d.tPunct, 1
 	case c == '-' && at(1) == '-':
 		return d.tComment, 2 + span(text, off+2, func(c byte) bool { return c != '\n' })
@@ -271,21 +343,93 @@ func (d *futLexer) scan(text string, off int) (lexer.TokenType, int) {
 			return d.tRange, 3
 		case at(1) == '.':
 			return d.tRange, 2
-		case at(1) == '[':
-			return d.tPunct, 1 // the index section (.[i])
+		default:
+			return d.tPunct, 1 // the index section (.[i]), or ?[n].t
+		}
+	case c == '~':
+		return d.tOp, 1 // type~ (a size-lifted type abbreviation)
+	case c == '`':
+		// A backticked name, `f` or `i32.max`: an infix operator.
+		n := 1 + span(text, off+1, func(c byte) bool { return isNameChar(c) || c == '.' })
+		if n > 1 && isLetter(at(1)) && at(n) == '`' {
+			return d.tOp, n + 1
 		}
 	case c == '\'':
 		n := 1
 		if at(1) == '~' || at(1) == '^' {
 			n = 2
 		}
-		// 'c' is a character literal, which describeBadChar names.
 		if isLetter(at(n)) && at(n+1) != '\'' {
 			return d.tTParam, n + 1 + span(text, off+n+1, isNameChar)
+		}
+		if _, k, ok := scanQuoted(text, off, '\''); ok {
+			return d.tChar, k
+		}
+	case c == '"':
+		if _, k, ok := scanQuoted(text, off, '"'); ok {
+			return d.tString, k
 		}
 	}
 	return 0, 0
 }
+
+// scanQuoted reads the character (q is ') or string (q is ") literal at
+// off: its characters' code points, its length, and whether it is well
+// formed (closed on its line, escapes valid, a character literal holding
+// exactly one character).
+func scanQuoted(text string, off int, q byte) ([]rune, int, bool) {
+	var runes []rune
+	i := off + 1
+	for i < len(text) && text[i] != q {
+		c := text[i]
+		if c == '\n' {
+			return nil, 0, false
+		}
+		if c != '\\' {
+			r, size := utf8.DecodeRuneInString(text[i:])
+			runes = append(runes, r)
+			i += size
+			continue
+		}
+		i++
+		if i >= len(text) {
+			return nil, 0, false
+		}
+		switch e := text[i]; {
+		case strings.IndexByte(simpleEscapes, e) >= 0:
+			runes = append(runes, rune(escapeValues[strings.IndexByte(simpleEscapes, e)]))
+			i++
+		case e == 'x':
+			k := span(text, i+1, isHex)
+			v, err := strconv.ParseUint(text[i+1:i+1+k], 16, 32)
+			if k == 0 || err != nil || v > unicode.MaxRune {
+				return nil, 0, false
+			}
+			runes = append(runes, rune(v))
+			i += 1 + k
+		case isDigit(e):
+			k := span(text, i, isDigit)
+			v, err := strconv.ParseUint(text[i:i+k], 10, 32)
+			if err != nil || v > unicode.MaxRune {
+				return nil, 0, false
+			}
+			runes = append(runes, rune(v))
+			i += k
+		default:
+			return nil, 0, false
+		}
+	}
+	if i >= len(text) || (q == '\'' && len(runes) != 1) {
+		return nil, 0, false
+	}
+	return runes, i + 1 - off, true
+}
+
+// simpleEscapes are the one-letter escapes and escapeValues their values.
+const (
+	simpleEscapes = "ntr\\'\"abfv"
+	escapeValues  = "\n\t\r\\'\"\a\b\f\v"
+)
 
 // scanFloat returns the length of the float literal at off, or 0.
 func scanFloat(text string, off int) int {
@@ -384,8 +528,10 @@ func describeBadChar(text string, off int) string {
 		return "unexpected end of input"
 	}
 	switch {
-	case r[0] == '"' || r[0] == '\'':
-		return fmt.Sprintf("unexpected %q: string and character literals are not supported by arepl", string(r[0]))
+	case r[0] == '"':
+		return "malformed string literal: unclosed on its line, or with an unknown escape"
+	case r[0] == '\'':
+		return "malformed character literal: one character (or escape) between single quotes"
 	case r[0] == '#':
 		return `unexpected "#": sum types (#constructors) are not supported by arepl`
 	}

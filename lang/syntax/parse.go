@@ -173,6 +173,9 @@ type parser struct {
 	lexErr     source.ErrorList
 	depth      int
 	lets       int // lets in sequence being parsed (parseLetBody)
+	// shadowed holds the built-in operators that a top-level declaration
+	// parsed so far redefines; later uses call the declaration.
+	shadowed map[string]bool
 }
 
 var (
@@ -206,6 +209,7 @@ func getParser(f *source.File) *parser {
 	p.file = f
 	p.depth, p.lets = 0, 0
 	p.lexErr = nil
+	clear(p.shadowed)
 	p.lineStarts = p.lineStarts[:0]
 	p.lineStarts = append(p.lineStarts, 0)
 	for i := 0; i < len(f.Text); i++ {
@@ -309,6 +313,14 @@ func (p *parser) decls(recoverErrs bool) ([]Decl, source.ErrorList) {
 				d, err = p.convDecl(g)
 				if err == nil {
 					decls = append(decls, d)
+					if name := g.Name.Name; builtinOps[name] && name != "&&" && name != "||" {
+						// Futhark keeps && and || short-circuiting: they
+						// cannot be redefined.
+						if p.shadowed == nil {
+							p.shadowed = map[string]bool{}
+						}
+						p.shadowed[name] = true
+					}
 					continue
 				}
 			}

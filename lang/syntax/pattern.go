@@ -368,6 +368,8 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 			break
 		}
 		return &NamedTypeExpr{At: at(), Name: t.Value, Args: args}, nil
+	case p.isPunct(t, "?"):
+		return p.existential(lex)
 	case p.isPunct(t, "{"):
 		rat, fields, err := p.recordFields(lex, false)
 		if err != nil {
@@ -426,4 +428,78 @@ func (p *parser) dimExpr(lex *lexer.PeekingLexer) (*DimExpr, error) {
 		return nil, err
 	}
 	return &DimExpr{At: At{p.spanOf(start, p.lastEnd(lex))}, Expr: e}, nil
+}
+
+// existential parses `?[n][m].t`, a type whose sizes n and m are unknown
+// until run time (a function's result whose size it computes). Sizes are
+// checked loosely (README), so each such size becomes an anonymous one:
+// the type means t with n and m written as [].
+func (p *parser) existential(lex *lexer.PeekingLexer) (TypeExpr, error) {
+	lex.Next()
+	names := map[string]bool{}
+	for p.isOpenBracket(lex.Peek()) {
+		lex.Next()
+		n := lex.Peek()
+		if n.Type != p.lx.tIdent {
+			return nil, p.unexpected(n, "size name")
+		}
+		lex.Next()
+		if c := lex.Peek(); !p.isPunct(c, "]") {
+			return nil, p.unexpected(c, `"]"`)
+		}
+		lex.Next()
+		names[n.Value] = true
+	}
+	if len(names) == 0 {
+		return nil, p.unexpected(lex.Peek(), `"[" (a size name) after "?"`)
+	}
+	if d := lex.Peek(); !p.isPunct(d, ".") {
+		return nil, p.unexpected(d, `"."`)
+	}
+	lex.Next()
+	t, err := p.typeTerm(lex)
+	if err != nil {
+		return nil, err
+	}
+	eraseSizes(t, names)
+	return t, nil
+}
+
+// eraseSizes makes every dimension of t named in names anonymous.
+func eraseSizes(t TypeExpr, names map[string]bool) {
+	dim := func(d *DimExpr) *DimExpr {
+		if d != nil && d.Expr == nil && names[d.Name] {
+			return nil
+		}
+		return d
+	}
+	switch t := t.(type) {
+	case *ArrayTypeExpr:
+		t.Dim = dim(t.Dim)
+		eraseSizes(t.Elem, names)
+	case *TupleTypeExpr:
+		for _, e := range t.Elems {
+			eraseSizes(e, names)
+		}
+	case *UniqueTypeExpr:
+		eraseSizes(t.Elem, names)
+	case *FuncTypeExpr:
+		eraseSizes(t.Param, names)
+		eraseSizes(t.Ret, names)
+	case *RecordTypeExpr:
+		for _, f := range t.Fields {
+			if f.Type != nil {
+				eraseSizes(f.Type, names)
+			}
+		}
+	case *NamedTypeExpr:
+		for i, a := range t.Args {
+			if a.Type != nil {
+				eraseSizes(a.Type, names)
+			} else if a.Dim != nil && a.Dim.Expr == nil && names[a.Dim.Name] {
+				t.Args[i].Dim = &DimExpr{At: a.Dim.At, Const: -1}
+			}
+		}
+	case *PrimTypeExpr:
+	}
 }

@@ -2,6 +2,7 @@ package types
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"strconv"
@@ -65,7 +66,9 @@ type checker struct {
 	// typeNames are the type parameters in scope ('t), polyUses the uses
 	// of polymorphic globals (poly.go), generalize the declaration whose
 	// unconstrained type variables become type parameters.
-	typeNames  map[string]Type
+	typeNames map[string]Type
+	// opened are the enclosing local opens i32.(e), innermost last.
+	opened     []openScope
 	abbrevDims map[string]Dim
 	polyUses   []polyUse
 	generalize *syntax.ValDecl
@@ -109,6 +112,32 @@ func (c *checker) lookupGlobal(name string) *Object {
 		return o
 	}
 	return nil
+}
+
+// openScope is a local open: its module, and the scope where it starts.
+type openScope struct {
+	mod string
+	sc  *scope
+}
+
+// openedMember returns the module of the innermost enclosing local open
+// i32.(e) that has a member called name and no local binding of name
+// inside it (a module's names shadow those bound outside the open, as in
+// Futhark), or "".
+func (c *checker) openedMember(sc *scope, name string) string {
+	for i := len(c.opened) - 1; i >= 0; i-- {
+		o := c.opened[i]
+		for s := sc; s != nil && s != o.sc; s = s.parent {
+			if s.obj.Name == name {
+				return ""
+			}
+		}
+		if c.lookupGlobal(o.mod+"."+name) != nil {
+			return o.mod
+		}
+		sc = o.sc
+	}
+	return ""
 }
 
 func (c *checker) lookup(sc *scope, name string) *Object {
@@ -632,6 +661,10 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 	case *syntax.Var:
 		return c.varRef(sc, e)
 	case *syntax.ParenExpr:
+		if e.Open != "" {
+			c.opened = append(c.opened, openScope{e.Open, sc})
+			defer func() { c.opened = c.opened[:len(c.opened)-1] }()
+		}
 		return c.expr(sc, e.X, hint)
 	case *syntax.TupleExpr:
 		elems := make([]Type, len(e.Elems))
@@ -738,9 +771,33 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		c.objs = append(c.objs, o)
 		c.info.Binds[e] = o
 		sizes := map[string]bool{}
+		saved := c.typeNames
+		if len(e.TypeParams) > 0 {
+			// A local function's type parameters ('t) name types that
+			// inference decides, as its unannotated parameters' are: the
+			// function is checked at the types of its uses.
+			c.typeNames = maps.Clone(saved)
+			if c.typeNames == nil {
+				c.typeNames = map[string]Type{}
+			}
+			for i := range e.TypeParams {
+				p := &e.TypeParams[i]
+				c.typeNames[p.Name] = c.s.fresh()
+				c.info.Binds[p] = c.newObj(Local, p.Name, c.typeNames[p.Name], p.Pos())
+			}
+		}
 		o.Type = c.funDef(sc, e.SizeParams, e.Params, e.Ret, e.FnBody, nil, sizes, e.Name, nil)
+		c.typeNames = saved
 		c.localSizes[o] = sizes
-		return c.expr(sc.add(o), e.Body, hint)
+		t := c.expr(sc.add(o), e.Body, hint)
+		for i := range e.TypeParams {
+			// A type parameter that nothing decided stands for no type
+			// in particular: the empty tuple.
+			if v, ok := c.s.shallow(c.info.Binds[&e.TypeParams[i]].Type).(*tyVar); ok {
+				c.s.unify(v, &Tuple{}, false)
+			}
+		}
+		return t
 	case *syntax.LetWith:
 		old := c.lookup(sc, e.Name)
 		if old == nil {
@@ -791,10 +848,21 @@ func (c *checker) varRef(sc *scope, v *syntax.Var) Type {
 	if v.Qual != "" {
 		name = v.Qual + "." + v.Name
 		obj = c.lookupGlobal(name)
+	} else if m := c.openedMember(sc, name); m != "" {
+		// Inside i32.(e) the module's member: qualify the use, so that
+		// lowering sees i32.max as if it were written so.
+		v.Qual, name = m, m+"."+name
+		obj = c.lookupGlobal(name)
 	} else {
 		obj = c.lookup(sc, name)
 	}
 	if obj == nil {
+		if strings.ContainsRune("+-*/%=!><|&^", rune(name[0])) {
+			// A user-defined operator, which the parser writes as an
+			// application of its name.
+			c.errorf(v.Pos(), "unknown operator %s", name)
+			return errT
+		}
 		c.errorf(v.Pos(), "unknown name %q", name)
 		return errT
 	}
@@ -1288,6 +1356,11 @@ func (c *checker) binOp(sc *scope, e *syntax.BinOp, hint Type) Type {
 		return c.pipe(sc, e, e.Rhs, e.Lhs, hint)
 	case "<|":
 		return c.pipe(sc, e, e.Lhs, e.Rhs, hint)
+	}
+	if e.Qual == "" && e.Op != "|>" && e.Op != "<|" {
+		if m := c.openedMember(nil, e.Op); m != "" {
+			e.Qual = m // i32.(a + b) adds with i32.+
+		}
 	}
 	if e.Qual != "" {
 		name := e.Qual + "." + e.Op

@@ -1,0 +1,251 @@
+package syntax
+
+import (
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/arepl/arepl/lang/source"
+)
+
+// Pattern matching without sum types: `match e case p -> a case q -> b`,
+// where a pattern is a name, `_`, a literal (`1`, `-2`, `1.5f32`, `true`),
+// a tuple or record of patterns, or a pattern with a type ascription, as in
+// Futhark. The parser writes it as what it means:
+//
+//	let _match_v = e in
+//	if <p matches _match_v> then (let p' = _match_v in a)
+//	else (let q' = _match_v in b)
+//
+// where "p matches v" is the conjunction of `v.path == literal` over p's
+// literals and p' is p with its literals replaced by `_`. The last case is
+// taken without a test: Futhark rejects a match that is not exhaustive, so
+// in a program it accepts the last case matches whatever reaches it. A
+// case without literals matches everything, and the cases after it are
+// never reached. Constructors (`#some x`) belong to sum types, which the
+// lexer reports as outside the subset.
+//
+//	match   = "match" exp ("case" mpat "->" exp)+
+//	mpat    = minner [":" type]
+//	minner  = name | "_" | literal | "-" number | char | "(" [mpat ("," mpat)*] ")"
+//	        | "{" [field ["=" mpat] ("," field ["=" mpat])*] "}"
+
+// matchScrutinee names the matched value in the expansion; a leading
+// underscore keeps it out of the way of the user's names.
+const matchScrutinee = "_match_v"
+
+// mpat is a parsed match pattern, before expansion. Exactly one of its
+// shapes is used: a binding (name or wildcard), a literal, a tuple, a
+// record, or an ascription of an inner pattern.
+type mpat struct {
+	at     At
+	bind   Pat     // a name or wildcard
+	lit    Expr    // a literal, compared with ==
+	elems  []*mpat // a tuple's components (tuple is set)
+	tuple  bool
+	fields []mfield // a record's fields (record is set)
+	record bool
+	inner  *mpat // ascription: inner : typ
+	typ    TypeExpr
+}
+
+type mfield struct {
+	at   At
+	name string
+	pat  *mpat
+}
+
+// match parses a match expression at the "match" keyword.
+func (p *parser) match(lex *lexer.PeekingLexer) (Expr, error) {
+	kw := lex.Next()
+	start := kw.Pos.Offset
+	scrut, err := p.exp(lex)
+	if err != nil {
+		return nil, err
+	}
+	type arm struct {
+		pat  *mpat
+		body Expr
+	}
+	var arms []arm
+	for p.isKeyword(lex.Peek(), "case") {
+		lex.Next()
+		mp, err := p.matchPat(lex)
+		if err != nil {
+			return nil, err
+		}
+		if a := lex.Peek(); !p.isOp(a, "->") {
+			return nil, p.unexpected(a, `"->"`)
+		}
+		lex.Next()
+		body, err := p.exp(lex)
+		if err != nil {
+			return nil, err
+		}
+		arms = append(arms, arm{mp, body})
+	}
+	if len(arms) == 0 {
+		return nil, p.unexpected(lex.Peek(), `"case"`)
+	}
+	at := At{p.spanOf(start, p.lastEnd(lex))}
+	v := func(a At) Expr { return &Var{At: a, Name: matchScrutinee} }
+	// Build the chain of ifs from the last case back.
+	var chain Expr
+	for i := len(arms) - 1; i >= 0; i-- {
+		a := arms[i]
+		conds, bind := expandMatchPat(a.pat, v(a.pat.at))
+		armAt := At{source.Span{Start: a.pat.at.Span().Start, End: a.body.Span().End}}
+		taken := &LetIn{At: armAt, Pat: bind, Val: v(a.pat.at), Body: a.body}
+		if chain == nil || len(conds) == 0 {
+			chain = taken
+			continue
+		}
+		cond := conds[0]
+		for _, c := range conds[1:] {
+			cond = &BinOp{At: a.pat.at, Op: "&&", OpPos: a.pat.at.Pos(), Lhs: cond, Rhs: c}
+		}
+		chain = &If{At: at, Cond: cond, Then: taken, Else: chain}
+	}
+	return &LetIn{At: at, Pat: &IdPat{At: At{scrut.Span()}, Name: matchScrutinee}, Val: scrut, Body: chain}, nil
+}
+
+// expandMatchPat returns the tests that decide whether x matches mp, and
+// the binding pattern that then destructures x. The tests' nodes take x's
+// span (the whole case pattern), inside which every node of them lies.
+func expandMatchPat(mp *mpat, x Expr) ([]Expr, Pat) {
+	xat := At{x.Span()}
+	switch {
+	case mp.bind != nil:
+		return nil, mp.bind
+	case mp.lit != nil:
+		eq := &BinOp{At: xat, Op: "==", OpPos: mp.at.Pos(), Lhs: x, Rhs: mp.lit}
+		return []Expr{eq}, &WildPat{At: mp.at}
+	case mp.tuple:
+		var conds []Expr
+		var elems []Pat
+		for i, e := range mp.elems {
+			c, b := expandMatchPat(e, &Project{At: xat, X: x, Field: i})
+			conds = append(conds, c...)
+			elems = append(elems, b)
+		}
+		return conds, &TuplePat{At: mp.at, Elems: elems}
+	case mp.record:
+		var conds []Expr
+		var fields []RecordField
+		for _, f := range mp.fields {
+			c, b := expandMatchPat(f.pat, &Project{At: xat, X: x, Field: -1, Name: f.name})
+			conds = append(conds, c...)
+			fields = append(fields, RecordField{At: f.at, Name: f.name, Pat: b})
+		}
+		return conds, &RecordPat{At: mp.at, Fields: fields}
+	default: // ascription
+		conds, b := expandMatchPat(mp.inner, x)
+		return conds, &AscribedPat{At: mp.at, Pat: b, Type: mp.typ}
+	}
+}
+
+// matchPat parses a match pattern with an optional ascription.
+func (p *parser) matchPat(lex *lexer.PeekingLexer) (*mpat, error) {
+	start := lex.Peek().Pos.Offset
+	inner, err := p.matchInner(lex)
+	if err != nil {
+		return nil, err
+	}
+	if !p.isPunct(lex.Peek(), ":") {
+		return inner, nil
+	}
+	lex.Next()
+	t, err := p.typ(lex)
+	if err != nil {
+		return nil, err
+	}
+	return &mpat{at: At{p.spanOf(start, p.lastEnd(lex))}, inner: inner, typ: t}, nil
+}
+
+func (p *parser) matchInner(lex *lexer.PeekingLexer) (*mpat, error) {
+	if err := p.enter(lex); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	t := lex.Peek()
+	start := t.Pos.Offset
+	at := func() At { return At{p.spanOf(start, p.lastEnd(lex))} }
+	switch {
+	case t.Type == p.lx.tIdent:
+		lex.Next()
+		return &mpat{at: at(), bind: &IdPat{At: at(), Name: t.Value}}, nil
+	case p.isPunct(t, "_"):
+		lex.Next()
+		return &mpat{at: at(), bind: &WildPat{At: at()}}, nil
+	case t.Type == p.lx.tInt, t.Type == p.lx.tFloat, t.Type == p.lx.tChar, p.isKeyword(t, "true"), p.isKeyword(t, "false"):
+		lit, err := p.primary(lex)
+		if err != nil {
+			return nil, err
+		}
+		return &mpat{at: at(), lit: lit}, nil
+	case p.isOp(t, "-"):
+		lex.Next()
+		n := lex.Peek()
+		if n.Type != p.lx.tInt && n.Type != p.lx.tFloat {
+			return nil, p.unexpected(n, "number")
+		}
+		lit, err := p.primary(lex)
+		if err != nil {
+			return nil, err
+		}
+		return &mpat{at: at(), lit: &Negate{At: at(), X: lit}}, nil
+	case p.isPunct(t, "("):
+		lex.Next()
+		var elems []*mpat
+		for !p.isPunct(lex.Peek(), ")") {
+			e, err := p.matchPat(lex)
+			if err != nil {
+				return nil, err
+			}
+			elems = append(elems, e)
+			if n := lex.Peek(); p.isPunct(n, ",") {
+				lex.Next()
+			} else if !p.isPunct(n, ")") {
+				return nil, p.unexpected(n, `")" or ","`)
+			}
+		}
+		lex.Next()
+		if len(elems) == 1 {
+			return elems[0], nil
+		}
+		return &mpat{at: at(), tuple: true, elems: elems}, nil
+	case p.isPunct(t, "{"):
+		lex.Next()
+		mp := &mpat{record: true}
+		for !p.isPunct(lex.Peek(), "}") {
+			n := lex.Peek()
+			if n.Type != p.lx.tIdent && n.Type != p.lx.tInt {
+				return nil, p.unexpected(n, "field name")
+			}
+			lex.Next()
+			nat := At{p.spanOf(n.Pos.Offset, tokEnd(n))}
+			f := mfield{name: n.Value}
+			if p.isOp(lex.Peek(), "=") {
+				lex.Next()
+				q, err := p.matchPat(lex)
+				if err != nil {
+					return nil, err
+				}
+				f.pat = q
+			} else if n.Type == p.lx.tIdent {
+				f.pat = &mpat{at: nat, bind: &IdPat{At: nat, Name: n.Value}}
+			} else {
+				return nil, p.unexpected(lex.Peek(), `"="`)
+			}
+			f.at = At{p.spanOf(n.Pos.Offset, p.lastEnd(lex))}
+			mp.fields = append(mp.fields, f)
+			if c := lex.Peek(); p.isPunct(c, ",") {
+				lex.Next()
+			} else if !p.isPunct(c, "}") {
+				return nil, p.unexpected(c, `"," or "}"`)
+			}
+		}
+		lex.Next()
+		mp.at = at()
+		return mp, nil
+	}
+	return nil, p.unexpected(t, "pattern")
+}
