@@ -88,6 +88,19 @@ type Session struct {
 	calls map[callKey]compiledCall // Call's compiled programs
 }
 
+// Close lets the session's GPU backend finish: a tiered compile running in
+// the background completes and its optimised module reaches the disk cache
+// (eval/gpu's tier.go), and queued ones are dropped. The session must not be
+// used afterwards. It does nothing when no GPU backend was made.
+func (s *Session) Close() {
+	if !s.gpuDone.Load() || s.gpu == nil {
+		return
+	}
+	if c, ok := s.gpu.(interface{ Close() }); ok {
+		c.Close()
+	}
+}
+
 // Result is the outcome of one input.
 type Result struct {
 	// Decls names what a declaration input declared, in order; empty for an

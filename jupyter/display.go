@@ -44,6 +44,8 @@ func timingBundle(t eval.Timings) bundle {
 	switch {
 	case t.CacheHit:
 		compile += " (cache hit)"
+	case t.FastTier:
+		compile += " (cache miss; fast tier, optimised module in the background)"
 	case t.Compile > 0:
 		compile += " (cache miss)"
 	}

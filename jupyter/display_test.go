@@ -38,3 +38,13 @@ func TestTimingBundle(t *testing.T) {
 		t.Errorf("text:\n%s", text)
 	}
 }
+
+// A module compiled at the fast tier says so in the notebook's table, as
+// :time does, so that a slower first run is not read as the kernel's speed.
+func TestTimingBundleFastTier(t *testing.T) {
+	b := timingBundle(eval.Timings{Compile: 110 * time.Millisecond, FastTier: true, Total: 111 * time.Millisecond, Backend: "gpu"})
+	html := b["text/html"].(string)
+	if !strings.Contains(html, "compile (cache miss; fast tier, optimised module in the background)") {
+		t.Errorf("HTML lacks the fast tier:\n%s", html)
+	}
+}

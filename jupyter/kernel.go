@@ -213,6 +213,9 @@ func (k *kernel) serve() error {
 			k.shutdown()
 		case <-k.exit:
 			k.close()
+			if c, ok := k.ev.s.(interface{ Close() }); ok {
+				c.Close() // a background compile reaches the disk cache
+			}
 			return nil
 		}
 	}

@@ -81,6 +81,7 @@ func runREPL(args []string) error {
 		echo:        *echo && !interactive,
 	}
 	r.sess.Prewarm() // the GPU's context and first compile, while the user types
+	defer r.sess.Close()
 	r.st = commands.NewState(r.sess, replUI{r})
 	r.st.Files = true
 	stop := r.handleInterrupts()
