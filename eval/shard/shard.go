@@ -721,12 +721,11 @@ var partialReads = "early"
 // readEarly reads the results early names that are on the device and
 // smaller than CollectiveMin to the host, on the device's goroutine right
 // after its block: the first device's read overlaps the others' kernels
-// instead of waiting for them, and is issued while the device's command
-// thread is still awake (a read issued later, after the slowest device,
-// waited for both threads to wake: two GPUs' 4 KB histogram partials took
-// 73-124 µs to read that way on two H200s, bench/RESULTS.md). The read is
-// part of the device's run time: the run is the slowest device's kernels
-// and read.
+// instead of waiting for them. On two H200s (bench/RESULTS.md, "Several
+// GPUs, 2026-11-26 night") the two 4 KB histogram partials, read after
+// both devices, added 76-342 µs to the run; read early, 26-120 µs (a small
+// read costs 30-100 µs there, pinned memory or not). The read is part of
+// the device's run time: the run is the slowest device's kernels and read.
 func (r *run) readEarly(early []int, out []eval.Value, sub *eval.Timings) error {
 	if partialReads != "early" || r.b.opts.CollectiveMin <= 0 {
 		return nil

@@ -100,19 +100,17 @@ const (
 // GPU is an open device with its primary context current on the command
 // goroutine.
 type GPU struct {
-	d        *driver
-	cmds     chan func()
-	dev      int32
-	ctx      uintptr
-	props    Props
-	start    uintptr // events for Launch timing, created once
-	stop     uintptr
-	hold     *hold          // holds the stream while Launch queues (hold.go); nil: none
-	evs      []uintptr      // timing events free for LaunchAsync (command goroutine only)
-	stage    *stage         // pinned staging buffers for large copies (staging.go)
-	small    unsafe.Pointer // the pinned buffer for small reads (staging.go); nil: not yet
-	smallOff bool           // no pinned buffer for small reads (its allocation failed)
-	pool     uintptr        // the memory pool Alloc takes from (pool.go); 0: none
+	d     *driver
+	cmds  chan func()
+	dev   int32
+	ctx   uintptr
+	props Props
+	start uintptr // events for Launch timing, created once
+	stop  uintptr
+	hold  *hold     // holds the stream while Launch queues (hold.go); nil: none
+	evs   []uintptr // timing events free for LaunchAsync (command goroutine only)
+	stage *stage    // pinned staging buffers for large copies (staging.go)
+	pool  uintptr   // the memory pool Alloc takes from (pool.go); 0: none
 
 	ordinal int // the device's ordinal (OpenDevice)
 
@@ -415,7 +413,7 @@ func (g *GPU) DtoH(dst unsafe.Pointer, src Ptr, n int64) error {
 	if n >= stageMin {
 		return g.do(func() error { return g.stagedDtoH(dst, uint64(src), n) })
 	}
-	return g.do(func() error { return g.smallDtoH(dst, uint64(src), n) })
+	return g.do(func() error { return g.check("cuMemcpyDtoH_v2", g.d.cuMemcpyDtoH(dst, uint64(src), uint64(n))) })
 }
 
 // DtoD copies n bytes between device buffers.

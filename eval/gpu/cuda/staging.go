@@ -25,19 +25,10 @@ import (
 // done, so a buffer is refilled only then. Every copy returns only once all
 // of its DMA has finished, as the synchronous copies it replaces do.
 
-// Small reads (under stageMin: a reduction's scalar, a histogram's
-// partial read back to be combined on the host) go through one pinned
-// buffer of smallPinned bytes, allocated on first use and kept: a copy
-// from device memory into pageable memory is staged by the driver through
-// its own pinned buffer, a second copy and a synchronisation more than a
-// DMA straight into pinned memory (bench/RESULTS.md, "Several GPUs,
-// 2026-11-26 night": the two GPUs' 4 KB histogram partials).
-
 const (
-	smallPinned = 64 << 10 // bytes of the small-read buffer
-	stageMin    = 1 << 20  // copies of at least this many bytes are staged
-	stageChunk  = 16 << 20 // bytes per staging buffer
-	stageBufs   = 4
+	stageMin   = 1 << 20  // copies of at least this many bytes are staged
+	stageChunk = 16 << 20 // bytes per staging buffer
+	stageBufs  = 4
 
 	eventDisableTiming = 0x2
 )
@@ -152,31 +143,6 @@ func (g *GPU) stagedDtoH(dst unsafe.Pointer, src uint64, n int64) error {
 		}
 	}
 	runtime.KeepAlive(dst)
-	return nil
-}
-
-// smallReads says how reads under stageMin go: "pinned" through the small
-// pinned buffer, "pageable" straight into the destination. Benchmarks
-// built with -ldflags '-X github.com/arepl/arepl/eval/gpu/cuda.smallReads=pageable'
-// time the second.
-var smallReads = "pinned"
-
-// smallDtoH copies n < stageMin bytes from device src to host dst (on the
-// command goroutine): through the small pinned buffer when n fits it.
-func (g *GPU) smallDtoH(dst unsafe.Pointer, src uint64, n int64) error {
-	if n > smallPinned || smallReads != "pinned" || g.smallOff {
-		return g.check("cuMemcpyDtoH_v2", g.d.cuMemcpyDtoH(dst, src, uint64(n)))
-	}
-	if g.small == nil {
-		if g.d.cuMemHostAlloc(&g.small, smallPinned, 0) != 0 {
-			g.small, g.smallOff = nil, true
-			return g.check("cuMemcpyDtoH_v2", g.d.cuMemcpyDtoH(dst, src, uint64(n)))
-		}
-	}
-	if err := g.check("cuMemcpyDtoH_v2", g.d.cuMemcpyDtoH(g.small, src, uint64(n))); err != nil {
-		return err
-	}
-	copy(unsafe.Slice((*byte)(dst), n), unsafe.Slice((*byte)(g.small), n))
 	return nil
 }
 
