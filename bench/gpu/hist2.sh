@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Issue 21, the two-GPU histogram's read-back (bench/RESULTS.md, "Several
-# GPUs, 2026-11-26 night"), in one call of nvidia-h200-x2. Build here:
+# GPUs, 2026-11-26 night"), in one call of nvidia-h200-x2. Build here, at
+# adb62f4 (cuda.smallReads, the pinned small-read buffer, is gone after it:
+# at a later commit the -X of it does nothing and "pinned" = "base"):
 #   C=github.com/arepl/arepl/eval/gpu/cuda.smallReads S=github.com/arepl/arepl/eval/shard.partialReads
 #   go build -ldflags=-s -o DIR/arepl-both ./cmd/arepl                                  # pinned, early
 #   go build -ldflags="-s -X $S=late -X $C=pageable" -o DIR/arepl-base ./cmd/arepl     # as before
