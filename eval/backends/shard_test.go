@@ -265,19 +265,34 @@ type fakeDevice struct {
 	cpu   eval.Backend
 	ran   []string
 	progs []*core.Program
+	// events, when set, logs "run FN" and "read" (an array result read
+	// back) in order, shared between devices.
+	events *[]string
+	name   string
 }
 
-type fakeArray struct{ data any }
+type fakeArray struct {
+	data   any
+	onRead func()
+}
 
-func (a *fakeArray) ToHost(context.Context) (any, error) { return a.data, nil }
-func (a *fakeArray) Bytes() int64                        { return int64(eval.DataLen(a.data)) }
-func (a *fakeArray) Free()                               {}
+func (a *fakeArray) ToHost(context.Context) (any, error) {
+	if a.onRead != nil {
+		a.onRead()
+	}
+	return a.data, nil
+}
+func (a *fakeArray) Bytes() int64 { return int64(eval.DataLen(a.data)) }
+func (a *fakeArray) Free()        {}
 
 func (*fakeDevice) Name() string { return "fake" }
 
 func (d *fakeDevice) Run(ctx context.Context, p *core.Program, fn string, args []eval.Value, t *eval.Timings) ([]eval.Value, error) {
 	d.ran = append(d.ran, fn)
 	d.progs = append(d.progs, p)
+	if d.events != nil {
+		*d.events = append(*d.events, d.name+" run "+fn)
+	}
 	for i, a := range args {
 		hv, err := a.Host(ctx)
 		if err != nil {
@@ -288,7 +303,11 @@ func (d *fakeDevice) Run(ctx context.Context, p *core.Program, fn string, args [
 	out, err := d.cpu.Run(ctx, p, fn, args, t)
 	for i, v := range out {
 		if len(v.Shape) > 0 {
-			out[i] = eval.Value{Elem: v.Elem, Shape: v.Shape, Dev: &fakeArray{data: v.Data}}
+			a := &fakeArray{data: v.Data}
+			if d.events != nil {
+				a.onRead = func() { *d.events = append(*d.events, d.name+" read") }
+			}
+			out[i] = eval.Value{Elem: v.Elem, Shape: v.Shape, Dev: a}
 		}
 	}
 	return out, err
@@ -347,6 +366,55 @@ func TestScanOnePassPerBlock(t *testing.T) {
 		if !slices.Equal(devs[0].ran, c.dev0) || !slices.Equal(devs[1].ran, c.dev1) {
 			t.Errorf("%s: device 0 ran %q, device 1 ran %q; want %q and %q", c.src, devs[0].ran, devs[1].ran, c.dev0, c.dev1)
 		}
+	}
+}
+
+// TestHistPartialsReadEarly: a small histogram's partial is read to the
+// host as soon as its device is done, before the next device runs (with
+// the devices run concurrently, on each device's goroutine while the
+// others compute), and the read is counted in the device's run; the
+// result does not change.
+func TestHistPartialsReadEarly(t *testing.T) {
+	ctx := context.Background()
+	var events []string
+	devs := []*fakeDevice{{cpu: cpu.New(cpu.Options{}), events: &events, name: "dev0"}, {cpu: cpu.New(cpu.Options{}), events: &events, name: "dev1"}}
+	b, err := shard.New(shard.Options{Devices: []eval.Backend{devs[0], devs[1]}, Comm: noComm{}, MinShard: 1, CollectiveMin: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := eval.NewSession(eval.Options{Backend: "gpu", Fusion: true, CPU: cpu.New(cpu.Options{}), GPU: func() (eval.Backend, error) { return b, nil }})
+	ref := NewSession(eval.Options{Backend: "cpu", Fusion: true})
+	src := `hist (+) 0 100 (map (\i -> i % 100) (iota 1001)) (map (\i -> i32.i64 i) (iota 1001))`
+	res, err := s.Eval(ctx, "[t]", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ref.Eval(ctx, "[t]", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, w := formatAll(t, res), formatAll(t, want); got != w {
+		t.Errorf("got %s, want %s", got, w)
+	}
+	// Device 0's partial is its last read (before it, its arguments').
+	run1 := slices.Index(events, "dev1 run ar_shard_hist")
+	last0 := -1
+	for i, e := range events {
+		if e == "dev0 read" {
+			last0 = i
+		}
+	}
+	if run1 < 0 || last0 < 0 || last0 > run1 || events[len(events)-1] != "dev1 read" {
+		t.Errorf("events %q: want device 0's partial read before device 1 runs, device 1's right after it", events)
+	}
+	reads := 0
+	for _, k := range res.Timings.Kernels {
+		if strings.Contains(k.Name, "read partial to host") {
+			reads++
+		}
+	}
+	if reads != 2 {
+		t.Errorf("%d \"read partial to host\" rows, want one per device", reads)
 	}
 }
 

@@ -634,6 +634,10 @@ type perDevice struct {
 	pieces map[string][]eval.Value
 	w      *core.Var // the block's size, when the statement's size is replaced
 	off    *core.Var // the block's first index, when the statement uses indices
+	// early lists results that are read to the host on the device's
+	// goroutine as soon as its block is done, when smaller than
+	// CollectiveMin: partials the host will combine (see readEarly).
+	early []int
 }
 
 // runBlocks runs p.fun on every non-empty block and returns each
@@ -681,6 +685,9 @@ func (r *run) runBlocks(p *perDevice) ([][]eval.Value, error) {
 	one := func(k int) {
 		subs[k] = &eval.Timings{}
 		out[k], errs[k] = r.call(k, funs[k], args[k], subs[k])
+		if errs[k] == nil {
+			errs[k] = r.readEarly(p.early, out[k], subs[k])
+		}
 	}
 	var wg sync.WaitGroup
 	for k := range n {
@@ -701,6 +708,45 @@ func (r *run) runBlocks(p *perDevice) ([][]eval.Value, error) {
 		}
 	}
 	return out, nil
+}
+
+// partialReads says when small partials are read to the host: "early",
+// each on its device's goroutine as soon as that device is done
+// (readEarly), or "late", all of them once every device is done
+// (hostSmall). Benchmarks built with
+// -ldflags '-X github.com/arepl/arepl/eval/shard.partialReads=late' time
+// the second.
+var partialReads = "early"
+
+// readEarly reads the results early names that are on the device and
+// smaller than CollectiveMin to the host, on the device's goroutine right
+// after its block: the first device's read overlaps the others' kernels
+// instead of waiting for them. On two H200s (bench/RESULTS.md, "Several
+// GPUs, 2026-11-26 night") the two 4 KB histogram partials, read after
+// both devices, added 76-342 µs to the run; read early, 26-120 µs (a small
+// read costs 30-100 µs there, pinned memory or not). The read is part of
+// the device's run time: the run is the slowest device's kernels and read.
+func (r *run) readEarly(early []int, out []eval.Value, sub *eval.Timings) error {
+	if partialReads != "early" || r.b.opts.CollectiveMin <= 0 {
+		return nil
+	}
+	for _, i := range early {
+		v := out[i]
+		bytes := v.Len() * int64(v.Elem.Size())
+		if v.Dev == nil || bytes >= r.b.opts.CollectiveMin {
+			continue
+		}
+		start := time.Now()
+		hv, err := toHost(r.ctx, v)
+		if err != nil {
+			return err
+		}
+		out[i] = hv
+		d := time.Since(start)
+		sub.Kernels = append(sub.Kernels, eval.KernelTiming{Name: "read partial to host", Time: d, Bytes: bytes})
+		sub.Run += d
+	}
+	return nil
 }
 
 // stmtFun makes the function that runs s (already rewritten for a block)

@@ -324,11 +324,20 @@ func (r *run) hist(s *core.Stmt, e *core.Hist, w int64) error {
 		local.Ops[i] = &op2
 	}
 	p.fun = stmtFun("ar_shard_hist", pre, &core.Stmt{Pat: s.Pat, Exp: &local, Pos: s.Pos})
+	// The partials allReduce may combine on the host are read as each
+	// device finishes.
+	at := 0
+	for _, op := range e.Ops {
+		if _, ok := nativeOp(op.Lambda); ok && len(op.Dests) == 1 {
+			p.early = append(p.early, at)
+		}
+		at += len(op.Dests)
+	}
 	res, err := r.runBlocks(p)
 	if err != nil {
 		return err
 	}
-	at := 0
+	at = 0
 	for _, op := range e.Ops {
 		m := len(op.Dests)
 		totals := make([]eval.Value, m)
