@@ -2,7 +2,8 @@
 // the generated kernels of gen.cuh (eval/gpu narrowLoop, 2/4/8 points of a
 // column, stores after each point or after the step) beside hand kernels:
 // one point a thread (plain and __ldg), P points of a column with every read
-// issued before any arithmetic, float4 rows, and a shared-memory tile filled
+// issued before any arithmetic (on the whole grid and in the generated
+// kernels' grid-stride loop), float4 rows, and a shared-memory tile filled
 // by 16-byte loads. Each variant runs ping-pong between two arrays; the
 // result after an even number of steps is compared bit for bit with the
 // one-point kernel (all use the generated arithmetic: the sum in the same
@@ -56,6 +57,31 @@ __global__ void __launch_bounds__(256) hcol(const f32 *__restrict__ a, f32 *__re
 #pragma unroll
   for (int k = 0; k < P; k++)
     if (i0 + k < n) o[(i0 + k) * m + j] = fin(col[k + 1], col[k], col[k + 2], l[k], r[k]);
+}
+
+// hcol's body in the generated kernels' loop: a persistent grid, each warp
+// striding over steps of 32 columns × P rows (whether the grid-stride loop
+// costs what the full grid does not).
+template <int P>
+__global__ void __launch_bounds__(256) hcolgs(const f32 *__restrict__ a, f32 *__restrict__ o, int n, int m, int nt) {
+  int tid = blockIdx.x * 256 + threadIdx.x, lane = tid & 31;
+  int cw = (m + 31) / 32, nst = cw * ((n + P - 1) / P);
+  for (int s = tid >> 5; s < nst; s += nt >> 5) {
+    int j = min((s % cw) * 32 + lane, m - 1), i0 = (s / cw) * P;
+    int jl = max(j - 1, 0), jr = min(j + 1, m - 1);
+    f32 col[P + 2], l[P], r[P];
+#pragma unroll
+    for (int k = 0; k < P + 2; k++) col[k] = a[min(max(i0 - 1 + k, 0), n - 1) * m + j];
+#pragma unroll
+    for (int k = 0; k < P; k++) {
+      int y = min(i0 + k, n - 1);
+      l[k] = a[y * m + jl];
+      r[k] = a[y * m + jr];
+    }
+#pragma unroll
+    for (int k = 0; k < P; k++)
+      if (i0 + k < n) o[(i0 + k) * m + j] = fin(col[k + 1], col[k], col[k + 2], l[k], r[k]);
+  }
 }
 
 // Four neighbouring columns a thread (float4) and P rows: P+2 16-byte row
@@ -189,12 +215,17 @@ int main(int argc, char **argv) {
       {"hand float4 x2 rows", 1, 0, 0, 0, [](const f32 *x, f32 *y, int n, int m) { hvec<2><<<dim3((m + 127) / 128, (n + 15) / 16), dim3(32, 8)>>>(x, y, n, m); }},
       {"hand float4 x4 rows", 1, 0, 0, 0, [](const f32 *x, f32 *y, int n, int m) { hvec<4><<<dim3((m + 127) / 128, (n + 31) / 32), dim3(32, 8)>>>(x, y, n, m); }},
       {"hand smem tile 128x16", 1, 0, 0, 0, [](const f32 *x, f32 *y, int n, int m) { hsmem<<<dim3(m / 128, n / 16), dim3(32, 8)>>>(x, y, n, m); }},
+      {"hand col 4 grid-stride", 1, 0, 0, 0, [](const f32 *x, f32 *y, int n, int m) { hcolgs<4><<<132 * 8, 256>>>(x, y, n, m, 132 * 8 * 256); }},
+      {"hand col 8 grid-stride", 1, 0, 0, 0, [](const f32 *x, f32 *y, int n, int m) { hcolgs<8><<<132 * 8, 256>>>(x, y, n, m, 132 * 8 * 256); }},
       {"gen p2 (current)", 0, gen_p2, 2, false, 0},
       {"gen p4", 0, gen_p4, 4, false, 0},
       {"gen p8", 0, gen_p8, 8, false, 0},
       {"gen p2 stores-last", 0, gen_p2_last, 2, false, 0},
       {"gen p4 stores-last", 0, gen_p4_last, 4, false, 0},
       {"gen p8 stores-last", 0, gen_p8_last, 8, false, 0},
+      {"gen p4 last (256,8)", 0, gen_p4_last_mb8, 4, false, 0},
+      {"gen p8 last (256,6)", 0, gen_p8_last_mb6, 8, false, 0},
+      {"gen p8 last (256,8)", 0, gen_p8_last_mb8, 8, false, 0},
       {"gen p2 full grid", 0, gen_p2, 2, true, 0},
       {"gen p4 last full grid", 0, gen_p4_last, 4, true, 0},
   };
