@@ -7,8 +7,10 @@ import "github.com/arepl/arepl/lang/core"
 // value used once right after it is made costs a store and a load; for
 // the operators of MSSP (max(a, b + c), three times) and of
 // Reduce2x2MM's 2x2 product (a*b + c*d, four times) that traffic and the
-// per-statement call were most of the work. compileVecMode recognises
-// these two shapes on i32 lanes (fusePlan) and runs each as one kernel:
+// per-statement call were most of the work, and in Mandelbrot's loop
+// (x*x - y*y, x*x + y*y) a large part of it. compileVecMode recognises
+// these shapes on i32 lanes, and a*b ± c*d on f64 (fusePlan), and runs
+// each as one kernel:
 //
 //	t = a + b; m = max(c, t)    -> m = maxAdd(c, a, b)   (and min)
 //	p = a * b; q = c * e; s = p + q  -> s = mulAdd2(a, b, c, e)
@@ -21,7 +23,26 @@ var (
 	fusedMaxAdd  = maxAdd32
 	fusedMinAdd  = minAdd32
 	fusedMulAdd2 = mulAdd2x32
+
+	fusedMulAdd2F64 = mulAdd2F64
+	fusedMulSub2F64 = mulSub2F64
 )
+
+// The f64 kernels round each product to float64 before the sum (the
+// conversions forbid fusing them into an FMA), as the three statements do.
+func mulAdd2F64(d, a, b, c, e []float64) {
+	a, b, c, e = a[:len(d)], b[:len(d)], c[:len(d)], e[:len(d)]
+	for i := range d {
+		d[i] = float64(a[i]*b[i]) + float64(c[i]*e[i])
+	}
+}
+
+func mulSub2F64(d, a, b, c, e []float64) {
+	a, b, c, e = a[:len(d)], b[:len(d)], c[:len(d)], e[:len(d)]
+	for i := range d {
+		d[i] = float64(a[i]*b[i]) - float64(c[i]*e[i])
+	}
+}
 
 func maxAdd32(d, c, a, b []int32) {
 	c, a, b = c[:len(d)], a[:len(d)], b[:len(d)]
@@ -99,7 +120,7 @@ func fusePlan(b *core.Body, uses map[string]int, lane func(core.PrimType) core.P
 	}
 	// producer is the single-use BinOp of operator op defining a, whose
 	// operands are variables.
-	producer := func(a core.Atom, op core.BinOp) *core.Stmt {
+	producer := func(a core.Atom, op core.BinOp, t core.PrimType) *core.Stmt {
 		v, ok := a.(*core.Var)
 		if !ok || uses[v.Name] != 1 {
 			return nil
@@ -109,7 +130,7 @@ func fusePlan(b *core.Body, uses map[string]int, lane func(core.PrimType) core.P
 			return nil // a fused user is no producer: its operands have no registers
 		}
 		e, ok := s.Exp.(*core.BinOpExp)
-		if !ok || e.Op != op || lane(e.T) != core.I32 {
+		if !ok || e.Op != op || lane(e.T) != t {
 			return nil
 		}
 		if _, ok := e.X.(*core.Var); !ok {
@@ -129,16 +150,22 @@ func fusePlan(b *core.Body, uses map[string]int, lane func(core.PrimType) core.P
 		switch {
 		case (e.Op == core.Max || e.Op == core.Min) && e.T == core.I32:
 			// max(c, a+b) or max(a+b, c): max and min are commutative.
-			if p := producer(e.Y, core.Add); p != nil && p.Exp.(*core.BinOpExp).T == core.I32 {
+			if p := producer(e.Y, core.Add, core.I32); p != nil && p.Exp.(*core.BinOpExp).T == core.I32 {
 				fu.skip[p] = true
 				fu.users[s] = []*core.BinOpExp{nil, p.Exp.(*core.BinOpExp)}
-			} else if p := producer(e.X, core.Add); p != nil && p.Exp.(*core.BinOpExp).T == core.I32 {
+			} else if p := producer(e.X, core.Add, core.I32); p != nil && p.Exp.(*core.BinOpExp).T == core.I32 {
 				fu.skip[p] = true
 				fu.users[s] = []*core.BinOpExp{p.Exp.(*core.BinOpExp), nil}
 			}
 		case e.Op == core.Add && lane(e.T) == core.I32:
-			p, q := producer(e.X, core.Mul), producer(e.Y, core.Mul)
+			p, q := producer(e.X, core.Mul, core.I32), producer(e.Y, core.Mul, core.I32)
 			if p != nil && q != nil && p != q && p.Exp.(*core.BinOpExp).T == e.T && q.Exp.(*core.BinOpExp).T == e.T {
+				fu.skip[p], fu.skip[q] = true, true
+				fu.users[s] = []*core.BinOpExp{p.Exp.(*core.BinOpExp), q.Exp.(*core.BinOpExp)}
+			}
+		case (e.Op == core.Add || e.Op == core.Sub) && e.T == core.F64:
+			p, q := producer(e.X, core.Mul, core.F64), producer(e.Y, core.Mul, core.F64)
+			if p != nil && q != nil && p != q {
 				fu.skip[p], fu.skip[q] = true, true
 				fu.users[s] = []*core.BinOpExp{p.Exp.(*core.BinOpExp), q.Exp.(*core.BinOpExp)}
 			}
@@ -150,6 +177,17 @@ func fusePlan(b *core.Body, uses map[string]int, lane func(core.PrimType) core.P
 // fusedOp compiles the user statement e of a fusion (producers as
 // fusePlan found them) with reg giving operand registers.
 func fusedOp(e *core.BinOpExp, prods []*core.BinOpExp, reg func(core.Atom) int) func(regs []any, w *worker, d int) kerr {
+	if e.T == core.F64 { // a*b ± c*e
+		a, b, c, f := reg(prods[0].X), reg(prods[0].Y), reg(prods[1].X), reg(prods[1].Y)
+		k := fusedMulAdd2F64
+		if e.Op == core.Sub {
+			k = fusedMulSub2F64
+		}
+		return func(regs []any, _ *worker, d int) kerr {
+			k(regs[d].([]float64), regs[a].([]float64), regs[b].([]float64), regs[c].([]float64), regs[f].([]float64))
+			return kOK
+		}
+	}
 	if e.Op == core.Add { // a*b + c*e
 		a, b, c, f := reg(prods[0].X), reg(prods[0].Y), reg(prods[1].X), reg(prods[1].Y)
 		return func(regs []any, _ *worker, d int) kerr {

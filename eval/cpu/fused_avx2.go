@@ -13,6 +13,7 @@ import (
 // (useSIMD calls it).
 func useFusedSIMD() {
 	fusedMaxAdd, fusedMinAdd, fusedMulAdd2 = vMaxAdd32, vMinAdd32, vMulAdd2x32
+	fusedMulAdd2F64, fusedMulSub2F64 = vMulAdd2F64, vMulSub2F64
 	transpose8x32 = vTranspose8x32
 	binVSTab[core.Max][core.I32] = vs(vMaxVSI32)
 	binVSTab[core.Min][core.I32] = vs(vMinVSI32)
@@ -131,5 +132,37 @@ func vMulAdd2x32(d, a, b, c, e []int32) {
 	archsimd.ClearAVXUpperBits()
 	for ; i < n; i++ {
 		d[i] = a[i]*b[i] + c[i]*e[i]
+	}
+}
+
+// vMulAdd2F64 and vMulSub2F64 are mulAdd2F64 and mulSub2F64: separate
+// multiplies and an add or subtract, each rounded (no FMA).
+func vMulAdd2F64(d, a, b, c, e []float64) {
+	n := len(d)
+	a, b, c, e = a[:n], b[:n], c[:n], e[:n]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		p := archsimd.LoadFloat64x4Slice(a[i:]).Mul(archsimd.LoadFloat64x4Slice(b[i:]))
+		q := archsimd.LoadFloat64x4Slice(c[i:]).Mul(archsimd.LoadFloat64x4Slice(e[i:]))
+		p.Add(q).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = float64(a[i]*b[i]) + float64(c[i]*e[i])
+	}
+}
+
+func vMulSub2F64(d, a, b, c, e []float64) {
+	n := len(d)
+	a, b, c, e = a[:n], b[:n], c[:n], e[:n]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		p := archsimd.LoadFloat64x4Slice(a[i:]).Mul(archsimd.LoadFloat64x4Slice(b[i:]))
+		q := archsimd.LoadFloat64x4Slice(c[i:]).Mul(archsimd.LoadFloat64x4Slice(e[i:]))
+		p.Sub(q).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = float64(a[i]*b[i]) - float64(c[i]*e[i])
 	}
 }

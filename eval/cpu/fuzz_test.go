@@ -116,8 +116,18 @@ func (g *gen) program() (*core.Program, []eval.Value) {
 		var results []core.Atom
 		stages := 1 + g.pick(4)
 		for s := 0; s < stages; s++ {
-			switch g.pick(7) {
-			case 0, 1: // map2 with a random lambda
+			switch v := g.byte(); v % 7 {
+			case 1:
+				if v%14 != 8 {
+					lam := g.lambda(fb, 2, py)
+					out := fb.Map(w, cur[:2], lam)[0]
+					cur = []*core.Var{out, cur[0]}
+					break
+				}
+				// A 2-D map whose inner lambda runs a while loop: the
+				// masked loop over blocks of flattened rows (flatMaskedMap).
+				results = append(results, fb.Map(w, cur[:1], g.nestedLoopMap(fb))[0])
+			case 0: // map2 with a random lambda
 				lam := g.lambda(fb, 2, py)
 				out := fb.Map(w, cur[:2], lam)[0]
 				cur = []*core.Var{out, cur[0]}
@@ -159,6 +169,40 @@ func (g *gen) program() (*core.Program, []eval.Value) {
 		return append(results, cur[0])
 	})
 	return &core.Program{Funs: []*core.Fun{fn, g.recFun()}}, []eval.Value{xs, ys}
+}
+
+// nestedLoopMap is \x -> map (\j -> while-halving (x*j + e)) (iota k)
+// for a k in 1..8 and a random expression e of x and j: a map inside a
+// map whose lambda holds a loop that maskedLoop runs.
+func (g *gen) nestedLoopMap(b *core.Builder) *core.Lambda {
+	k := core.IntConst(core.I64, int64(1+g.pick(8)))
+	return b.Lambda([]core.Type{core.Scalar(g.t)}, func(ob *core.Builder, xs []*core.Var) []core.Atom {
+		j := ob.Fresh("j", core.Scalar(core.I64))
+		inner := ob.Lambda(nil, func(lb *core.Builder, _ []*core.Var) []core.Atom {
+			e := g.expr(lb, xs, j, nil, 2)
+			init := lb.BinOp(core.Add, lb.BinOp(core.Mul, xs[0], lb.Conv(g.t, j)), e)
+			return []core.Atom{g.halving(lb, init)}
+		})
+		return []core.Atom{ob.Bind("row", &core.Screma{W: k, Map: inner, Index: j})[0]}
+	})
+}
+
+// halving is a while loop shifting init right until it is 0 or -1 (on
+// signed types), counting its steps: a body that cannot fail, which
+// maskedLoop runs (a quot could divide by zero, and is not run so).
+func (g *gen) halving(b *core.Builder, init core.Atom) core.Atom {
+	going := func(b *core.Builder, x core.Atom) core.Atom {
+		return b.BinOp(core.LogAnd, b.BinOp(core.Ne, x, core.IntConst(g.t, 0)), b.BinOp(core.Ne, x, core.IntConst(g.t, -1)))
+	}
+	c0 := going(b, init)
+	bb := b.Nested()
+	x, c, steps := bb.Fresh("x", core.Scalar(g.t)), bb.Fresh("c", core.Scalar(core.Bool)), bb.Fresh("n", core.Scalar(g.t))
+	x2 := bb.BinOp(core.Shr, x, core.IntConst(g.t, 1))
+	c2 := going(bb, x2)
+	s2 := bb.BinOp(core.Add, steps, core.IntConst(g.t, 1))
+	r := b.Bind("while", &core.LoopExp{Params: []*core.Var{x, c, steps}, Init: []core.Atom{init, c0, core.IntConst(g.t, 0)},
+		Form: core.WhileLoop{Cond: c}, Body: bb.Body(x2, c2, s2)})
+	return r[2]
 }
 
 // recFun is rec(x, k) = if k <= 0 then x else rec(x*3+1, k-1), called from

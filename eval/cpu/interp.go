@@ -516,6 +516,11 @@ func (f *frame) stmt(s *core.Stmt) error {
 		if f.n > 1 && !f.m.opts.Interpret && seqMappable(e) && !f.m.maskable(e.Map) {
 			return f.laneLoop(s)
 		}
+		if f.n > 1 && !f.m.opts.Interpret {
+			if ok, err := f.flatMaskedMap(s, e); ok {
+				return err
+			}
+		}
 	case *core.LoopExp:
 		if f.n > 1 && !f.m.opts.Interpret && f.wk != nil {
 			if ok, err := f.maskedLoop(s, e); ok {

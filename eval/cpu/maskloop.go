@@ -211,3 +211,101 @@ func (f *frame) maskedLoop(s *core.Stmt, e *core.LoopExp) (bool, error) {
 	f.bind(s.Pat, res)
 	return true, nil
 }
+
+// flatBlock is the number of lanes flatMaskedMap runs a masked loop over
+// at once: enough rows that the per-iteration dispatch of the loop body's
+// column code is spread over many lanes, few enough that the loop's state
+// stays in the L2 cache.
+const flatBlock = 4096
+
+// flatMaskedMap runs a map statement s of a frame of several lanes whose
+// lambda holds a masked loop (the inner map of Mandelbrot's 2-D map) over
+// blocks of several of f's lanes at once, the block's rows flattened into
+// one frame of lanes, instead of lane by lane (perLane), where each row is
+// a block of its own. The flattened frame is a selFrame whose lane t reads
+// f's lane sel[t], so the lambda's free variables are each row's own
+// values; the rows' elements are the lambda's parameters. It reports false
+// (doing nothing) where the map is not of that form: every row the same
+// width and rank-1 inputs; anything else (and every error it could report,
+// such as rows of different shapes) is left to the general path.
+func (f *frame) flatMaskedMap(s *core.Stmt, e *core.Screma) (bool, error) {
+	if f.wk == nil || !seqMappable(e) || !f.m.maskable(e.Map) {
+		return false, nil
+	}
+	if e.Index != nil && e.Index.Type != core.Scalar(core.I64) {
+		return false, nil
+	}
+	wc := f.atom(e.W).data
+	w := toInt64(wc, 0)
+	if w <= 0 || w > 1<<30 {
+		return false, nil
+	}
+	for l := 1; l < f.n; l++ {
+		if toInt64(wc, l) != w {
+			return false, nil
+		}
+	}
+	ins := make([]col, len(e.Arrs))
+	for k, a := range e.Arrs {
+		if e.Map.Params[k].Type.Rank != 0 {
+			return false, nil
+		}
+		ins[k] = f.atom(a)
+		for l := 0; l < f.n; l++ {
+			v := ins[k].arr(l)
+			if len(v.Shape) != 1 || v.Shape[0] != w || eval.DataLen(v.Data) != int(w) {
+				return false, nil
+			}
+		}
+	}
+	wn := int(w)
+	outs := make([]col, len(s.Pat))
+	for j, r := range e.Map.Ret {
+		outs[j] = col{arrs: make([]eval.Value, f.n)}
+		for l := range f.n {
+			v, err := f.newArray(s, r.Elem, w)
+			if err != nil {
+				return true, err
+			}
+			outs[j].arrs[l] = v
+		}
+	}
+	rows := max(1, flatBlock/wn)
+	p := newPool(min(rows, f.n) * wn)
+	for lo := 0; lo < f.n; lo += rows {
+		hi := min(lo+rows, f.n)
+		gn := (hi - lo) * wn
+		sel := make([]int32, gn)
+		for t := range sel {
+			sel[t] = int32(lo + t/wn)
+		}
+		ff := &frame{m: f.m, n: gn, vars: make(map[string]col, len(e.Map.Params)+len(e.Map.Body.Stmts)+1),
+			parent: f, kind: selFrame, sel: sel, pool: p, wk: f.wk, depth: f.depth, soac: f.soac + 1}
+		for k, prm := range e.Map.Params {
+			d := p.get(prm.Type.Elem, gn)
+			for l := lo; l < hi; l++ {
+				copyAt(d, (l-lo)*wn, ins[k].arr(l).Data)
+			}
+			ff.vars[prm.Name] = col{data: d}
+		}
+		if e.Index != nil {
+			d := p.get(core.I64, gn).([]int64)
+			for t := range d {
+				d[t] = int64(t % wn)
+			}
+			ff.vars[e.Index.Name] = col{data: d}
+		}
+		res, err := ff.body(e.Map.Body)
+		if err != nil {
+			return true, err
+		}
+		for j := range outs {
+			for l := lo; l < hi; l++ {
+				copyAt(outs[j].arrs[l].Data, 0, sliceAny(res[j].data, (l-lo)*wn, (l-lo+1)*wn))
+			}
+		}
+		p.release()
+	}
+	f.bind(s.Pat, outs)
+	return true, nil
+}
