@@ -139,6 +139,7 @@ func (v visitor) exp(e core.Exp) error {
 		v.atoms(e.Args...)
 	case *core.AssertExp:
 		v.atoms(e.Cond)
+		v.atoms(e.Args...)
 	case *core.Screma:
 		v.screma(e)
 	case *core.Hist:

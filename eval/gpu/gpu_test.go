@@ -339,3 +339,21 @@ func close(a, b float64) bool {
 	}
 	return math.Abs(a-b) <= 1e-3*max(1, math.Abs(a), math.Abs(b))
 }
+
+// An assertion's message arguments are free variables too: a statement
+// group that the GPU backend hands to the CPU with Cond alone bound failed
+// with "unbound variable" on the coercion checks of testdata/conformance.
+func TestFreeVarsAssertArgs(t *testing.T) {
+	ok := &Var{Name: "ok_1", Type: Scalar(Bool)}
+	n := &Var{Name: "n_2", Type: Scalar(I64)}
+	s := &Stmt{Exp: &AssertExp{Cond: ok, Msg: "shape [%v]", Args: []Atom{n}}}
+	fs := newFreeSet()
+	fs.stmts([]*Stmt{s}, nil, map[string]bool{})
+	var got []string
+	for _, v := range fs.order {
+		got = append(got, v.Name)
+	}
+	if want := []string{"ok_1", "n_2"}; !reflect.DeepEqual(got, want) || fs.err != nil {
+		t.Errorf("free variables = %v (%v), want %v", got, fs.err, want)
+	}
+}
