@@ -20,7 +20,11 @@ cd "$(dirname "$0")/../.."
 
 RUNS=${RUNS:-5}
 PYRUNS=${PYRUNS:-2}
-AREPL=${AREPL:-bin/arepl}
+if [ -z "${AREPL:-}" ]; then
+  # Rebuilt on every run: a stale bin/arepl would time an older interpreter.
+  AREPL=bin/arepl
+  CGO_ENABLED=0 GOEXPERIMENT=simd go build -o "$AREPL" ./cmd/arepl
+fi
 PY=/usr/bin/python3
 ROWS=${ROWS:-bench/cpu/loops.tsv}
 

@@ -8,7 +8,8 @@
 #   N=1000000 RUNS=3 WARMUP=1 bash bench/cpu/run.sh
 #
 # Needs Go and Debian's python3-numpy (installed with apt-get when missing).
-# AREPL names the arepl binary (default bin/arepl, built when absent).
+# AREPL names the arepl binary; by default bin/arepl, rebuilt from this tree
+# on every run (a stale bin/arepl once timed an older interpreter).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -21,7 +22,10 @@ RUNS=${RUNS:-5}
 # madvise), the Go heap does not. Three calls reach the steady state that
 # a REPL session is in after its first few inputs.
 WARMUP=${WARMUP:-3}
-AREPL=${AREPL:-bin/arepl}
+if [ -z "${AREPL:-}" ]; then
+  AREPL=bin/arepl
+  CGO_ENABLED=0 GOEXPERIMENT=simd go build -o "$AREPL" ./cmd/arepl
+fi
 PY=/usr/bin/python3
 PROGRAMS=bench/cpu/programs.tsv
 
