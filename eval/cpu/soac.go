@@ -446,6 +446,22 @@ func traced(tr *eval.Trace, phase string, fn func(b int, w *worker) error) func(
 	}
 }
 
+// loopsInside reports whether l runs a loop, directly or in a map of its
+// body: work per element that its count does not show.
+func loopsInside(l *core.Lambda) bool {
+	for _, st := range l.Body.Stmts {
+		switch e := st.Exp.(type) {
+		case *core.LoopExp:
+			return true
+		case *core.Screma:
+			if loopsInside(e.Map) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // blocks splits w elements into contiguous blocks, one per worker, or a
 // single block when the work is too small to be worth a goroutine or when
 // this SOAC is nested in another (the outer one is already parallel).
@@ -691,6 +707,16 @@ func (f *frame) runScrema(s *core.Stmt, e *core.Screma, w int64, ins []eval.Valu
 		return nil, err
 	}
 	bs := f.blocks(w, workers)
+	if len(bs) == 1 && f.soac == 0 && workers > 1 && w > 1 && loopsInside(e.Map) {
+		// Few elements, each a loop's work (Mandelbrot's 500 rows, each
+		// a masked loop over its points): blocks too short to be worth
+		// a goroutine by their count are worth one by their work.
+		nb := min(int64(workers), w)
+		bs = make([][2]int64, nb)
+		for b := range bs {
+			bs[b] = [2]int64{w * int64(b) / nb, w * int64(b+1) / nb}
+		}
+	}
 	nb := len(bs)
 	// Chunks exist to keep the map's columns in cache; with nothing but
 	// builtin operators over the inputs themselves there are no columns,
