@@ -194,20 +194,10 @@ func (p *parser) matchInner(lex *lexer.PeekingLexer) (*mpat, error) {
 		return &mpat{at: at(), lit: &Negate{At: at(), X: lit}}, nil
 	case p.isPunct(t, "("):
 		lex.Next()
-		var elems []*mpat
-		for !p.isPunct(lex.Peek(), ")") {
-			e, err := p.matchPat(lex)
-			if err != nil {
-				return nil, err
-			}
-			elems = append(elems, e)
-			if n := lex.Peek(); p.isPunct(n, ",") {
-				lex.Next()
-			} else if !p.isPunct(n, ")") {
-				return nil, p.unexpected(n, `")" or ","`)
-			}
+		elems, err := commaList(p, lex, ")", p.matchPat)
+		if err != nil {
+			return nil, err
 		}
-		lex.Next()
 		if len(elems) == 1 {
 			return elems[0], nil
 		}

@@ -410,6 +410,27 @@ func (p *parser) tokSpan(toks []lexer.Token) source.Span {
 	return p.spanOf(toks[0].Pos.Offset, tokEnd(&toks[len(toks)-1]))
 }
 
+// commaList parses the items of a parenthesised or bracketed list after
+// its opening punctuation: items separated by commas up to close, which it
+// takes too (tuples of patterns, types and match patterns share it).
+func commaList[T any](p *parser, lex *lexer.PeekingLexer, close string, item func(*lexer.PeekingLexer) (T, error)) ([]T, error) {
+	var out []T
+	for !p.isPunct(lex.Peek(), close) {
+		e, err := item(lex)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+		if n := lex.Peek(); p.isPunct(n, ",") {
+			lex.Next()
+		} else if !p.isPunct(n, close) {
+			return nil, p.unexpected(n, `"`+close+`" or ","`)
+		}
+	}
+	lex.Next()
+	return out, nil
+}
+
 // lastEnd is the end offset of the last token consumed from lex.
 func (p *parser) lastEnd(lex *lexer.PeekingLexer) int {
 	i := lex.Cursor() - 1

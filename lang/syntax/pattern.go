@@ -248,20 +248,10 @@ func (p *parser) innerPat(lex *lexer.PeekingLexer) (Pat, error) {
 		return &RecordPat{At: rat, Fields: fields}, nil
 	case p.isPunct(t, "("):
 		lex.Next()
-		var elems []Pat
-		for !p.isPunct(lex.Peek(), ")") {
-			e, err := p.pat(lex)
-			if err != nil {
-				return nil, err
-			}
-			elems = append(elems, e)
-			if n := lex.Peek(); p.isPunct(n, ",") {
-				lex.Next()
-			} else if !p.isPunct(n, ")") {
-				return nil, p.unexpected(n, `")" or ","`)
-			}
+		elems, err := commaList(p, lex, ")", p.pat)
+		if err != nil {
+			return nil, err
 		}
-		lex.Next()
 		at := At{p.spanOf(t.Pos.Offset, p.lastEnd(lex))}
 		if len(elems) == 1 {
 			if a, ok := elems[0].(*AscribedPat); ok {
@@ -378,20 +368,10 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 		return &RecordTypeExpr{At: rat, Fields: fields}, nil
 	case p.isPunct(t, "("):
 		lex.Next()
-		var elems []TypeExpr
-		for !p.isPunct(lex.Peek(), ")") {
-			e, err := p.typ(lex)
-			if err != nil {
-				return nil, err
-			}
-			elems = append(elems, e)
-			if n := lex.Peek(); p.isPunct(n, ",") {
-				lex.Next()
-			} else if !p.isPunct(n, ")") {
-				return nil, p.unexpected(n, `")" or ","`)
-			}
+		elems, err := commaList(p, lex, ")", p.typ)
+		if err != nil {
+			return nil, err
 		}
-		lex.Next()
 		if len(elems) == 1 {
 			return elems[0], nil
 		}
