@@ -1073,16 +1073,23 @@ func (f *frame) presize(s *core.Stmt, e *core.Screma, w int64, ins []eval.Value,
 	return nil
 }
 
+// trial is a copy of f on a machine of its own, with a short time limit,
+// for the dummy runs that learn the shapes of empty results: what they do
+// is not timed, and a runaway loop in one stops there.
+func (f *frame) trial() (*frame, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(f.m.ctx, time.Second)
+	g := *f
+	g.m = newMachine(ctx, f.m.prog, f.m.opts, &eval.Timings{})
+	return &g, cancel
+}
+
 // presizeEmpty finds the row shapes of an empty map's array results, which
 // Futhark knows from the types but core IR leaves to run time: it runs the
 // lambda on one row of zeros with the inputs' row shapes, within a short
 // time limit and ignoring errors (the result is then all-zero dimensions).
 func (f *frame) presizeEmpty(s *core.Stmt, e *core.Screma, ins []eval.Value, outs []*outArr) {
-	ctx, cancel := context.WithTimeout(f.m.ctx, time.Second)
+	g, cancel := f.trial()
 	defer cancel()
-	m := newMachine(ctx, f.m.prog, f.m.opts, &eval.Timings{})
-	g := *f
-	g.m = m
 	dummy := make([]eval.Value, len(ins))
 	for i, in := range ins {
 		dummy[i] = eval.NewArray(in.Elem, append([]int64{1}, in.Shape[1:]...)...)
@@ -1121,10 +1128,8 @@ func (f *frame) presizeEmpty(s *core.Stmt, e *core.Screma, ins []eval.Value, out
 // so it runs the operation on one segment of zeros with the rows' shapes,
 // within a short time limit and ignoring errors (nil: the caller guesses).
 func (f *frame) emptySegmentShapes(s *core.Stmt, op *core.Screma, w int64, ins []eval.Value) (shapes [][]int64) {
-	ctx, cancel := context.WithTimeout(f.m.ctx, time.Second)
+	g, cancel := f.trial()
 	defer cancel()
-	g := *f
-	g.m = newMachine(ctx, f.m.prog, f.m.opts, &eval.Timings{})
 	dummy := make([]eval.Value, len(ins))
 	for i, in := range ins {
 		dummy[i] = eval.NewArray(in.Elem, in.Shape[1:]...)
