@@ -613,17 +613,7 @@ func (e *emitter) seqScrema(s *core.Stmt, x *core.Screma) error {
 		}
 		e.alloc(outDst[i], t.Elem, []string{n})
 	}
-	mark := e.fresh("mark")
-	e.line("i64 %s = ar_top;", mark)
-	i := e.fresh("i")
-	e.line("for (i64 %s = 0; %s < %s; %s++) {", i, i, n, i)
-	e.indent++
-	if x.Index != nil {
-		e.line("const i64 %s = %s;", cname(x.Index.Name), i)
-	}
-	for k, p := range x.Map.Params {
-		e.bindElem(p, x.Arrs[k], i)
-	}
+	mark, i := e.openElemLoop(n, x.Index, x.Map.Params, x.Arrs)
 	ys := make([]string, len(x.Map.Ret))
 	for j, t := range x.Map.Ret {
 		ys[j] = e.fresh("y")
@@ -927,6 +917,25 @@ func scalarUse(s *core.Stmt, name string) bool {
 	return false
 }
 
+// openElemLoop opens the sequential loop of a SOAC run inside a thread
+// (a map or a scatter): the scratch mark its iterations reset to, the loop
+// over n elements, the index variable and the lambda's parameters bound to
+// element i of the inputs. The caller emits the body and closes the loop.
+func (e *emitter) openElemLoop(n string, index *core.Var, params, arrs []*core.Var) (mark, i string) {
+	mark = e.fresh("mark")
+	e.line("i64 %s = ar_top;", mark)
+	i = e.fresh("i")
+	e.line("for (i64 %s = 0; %s < %s; %s++) {", i, i, n, i)
+	e.indent++
+	if index != nil {
+		e.line("const i64 %s = %s;", cname(index.Name), i)
+	}
+	for k, p := range params {
+		e.bindElem(p, arrs[k], i)
+	}
+	return mark, i
+}
+
 // inlineCall renders a call of a function with array parameters or
 // results in place (the kernel has no calling convention for views).
 func (e *emitter) inlineCall(s *core.Stmt, x *core.ApplyExp, f *core.Fun) error {
@@ -1017,17 +1026,7 @@ func (e *emitter) seqScatter(s *core.Stmt, x *core.Scatter) error {
 		e.alloc(dst, d.Type.Elem, viewDims(src, 1))
 		e.copyView(dst, src, 1)
 	}
-	mark := e.fresh("mark")
-	e.line("i64 %s = ar_top;", mark)
-	i := e.fresh("i")
-	e.line("for (i64 %s = 0; %s < %s; %s++) {", i, i, n, i)
-	e.indent++
-	if x.Index != nil {
-		e.line("const i64 %s = %s;", cname(x.Index.Name), i)
-	}
-	for k, p := range x.Map.Params {
-		e.bindElem(p, x.Arrs[k], i)
-	}
+	mark, _ := e.openElemLoop(n, x.Index, x.Map.Params, x.Arrs)
 	ys := make([]string, len(x.Map.Ret))
 	for j, t := range x.Map.Ret {
 		ys[j] = e.fresh("y")
