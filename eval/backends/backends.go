@@ -91,7 +91,7 @@ func Devices(spec string, minShard int64, fallback eval.Backend) (eval.Backend, 
 func shardedPlan(spec string, plan func(*core.Program) ([]string, error)) func(*core.Program) ([]string, error) {
 	return func(p *core.Program) ([]string, error) {
 		lines, err := plan(p)
-		head := "sharded over --devices " + spec + ": map, redomap, scan (blocks reduced, then scanned once with their carries), hist (combined), filter (survivors stay) and segmented statements run per device on blocks of the outer dimension; every other statement runs on device 0 with its sharded inputs gathered"
+		head := "sharded over --devices " + spec + ": map, redomap, scan (blocks scanned alone, their carries pending for the next statement; or reduced, then scanned once with them), hist (combined), filter (survivors stay) and segmented statements run per device on blocks of the outer dimension; every other statement runs on device 0 with its sharded inputs gathered"
 		return append([]string{head}, lines...), err
 	}
 }

@@ -114,8 +114,10 @@ func TestShardedPaths(t *testing.T) {
 		{src: `reduce (+) 0 (map (\i -> i32.i64 i) (iota 100))`, notes: []string{"ran on 3 devices", "bus bandwidth"},
 			kernels: []string{"dev0 ", "dev1 ", "dev2 ", "allreduce (simulated) (3 ranks)"}},
 		{src: `reduce (\a b -> b) 0 (map (\i -> i32.i64 i) (iota 100))`, notes: []string{"partials combined by its operator"}},
-		{src: `scan (+) 0 (map (\i -> i32.i64 i) (iota 100))`, notes: []string{"each block scanned once with its carry"},
-			kernels: []string{"allgather (simulated)"}, sharded: true, blockLen: []int64{33, 33, 34}},
+		{src: `scan (+) 0 (map (\i -> i32.i64 i) (iota 100))`, notes: []string{"each block scanned alone, its carry left pending"},
+			kernels: []string{"dev0 read block's last element", "dev1 read block's last element"}, sharded: true, blockLen: []int64{33, 33, 34}},
+		{src: `scan (\(a1, b1) (a2, b2) -> (a1 * a2, b1 * a2 + b2)) (1u32, 0u32) (zip (map (\i -> u32.i64 (i % 5 + 1)) (iota 100)) (map (\i -> u32.i64 i) (iota 100)))`,
+			notes: []string{"each block scanned once with its carry"}, kernels: []string{"allgather (simulated)"}, sharded: true, blockLen: []int64{33, 33, 34}},
 		{src: `filter (\x -> x < 40) (map (\i -> i32.i64 i) (iota 100))`, notes: []string{"survivors stay on their devices"},
 			sharded: true, blockLen: []int64{33, 7, 0}},
 		{src: `hist (+) 0 4 (map (\i -> i % 4) (iota 100)) (map (\i -> i32.i64 i) (iota 100))`, notes: []string{"per-device histograms"},
@@ -221,7 +223,7 @@ func TestSmallPartialsOnTheHost(t *testing.T) {
 	ref := NewSession(eval.Options{Backend: "cpu", Fusion: true})
 	for _, c := range []struct{ src, row string }{
 		{`reduce (+) 0 (map (\i -> i32.i64 i) (iota 1000))`, "host all-reduce"},
-		{`(scan (+) 0 (map (\i -> i32.i64 i) (iota 1000)))[999]`, "host all-gather"},
+		{`scan (\(a1, b1) (a2, b2) -> (a1 * a2, b1 * a2 + b2)) (1u32, 0u32) (zip (map (\i -> u32.i64 (i % 5 + 1)) (iota 1000)) (map (\i -> u32.i64 i) (iota 1000)))`, "host all-gather"},
 		{`hist (+) 0 1000 (map (\i -> i % 1000) (iota 5000)) (map (\i -> i32.i64 i) (iota 5000))`, "allreduce (simulated)"},
 	} {
 		res, err := s.Eval(ctx, "[t]", c.src)
@@ -325,10 +327,12 @@ func (noComm) AllGather(context.Context, []eval.Value) ([]eval.Value, eval.Kerne
 	return nil, eval.KernelTiming{}, fmt.Errorf("collective called")
 }
 
-// TestScanOnePassPerBlock: a scan over two devices reduces block 0 alone
-// (the last block's total is nobody's carry) and then scans each block
-// once, the carry folded into the scan: no second pass over block 1 (on two
-// H200s the old add-the-carry map made two GPUs slower than one). Small
+// TestScanOnePassPerBlock: a scan by + over two devices scans each block
+// once and alone, its carry left pending (TestLazyScanCarries); one by an
+// operator the host does not apply reduces block 0 alone (the last block's
+// total is nobody's carry) and then scans each block once, the carry
+// folded into the scan: no second pass over block 1 (on two H200s the old
+// add-the-carry map made two GPUs slower than one). Small
 // histograms on the devices are read back and combined on the host without
 // the collective, device 0's started from the destination.
 func TestScanOnePassPerBlock(t *testing.T) {
@@ -345,7 +349,7 @@ func TestScanOnePassPerBlock(t *testing.T) {
 		dev0, dev1 []string
 	}{
 		{`scan (+) 0 (map (\i -> i32.i64 i % 7) (iota 1001))`,
-			[]string{"ar_shard_scan_totals", "ar_shard_scan_first"}, []string{"ar_shard_scan_carry"}},
+			[]string{"ar_shard_scan_local"}, []string{"ar_shard_scan_local"}},
 		{`scan (\(a1, b1) (a2, b2) -> (a1 * a2, b1 * a2 + b2)) (1u32, 0u32) (zip (map (\i -> u32.i64 (i % 5 + 1)) (iota 1001)) (map (\i -> u32.i64 i) (iota 1001)))`,
 			[]string{"ar_shard_scan_totals", "ar_shard_carries", "ar_shard_scan_first"}, []string{"ar_shard_scan_carry"}},
 		{`reduce_by_index (replicate 10 3) (+) 0 (map (\i -> i % 10) (iota 1001)) (map (\i -> i32.i64 i) (iota 1001))`,
@@ -436,7 +440,10 @@ func TestShardProgramsRunOnGPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, src := range []string{`reduce (+) 0 xs`, `(scan (+) 0 xs)[999]`, `(scan (+) 0 (map (*3) xs))[999]`,
-		`hist (+) 0 100 (map i64.i32 xs) xs`, `scan (\(a1, b1) (a2, b2) -> (a1 * a2, b1 * a2 + b2)) (1u32, 0u32) (zip (map u32.i32 xs) (map u32.i32 xs))`} {
+		`hist (+) 0 100 (map i64.i32 xs) xs`, `scan (\(a1, b1) (a2, b2) -> (a1 * a2, b1 * a2 + b2)) (1u32, 0u32) (zip (map u32.i32 xs) (map u32.i32 xs))`,
+		// A lazy scan's consumers, its carry folded into their kernels.
+		`let ys = scan (+) 0 xs`, `reduce i32.max i32.lowest ys`, `scan (+) 0 ys`, `map2 (+) ys xs`, `filter (> 1000) ys`,
+		`hist (+) 0 10 (map (\y -> i64.i32 (y % 10)) ys) ys`} {
 		devs[0].progs, devs[1].progs = nil, nil
 		devs[0].ran, devs[1].ran = nil, nil
 		if _, err := s.Eval(ctx, "[2]", src); err != nil {
@@ -456,6 +463,71 @@ func TestShardProgramsRunOnGPU(t *testing.T) {
 				}
 				if _, err := gpu.Kernel(p); err != nil {
 					t.Errorf("%s: device %d, %s: no kernel source: %v", src, k, d.ran[i], err)
+				}
+			}
+		}
+	}
+}
+
+// TestLazyScanCarries: a scan by + leaves its later blocks' carries
+// pending in the sharded result, and every consumer applies them: the host
+// (printing, one element, a slice, a function's argument gathered), and
+// the statements over the blocks (a map, a reduction, a second scan, a zip
+// with another array, a filter, a histogram, a scan by an operator the
+// host does not apply), which fold the carry into their map instead of
+// gathering the array or writing the carries into it.
+func TestLazyScanCarries(t *testing.T) {
+	ctx := context.Background()
+	const def = `let ys = scan (+) 0 (map (\i -> i32.i64 (i % 7) - 2) (iota 1001))`
+	consumers := []string{
+		`ys`, `ys[0]`, `ys[333]`, `ys[334]`, `ys[1000]`, `ys[300:700]`,
+		`map (\y -> y * 3 - 1) ys`, `reduce i32.max i32.lowest ys`, `reduce (+) 0 ys`, `scan (+) 0 ys`,
+		`scan i32.min i32.highest ys`, `map2 (\y i -> y - i32.i64 i) ys (iota 1001)`, `zip ys (map (*2) ys)`,
+		`filter (\y -> y % 3 == 0) ys`, `hist (+) 0 10 (map (\y -> i64.i32 (y % 10)) ys) ys`,
+		`scan (\(a1, b1) (a2, b2) -> (a1 * a2, b1 * a2 + b2)) (1i32, 0i32) (zip (map (\y -> y % 3) ys) ys)`,
+		`f ys`, `(scan (+) 0 ys)[1000]`,
+	}
+	// Statements over the blocks that must not gather ys nor write its
+	// carries: everything but the host reads, the slice and the call.
+	folded := map[string]bool{}
+	for _, c := range consumers[6:16] {
+		folded[c] = true
+	}
+	for _, devs := range []int{2, 3} {
+		s := NewSession(eval.Options{Backend: "gpu", Fusion: true, DeviceSpec: fmt.Sprintf("sim:%d", devs)})
+		ref := NewSession(eval.Options{Backend: "cpu", Fusion: true})
+		for _, sess := range []*eval.Session{s, ref} {
+			for _, src := range []string{def, `def f (a: []i32) = loop acc = 0 for x in a do acc * 3 + x`} {
+				if _, err := sess.Eval(ctx, "[def]", src); err != nil {
+					t.Fatalf("%s: %v", src, err)
+				}
+			}
+		}
+		res, err := s.Eval(ctx, "[ys]", `ys`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sh, ok := res.Values[0].Dev.(*shard.Sharded)
+		if !ok || sh.Carry == nil {
+			t.Fatalf("%d devices: ys is %T, want a sharded array with its carries pending", devs, res.Values[0].Dev)
+		}
+		for _, src := range consumers {
+			got, err := s.Eval(ctx, "[c]", src)
+			if err != nil {
+				t.Fatalf("%d devices, %s: %v", devs, src, err)
+			}
+			want, err := ref.Eval(ctx, "[c]", src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := formatAll(t, got), formatAll(t, want); g != w {
+				t.Errorf("%d devices, %s:\n got %s\nwant %s", devs, src, g, w)
+			}
+			if folded[src] {
+				for _, n := range got.Timings.Notes {
+					if strings.Contains(n, "gathered") || strings.Contains(n, "through the host") {
+						t.Errorf("%d devices, %s: %s", devs, src, n)
+					}
 				}
 			}
 		}

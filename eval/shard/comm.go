@@ -200,3 +200,47 @@ func combineInto(acc, x any, op core.BinOp) {
 		panic(fmt.Sprintf("shard: combine %T", acc))
 	}
 }
+
+func combineScalarT[T number](acc []T, c T, op core.BinOp) {
+	for i := range acc {
+		switch op {
+		case core.Add:
+			acc[i] = c + acc[i]
+		case core.Mul:
+			acc[i] = c * acc[i]
+		case core.Min:
+			acc[i] = min(c, acc[i])
+		case core.Max:
+			acc[i] = max(c, acc[i])
+		}
+	}
+}
+
+// combineScalar sets every element x of acc to c op x, where c is a
+// one-element slice of acc's type (a scan's carry applied to a block).
+func combineScalar(acc, c any, op core.BinOp) {
+	switch a := acc.(type) {
+	case []int8:
+		combineScalarT(a, c.([]int8)[0], op)
+	case []int16:
+		combineScalarT(a, c.([]int16)[0], op)
+	case []int32:
+		combineScalarT(a, c.([]int32)[0], op)
+	case []int64:
+		combineScalarT(a, c.([]int64)[0], op)
+	case []uint8:
+		combineScalarT(a, c.([]uint8)[0], op)
+	case []uint16:
+		combineScalarT(a, c.([]uint16)[0], op)
+	case []uint32:
+		combineScalarT(a, c.([]uint32)[0], op)
+	case []uint64:
+		combineScalarT(a, c.([]uint64)[0], op)
+	case []float32:
+		combineScalarT(a, c.([]float32)[0], op)
+	case []float64:
+		combineScalarT(a, c.([]float64)[0], op)
+	default:
+		panic(fmt.Sprintf("shard: combine %T with a scalar", acc))
+	}
+}

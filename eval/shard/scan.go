@@ -7,7 +7,9 @@ import (
 	"github.com/arepl/arepl/lang/core"
 )
 
-// Scans over blocks: reduce, then scan with the carry folded in.
+// Scans over blocks: reduce, then scan with the carry folded in. This is
+// the path of scans whose operator the host cannot apply (tuples, lambdas);
+// the others leave their carries pending instead (lazy.go).
 //
 // Scanning each block alone and then adding every earlier block's total
 // to the later blocks costs those blocks a second pass over their

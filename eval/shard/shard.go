@@ -13,7 +13,11 @@
 //     the operator is one the collective knows (+, *, integer min and max),
 //     otherwise by the program's own operator over the gathered partials
 //     (in device order, so non-commutative operators stay right);
-//   - scans reduce every block with the scan's operator, combine the
+//   - scans by one operator the host applies (+, *, integer min and max)
+//     scan every block alone and leave each block's carry pending in the
+//     result, for its readers to apply: the host on a read, the next
+//     statement over the blocks in its map (lazy.go);
+//   - other scans reduce every block with the scan's operator, combine the
 //     totals into each block's exclusive prefix (its carry) on the host,
 //     and then scan each block once with its carry folded in (scan.go);
 //   - histograms are computed per device, device 0's from the destination
@@ -270,6 +274,7 @@ func (r *run) index(s *core.Stmt) (bool, error) {
 			if err != nil {
 				return false, err
 			}
+			sh.Carry.applyTo(k, data)
 			r.env[s.Pat[0].Name] = eval.Value{Elem: sh.Elem, Data: data}
 			return true, nil
 		}
@@ -638,6 +643,10 @@ type perDevice struct {
 	// goroutine as soon as its block is done, when smaller than
 	// CollectiveMin: partials the host will combine (see readEarly).
 	early []int
+	// after, when not nil, runs on device k's goroutine right after its
+	// block, with its results (a lazy scan reads its block's last element
+	// there, while the other devices still compute).
+	after func(k int, out []eval.Value, sub *eval.Timings) error
 }
 
 // runBlocks runs p.fun on every non-empty block and returns each
@@ -687,6 +696,9 @@ func (r *run) runBlocks(p *perDevice) ([][]eval.Value, error) {
 		out[k], errs[k] = r.call(k, funs[k], args[k], subs[k])
 		if errs[k] == nil {
 			errs[k] = r.readEarly(p.early, out[k], subs[k])
+		}
+		if errs[k] == nil && p.after != nil {
+			errs[k] = p.after(k, out[k], subs[k])
 		}
 	}
 	var wg sync.WaitGroup

@@ -102,6 +102,33 @@ func TestShardedValue(t *testing.T) {
 	}
 }
 
+// TestShardedCarry: a scan's pending carries are applied to every read to
+// the host, whole or in part, and never to the blocks themselves.
+func TestShardedCarry(t *testing.T) {
+	ctx := context.Background()
+	s := &Sharded{Elem: core.I32, Parts: []eval.Value{i32s(1, 3), i32s(), i32s(2, 2, 5)},
+		Carry: &Carry{Op: core.Add, Of: []any{nil, []int32{4}, []int32{4}}, Neutral: []int32{0}}}
+	all, err := s.ToHost(ctx)
+	if err != nil || !reflect.DeepEqual(all, []int32{1, 3, 6, 6, 9}) {
+		t.Errorf("ToHost = %v, %v", all, err)
+	}
+	dst := make([]int32, 5)
+	if err := s.ReadRange(ctx, dst, 1, 3); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(dst, []int32{0, 3, 6, 6, 0}) {
+		t.Errorf("ReadRange across blocks: %v", dst)
+	}
+	if !reflect.DeepEqual(s.Parts[2].Data, []int32{2, 2, 5}) {
+		t.Errorf("a read changed the block: %v", s.Parts[2].Data)
+	}
+	m := &Sharded{Elem: core.F64, Parts: []eval.Value{{Elem: core.F64, Shape: []int64{1}, Data: []float64{0.5}}, {Elem: core.F64, Shape: []int64{2}, Data: []float64{2, -1}}},
+		Carry: &Carry{Op: core.Mul, Of: []any{nil, []float64{0.5}}, Neutral: []float64{1}}}
+	if all, err := m.ToHost(ctx); err != nil || !reflect.DeepEqual(all, []float64{0.5, 1, -0.5}) {
+		t.Errorf("ToHost by * = %v, %v", all, err)
+	}
+}
+
 // TestUploadInPieces: an array of MinShard rows or more is cut on the host
 // and each device gets only its block.
 func TestUploadInPieces(t *testing.T) {

@@ -60,7 +60,9 @@ func (r *run) sharded(s *core.Stmt) (bool, error) {
 		}
 		return true, r.filter(s, e, w)
 	case *core.Segmented:
-		if len(e.Outer) == 0 || e.Op.Index != nil {
+		// Segments are rows: a scan's lazy result (one dimension) is not
+		// among its arrays, but would be gathered with its carries applied.
+		if len(e.Outer) == 0 || e.Op.Index != nil || r.anyLazy(e.Op.Arrs) {
 			return false, nil
 		}
 		rows, err := r.intOf(e.Outer[0])
@@ -104,12 +106,18 @@ func (r *run) blockScrema(e *core.Screma, w int64) (*core.Screma, *perDevice, er
 	if e.Index != nil {
 		e2.Index, p.off, e2.Map = r.offsetIndex(e.Index, e.Map)
 	}
+	if e2.Map, err = r.foldCarries(e.Arrs, e2.Map, p); err != nil {
+		return nil, nil, err
+	}
 	return &e2, p, nil
 }
 
 // screma runs a map or redomap per block.
 func (r *run) screma(s *core.Stmt, e *core.Screma, w int64) error {
 	if len(e.Scans) > 0 {
+		if ops, ok := lazyOps(e); ok {
+			return r.lazyScan(s, e, w, ops)
+		}
 		return r.scanomap(s, e, w)
 	}
 	e2, p, err := r.blockScrema(e, w)
@@ -301,6 +309,9 @@ func (r *run) hist(s *core.Stmt, e *core.Hist, w int64) error {
 	if e.Index != nil {
 		e2.Index, p.off, e2.Map = r.offsetIndex(e.Index, e.Map)
 	}
+	if e2.Map, err = r.foldCarries(e.Arrs, e2.Map, p); err != nil {
+		return err
+	}
 	destFirst := offs[1] > offs[0]
 	if destFirst {
 		p.first = stmtFun("ar_shard_hist_first", nil, &core.Stmt{Pat: s.Pat, Exp: &e2, Pos: s.Pos})
@@ -464,6 +475,17 @@ func (r *run) filter(s *core.Stmt, e *core.Filter, w int64) error {
 			return fmt.Errorf("internal error: shard: filter with an index and no map")
 		}
 		e2.Index, p.off, e2.Map = r.offsetIndex(e.Index, e.Map)
+	}
+	if e2.Map == nil && r.anyLazy(e.Arrs) {
+		// A pending carry needs a map to fold into: the identity.
+		types := make([]core.Type, len(e.Arrs))
+		for i, a := range e.Arrs {
+			types[i] = a.Type.Row()
+		}
+		e2.Map = r.bld.IdentityLambda(types)
+	}
+	if e2.Map, err = r.foldCarries(e.Arrs, e2.Map, p); err != nil {
+		return err
 	}
 	p.fun = stmtFun("ar_shard_filter", nil, &core.Stmt{Pat: s.Pat, Exp: &e2, Pos: s.Pos})
 	res, err := r.runBlocks(p)

@@ -18,6 +18,44 @@ type Sharded struct {
 	Elem  core.PrimType
 	Inner []int64 // the shape below the outer dimension
 	Parts []eval.Value
+	// Carry, when not nil, holds a scan's pending carries: the array's
+	// elements are Carry applied to what the blocks store (see Carry).
+	Carry *Carry
+}
+
+// Carry is what a scan over blocks left pending: each block was scanned
+// alone, and block r's elements are Of[r] ⊕ its stored elements, ⊕ the
+// scan's operator. Writing those out would be a second pass over every
+// block after the first (on two GPUs, as long as the scan itself), so the
+// carry stays with the array and every reader applies it on the way: a
+// read to the host (ToHost, ReadRange, one element), and a statement over
+// the blocks, whose map gets `c ⊕ x` for the block's element x and its
+// carry c as a scalar parameter (foldCarries). lazy.go says why.
+type Carry struct {
+	Op core.BinOp // Add, Mul, Min or Max, on a type NativeOp accepts
+	// Of holds each block's carry, a host slice of one element; nil for
+	// none (the first block, and blocks with nothing before them).
+	Of []any
+	// Neutral is the operator's neutral element (one element), what a
+	// block without a carry is given where every block needs one.
+	Neutral any
+}
+
+// applyTo applies block r's carry to data, a host copy of some of its
+// elements.
+func (c *Carry) applyTo(r int, data any) {
+	if c == nil || c.Of[r] == nil {
+		return
+	}
+	combineScalar(data, c.Of[r], c.Op)
+}
+
+// of is block r's carry, the neutral element for a block without one.
+func (c *Carry) of(r int) any {
+	if c.Of[r] == nil {
+		return c.Neutral
+	}
+	return c.Of[r]
 }
 
 // OnDevice is an unsharded device array of one device of the group: the
@@ -58,13 +96,14 @@ func (s *Sharded) rowLen() int64 {
 func (s *Sharded) ToHost(ctx context.Context) (any, error) {
 	out := eval.MakeSlice(s.Elem, int(s.Rows()*s.rowLen()))
 	at := 0
-	for _, p := range s.Parts {
+	for r, p := range s.Parts {
 		hv, err := p.Host(ctx)
 		if err != nil {
 			return nil, err
 		}
 		n := eval.DataLen(hv.Data)
 		copyData(out, at, hv.Data)
+		s.Carry.applyTo(r, eval.SliceData(out, at, at+n))
 		at += n
 	}
 	return out, nil
@@ -75,7 +114,7 @@ func (s *Sharded) ToHost(ctx context.Context) (any, error) {
 func (s *Sharded) ReadRange(ctx context.Context, dst any, off, n int64) error {
 	rl := s.rowLen()
 	base := int64(0)
-	for _, p := range s.Parts {
+	for r, p := range s.Parts {
 		pn := p.Shape[0] * rl
 		lo, hi := max(off, base), min(off+n, base+pn)
 		if lo < hi {
@@ -83,6 +122,7 @@ func (s *Sharded) ReadRange(ctx context.Context, dst any, off, n int64) error {
 			if err != nil {
 				return err
 			}
+			s.Carry.applyTo(r, part)
 			copyData(dst, int(lo), part)
 		}
 		base += pn
@@ -109,6 +149,9 @@ func (s *Sharded) Placement() string {
 	off := s.Offsets()
 	for r := range s.Parts {
 		fmt.Fprintf(&b, " dev%d rows [%d, %d)", r, off[r], off[r+1])
+		if s.Carry != nil && s.Carry.Of[r] != nil {
+			b.WriteString(" (a scan's carry pending)")
+		}
 		if r+1 < len(s.Parts) {
 			b.WriteString(",")
 		}
