@@ -84,8 +84,14 @@ func Devices(spec string, minShard int64, fallback eval.Backend) (eval.Backend, 
 		c = comm
 	}
 	return shard.New(shard.Options{Name: "gpu", Devices: devs, Comm: c, MinShard: minShard, Parallel: true,
-		CollectiveMin: 4096, Describe: strings.Join(names, "; ")})
+		CollectiveMin: 4096, PeerCopies: gpuPeerCopies == "on", Describe: strings.Join(names, "; ")})
 }
+
+// gpuPeerCopies turns on shard.Options.PeerCopies for GPUs ("on"; "off"
+// leaves every move between devices to the host). Benchmarks built with
+// -ldflags '-X github.com/arepl/arepl/eval/backends.gpuPeerCopies=off|on'
+// time both.
+var gpuPeerCopies = "off"
 
 // shardedPlan adds the sharding to the GPU plan's lines.
 func shardedPlan(spec string, plan func(*core.Program) ([]string, error)) func(*core.Program) ([]string, error) {

@@ -422,6 +422,72 @@ func TestHistPartialsReadEarly(t *testing.T) {
 	}
 }
 
+// peerDevice is a fakeDevice that also takes the other devices' arrays
+// device to device (as eval/gpu's backend does, by cuMemcpyPeer), and
+// counts how many it took.
+type peerDevice struct {
+	*fakeDevice
+	took int
+}
+
+func (d *peerDevice) FromPeer(_ context.Context, v eval.Value) (eval.Value, bool, error) {
+	a, ok := v.Dev.(*fakeArray)
+	if !ok {
+		return v, false, nil
+	}
+	d.took++
+	v.Dev = &fakeArray{data: a.data}
+	return v, true, nil
+}
+
+// TestHistOnPeers: with PeerCopies, small histograms are not read to the
+// host: device 1's goes to device 0 device to device and the two are added
+// there by the program's operator (the result stays on device 0); the
+// result does not change. Without a backend that takes peers' arrays, the
+// host combines them as before.
+func TestHistOnPeers(t *testing.T) {
+	ctx := context.Background()
+	var events []string
+	d0 := &peerDevice{fakeDevice: &fakeDevice{cpu: cpu.New(cpu.Options{}), events: &events, name: "dev0"}}
+	d1 := &peerDevice{fakeDevice: &fakeDevice{cpu: cpu.New(cpu.Options{}), events: &events, name: "dev1"}}
+	b, err := shard.New(shard.Options{Devices: []eval.Backend{d0, d1}, Comm: noComm{}, MinShard: 1, CollectiveMin: 4096, PeerCopies: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := eval.NewSession(eval.Options{Backend: "gpu", Fusion: true, CPU: cpu.New(cpu.Options{}), GPU: func() (eval.Backend, error) { return b, nil }})
+	ref := NewSession(eval.Options{Backend: "cpu", Fusion: true})
+	for _, src := range []string{
+		`hist (+) 0 100 (map (\i -> i % 100) (iota 1001)) (map (\i -> i32.i64 i) (iota 1001))`,
+		`hist i32.max i32.lowest 7 (map (\i -> (i * 13) % 9) (iota 1001)) (map (\i -> i32.i64 ((i * 31) % 101)) (iota 1001))`,
+	} {
+		events, d0.took, d1.took = nil, 0, 0
+		res, err := s.Eval(ctx, "[t]", src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		want, err := ref.Eval(ctx, "[t]", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, w := formatAll(t, res), formatAll(t, want); got != w {
+			t.Errorf("%s: got %s, want %s", src, got, w)
+		}
+		if d0.took != 1 || d1.took != 0 {
+			t.Errorf("%s: device 0 took %d peer arrays, device 1 %d; want device 1's histogram on device 0", src, d0.took, d1.took)
+		}
+		if !slices.Contains(events, "dev0 run ar_shard_histcombine") {
+			t.Errorf("%s: events %q: no combining run on device 0", src, events)
+		}
+		var rows []string
+		for _, k := range res.Timings.Kernels {
+			rows = append(rows, k.Name)
+		}
+		if all := strings.Join(rows, "\n"); !strings.Contains(all, "peer copy") || strings.Contains(all, "read partial to host") || strings.Contains(all, "host all-reduce") {
+			t.Errorf("%s: timing rows %q: want a peer copy and no read to the host", src, rows)
+		}
+	}
+}
+
 // TestShardProgramsRunOnGPU: the programs the sharded backend gives each
 // device for the benchmarked statements (a block's reduction, a scan's
 // totals, its first block and a block with a carry, a map-scan, a

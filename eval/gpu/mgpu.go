@@ -387,3 +387,29 @@ func (d *devArray) ReadAt(_ context.Context, off, n int64) (any, error) {
 	runtime.KeepAlive(s)
 	return s, err
 }
+
+// FromPeer returns v, an array another device's backend made, as an array
+// of this device, copied device to device (cuda.GPU.FromPeer: NVLink
+// between linked GPUs) instead of through the host; ok is false for
+// anything else (a host value, this device's own array), which the caller
+// moves as before. The sharded backend gives device 0 a later device's
+// small histogram this way, to be added there.
+func (b *Backend) FromPeer(_ context.Context, v eval.Value) (eval.Value, bool, error) {
+	d, ok := v.Dev.(*devArray)
+	if !ok || v.Data != nil || d.g == b.g {
+		return v, false, nil
+	}
+	if d.mem.freed.Load() {
+		return v, false, fmt.Errorf("gpu: use of a freed device array")
+	}
+	out, err := newDevArray(b.g, d.elem, d.n)
+	if err != nil {
+		return v, false, err
+	}
+	if err := b.g.FromPeer(out.mem.ptr, d.g, d.mem.ptr, d.bytes); err != nil {
+		out.Free()
+		return v, false, err
+	}
+	v.Dev = out
+	return v, true, nil
+}

@@ -72,6 +72,29 @@ type Options struct {
 	// 0 sends everything through Comm (the simulated devices, whose tests
 	// cover that path).
 	CollectiveMin int64
+	// PeerCopies moves arrays between devices device to device where the
+	// device backends can (peerTaker: eval/gpu's, cuMemcpyPeer), not
+	// through the host, and then combines small histograms (under
+	// CollectiveMin) on device 0, the other devices' copied there, by the
+	// program's operator: no read to the host at all, where reading them
+	// costs 26-120 µs after the kernels on two H200s.
+	PeerCopies bool
+}
+
+// peerTaker is a device backend that takes another device's array device
+// to device; ok is false for values it cannot take that way.
+type peerTaker interface {
+	FromPeer(ctx context.Context, v eval.Value) (eval.Value, bool, error)
+}
+
+// peerTo returns device rank's backend when arrays are moved to it device
+// to device.
+func (r *run) peerTo(rank int) (peerTaker, bool) {
+	if !r.b.opts.PeerCopies {
+		return nil, false
+	}
+	pt, ok := r.b.opts.Devices[rank].(peerTaker)
+	return pt, ok
 }
 
 // Backend is the sharded backend; it implements eval.Backend.
@@ -366,6 +389,19 @@ func (r *run) toRank(name string, v eval.Value, rank int) (eval.Value, error) {
 		if d.Rank == rank {
 			v.Dev = d.Arr
 			return v, nil
+		}
+		if pt, ok := r.peerTo(rank); ok {
+			start := time.Now()
+			out, ok, err := pt.FromPeer(r.ctx, eval.Value{Elem: v.Elem, Shape: v.Shape, Dev: d.Arr})
+			if err != nil {
+				return v, err
+			}
+			if ok {
+				k := eval.KernelTiming{Name: fmt.Sprintf("peer copy of %s, dev%d to dev%d", name, d.Rank, rank), Time: time.Since(start), Bytes: v.Len() * int64(v.Elem.Size())}
+				r.t.Kernels = append(r.t.Kernels, k)
+				r.t.Run += k.Time
+				return out, nil
+			}
 		}
 	case *Sharded:
 		r.note(fmt.Sprintf("gathered %s (%s) through the host onto device %d", name, d.Placement(), rank))

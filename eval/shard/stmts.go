@@ -337,9 +337,14 @@ func (r *run) hist(s *core.Stmt, e *core.Hist, w int64) error {
 	p.fun = stmtFun("ar_shard_hist", pre, &core.Stmt{Pat: s.Pat, Exp: &local, Pos: s.Pos})
 	// The partials allReduce may combine on the host are read as each
 	// device finishes.
+	// Small histograms go to device 0 device to device where they can
+	// (onPeers), else through a collective or the host.
+	collective := make([]bool, len(e.Ops))
 	at := 0
-	for _, op := range e.Ops {
-		if _, ok := nativeOp(op.Lambda); ok && len(op.Dests) == 1 {
+	for i, op := range e.Ops {
+		_, ok := nativeOp(op.Lambda)
+		collective[i] = ok && len(op.Dests) == 1 && !r.onPeers(op)
+		if collective[i] {
 			p.early = append(p.early, at)
 		}
 		at += len(op.Dests)
@@ -349,10 +354,10 @@ func (r *run) hist(s *core.Stmt, e *core.Hist, w int64) error {
 		return err
 	}
 	at = 0
-	for _, op := range e.Ops {
+	for i, op := range e.Ops {
 		m := len(op.Dests)
 		totals := make([]eval.Value, m)
-		if bop, ok := nativeOp(op.Lambda); ok && m == 1 {
+		if bop, _ := nativeOp(op.Lambda); collective[i] {
 			parts := make([]eval.Value, len(res))
 			for k, rv := range res {
 				if rv == nil {
@@ -420,6 +425,24 @@ func (r *run) hist(s *core.Stmt, e *core.Hist, w int64) error {
 	}
 	r.note(fmt.Sprintf("hist at %v: per-device histograms over %d devices (device 0's from the destination), combined", s.Pos, r.b.Ranks()))
 	return nil
+}
+
+// onPeers reports whether the devices' histograms of op are combined on
+// device 0 after peer copies (Options.PeerCopies): when they are small, as
+// the host would combine them otherwise.
+func (r *run) onPeers(op *core.HistOp) bool {
+	if _, ok := r.peerTo(0); !ok || r.b.opts.CollectiveMin <= 0 {
+		return false
+	}
+	bytes := int64(0)
+	for _, d := range op.Dests {
+		dv, err := r.value(d)
+		if err != nil {
+			return false
+		}
+		bytes += dv.Len() * int64(dv.Elem.Size())
+	}
+	return bytes < r.b.opts.CollectiveMin
 }
 
 // neutralLike is a host array shaped like like, filled with the neutral

@@ -424,6 +424,21 @@ func (g *GPU) DtoD(dst, src Ptr, n int64) error {
 	return g.do(func() error { return g.check("cuMemcpyDtoD_v2", g.d.cuMemcpyDtoD(uint64(dst), uint64(src), uint64(n))) })
 }
 
+// FromPeer copies n bytes from src on the GPU from (another device of
+// this process) to dst on g, device to device: over NVLink between linked
+// GPUs, by the copy engines, never through this host's memory. It is
+// issued on g's command goroutine and ordered after the work already
+// queued on both devices and before what g queues next (cuMemcpyPeer), so
+// a kernel launched after it reads the copy.
+func (g *GPU) FromPeer(dst Ptr, from *GPU, src Ptr, n int64) error {
+	if n == 0 {
+		return nil
+	}
+	return g.do(func() error {
+		return g.check("cuMemcpyPeer", g.d.cuMemcpyPeer(uint64(dst), g.ctx, uint64(src), from.ctx, uint64(n)))
+	})
+}
+
 // TimeDtoD times reps back-to-back device-to-device copies of n bytes by
 // CUDA events, as Launch times a kernel, and returns the time of one: the
 // copy that benchmarks compare kernels with, measured the same way they

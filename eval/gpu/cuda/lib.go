@@ -37,6 +37,7 @@ type driver struct {
 	cuMemcpyHtoD                                func(dst uint64, src unsafe.Pointer, n uint64) int32
 	cuMemcpyDtoH                                func(dst unsafe.Pointer, src uint64, n uint64) int32
 	cuMemcpyDtoD                                func(dst, src uint64, n uint64) int32
+	cuMemcpyPeer                                func(dst uint64, dstCtx uintptr, src uint64, srcCtx uintptr, n uint64) int32
 	cuMemcpyHtoDAsync                           func(dst uint64, src unsafe.Pointer, n uint64, stream uintptr) int32
 	cuMemcpyDtoHAsync                           func(dst unsafe.Pointer, src uint64, n uint64, stream uintptr) int32
 	cuMemsetD8                                  func(dst uint64, v uint8, n uint64) int32
@@ -101,6 +102,7 @@ func (d *driver) cudaSymbols() []symbol {
 		{&d.cuMemcpyHtoD, "cuMemcpyHtoD_v2"},
 		{&d.cuMemcpyDtoH, "cuMemcpyDtoH_v2"},
 		{&d.cuMemcpyDtoD, "cuMemcpyDtoD_v2"},
+		{&d.cuMemcpyPeer, "cuMemcpyPeer"},
 		{&d.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"},
 		{&d.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"},
 		{&d.cuMemsetD8, "cuMemsetD8_v2"},
