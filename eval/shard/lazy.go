@@ -22,7 +22,8 @@ import (
 // measured 1.37x). Scanning each block alone and adding the carry in a
 // second pass costs GPU 1 T/2 + T/2 (1.0x). Leaving the carry pending
 // costs each GPU T/2 and one read of its block's last element (2x less
-// that read); the carry is then applied where the values are next read,
+// that read; measured on two H200s over 2^31 i32: 2.20 ms against one
+// GPU's 4.33, 1.97x, and a reduction of the scan 1.97x); the carry is then applied where the values are next read,
 // for free: on the host copy when they are read to the host, and in the
 // map of the next statement over the blocks (foldCarries), where it is one
 // more scalar operation per element of a kernel that reads the element
