@@ -25,13 +25,23 @@ type fakeTiers struct {
 	gate     context.Context // full compiles wait for it when not nil
 	open     context.CancelFunc
 	started  chan string // a full compile's source, when it starts
-	cubins   map[*version]string
+	// A fast compile of a source starting "HOLD" reports on fastHeld and
+	// waits for fastRelease.
+	fastHeld    chan string
+	fastRelease context.Context
+	releaseFast context.CancelFunc
+	fastEnd     map[string]time.Time // when each fast compile returned
+	fullStart   map[string]time.Time // when each full compile began
+	cubins      map[*version]string
 	unloaded map[string]int // by cubin
 	warnings []string
 }
 
 func newFakeTiers() *fakeTiers {
-	return &fakeTiers{cubins: map[*version]string{}, unloaded: map[string]int{}, started: make(chan string, 16)}
+	f := &fakeTiers{cubins: map[*version]string{}, unloaded: map[string]int{}, started: make(chan string, 16),
+		fastHeld: make(chan string, 16), fastEnd: map[string]time.Time{}, fullStart: map[string]time.Time{}}
+	f.fastRelease, f.releaseFast = context.WithCancel(context.Background())
+	return f
 }
 
 func (f *fakeTiers) compile(src, file string, fast bool) ([]byte, error) {
@@ -40,12 +50,20 @@ func (f *fakeTiers) compile(src, file string, fast bool) ([]byte, error) {
 		f.fast++
 		err := f.fastErr
 		f.mu.Unlock()
+		if strings.HasPrefix(src, "HOLD") {
+			f.fastHeld <- src
+			<-f.fastRelease.Done()
+		}
+		f.mu.Lock()
+		f.fastEnd[src] = time.Now()
+		f.mu.Unlock()
 		if err != nil {
 			return nil, err
 		}
 		return []byte("fast:" + src), nil
 	}
 	f.full++
+	f.fullStart[src] = time.Now()
 	gate, err := f.gate, f.fullErr
 	f.mu.Unlock()
 	f.started <- src
@@ -320,6 +338,101 @@ func TestTierFullCompileError(t *testing.T) {
 	c := newFakeCache(t, f, true)
 	if _, _, err := c.get("k", "SRC", "a.cu", f.build); err == nil || !strings.Contains(err.Error(), "compiling the generated CUDA: syntax error") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestTierBackgroundYieldsToForeground: a module's optimised compile does
+// not start while the next module's fast compile runs (NVRTC's lock would
+// make that one wait), nor until the foreground has compiled nothing for
+// the delay; then it runs, and the next module's after it.
+func TestTierBackgroundYieldsToForeground(t *testing.T) {
+	f := newFakeTiers()
+	c := newFakeCache(t, f, true)
+	c.delay = 300 * time.Millisecond
+
+	l, _, err := c.get("a", "SRC-a", "a.cu", f.build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.release(l)
+	done := make(chan error, 1)
+	go func() {
+		l, _, err := c.get("b", "HOLD-b", "b.cu", f.build)
+		if err == nil {
+			c.release(l)
+		}
+		done <- err
+	}()
+	<-f.fastHeld // b's fast compile runs in the foreground
+	time.Sleep(2 * c.delay)
+	if n := f.count(&f.full); n != 0 {
+		t.Fatalf("%d optimised compiles started while a fast compile ran", n)
+	}
+	f.releaseFast()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case src := <-f.started:
+		if src != "SRC-a" {
+			t.Fatalf("first optimised compile %q, want a's", src)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("a's optimised compile never started")
+	}
+	f.mu.Lock()
+	idle := f.fullStart["SRC-a"].Sub(f.fastEnd["HOLD-b"])
+	f.mu.Unlock()
+	if idle < c.delay {
+		t.Errorf("a's optimised compile started %v after the foreground's last compile, want at least %v", idle, c.delay)
+	}
+	settle(t, c)
+	for _, k := range []string{"a", "b"} {
+		l, _, err := c.get(k, "", "x.cu", f.build)
+		if err != nil || !strings.HasPrefix(f.cubin(l), "full:") {
+			t.Errorf("%s after settling: %q, %v; want the optimised module", k, f.cubin(l), err)
+		}
+	}
+}
+
+// TestTierSettleStartsAtOnce: settle does not wait for the idle delay, and
+// close drops optimised compiles still waiting for it, at once.
+func TestTierSettleStartsAtOnce(t *testing.T) {
+	f := newFakeTiers()
+	c := newFakeCache(t, f, true)
+	c.delay = time.Hour
+	l, _, err := c.get("a", "SRC-a", "a.cu", f.build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.release(l)
+	settle(t, c) // fails after 10 s
+	if l, _, _ := c.get("a", "SRC-a", "a.cu", f.build); f.cubin(l) != "full:SRC-a" {
+		t.Errorf("after settle: %q, want the optimised module", f.cubin(l))
+	}
+
+	f2 := newFakeTiers()
+	c2 := newTierCache(t.TempDir(), true, f2.compile)
+	c2.delay = time.Hour
+	for _, k := range []string{"a", "b"} {
+		l, _, err := c2.get(k, "SRC-"+k, "a.cu", f2.build)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c2.release(l)
+	}
+	closed := make(chan struct{}, 1)
+	go func() {
+		c2.close()
+		closed <- struct{}{}
+	}()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("close waited for compiles that had not started")
+	}
+	if n := f2.count(&f2.full); n != 0 {
+		t.Errorf("%d optimised compiles ran after close", n)
 	}
 }
 
