@@ -17,14 +17,14 @@ import (
 // is "fast:SRC" or "full:SRC"; full compiles wait for a release when gate
 // is set, and fail with fullErr when it is.
 type fakeTiers struct {
-	mu       sync.Mutex
-	fast     int // fast compiles
-	full     int // full compiles started
-	fastErr  error
-	fullErr  error
-	gate     context.Context // full compiles wait for it when not nil
-	open     context.CancelFunc
-	started  chan string // a full compile's source, when it starts
+	mu      sync.Mutex
+	fast    int // fast compiles
+	full    int // full compiles started
+	fastErr error
+	fullErr error
+	gate    context.Context // full compiles wait for it when not nil
+	open    context.CancelFunc
+	started chan string // a full compile's source, when it starts
 	// A fast compile of a source starting "HOLD" reports on fastHeld and
 	// waits for fastRelease.
 	fastHeld    chan string
@@ -33,8 +33,8 @@ type fakeTiers struct {
 	fastEnd     map[string]time.Time // when each fast compile returned
 	fullStart   map[string]time.Time // when each full compile began
 	cubins      map[*version]string
-	unloaded map[string]int // by cubin
-	warnings []string
+	unloaded    map[string]int // by cubin
+	warnings    []string
 }
 
 func newFakeTiers() *fakeTiers {
