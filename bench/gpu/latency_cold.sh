@@ -20,7 +20,8 @@
 # tiers off, run 9's scheduling (AREPL_TIER2_DELAY=0: tier 2 at once) and
 # the shipped defaults.
 # LAB: TestCompileTimes's option sets (unique sources, no process state
-# shared with the REPL); TIMETRACE: modules profiled by NVRTC
+# shared with the REPL), with LAB_FLAGS (e.g. -gpu.compilesrc 'lab/*.cu'
+# -gpu.compileonly '\.cu$': sources as they are); TIMETRACE: modules profiled by NVRTC
 # (-fdevice-time-trace) under each of TIMETRACE_SETS. CHECK: device tests.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -89,7 +90,7 @@ PY
 
 if [ -n "${LAB:-}" ]; then
 	echo "== NVRTC on unique sources (TestCompileTimes), per option set"
-	timeout 120 ./gpu.test -test.run 'TestCompileTimes' -test.v -gpu.compilelab "$LAB" -gpu.compilefold '' 2>&1 |
+	timeout 120 ./gpu.test -test.run 'TestCompileTimes' -test.v -gpu.compilelab "$LAB" -gpu.compilefold '' ${LAB_FLAGS:-} 2>&1 |
 		grep 'compile options\|FAIL\|error' | sed 's/^ *compile_test.go:[0-9]*: //'
 fi
 IFS=';' read -ra ttsets <<<"${TIMETRACE_SETS:--minimal -Ofc=mid}"
@@ -98,7 +99,7 @@ for name in ${TIMETRACE:-}; do
 	for set in "${ttsets[@]}"; do
 		i=$((i + 1))
 		timeout 60 ./gpu.test -test.run 'TestCompileTimes' -test.v -gpu.compileonly "^$name\$" -gpu.compilefold '' \
-			-gpu.compilelab "$set -fdevice-time-trace=$out/cold/timetrace-$name-$i.json" 2>&1 |
+			-gpu.compilelab "$set -fdevice-time-trace=$out/cold/timetrace-$name-$i.json" ${LAB_FLAGS:-} 2>&1 |
 			grep 'compile options\|FAIL\|error' | sed 's/^ *compile_test.go:[0-9]*: //'
 	done
 done

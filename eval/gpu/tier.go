@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -81,6 +82,32 @@ func compileModule(g *cuda.GPU, src, file string, opts ...string) ([]byte, error
 		return g.CompileHeaders("#include \""+preludeHeader+"\"\n"+body, file, []cuda.Header{{Name: preludeHeader, Text: prelude}}, append(opts, "-pch")...)
 	}
 	return g.Compile(src, file, opts...)
+}
+
+// tier1Roll: with AREPL_TIER1_ROLL=1, tier 1 compiles its module with the
+// tile loops rolled (tier1Source), a measuring knob of
+// bench/gpu/latency_cold.sh.
+var tier1Roll = os.Getenv("AREPL_TIER1_ROLL") == "1"
+
+// tileLoopPragma matches the unroll pragma of a loop over a warp's Seq
+// elements (ar_j) or a tile's rounds of 16-byte copies (ar_r): the ordered
+// redomap's and the scans' tile loops, which read and write shared memory,
+// not arrays in registers (those, as the 16-byte store's ar_x loop, the
+// histograms' ar_u and the matrix tiles', stay unrolled: rolled, their
+// arrays would move to local memory).
+var tileLoopPragma = regexp.MustCompile(`(?m)^#pragma unroll( [0-9]+)?\n([ \t]*for \(int ar_[jr] = )`)
+
+// tier1Source is the text tier 1 compiles for a module's source: with
+// tier1Roll, its tile loops rolled. Unrolling them (21-31 inlined map and
+// operator calls each, twice or more a kernel) is most of NVVM's and
+// ptxas's work on a scan module; rolled, the kernel pays a loop's
+// overhead per element, until tier 2 replaces it. Only the pragmas
+// change, so the kernels, their names and launch shapes are the same.
+func tier1Source(src string) string {
+	if !tier1Roll {
+		return src
+	}
+	return tileLoopPragma.ReplaceAllString(src, "#pragma unroll 1\n$2")
 }
 
 // TieringFromEnv reports whether tiered compilation is on for a new
