@@ -18,7 +18,9 @@
 # wall and CPU time, and the tiers' foreground and background compiles
 # (whether a background one was in NVRTC meanwhile). The default compares
 # tiers off, run 9's scheduling (AREPL_TIER2_DELAY=0: tier 2 at once) and
-# the shipped defaults.
+# the shipped defaults. Other knobs a variant can set: AREPL_FAST_OPTIONS
+# (tier 1's NVRTC options), AREPL_PRELUDE_PCH=1 (the prelude as a
+# precompiled header), AREPL_NVRTC_OPTIONS (both tiers').
 # LAB: TestCompileTimes's option sets (unique sources, no process state
 # shared with the REPL), with LAB_FLAGS (e.g. -gpu.compilesrc 'lab/*.cu'
 # -gpu.compileonly '\.cu$': sources as they are); TIMETRACE: modules profiled by NVRTC

@@ -111,7 +111,7 @@ func newOn(opts Options, g *cuda.GPU) (*Backend, error) {
 	}
 	b.cache = newTierCache(b.opts.CacheDir, opts.Tiered, func(src, file string, fast bool) ([]byte, error) {
 		if fast {
-			return compileModule(g, tier1Source(src), file, fastTierOptions...)
+			return compileModule(g, src, file, fastTierOptions...)
 		}
 		return compileModule(g, src, file)
 	})

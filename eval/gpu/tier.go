@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,23 +30,29 @@ import (
 // A background compile never starts while a foreground one runs, nor
 // until the foreground has compiled nothing for tier2Delay. NVRTC holds a
 // process-wide lock for part of every compile, and a compile in flight
-// cannot be interrupted: in run 9 each tier-1 compile that overlapped the
-// previous module's tier 2 waited 13-17 ms for that lock, and the session
-// whose every new expression came right after the last answer paid it on
-// each of them. A user types the next line in more than tier2Delay, so
+// cannot be interrupted: with tier 2 started at once (run 9), a list of new
+// expressions typed back to back had each tier-1 compile overlap the last
+// module's tier 2 and wait for that lock, 12.5 ms on average and up to 30
+// ms (its wall time less its thread's CPU time, run 10); with the delay, no
+// tier-1 compile overlapped one, and the mean compile stage fell from 103
+// to 89 ms. A user types the next line in more than tier2Delay, so
 // tier 2 still lands long before it could matter; a script or a notebook's
 // "run all" compiles its new modules back to back at tier 1 and the
 // optimised ones after the last. settle (arepl bench, the tests) starts
 // them at once.
 //
 // The cache knows nothing of CUDA: it compiles and loads through the
-// functions it is given (a fake compiler in the tests). Loading goes
+// functions it is given (a fake compiler in the tests; the backend's is
+// compileModule, below). Loading goes
 // through package cuda's command goroutine, where the context is current,
 // whichever goroutine asks.
 
 // fastTierOptions are tier 1's NVRTC options (added to the defaults);
 // AREPL_FAST_OPTIONS (space-separated) replaces them, for measuring
-// other sets in the REPL (bench/gpu/latency_cold.sh).
+// other sets in the REPL (bench/gpu/latency_cold.sh). Measured beside
+// -Ofc=mid in run 10: -Xptxas=-O1 gave no steady gain (ptxas took as long),
+// NVRTC refuses -Xptxas=-O0, and rolling the tile loops changed nothing
+// (-Ofc=mid already leaves them rolled: the same cubins).
 var fastTierOptions = func() []string {
 	if v, ok := os.LookupEnv("AREPL_FAST_OPTIONS"); ok {
 		return strings.Fields(v)
@@ -67,8 +72,12 @@ var tier2Delay = func() time.Duration {
 
 // preludePCH: with AREPL_PRELUDE_PCH=1, a module's prelude reaches NVRTC as
 // a header it includes first, under -pch, so that NVRTC parses it once a
-// process and keeps its precompiled form for the next compiles (a
-// measuring knob of bench/gpu/latency_cold.sh).
+// process and keeps its precompiled form for the next compiles. In run 10
+// (bench/RESULTS.md, "Interactive latency") that took 8 ms off the mean
+// tier-1 compile (a map's 34-55 ms became 26-41), short of what the MSSP
+// scan needs; it stays off by default because NVRTC's automatic PCH leaves
+// a folder of PCH files, /tmp/__nvrtc_auto_pch_PID_0, behind every process
+// that uses it.
 var preludePCH = os.Getenv("AREPL_PRELUDE_PCH") == "1"
 
 // preludeHeader is the name a module includes the prelude by under
@@ -82,32 +91,6 @@ func compileModule(g *cuda.GPU, src, file string, opts ...string) ([]byte, error
 		return g.CompileHeaders("#include \""+preludeHeader+"\"\n"+body, file, []cuda.Header{{Name: preludeHeader, Text: prelude}}, append(opts, "-pch")...)
 	}
 	return g.Compile(src, file, opts...)
-}
-
-// tier1Roll: with AREPL_TIER1_ROLL=1, tier 1 compiles its module with the
-// tile loops rolled (tier1Source), a measuring knob of
-// bench/gpu/latency_cold.sh.
-var tier1Roll = os.Getenv("AREPL_TIER1_ROLL") == "1"
-
-// tileLoopPragma matches the unroll pragma of a loop over a warp's Seq
-// elements (ar_j) or a tile's rounds of 16-byte copies (ar_r): the ordered
-// redomap's and the scans' tile loops, which read and write shared memory,
-// not arrays in registers (those, as the 16-byte store's ar_x loop, the
-// histograms' ar_u and the matrix tiles', stay unrolled: rolled, their
-// arrays would move to local memory).
-var tileLoopPragma = regexp.MustCompile(`(?m)^#pragma unroll( [0-9]+)?\n([ \t]*for \(int ar_[jr] = )`)
-
-// tier1Source is the text tier 1 compiles for a module's source: with
-// tier1Roll, its tile loops rolled. Unrolling them (21-31 inlined map and
-// operator calls each, twice or more a kernel) is most of NVVM's and
-// ptxas's work on a scan module; rolled, the kernel pays a loop's
-// overhead per element, until tier 2 replaces it. Only the pragmas
-// change, so the kernels, their names and launch shapes are the same.
-func tier1Source(src string) string {
-	if !tier1Roll {
-		return src
-	}
-	return tileLoopPragma.ReplaceAllString(src, "#pragma unroll 1\n$2")
 }
 
 // TieringFromEnv reports whether tiered compilation is on for a new

@@ -3,7 +3,6 @@ package gpu
 import (
 	"context"
 	"errors"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -437,66 +436,9 @@ func TestTierSettleStartsAtOnce(t *testing.T) {
 	}
 }
 
-// TestTier1SourceRollsTileLoops: tier 1's text of an ordered redomap and
-// of the scans (tier1Source, AREPL_TIER1_ROLL) differs from the module's
-// only in the pragmas of the tile loops over ar_j and ar_r, which it rolls;
-// loops over arrays in registers (the 16-byte store's ar_x, a histogram's
-// ar_u, a matrix tile's) keep theirs.
-func TestTier1SourceRollsTileLoops(t *testing.T) {
-	defer func(on bool) { tier1Roll = on }(tier1Roll)
-	tier1Roll = true
-	var srcs []string
-	for _, p := range testProgs() {
-		if p.name == "ordered_u8" || p.name == "mssp" {
-			m, err := generate(p.build(), DefaultLimits)
-			if err != nil {
-				t.Fatal(err)
-			}
-			srcs = append(srcs, m.source())
-		}
-	}
-	for _, c := range scanProgs() {
-		p := c.build()
-		src, err := ScanKernel(p, scanStmtOf(t, p))
-		if err != nil {
-			t.Fatal(err)
-		}
-		srcs = append(srcs, src)
-	}
-	stripPragmas := func(s string) string { return regexp.MustCompile(`(?m)^#pragma unroll.*\n`).ReplaceAllString(s, "") }
-	unrolledTileLoop := regexp.MustCompile(`(?m)^#pragma unroll( ([2-9]|[0-9]{2,}))?\n[ \t]*for \(int ar_[jr] = `)
-	rolled := 0
-	for i, src := range srcs {
-		got := tier1Source(src)
-		if stripPragmas(got) != stripPragmas(src) {
-			t.Errorf("source %d: tier 1's text differs beyond the unroll pragmas", i)
-		}
-		if m := unrolledTileLoop.FindString(got); m != "" {
-			t.Errorf("source %d: a tile loop still unrolled at tier 1: %q", i, m)
-		}
-		if strings.Count(got, "#pragma unroll") != strings.Count(src, "#pragma unroll") {
-			t.Errorf("source %d: pragmas added or lost", i)
-		}
-		if strings.Contains(src, "for (int ar_x = ") && !strings.Contains(got, "#pragma unroll\n        for (int ar_x = ") {
-			t.Errorf("source %d: the 16-byte store's loop over a register array was rolled", i)
-		}
-		rolled += strings.Count(got, "#pragma unroll 1") - strings.Count(src, "#pragma unroll 1")
-	}
-	if rolled < len(srcs) {
-		t.Errorf("%d tile loops rolled in %d modules, want at least one each", rolled, len(srcs))
-	}
-	other := "#pragma unroll\n  for (int ar_u = 0; ar_u < 4; ar_u++) ar_v0[ar_u] = 0;\n#pragma unroll 8\nfor (int ar_jj = 0; ar_jj < n; ar_jj++) {\n"
-	if got := tier1Source(other); got != other {
-		t.Errorf("loops over registers changed at tier 1:\n%s", got)
-	}
-	tier1Roll = false
-	if got := tier1Source(srcs[0]); got != srcs[0] {
-		t.Errorf("tier1Source changed the text with the knob off")
-	}
-}
-
-// TestTieredDevice: on a GPU, a new redomap and a new scan run from their
-// fast compiles (-Ofc=mid), then, once settled, from the optimised modules,
+// TestTieredDevice: on a GPU, new ordered redomaps and scans (single and
+// tuple accumulators, f64, segmented) run from their fast compiles
+// (-Ofc=mid), then, once settled, from the optimised modules,
 // with the same results as the CPU interpreter both times; only optimised
 // cubins reach the disk cache.
 func TestTieredDevice(t *testing.T) {
@@ -519,9 +461,8 @@ func TestTieredDevice(t *testing.T) {
 			progs = append(progs, prog{p.name, p.build(), p.input(1<<20 + 3)})
 		}
 	}
-	// The scans whose tile loops tier 1 may roll (AREPL_TIER1_ROLL): single
-	// and tuple accumulators, a recomputed store, segments that do not
-	// divide the tile.
+	// Scans with single and tuple accumulators, a recomputed store, and
+	// segments that do not divide the tile.
 	for _, c := range scanProgs() {
 		switch c.name {
 		case "scan_i32", "scan_f64", "mssp_scan":
