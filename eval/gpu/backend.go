@@ -111,16 +111,23 @@ func newOn(opts Options, g *cuda.GPU) (*Backend, error) {
 	}
 	b.cache = newTierCache(b.opts.CacheDir, opts.Tiered, func(src, file string, fast bool) ([]byte, error) {
 		if fast {
-			return g.Compile(src, file, fastTierOptions...)
+			return compileModule(g, src, file, fastTierOptions...)
 		}
-		return g.Compile(src, file)
+		return compileModule(g, src, file)
 	})
+	if cuda.Tracing() {
+		b.cache.trace = cuda.Trace
+	}
 	warmOnce.Do(func() {
 		// NVRTC's first compile in a process loads and initialises the
 		// compiler (measured in bench/RESULTS.md, "Interactive latency");
 		// do that now, in the background, with the prelude every module
 		// includes, rather than on the first expression's compile.
-		go g.Compile(prelude+"\nextern \"C\" __global__ void ar_warm() {}\n", "arepl_warm.cu")
+		var o []string
+		if opts.Tiered {
+			o = fastTierOptions
+		}
+		go compileModule(g, prelude+"\nextern \"C\" __global__ void ar_warm() {}\n", "arepl_warm.cu", o...)
 	})
 	for _, dst := range []*cuda.Ptr{&b.counter, &b.errFlag} {
 		if *dst, err = g.Alloc(errBytes); err != nil {

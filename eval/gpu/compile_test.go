@@ -178,8 +178,6 @@ func TestCompileTimes(t *testing.T) {
 	}
 }
 
-func ms(d time.Duration) float64 { return float64(d) / 1e6 }
-
 // TestCheckedTilesRolled checks the rule behind the ordered redomap's and
 // the scans' cold-compile time (issue 16): the loops of the checked copy
 // of a tile, which only a launch's last tile runs, are rolled; the full

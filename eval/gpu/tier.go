@@ -4,7 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
+	"time"
+
+	"github.com/arepl/arepl/eval/gpu/cuda"
 )
 
 // Tiered compilation, as JITs do it. NVRTC's optimizer is 40-50% of a cold
@@ -22,13 +27,71 @@ import (
 // optimised module. A tier-2 failure keeps tier 1 for the session and is
 // logged once; it never becomes an error of a later run.
 //
+// A background compile never starts while a foreground one runs, nor
+// until the foreground has compiled nothing for tier2Delay. NVRTC holds a
+// process-wide lock for part of every compile, and a compile in flight
+// cannot be interrupted: with tier 2 started at once (run 9), a list of new
+// expressions typed back to back had each tier-1 compile overlap the last
+// module's tier 2 and wait for that lock, 12.5 ms on average and up to 30
+// ms (its wall time less its thread's CPU time, run 10); with the delay, no
+// tier-1 compile overlapped one, and the mean compile stage fell from 103
+// to 89 ms. A user types the next line in more than tier2Delay, so
+// tier 2 still lands long before it could matter; a script or a notebook's
+// "run all" compiles its new modules back to back at tier 1 and the
+// optimised ones after the last. settle (arepl bench, the tests) starts
+// them at once.
+//
 // The cache knows nothing of CUDA: it compiles and loads through the
-// functions it is given (a fake compiler in the tests). Loading goes
+// functions it is given (a fake compiler in the tests; the backend's is
+// compileModule, below). Loading goes
 // through package cuda's command goroutine, where the context is current,
 // whichever goroutine asks.
 
-// fastTierOptions are tier 1's NVRTC options (added to the defaults).
-var fastTierOptions = []string{"-Ofc=mid"}
+// fastTierOptions are tier 1's NVRTC options (added to the defaults);
+// AREPL_FAST_OPTIONS (space-separated) replaces them, for measuring
+// other sets in the REPL (bench/gpu/latency_cold.sh). Measured beside
+// -Ofc=mid in run 10: -Xptxas=-O1 gave no steady gain (ptxas took as long),
+// NVRTC refuses -Xptxas=-O0, and rolling the tile loops changed nothing
+// (-Ofc=mid already leaves them rolled: the same cubins).
+var fastTierOptions = func() []string {
+	if v, ok := os.LookupEnv("AREPL_FAST_OPTIONS"); ok {
+		return strings.Fields(v)
+	}
+	return []string{"-Ofc=mid"}
+}()
+
+// tier2Delay is how long the foreground must have compiled nothing before
+// a background compile starts; AREPL_TIER2_DELAY (milliseconds) overrides
+// it (0: at once, as before run 10).
+var tier2Delay = func() time.Duration {
+	if ms, err := strconv.Atoi(os.Getenv("AREPL_TIER2_DELAY")); err == nil && ms >= 0 {
+		return time.Duration(ms) * time.Millisecond
+	}
+	return 250 * time.Millisecond
+}()
+
+// preludePCH: with AREPL_PRELUDE_PCH=1, a module's prelude reaches NVRTC as
+// a header it includes first, under -pch, so that NVRTC parses it once a
+// process and keeps its precompiled form for the next compiles. In run 10
+// (bench/RESULTS.md, "Interactive latency") that took 8 ms off the mean
+// tier-1 compile (a map's 34-55 ms became 26-41), short of what the MSSP
+// scan needs; it stays off by default because NVRTC's automatic PCH leaves
+// a folder of PCH files, /tmp/__nvrtc_auto_pch_PID_0, behind every process
+// that uses it.
+var preludePCH = os.Getenv("AREPL_PRELUDE_PCH") == "1"
+
+// preludeHeader is the name a module includes the prelude by under
+// preludePCH.
+const preludeHeader = "arepl_prelude.cuh"
+
+// compileModule compiles a module's source (the prelude, then the body:
+// moduleText) with NVRTC's default options and opts.
+func compileModule(g *cuda.GPU, src, file string, opts ...string) ([]byte, error) {
+	if body, ok := strings.CutPrefix(src, prelude+"\n"); ok && preludePCH {
+		return g.CompileHeaders("#include \""+preludeHeader+"\"\n"+body, file, []cuda.Header{{Name: preludeHeader, Text: prelude}}, append(opts, "-pch")...)
+	}
+	return g.Compile(src, file, opts...)
+}
 
 // TieringFromEnv reports whether tiered compilation is on for a new
 // backend: it is, unless AREPL_TIERED is "0" or "off".
@@ -66,6 +129,21 @@ type tierCache struct {
 	// (each takes a core for a fraction of a second; the foreground's
 	// next tier-1 compile should not wait behind several), ctx ends them
 	// at close.
+	//
+	// The foreground: fg counts its compiles running, fgEnd is when the
+	// last one ended; a background compile holding sem starts once fg is
+	// zero and fgEnd is delay ago, or at once while rush (settle waits) is
+	// positive. wake is done, and replaced, when either changes (a
+	// context, as idle is: the package's tests have a close of their own).
+	fg      int
+	fgEnd   time.Time
+	delay   time.Duration
+	rush    int
+	wake    context.Context
+	wakeNow context.CancelFunc
+	bgBusy  bool // a background compile is in NVRTC (for the trace)
+	trace   func(string)
+	t0      time.Time
 	pending int
 	idle    context.Context // done when pending drops to zero
 	idleNow context.CancelFunc
@@ -76,9 +154,11 @@ type tierCache struct {
 
 func newTierCache(dir string, tiered bool, compile func(src, file string, fast bool) ([]byte, error)) *tierCache {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &tierCache{dir: dir, tiered: tiered, compile: compile, mods: map[string]*loaded{},
-		sem: make(chan struct{}, 1), ctx: ctx, cancel: cancel,
+	c := &tierCache{dir: dir, tiered: tiered, compile: compile, mods: map[string]*loaded{},
+		sem: make(chan struct{}, 1), ctx: ctx, cancel: cancel, delay: tier2Delay, t0: time.Now(),
 		warn: func(msg string) { fmt.Fprintln(os.Stderr, "arepl: "+msg) }}
+	c.wake, c.wakeNow = context.WithCancel(context.Background())
+	return c
 }
 
 // loadedFrom builds a loaded module from a cubin: loads it (on the
@@ -114,7 +194,7 @@ func (c *tierCache) get(key, src, file string, build loadedFrom) (*loaded, compi
 		return l, compileInfo{diskHit: true}, err
 	}
 	if fast {
-		cubin, err := c.compile(src, file, true)
+		cubin, err := c.foreground(src, file, true)
 		if err == nil {
 			l, err := c.install(key, cubin, 1, build)
 			if err != nil {
@@ -124,7 +204,7 @@ func (c *tierCache) get(key, src, file string, build loadedFrom) (*loaded, compi
 			return l, compileInfo{fast: true}, nil
 		}
 	}
-	cubin, err := c.compile(src, file, false)
+	cubin, err := c.foreground(src, file, false)
 	if err != nil {
 		return nil, compileInfo{}, fmt.Errorf("gpu: compiling the generated CUDA: %w", err)
 	}
@@ -139,6 +219,90 @@ func (c *tierCache) get(key, src, file string, build loadedFrom) (*loaded, compi
 	l, err := c.install(key, cubin, 2, build)
 	return l, compileInfo{}, err
 }
+
+// foreground compiles for a run that waits for it: background compiles
+// that have not started wait until it ends and the foreground has been
+// idle for c.delay.
+func (c *tierCache) foreground(src, file string, fast bool) ([]byte, error) {
+	c.mu.Lock()
+	c.fg++
+	start, overlap := time.Now(), c.bgBusy
+	c.mu.Unlock()
+	cubin, err := c.compile(src, file, fast)
+	c.mu.Lock()
+	end := time.Now()
+	c.fg--
+	c.fgEnd = end
+	overlap = overlap || c.bgBusy
+	c.kickLocked()
+	c.mu.Unlock()
+	tier := 2
+	if fast {
+		tier = 1
+	}
+	c.tracef("fg tier=%d at=%.1fms took=%.1fms overlap_bg=%v", tier, ms(start.Sub(c.t0)), ms(end.Sub(start)), overlap)
+	return cubin, err
+}
+
+// kickLocked wakes the background compile waiting for its turn.
+func (c *tierCache) kickLocked() {
+	c.wakeNow()
+	c.wake, c.wakeNow = context.WithCancel(context.Background())
+}
+
+// bgWaitLocked is how long the background compile holding sem must still
+// wait: zero when it may start; -1 while a foreground compile runs (until
+// woken).
+func (c *tierCache) bgWaitLocked(now time.Time) time.Duration {
+	switch {
+	case c.rush > 0:
+		return 0
+	case c.fg > 0:
+		return -1
+	}
+	return max(0, c.delay-now.Sub(c.fgEnd))
+}
+
+// awaitTurn blocks the background compile holding sem until it may start;
+// false when the cache closed meanwhile.
+func (c *tierCache) awaitTurn() bool {
+	for {
+		c.mu.Lock()
+		if c.ctx.Err() != nil {
+			c.mu.Unlock()
+			return false
+		}
+		wait, wake := c.bgWaitLocked(time.Now()), c.wake
+		if wait == 0 {
+			c.bgBusy = true
+			c.mu.Unlock()
+			return true
+		}
+		c.mu.Unlock()
+		var timeout <-chan time.Time
+		var t *time.Timer
+		if wait > 0 {
+			t = time.NewTimer(wait)
+			timeout = t.C
+		}
+		select {
+		case <-timeout:
+		case <-wake.Done():
+		case <-c.ctx.Done():
+		}
+		if t != nil {
+			t.Stop()
+		}
+	}
+}
+
+func (c *tierCache) tracef(format string, args ...any) {
+	if c.trace != nil {
+		c.trace(fmt.Sprintf("tier "+format+"\n", args...))
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 
 // install loads cubin as the given tier and serves it for key, held once
 // for the caller. Two runs that compiled the same module at once each keep
@@ -219,10 +383,16 @@ func (c *tierCache) background(key, src, file string, build loadedFrom) {
 			return
 		}
 		defer func() { <-c.sem }()
-		if c.ctx.Err() != nil {
+		queued := time.Now()
+		if !c.awaitTurn() {
 			return
 		}
+		start := time.Now()
 		cubin, err := c.compile(src, file, false)
+		c.mu.Lock()
+		c.bgBusy = false
+		c.mu.Unlock()
+		c.tracef("bg tier=2 at=%.1fms waited=%.1fms took=%.1fms", ms(start.Sub(c.t0)), ms(start.Sub(queued)), ms(time.Since(start)))
 		if err != nil {
 			c.failed(err)
 			return
@@ -254,7 +424,7 @@ func (c *tierCache) failed(err error) {
 }
 
 // settle waits until no background compile is queued or running (or ctx
-// ends).
+// ends), starting them without waiting for an idle foreground.
 func (c *tierCache) settle(ctx context.Context) error {
 	c.mu.Lock()
 	if c.pending == 0 {
@@ -262,7 +432,14 @@ func (c *tierCache) settle(ctx context.Context) error {
 		return nil
 	}
 	idle := c.idle
+	c.rush++
+	c.kickLocked()
 	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.rush--
+		c.mu.Unlock()
+	}()
 	select {
 	case <-idle.Done():
 		return nil

@@ -17,21 +17,31 @@ import (
 // is "fast:SRC" or "full:SRC"; full compiles wait for a release when gate
 // is set, and fail with fullErr when it is.
 type fakeTiers struct {
-	mu       sync.Mutex
-	fast     int // fast compiles
-	full     int // full compiles started
-	fastErr  error
-	fullErr  error
-	gate     context.Context // full compiles wait for it when not nil
-	open     context.CancelFunc
-	started  chan string // a full compile's source, when it starts
-	cubins   map[*version]string
-	unloaded map[string]int // by cubin
-	warnings []string
+	mu      sync.Mutex
+	fast    int // fast compiles
+	full    int // full compiles started
+	fastErr error
+	fullErr error
+	gate    context.Context // full compiles wait for it when not nil
+	open    context.CancelFunc
+	started chan string // a full compile's source, when it starts
+	// A fast compile of a source starting "HOLD" reports on fastHeld and
+	// waits for fastRelease.
+	fastHeld    chan string
+	fastRelease context.Context
+	releaseFast context.CancelFunc
+	fastEnd     map[string]time.Time // when each fast compile returned
+	fullStart   map[string]time.Time // when each full compile began
+	cubins      map[*version]string
+	unloaded    map[string]int // by cubin
+	warnings    []string
 }
 
 func newFakeTiers() *fakeTiers {
-	return &fakeTiers{cubins: map[*version]string{}, unloaded: map[string]int{}, started: make(chan string, 16)}
+	f := &fakeTiers{cubins: map[*version]string{}, unloaded: map[string]int{}, started: make(chan string, 16),
+		fastHeld: make(chan string, 16), fastEnd: map[string]time.Time{}, fullStart: map[string]time.Time{}}
+	f.fastRelease, f.releaseFast = context.WithCancel(context.Background())
+	return f
 }
 
 func (f *fakeTiers) compile(src, file string, fast bool) ([]byte, error) {
@@ -40,12 +50,20 @@ func (f *fakeTiers) compile(src, file string, fast bool) ([]byte, error) {
 		f.fast++
 		err := f.fastErr
 		f.mu.Unlock()
+		if strings.HasPrefix(src, "HOLD") {
+			f.fastHeld <- src
+			<-f.fastRelease.Done()
+		}
+		f.mu.Lock()
+		f.fastEnd[src] = time.Now()
+		f.mu.Unlock()
 		if err != nil {
 			return nil, err
 		}
 		return []byte("fast:" + src), nil
 	}
 	f.full++
+	f.fullStart[src] = time.Now()
 	gate, err := f.gate, f.fullErr
 	f.mu.Unlock()
 	f.started <- src
@@ -323,8 +341,104 @@ func TestTierFullCompileError(t *testing.T) {
 	}
 }
 
-// TestTieredDevice: on a GPU, a new redomap and a new scan run from their
-// fast compiles (-Ofc=mid), then, once settled, from the optimised modules,
+// TestTierBackgroundYieldsToForeground: a module's optimised compile does
+// not start while the next module's fast compile runs (NVRTC's lock would
+// make that one wait), nor until the foreground has compiled nothing for
+// the delay; then it runs, and the next module's after it.
+func TestTierBackgroundYieldsToForeground(t *testing.T) {
+	f := newFakeTiers()
+	c := newFakeCache(t, f, true)
+	c.delay = 300 * time.Millisecond
+
+	l, _, err := c.get("a", "SRC-a", "a.cu", f.build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.release(l)
+	done := make(chan error, 1)
+	go func() {
+		l, _, err := c.get("b", "HOLD-b", "b.cu", f.build)
+		if err == nil {
+			c.release(l)
+		}
+		done <- err
+	}()
+	<-f.fastHeld // b's fast compile runs in the foreground
+	time.Sleep(2 * c.delay)
+	if n := f.count(&f.full); n != 0 {
+		t.Fatalf("%d optimised compiles started while a fast compile ran", n)
+	}
+	f.releaseFast()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case src := <-f.started:
+		if src != "SRC-a" {
+			t.Fatalf("first optimised compile %q, want a's", src)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("a's optimised compile never started")
+	}
+	f.mu.Lock()
+	idle := f.fullStart["SRC-a"].Sub(f.fastEnd["HOLD-b"])
+	f.mu.Unlock()
+	if idle < c.delay {
+		t.Errorf("a's optimised compile started %v after the foreground's last compile, want at least %v", idle, c.delay)
+	}
+	settle(t, c)
+	for _, k := range []string{"a", "b"} {
+		l, _, err := c.get(k, "", "x.cu", f.build)
+		if err != nil || !strings.HasPrefix(f.cubin(l), "full:") {
+			t.Errorf("%s after settling: %q, %v; want the optimised module", k, f.cubin(l), err)
+		}
+	}
+}
+
+// TestTierSettleStartsAtOnce: settle does not wait for the idle delay, and
+// close drops optimised compiles still waiting for it, at once.
+func TestTierSettleStartsAtOnce(t *testing.T) {
+	f := newFakeTiers()
+	c := newFakeCache(t, f, true)
+	c.delay = time.Hour
+	l, _, err := c.get("a", "SRC-a", "a.cu", f.build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.release(l)
+	settle(t, c) // fails after 10 s
+	if l, _, _ := c.get("a", "SRC-a", "a.cu", f.build); f.cubin(l) != "full:SRC-a" {
+		t.Errorf("after settle: %q, want the optimised module", f.cubin(l))
+	}
+
+	f2 := newFakeTiers()
+	c2 := newTierCache(t.TempDir(), true, f2.compile)
+	c2.delay = time.Hour
+	for _, k := range []string{"a", "b"} {
+		l, _, err := c2.get(k, "SRC-"+k, "a.cu", f2.build)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c2.release(l)
+	}
+	closed := make(chan struct{}, 1)
+	go func() {
+		c2.close()
+		closed <- struct{}{}
+	}()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("close waited for compiles that had not started")
+	}
+	if n := f2.count(&f2.full); n != 0 {
+		t.Errorf("%d optimised compiles ran after close", n)
+	}
+}
+
+// TestTieredDevice: on a GPU, new ordered redomaps and scans (single and
+// tuple accumulators, f64, segmented) run from their fast compiles
+// (-Ofc=mid), then, once settled, from the optimised modules,
 // with the same results as the CPU interpreter both times; only optimised
 // cubins reach the disk cache.
 func TestTieredDevice(t *testing.T) {
@@ -336,15 +450,28 @@ func TestTieredDevice(t *testing.T) {
 	defer b.Close()
 	ref := cpu.New(cpu.Options{})
 	ctx := context.Background()
-	scan := scanProgs()[0]
-	for _, p := range []struct {
+	type prog struct {
 		name string
 		prog *Program
 		in   []eval.Value
-	}{
-		{"mssp", buildMSSP(), []eval.Value{arr(i32s(1<<20+3, -50, 50))}},
-		{scan.name, scan.build(), scan.in(1<<20+3, 0)},
-	} {
+	}
+	progs := []prog{{"mssp", buildMSSP(), []eval.Value{arr(i32s(1<<20+3, -50, 50))}}}
+	for _, p := range testProgs() {
+		if p.name == "ordered_u8" {
+			progs = append(progs, prog{p.name, p.build(), p.input(1<<20 + 3)})
+		}
+	}
+	// Scans with single and tuple accumulators, a recomputed store, and
+	// segments that do not divide the tile.
+	for _, c := range scanProgs() {
+		switch c.name {
+		case "scan_i32", "scan_f64", "mssp_scan":
+			progs = append(progs, prog{c.name, c.build(), c.in(1<<20+3, 0)})
+		case "segscan_i32":
+			progs = append(progs, prog{c.name, c.build(), c.in(1000, 997)})
+		}
+	}
+	for _, p := range progs {
 		want, err := ref.Run(ctx, p.prog, "main", p.in, &eval.Timings{})
 		if err != nil {
 			t.Fatal(err)

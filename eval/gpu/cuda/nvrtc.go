@@ -37,20 +37,7 @@ var minimalRefused atomic.Bool
 // with DefaultCompileOptions, opts and AREPL_NVRTC_OPTIONS's, and returns
 // the cubin. A compile error carries NVRTC's log.
 func (g *GPU) Compile(src, name string, opts ...string) ([]byte, error) {
-	var all []string
-	for _, o := range DefaultCompileOptions {
-		if o != "-minimal" || !minimalRefused.Load() {
-			all = append(all, o)
-		}
-	}
-	all = append(append(all, opts...), extraCompileOptions...)
-	cubin, err := g.CompileWith(src, name, all)
-	var e *Error
-	if err != nil && errors.As(err, &e) && e.Code == nvrtcErrorInvalidOption && strings.Contains(e.Msg, "-minimal") && !minimalRefused.Load() {
-		minimalRefused.Store(true)
-		return g.Compile(src, name, opts...)
-	}
-	return cubin, err
+	return g.CompileHeaders(src, name, nil, opts...)
 }
 
 // ExtraCompileOptions are AREPL_NVRTC_OPTIONS's options, which Compile adds
@@ -60,18 +47,60 @@ func ExtraCompileOptions() []string { return extraCompileOptions }
 // nvrtcErrorInvalidOption is NVRTC_ERROR_INVALID_OPTION.
 const nvrtcErrorInvalidOption = 5
 
+// Header is a file that a compiled source can #include by Name. With
+// -pch, NVRTC keeps a precompiled form of the headers a source includes
+// first, in the process, for later compiles that include the same ones.
+type Header struct{ Name, Text string }
+
+// CompileHeaders is Compile with headers the source may include.
+func (g *GPU) CompileHeaders(src, name string, headers []Header, opts ...string) ([]byte, error) {
+	var all []string
+	for _, o := range DefaultCompileOptions {
+		if o != "-minimal" || !minimalRefused.Load() {
+			all = append(all, o)
+		}
+	}
+	all = append(append(all, opts...), extraCompileOptions...)
+	cubin, err := g.compile(src, name, headers, all)
+	var e *Error
+	if err != nil && errors.As(err, &e) && e.Code == nvrtcErrorInvalidOption && strings.Contains(e.Msg, "-minimal") && !minimalRefused.Load() {
+		minimalRefused.Store(true)
+		return g.CompileHeaders(src, name, headers, opts...)
+	}
+	return cubin, err
+}
+
 // CompileWith compiles with exactly the given options (and -arch): for
 // measuring options (TestCompileTimes).
 func (g *GPU) CompileWith(src, name string, opts []string) ([]byte, error) {
-	opts = append([]string{"-arch=" + g.props.Arch()}, opts...)
-	// NVRTC wants char**: NUL-terminated copies and an array of pointers to
-	// them, kept alive across the call.
-	bufs := make([][]byte, len(opts))
-	ptrs := make([]*byte, len(opts))
-	for i, o := range opts {
+	return g.compile(src, name, nil, opts)
+}
+
+// cStrings returns NUL-terminated copies of ss and an array of pointers to
+// them (NVRTC's char**), which the caller keeps alive across the call.
+func cStrings(ss []string) ([][]byte, []*byte) {
+	bufs := make([][]byte, len(ss))
+	ptrs := make([]*byte, len(ss)+1) // never empty: &ptrs[0] is always valid
+	for i, o := range ss {
 		bufs[i] = append([]byte(o), 0)
 		ptrs[i] = &bufs[i][0]
 	}
+	return bufs, ptrs
+}
+
+func (g *GPU) compile(src, name string, headers []Header, given []string) ([]byte, error) {
+	opts := append([]string{"-arch=" + g.props.Arch()}, given...)
+	if timeTraceDir != "" {
+		opts = append(opts, fmt.Sprintf("-fdevice-time-trace=%s", filepath.Join(timeTraceDir, fmt.Sprintf("%03d-%s.json", timeTraceN.Add(1), name))))
+	}
+	bufs, ptrs := cStrings(opts)
+	hnames := make([]string, len(headers))
+	htexts := make([]string, len(headers))
+	for i, h := range headers {
+		hnames[i], htexts[i] = h.Name, h.Text
+	}
+	hbufs, hptrs := cStrings(htexts)
+	nbufs, nptrs := cStrings(hnames)
 	if err := g.Broken(); err != nil {
 		return nil, fmt.Errorf("GPU unusable after an earlier error: %w", err)
 	}
@@ -80,15 +109,16 @@ func (g *GPU) CompileWith(src, name string, opts []string) ([]byte, error) {
 	// goroutine's copies and launches, and a background warm-up compile
 	// (New) can overlap them.
 	var cubin []byte
+	var log string // NVRTC's log of a successful compile, when tracing (-pch-verbose's messages)
 	tr := startTrace()
 	err := func() error {
 		d := g.d
 		var prog uintptr
-		if r := d.nvrtcCreateProgram(&prog, src, name, 0, nil, nil); r != 0 {
+		if r := d.nvrtcCreateProgram(&prog, src, name, int32(len(headers)), unsafe.Pointer(&hptrs[0]), unsafe.Pointer(&nptrs[0])); r != 0 {
 			return g.nvrtcErr("nvrtcCreateProgram", r, "")
 		}
 		defer d.nvrtcDestroyProgram(&prog)
-		if r := d.nvrtcCompileProgram(prog, int32(len(ptrs)), unsafe.Pointer(&ptrs[0])); r != 0 {
+		if r := d.nvrtcCompileProgram(prog, int32(len(opts)), unsafe.Pointer(&ptrs[0])); r != 0 {
 			return g.nvrtcErr("nvrtcCompileProgram", r, programLog(d, prog))
 		}
 		var n uint64
@@ -101,11 +131,18 @@ func (g *GPU) CompileWith(src, name string, opts []string) ([]byte, error) {
 				return g.nvrtcErr("nvrtcGetCUBIN", r, "")
 			}
 		}
+		if tr.on {
+			log = programLog(d, prog)
+		}
 		return nil
 	}()
 	runtime.KeepAlive(bufs)
 	runtime.KeepAlive(ptrs)
-	tr.end(name, len(src), len(cubin))
+	runtime.KeepAlive(hbufs)
+	runtime.KeepAlive(hptrs)
+	runtime.KeepAlive(nbufs)
+	runtime.KeepAlive(nptrs)
+	tr.end(name, len(src), len(cubin), opts, log)
 	if err == nil && tr.on && compileDump != "" {
 		dumpSource(name, src)
 	}
@@ -115,7 +152,7 @@ func (g *GPU) CompileWith(src, name string, opts []string) ([]byte, error) {
 		// slow for its text or for the state it starts in.
 		repeating.Store(true)
 		for i := range compileRepeat {
-			_, _ = g.CompileWith(fmt.Sprintf("__device__ int ar_repeat_%d_%d = %d;\n%s", os.Getpid(), repeatN.Add(1), i, src), name+"-repeat", opts)
+			_, _ = g.compile(fmt.Sprintf("__device__ int ar_repeat_%d_%d = %d;\n%s", os.Getpid(), repeatN.Add(1), i, src), name+"-repeat", headers, given)
 		}
 		repeating.Store(false)
 	}
@@ -127,11 +164,17 @@ func (g *GPU) CompileWith(src, name string, opts []string) ([]byte, error) {
 // compiles each source N more times at once, each made unique (traced as
 // NAME-repeat): for telling a slow text from a slow process state
 // (bench/RESULTS.md, "Interactive latency").
+// AREPL_COMPILE_TIMETRACE names a folder that receives NVRTC's own
+// profile of every compile (-fdevice-time-trace, NNN-NAME.json: the front
+// end, NVVM's optimizer and code generator, ptxas), for telling which
+// phase a slow compile spends its time in.
 var (
 	compileDump      = os.Getenv("AREPL_COMPILE_DUMP")
 	compileRepeat, _ = strconv.Atoi(os.Getenv("AREPL_COMPILE_REPEAT"))
+	timeTraceDir     = os.Getenv("AREPL_COMPILE_TIMETRACE")
 	repeating        atomic.Bool
 	repeatN, dumpN   atomic.Int64
+	timeTraceN       atomic.Int64
 )
 
 func dumpSource(name, src string) {
@@ -166,7 +209,11 @@ func startTrace() *trace {
 	return t
 }
 
-func (t *trace) end(name string, srcBytes, cubinBytes int) {
+// traceStart is when the process began tracing: trace lines give their
+// compile's start and end from it, so that overlapping compiles show.
+var traceStart = time.Now()
+
+func (t *trace) end(name string, srcBytes, cubinBytes int, opts []string, log string) {
 	if !t.on {
 		return
 	}
@@ -175,10 +222,24 @@ func (t *trace) end(name string, srcBytes, cubinBytes int) {
 	_ = syscall.Getrusage(rusageThread, &ru)
 	runtime.UnlockOSThread()
 	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano() - t.ru.Utime.Nano() - t.ru.Stime.Nano())
-	appendTrace(fmt.Sprintf("nvrtc %s src=%d cubin=%d wall=%.1fms cpu=%.1fms minflt=%d majflt=%d nvcsw=%d nivcsw=%d pid=%d\n",
-		name, srcBytes, cubinBytes, float64(wall)/1e6, float64(cpu)/1e6, ru.Minflt-t.ru.Minflt, ru.Majflt-t.ru.Majflt,
-		ru.Nvcsw-t.ru.Nvcsw, ru.Nivcsw-t.ru.Nivcsw, os.Getpid()))
+	appendTrace(fmt.Sprintf("nvrtc %s src=%d cubin=%d at=%.1fms wall=%.1fms cpu=%.1fms minflt=%d majflt=%d nvcsw=%d nivcsw=%d pid=%d opts=%q\n",
+		name, srcBytes, cubinBytes, float64(t.start.Sub(traceStart))/1e6, float64(wall)/1e6, float64(cpu)/1e6, ru.Minflt-t.ru.Minflt, ru.Majflt-t.ru.Majflt,
+		ru.Nvcsw-t.ru.Nvcsw, ru.Nivcsw-t.ru.Nivcsw, os.Getpid(), strings.Join(opts[1:], " ")))
+	if log = strings.TrimSpace(log); log != "" {
+		appendTrace("nvrtc-log " + strings.ReplaceAll(log, "\n", " | ") + "\n")
+	}
 }
+
+// Trace appends line to AREPL_COMPILE_TRACE's file, when it is set: for
+// the callers' own events beside NVRTC's (the tiers' scheduling).
+func Trace(line string) {
+	if compileTrace != "" {
+		appendTrace(line)
+	}
+}
+
+// Tracing reports whether AREPL_COMPILE_TRACE is set.
+func Tracing() bool { return compileTrace != "" }
 
 func appendTrace(line string) {
 	f, err := os.OpenFile(compileTrace, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
