@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/lang/source"
@@ -45,9 +47,59 @@ func OperatorWarnings(ctx context.Context, s Session, src string) []string {
 			return
 		}
 		seen[fn.Name+op+ne] = true
-		out = append(out, checkOperator(ctx, s, fn.Name, op, ne)...)
+		if !isBuiltinSection(a.Args[0]) || !isLiteral(a.Args[1]) {
+			out = append(out, checkOperator(ctx, s, fn.Name, op, ne)...)
+			return
+		}
+		key := fn.Name + "\x00" + op + "\x00" + ne
+		if w, ok := builtinChecks.Load(key); ok {
+			out = append(out, w.([]string)...)
+			return
+		}
+		w := checkOperator(ctx, s, fn.Name, op, ne)
+		if ctx.Err() == nil && builtinChecks.n.Add(1) <= maxBuiltinChecks {
+			builtinChecks.Store(key, w)
+		}
+		out = append(out, w...)
 	})
 	return out
+}
+
+// builtinChecks remembers the warnings of applications whose operator is a
+// builtin operator's section, such as (+) or (*), and whose neutral element
+// is a literal. What the check finds for them depends on their text alone:
+// an unqualified section names the builtin operator whatever the session
+// declares (the checker looks it up in its own operator table, never in the
+// environment), and a literal is itself. So a notebook cell or REPL line
+// that reduces with (+) 0 is checked once per process: the check is an
+// evaluation of its own, which cost more than a repeated small reduction
+// (bench/RESULTS.md, "Interactive latency", run 11). At most
+// maxBuiltinChecks are kept; later ones are checked every time.
+var builtinChecks struct {
+	sync.Map // "fn\x00op\x00ne" -> []string
+	n        atomic.Int64
+}
+
+const maxBuiltinChecks = 1 << 12
+
+// isBuiltinSection reports whether x is an unqualified operator section.
+func isBuiltinSection(x syntax.Expr) bool {
+	o, ok := x.(*syntax.OpSection)
+	return ok && o.Qual == ""
+}
+
+// isLiteral reports whether x is a literal number or boolean, negated or
+// in parentheses.
+func isLiteral(x syntax.Expr) bool {
+	switch x := x.(type) {
+	case *syntax.IntLit, *syntax.FloatLit, *syntax.BoolLit:
+		return true
+	case *syntax.Negate:
+		return isLiteral(x.X)
+	case *syntax.ParenExpr:
+		return isLiteral(x.X)
+	}
+	return false
 }
 
 // samples are the values an operator is tried on, by element type.

@@ -465,10 +465,16 @@ func (s *Session) Keep(name string, res *Result) bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	_, shadows := s.env.Lookup(name)
 	s.env = s.env.BindValue(name, res.Type)
 	obj, _ := s.env.Lookup(name)
 	s.values[obj] = res.Values
-	s.dropUnreachable()
+	// Only a name bound before can leave values unreachable; a notebook
+	// keeps a new _N after every cell, and walking every declaration's
+	// uses each time cost more than evaluating a small cell.
+	if shadows {
+		s.dropUnreachable()
+	}
 	return true
 }
 
