@@ -275,11 +275,14 @@ func (k *kernel) receive(c *channel, handle func(*Message)) {
 			time.Sleep(10 * time.Millisecond)
 			continue
 		}
+		clk := newClock(time.Now())
 		m, err := decode(k.signer, msg.Frames)
 		if err != nil {
 			k.drops.logf("%s: %v", c.name, err)
 			continue
 		}
+		clk.mark(stageDecode)
+		m.clock = clk
 		handle(m)
 	}
 }
@@ -292,6 +295,9 @@ func (k *kernel) executor() {
 			return
 		case m := <-k.queue:
 			k.handle(k.shell, m)
+			// The client has the idle status: finish the cell's
+			// bookkeeping before the next request is read.
+			k.ev.settle()
 			if k.abortAfter {
 				k.abortAfter = false
 				k.abortQueued()
