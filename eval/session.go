@@ -152,14 +152,15 @@ func (s *Session) Eval(ctx context.Context, name, src string) (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	start := time.Now()
-	if _, err := syntax.ParseInput(source.NewFile(name, src)); err != nil && syntax.IsIncomplete(err) {
+	file := source.NewFile(name, src)
+	in, err := syntax.ParseInput(file)
+	if err != nil && syntax.IsIncomplete(err) {
 		if decls, ok := letPattern(src); ok {
-			src = decls
+			file = source.NewFile(name, decls)
+			in, err = syntax.ParseInput(file)
 		}
 	}
-	file := source.NewFile(name, src)
 	s.files[name] = file
-	in, err := syntax.ParseInput(file)
 	if err != nil {
 		return nil, err
 	}
