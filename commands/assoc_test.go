@@ -24,7 +24,8 @@ func (c *countingSession) Eval(ctx context.Context, name, src string) (*eval.Res
 // builtin operator's section and whose neutral element is a literal is
 // checked once per process, and warns every time it should; any other
 // operator is checked every time, since what its names mean can change
-// (issue 16: the check cost a notebook cell more than its evaluation).
+// (issue 16: the check cost a notebook cell more than its evaluation). An
+// input made only of remembered applications is remembered whole.
 func TestBuiltinOperatorChecksOnce(t *testing.T) {
 	s := &countingSession{Session: backends.NewSession(eval.Options{Backend: "cpu"})}
 	ctx := context.Background()
@@ -57,5 +58,12 @@ func TestBuiltinOperatorChecksOnce(t *testing.T) {
 				t.Errorf("%s (time %d): not checked", tc.src, i+1)
 			}
 		}
+	}
+	// A repeated input whose applications are all remembered is not even
+	// parsed again: parsing it allocates dozens of times.
+	src := "reduce (+) 0 (map (\\x -> x*7+1) (scan (*) 1 [1, 2, 3]))"
+	OperatorWarnings(ctx, s, src)
+	if a := testing.AllocsPerRun(20, func() { OperatorWarnings(ctx, s, src) }); a > 2 {
+		t.Errorf("%s repeated: %v allocations, want at most 2 (parsed again?)", src, a)
 	}
 }
