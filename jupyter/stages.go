@@ -72,12 +72,12 @@ func (c *clock) mark(s stage) {
 func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
 
 // report is the clock as execute_reply's metadata reports it: the total
-// up to the last mark and each stage that took time.
+// up to the last mark and each stage that took a microsecond or more.
 func (c *clock) report() map[string]any {
 	st := make(map[string]float64, numStages)
 	for s, d := range c.d {
-		if d > 0 {
-			st[stageNames[s]] = millis(d)
+		if ms := millis(d); ms > 0 {
+			st[stageNames[s]] = ms
 		}
 	}
 	return map[string]any{"kernel_ms": millis(c.last.Sub(c.start)), "stages_ms": st}
