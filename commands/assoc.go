@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/lang/source"
@@ -22,6 +25,9 @@ import (
 // operator or neutral element use names local to the input (lambda
 // parameters) are not checked, nor are those of non-primitive types.
 func OperatorWarnings(ctx context.Context, s Session, src string) []string {
+	if w, ok := operatorMemo.inputs.Load(src); ok {
+		return slices.Clone(w.([]string))
+	}
 	in, err := syntax.ParseInput(source.NewFile("<check>", src))
 	if err != nil {
 		return nil
@@ -29,6 +35,7 @@ func OperatorWarnings(ctx context.Context, s Session, src string) []string {
 	lines := strings.Split(src, "\n")
 	var out []string
 	seen := map[string]bool{}
+	pure := true // every application checked is one operatorMemo may keep
 	walkApplies(reflect.ValueOf(in), func(a *syntax.Apply) {
 		fn, ok := a.Fn.(*syntax.Var)
 		if !ok || fn.Qual != "" || len(a.Args) < 2 {
@@ -45,9 +52,78 @@ func OperatorWarnings(ctx context.Context, s Session, src string) []string {
 			return
 		}
 		seen[fn.Name+op+ne] = true
-		out = append(out, checkOperator(ctx, s, fn.Name, op, ne)...)
+		if !isBuiltinSection(a.Args[0]) || !isLiteral(a.Args[1]) {
+			pure = false
+			out = append(out, checkOperator(ctx, s, fn.Name, op, ne)...)
+			return
+		}
+		key := fn.Name + "\x00" + op + "\x00" + ne
+		if w, ok := operatorMemo.apps.Load(key); ok {
+			out = append(out, w.([]string)...)
+			return
+		}
+		w := checkOperator(ctx, s, fn.Name, op, ne)
+		if ctx.Err() == nil {
+			operatorMemo.remember(&operatorMemo.apps, key, w)
+		}
+		out = append(out, w...)
 	})
+	if pure && ctx.Err() == nil && len(src) <= maxMemoInput {
+		operatorMemo.remember(&operatorMemo.inputs, src, slices.Clone(out))
+	}
 	return out
+}
+
+// operatorMemo remembers the warnings of applications whose operator is a
+// builtin operator's section, such as (+) or (*), and whose neutral element
+// is a literal (apps), and those of whole inputs with no other applications
+// of reduce or scan (inputs). What the check finds for them depends on their
+// text alone: an unqualified section names the builtin operator whatever the
+// session declares (the checker looks it up in its own operator table, never
+// in the environment), a literal is itself, and which applications an input
+// has is a matter of its syntax. So a notebook cell or REPL line that reduces
+// with (+) 0 is checked once per process, and when repeated is not even
+// parsed again: the check is an evaluation of its own, which cost more than a
+// repeated small reduction (bench/RESULTS.md, "Interactive latency", run
+// 11). At most maxOperatorMemo entries are kept; later ones are checked every
+// time.
+var operatorMemo memo
+
+type memo struct {
+	apps   sync.Map // "fn\x00op\x00ne" -> []string
+	inputs sync.Map // input text -> []string
+	n      atomic.Int64
+}
+
+const (
+	maxOperatorMemo = 1 << 12
+	maxMemoInput    = 1 << 10 // bytes of an input kept as a key
+)
+
+func (memo *memo) remember(m *sync.Map, key string, w []string) {
+	if memo.n.Add(1) <= maxOperatorMemo {
+		m.Store(key, w)
+	}
+}
+
+// isBuiltinSection reports whether x is an unqualified operator section.
+func isBuiltinSection(x syntax.Expr) bool {
+	o, ok := x.(*syntax.OpSection)
+	return ok && o.Qual == ""
+}
+
+// isLiteral reports whether x is a literal number or boolean, negated or
+// in parentheses.
+func isLiteral(x syntax.Expr) bool {
+	switch x := x.(type) {
+	case *syntax.IntLit, *syntax.FloatLit, *syntax.BoolLit:
+		return true
+	case *syntax.Negate:
+		return isLiteral(x.X)
+	case *syntax.ParenExpr:
+		return isLiteral(x.X)
+	}
+	return false
 }
 
 // samples are the values an operator is tried on, by element type.

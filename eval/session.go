@@ -152,14 +152,15 @@ func (s *Session) Eval(ctx context.Context, name, src string) (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	start := time.Now()
-	if _, err := syntax.ParseInput(source.NewFile(name, src)); err != nil && syntax.IsIncomplete(err) {
+	file := source.NewFile(name, src)
+	in, err := syntax.ParseInput(file)
+	if err != nil && syntax.IsIncomplete(err) {
 		if decls, ok := letPattern(src); ok {
-			src = decls
+			file = source.NewFile(name, decls)
+			in, err = syntax.ParseInput(file)
 		}
 	}
-	file := source.NewFile(name, src)
 	s.files[name] = file
-	in, err := syntax.ParseInput(file)
 	if err != nil {
 		return nil, err
 	}
@@ -465,10 +466,16 @@ func (s *Session) Keep(name string, res *Result) bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	_, shadows := s.env.Lookup(name)
 	s.env = s.env.BindValue(name, res.Type)
 	obj, _ := s.env.Lookup(name)
 	s.values[obj] = res.Values
-	s.dropUnreachable()
+	// Only a name bound before can leave values unreachable; a notebook
+	// keeps a new _N after every cell, and walking every declaration's
+	// uses each time cost more than evaluating a small cell.
+	if shadows {
+		s.dropUnreachable()
+	}
 	return true
 }
 

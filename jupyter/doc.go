@@ -24,7 +24,10 @@
 //   - kernel.go: the process. Three receive loops decode messages; shell
 //     requests go through a queue to one executor goroutine, so a cell runs
 //     to completion before the next and requests queued behind a failed
-//     cell can be aborted (stop_on_error). Control requests are served on
+//     cell can be aborted (stop_on_error). What no client waits for is done
+//     after a request's idle status, before the next is read: binding the
+//     cell's _N, and pacing the garbage collector (gc.go: a small live heap
+//     gets 64 MiB of room, so collections do not land inside cells). Control requests are served on
 //     their own goroutine, so interrupt and shutdown work while a cell runs.
 //     SIGINT cancels the running cell (interrupt_mode "signal"); so does an
 //     interrupt_request (mode "message", the default of Install). The
@@ -33,6 +36,9 @@
 //   - handlers.go: the request table. Every request on shell and control
 //     is wrapped in busy and idle status messages whose parent is the
 //     request; unknown requests get an error reply rather than silence.
+//     An execute_reply's metadata reports where the kernel's time went, per
+//     stage from the arrival of the request (stages.go), for benchmarks
+//     that split a round trip between kernel and client.
 //   - evaluator.go, cell.go, commands.go: cells. A cell is split into
 //     items (declarations, expressions, one-line :commands) evaluated in
 //     order; errors point at the cell's line and column. The last

@@ -57,6 +57,22 @@ var _ session = (*eval.Session)(nil)
 type evaluator struct {
 	s  session
 	st *commands.State // the settings and the command table's state
+	// clock times the stages of the cell being run (stages.go); nil
+	// when nothing is timed.
+	clock *clock
+	// pending is bookkeeping of the last cell that nothing sees before
+	// the next request: binding its _N. The kernel does it after the
+	// cell's idle status is out (settle), as the REPL does it after
+	// printing the answer, so a client does not wait for it.
+	pending []func()
+}
+
+// settle does the pending bookkeeping of the cells run so far.
+func (e *evaluator) settle() {
+	for _, f := range e.pending {
+		f()
+	}
+	e.pending = e.pending[:0]
 }
 
 func newSessionEvaluator() *evaluator {
@@ -71,7 +87,9 @@ func newEvaluator(s session) *evaluator {
 // error, which it returns as a *cellError. name is used in positions
 // ("In[3]"); positions are relative to the cell.
 func (e *evaluator) run(ctx context.Context, name, cell string, out output) error {
+	e.settle()
 	items := splitCell(cell)
+	e.clock.mark(stageSplit)
 	last := -1
 	for i, it := range items {
 		if it.kind == exprItem {
@@ -90,6 +108,7 @@ func (e *evaluator) run(ctx context.Context, name, cell string, out output) erro
 		switch it.kind {
 		case commandItem:
 			err = e.command(ctx, name, it, out)
+			e.clock.mark(stageOther)
 		case declItem, exprItem:
 			err = e.eval(ctx, name, it, i == last, out)
 		default:
@@ -120,24 +139,34 @@ func (e *evaluator) runSafely(ctx context.Context, name, cell string, out output
 // are shown as display data, as a REPL would print each.
 func (e *evaluator) eval(ctx context.Context, name string, it item, isLast bool, out output) error {
 	res, err := e.s.Eval(ctx, name, it.text)
+	e.clock.mark(stageEval)
 	if err != nil {
 		return shiftError(err, it.line-1)
 	}
 	if res.Type != nil {
 		b := e.valueBundle(res.Type, res.Values)
+		e.clock.mark(stageRender)
 		if isLast {
 			out.result(b)
-			e.keep(name, res)
+			e.clock.mark(stagePublish)
+			e.pending = append(e.pending, func() { e.keep(name, res) })
 		} else {
 			out.display(b)
+			e.clock.mark(stagePublish)
 		}
 	}
 	if e.st.Timing {
-		out.display(timingBundle(res.Timings))
+		b := timingBundle(res.Timings)
+		e.clock.mark(stageRender)
+		out.display(b)
+		e.clock.mark(stagePublish)
 	}
-	for _, w := range commands.OperatorWarnings(ctx, e.s, it.text) {
+	warnings := commands.OperatorWarnings(ctx, e.s, it.text)
+	e.clock.mark(stageWarnings)
+	for _, w := range warnings {
 		out.stream("stderr", w+"\n")
 	}
+	e.clock.mark(stageOther)
 	return nil
 }
 

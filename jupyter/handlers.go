@@ -51,7 +51,9 @@ func init() {
 // parent is the request, as every client expects for every request on
 // shell and control.
 func (k *kernel) handle(c *channel, m *Message) {
+	m.clock.mark(stageQueue)
 	k.iopub.status(m, "busy")
+	m.clock.mark(stageBusy)
 	k.dispatch(c, m)
 	k.iopub.status(m, "idle")
 	if k.stopping.Load() {
@@ -159,6 +161,7 @@ func (k *kernel) execute(c *channel, m *Message) {
 	if !r.Silent {
 		k.iopub.publish(m, "execute_input", map[string]any{"code": r.Code, "execution_count": count})
 	}
+	m.clock.mark(stageInput)
 	name := "In[-]"
 	if storeHistory {
 		name = fmt.Sprintf("In[%d]", count)
@@ -169,12 +172,17 @@ func (k *kernel) execute(c *channel, m *Message) {
 	k.running = cancel
 	k.runMu.Unlock()
 	out := &cellOutput{k: k, req: m, count: count, silent: r.Silent, allowStdin: orTrue(r.AllowStdin)}
+	k.ev.clock = m.clock
 	err := k.ev.runSafely(ctx, name, r.Code, out)
+	k.ev.clock = nil
 	// User expressions are evaluated after a successful cell, under the
 	// same interruptible context (an interrupt_request or SIGINT cancels
 	// them as it cancels the cell) and a time bound.
 	var userExprs map[string]any
 	if err == nil {
+		if len(r.UserExpressions) > 0 {
+			k.ev.settle() // they may use the cell's _N
+		}
 		userExprs = k.userExpressions(ctx, r.UserExpressions)
 	}
 	k.runMu.Lock()
@@ -201,17 +209,23 @@ func (k *kernel) execute(c *channel, m *Message) {
 		k.abortAfter = c == k.shell && orTrue(r.StopOnError)
 		return
 	}
-	// The metadata says when the cell started, as ipykernel's does, and
-	// how long the kernel took from the request to this reply (arepl's
-	// own), so that a client's round-trip time can be split into the
-	// kernel's part and the rest (bench/gpu/cells.py).
-	meta := map[string]any{"started": started.UTC().Format(time.RFC3339Nano),
-		"arepl": map[string]any{"kernel_ms": float64(time.Since(started).Microseconds()) / 1e3}}
-	if err := c.replyMeta(m, "execute_reply", map[string]any{
+	m.clock.mark(stageOther)
+	reply := map[string]any{
 		"status": "ok", "execution_count": count,
 		"payload":          out.payload(),
 		"user_expressions": userExprs,
-	}, meta); err != nil {
+	}
+	m.clock.mark(stageReply)
+	// The metadata says when the cell started, as ipykernel's does, and
+	// where the kernel's time went from the arrival of the request to this
+	// reply (arepl's own: kernel_ms and stages_ms, stages.go), so that a
+	// client's round-trip time can be split into the kernel's part and the
+	// rest (bench/gpu/cells.py).
+	meta := map[string]any{"started": started.UTC().Format(time.RFC3339Nano)}
+	if m.clock != nil {
+		meta["arepl"] = m.clock.report()
+	}
+	if err := c.replyMeta(m, "execute_reply", reply, meta); err != nil {
 		logf("%s: sending execute_reply: %v", c.name, err)
 	}
 }

@@ -91,6 +91,9 @@ type kernel struct {
 	// drops logs what clients cause, with a rate limit.
 	drops *dropLog
 
+	// gc paces the garbage collector between requests (gc.go).
+	gc *gcPacer
+
 	stopping     atomic.Bool // a shutdown_request was answered
 	shutdownOnce sync.Once
 	exit         chan struct{}
@@ -109,6 +112,7 @@ func newKernel(ci *ConnectionInfo, ev *evaluator) (*kernel, error) {
 		ev:     ev,
 		exit:   make(chan struct{}),
 		drops:  newDropLog(),
+		gc:     newGCPacer(),
 	}
 	if s.key == nil {
 		// The protocol allows an empty key; say loudly what it means.
@@ -196,6 +200,7 @@ func (k *kernel) serve() error {
 
 	k.iopub.status(nil, "starting")
 	prewarm(k.ev.s)
+	k.gc.pace()
 	go k.heartbeat()
 	go k.receive(k.shell, func(m *Message) { k.queue <- m })
 	go k.receive(k.control, k.handleControl)
@@ -275,11 +280,14 @@ func (k *kernel) receive(c *channel, handle func(*Message)) {
 			time.Sleep(10 * time.Millisecond)
 			continue
 		}
+		clk := newClock(time.Now())
 		m, err := decode(k.signer, msg.Frames)
 		if err != nil {
 			k.drops.logf("%s: %v", c.name, err)
 			continue
 		}
+		clk.mark(stageDecode)
+		m.clock = clk
 		handle(m)
 	}
 }
@@ -292,6 +300,10 @@ func (k *kernel) executor() {
 			return
 		case m := <-k.queue:
 			k.handle(k.shell, m)
+			// The client has the idle status: finish the cell's
+			// bookkeeping before the next request is read.
+			k.ev.settle()
+			k.gc.pace()
 			if k.abortAfter {
 				k.abortAfter = false
 				k.abortQueued()

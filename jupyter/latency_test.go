@@ -50,9 +50,18 @@ func TestCellLatency(t *testing.T) {
 		start := time.Now()
 		id := c.send(c.shell, "execute_request", executeContent(code))
 		var reply map[string]any
+		var meta struct {
+			Arepl struct {
+				KernelMS float64            `json:"kernel_ms"`
+				StagesMS map[string]float64 `json:"stages_ms"`
+			} `json:"arepl"`
+		}
 		select {
 		case m := <-c.shellR:
 			reply = contentOf(t, m)
+			if err := json.Unmarshal(m.Metadata, &meta); err != nil {
+				t.Fatalf("%q: reply metadata: %v", code, err)
+			}
 		case <-time.After(10 * time.Minute):
 			t.Fatalf("%q: no reply", code)
 		}
@@ -69,12 +78,16 @@ func TestCellLatency(t *testing.T) {
 		if !measured {
 			continue
 		}
-		t.Logf("%-16s %9.3f ms  %s", name, float64(d)/1e6, code)
+		if reply["status"] == "ok" && (meta.Arepl.KernelMS <= 0 || meta.Arepl.StagesMS["eval"] <= 0) {
+			t.Errorf("%q: execute_reply's metadata has no stage times: %+v", code, meta.Arepl)
+		}
+		t.Logf("%-16s %9.3f ms (kernel %.3f ms: %v)  %s", name, float64(d)/1e6, meta.Arepl.KernelMS, meta.Arepl.StagesMS, code)
 		if out != nil {
 			if len(text) > 300 {
 				text = text[:300]
 			}
-			row, _ := json.Marshal(map[string]any{"name": name, "input": code, "ms": float64(d) / 1e6, "output": text})
+			row, _ := json.Marshal(map[string]any{"name": name, "input": code, "ms": float64(d) / 1e6, "output": text,
+				"kernel_ms": meta.Arepl.KernelMS, "stages_ms": meta.Arepl.StagesMS})
 			out.Write(append(row, '\n'))
 		}
 	}

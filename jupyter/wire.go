@@ -43,6 +43,10 @@ type Message struct {
 	Metadata   json.RawMessage
 	Content    json.RawMessage
 	Buffers    [][]byte
+
+	// clock times a received request's stages (stages.go) from the
+	// arrival of its frames; nil for messages the kernel builds.
+	clock *clock
 }
 
 // WireError is a message that cannot be accepted: malformed frames, bad

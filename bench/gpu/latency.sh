@@ -41,11 +41,16 @@
 #             -Ofc=max, -Ofc=max with CU_CTX_LMEM_RESIZE_TO_MAX, that flag
 #             alone, -Ofc=mid, -Ofc=min): options-N.jsonl, options-trace.txt
 #             (each compile, and each kernel's registers and local memory)
-#   notebook  cells through jupyter_client (cells.py, latency.cells.txt)
+#   notebook  cells through jupyter_client (cells.py, latency.cells.txt,
+#             its seen cells NB_PASSES times, default 3: 39 seen cells)
 #             with the Python PY (default python3; on the GPU machine the
-#             py311 that latency.pybundle.sh makes): notebook.jsonl, and
-#             again with the client's garbage collector off:
-#             notebook-nogc.jsonl
+#             py311 that latency.pybundle.sh makes), each in a new kernel:
+#             execute_interactive (notebook.jsonl), the same with the
+#             client's garbage collector off (notebook-nogc.jsonl), the
+#             reply first and then iopub one call at a time as in runs 3-8
+#             (notebook-seq.jsonl), and the cells on the CPU backend
+#             (`:backend cpu` first: notebook-cpu.jsonl); the last line of
+#             each is its summary (median, p90, cells over 5 ms)
 #   cells     the same kind of cells over the wire protocol in-process
 #             (jupyter.test TestCellLatency): cells.jsonl
 #   speed     the ordered redomaps' and the scans' kernel times
@@ -107,12 +112,22 @@ if has compile; then
 fi
 
 if has notebook; then
-	echo "== the notebook through jupyter_client (cells.py, latency.cells.txt), ${PY:-python3}"
-	fresh_caches
-	timeout 60 "${PY:-python3}" cells.py --arepl ./arepl --inputs latency.cells.txt | tee "$out/notebook.jsonl"
-	echo "== the same cells with the client's garbage collector off (where the tail is)"
-	fresh_caches
-	timeout 60 "${PY:-python3}" cells.py --arepl ./arepl --inputs latency.cells.txt --gc off | tee "$out/notebook-nogc.jsonl"
+	{ echo ':backend cpu'; cat latency.cells.txt; } >latency.cells-cpu.txt
+	nb() { # name, cells file, cells.py flags
+		local name=$1 cells=$2
+		shift 2
+		fresh_caches
+		timeout 90 "${PY:-python3}" cells.py --arepl ./arepl --inputs "$cells" --passes "${NB_PASSES:-3}" "$@" |
+			tee "$out/$name.jsonl" | grep summary
+	}
+	echo "== the notebook through jupyter_client (cells.py, latency.cells.txt), ${PY:-python3}: execute_interactive"
+	nb notebook latency.cells.txt --client interactive
+	echo "== the same with the client's garbage collector off (where the tail is)"
+	nb notebook-nogc latency.cells.txt --client interactive --gc off
+	echo "== the reply first, then iopub one get_iopub_msg at a time (runs 3-8)"
+	nb notebook-seq latency.cells.txt --client sequential
+	echo "== the cells on the CPU backend, execute_interactive"
+	nb notebook-cpu latency.cells-cpu.txt --client interactive
 fi
 
 if has repl; then
