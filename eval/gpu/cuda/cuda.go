@@ -16,6 +16,7 @@ package cuda
 import (
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -173,7 +174,13 @@ func (g *GPU) loop(ready chan<- error) {
 // processor the other side needs.
 var spinFor atomic.Int64 // nanoseconds
 
-func init() { spinFor.Store(int64(50 * time.Microsecond)) }
+// AREPL_CUDA_SPIN (a duration) sets it for a process, for measuring.
+func init() {
+	spinFor.Store(int64(50 * time.Microsecond))
+	if d, err := time.ParseDuration(os.Getenv("AREPL_CUDA_SPIN")); err == nil && d >= 0 {
+		spinFor.Store(int64(d))
+	}
+}
 
 // SetSpin sets how long the driver's callers and its command goroutine
 // poll before they park (0: never poll), for benchmarks to compare.
@@ -355,15 +362,25 @@ func (g *GPU) do(f func() error) error {
 		return fmt.Errorf("GPU unusable after an earlier error: %w", err)
 	}
 	done := make(chan error, 1)
+	dt := doLog.begin()
 	g.cmds <- func() {
 		defer func() {
 			if r := recover(); r != nil {
 				done <- fmt.Errorf("cuda: internal error: %v", r)
 			}
 		}()
-		done <- f()
+		if dt != nil {
+			dt.start = time.Now()
+		}
+		err := f()
+		if dt != nil {
+			dt.end = time.Now()
+		}
+		done <- err
 	}
-	return spinRecv(done, true)
+	err := spinRecv(done, true)
+	doLog.finish(g.ordinal, dt)
+	return err
 }
 
 // Props returns the device's properties.
