@@ -22,7 +22,8 @@ import (
 //	back:  the command's end until the caller runs again (a parked
 //	       caller waiting for a processor and a thread);
 //
-// the number of garbage collections that ended during it, and the caller.
+// the number of garbage collections that ended during it, who parked
+// (stopped polling, spinRecv) on the way, and the caller.
 // It answers where a 0.3-0.6 ms stall after a two-GPU histogram's kernels
 // goes (bench/RESULTS.md, "Several GPUs, 2026-11-26 morning"): the GPU's
 // events do not see it, and neither does the Go execution tracer's view of
@@ -40,7 +41,10 @@ type commandLog struct {
 type doTimes struct {
 	send, start, end time.Time
 	gc               uint64
-	pcs              [6]uintptr
+	// whether the command goroutine had parked before the command, and
+	// the caller while it waited for the answer
+	cmdParked, callerParked bool
+	pcs                     [6]uintptr
 }
 
 func openDoLog() *commandLog {
@@ -108,7 +112,21 @@ func (l *commandLog) finish(ordinal int, t *doTimes) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	fmt.Fprintf(l.f, "t=%.6f dev=%d total=%d queue=%d exec=%d back=%d gcs=%d %s\n",
+	fmt.Fprintf(l.f, "t=%.6f dev=%d total=%d queue=%d exec=%d back=%d gcs=%d parked=%s %s\n",
 		t.send.Sub(l.start).Seconds(), ordinal, total.Microseconds(), t.start.Sub(t.send).Microseconds(),
-		t.end.Sub(t.start).Microseconds(), back.Sub(t.end).Microseconds(), gcs, strings.Join(callers, "<"))
+		t.end.Sub(t.start).Microseconds(), back.Sub(t.end).Microseconds(), gcs, parkedWho(t), strings.Join(callers, "<"))
+}
+
+// parkedWho names who parked during a command: "cmd" (the command
+// goroutine, before it), "caller" (while waiting), both, or "none".
+func parkedWho(t *doTimes) string {
+	switch {
+	case t.cmdParked && t.callerParked:
+		return "cmd+caller"
+	case t.cmdParked:
+		return "cmd"
+	case t.callerParked:
+		return "caller"
+	}
+	return "none"
 }
