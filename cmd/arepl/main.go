@@ -27,6 +27,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"runtime/trace"
 	"strings"
 
 	"github.com/arepl/arepl/eval"
@@ -72,6 +73,16 @@ func init() {
 }
 
 func main() {
+	// AREPL_GO_TRACE=FILE writes Go's execution trace of the whole process
+	// (goroutine hand-offs, garbage collections) for looking into stalls.
+	if path := os.Getenv("AREPL_GO_TRACE"); path != "" {
+		if f, err := os.Create(path); err == nil && trace.Start(f) == nil {
+			code := mainStatus(os.Args[1:])
+			trace.Stop()
+			f.Close()
+			os.Exit(code)
+		}
+	}
 	os.Exit(mainStatus(os.Args[1:]))
 }
 

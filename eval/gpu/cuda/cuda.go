@@ -16,6 +16,7 @@ package cuda
 import (
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -112,7 +113,8 @@ type GPU struct {
 	stage *stage    // pinned staging buffers for large copies (staging.go)
 	pool  uintptr   // the memory pool Alloc takes from (pool.go); 0: none
 
-	ordinal int // the device's ordinal (OpenDevice)
+	ordinal int  // the device's ordinal (OpenDevice)
+	parked  bool // the command goroutine parked before its current command
 
 	mu     sync.Mutex
 	broken error // set after a sticky error
@@ -155,8 +157,14 @@ func (g *GPU) loop(ready chan<- error) {
 		return
 	}
 	close(ready)
+	g.serve()
+}
+
+// serve runs the commands sent to g, for ever.
+func (g *GPU) serve() {
 	for {
-		f := spinRecv(g.cmds, false)
+		f, parked := spinRecv(g.cmds, false)
+		g.parked = parked
 		f()
 	}
 }
@@ -171,9 +179,35 @@ func (g *GPU) loop(ready chan<- error) {
 // command and its answer pass through the channels' buffers and neither
 // side sleeps. Only with more than one P: on one, a poller would hold the
 // processor the other side needs.
+//
+// The poll lasts 2 ms where there are processors to spare (8 Ps or more),
+// long enough to outlast a millisecond kernel: on two H200s (bench/RESULTS.md,
+// "Several GPUs, 2026-11-26: the histogram's stall") the caller of a 1 ms
+// kernel's launch, polling 50 µs, parked, and woke 55-75 µs after the
+// kernel's end (the command log's "back"); its next commands then found the
+// command goroutine parked too (a "queue" of 20-200 µs), and the partial's
+// read after the kernels, 40 µs when no one parked, took up to 140 µs. The
+// two-GPU histogram ran 1.02-1.16 ms with 50 µs (23 to 27 of 30 runs at 1.8x
+// one GPU), 1.02-1.07 ms with 2 ms (29 or 30 of 30). Each device then keeps
+// up to two threads busy for 2 ms after its last command: on a machine of 8
+// cores or more, a price worth the wakes it saves. With fewer, 50 µs.
 var spinFor atomic.Int64 // nanoseconds
 
-func init() { spinFor.Store(int64(50 * time.Microsecond)) }
+// AREPL_CUDA_SPIN (a duration) sets it for a process, for measuring.
+func init() {
+	spinFor.Store(int64(defaultSpin(runtime.GOMAXPROCS(0))))
+	if d, err := time.ParseDuration(os.Getenv("AREPL_CUDA_SPIN")); err == nil && d >= 0 {
+		spinFor.Store(int64(d))
+	}
+}
+
+// defaultSpin is the poll for a process of procs Ps.
+func defaultSpin(procs int) time.Duration {
+	if procs >= 8 {
+		return 2 * time.Millisecond
+	}
+	return 50 * time.Microsecond
+}
 
 // SetSpin sets how long the driver's callers and its command goroutine
 // poll before they park (0: never poll), for benchmarks to compare.
@@ -183,13 +217,14 @@ func SetSpin(d time.Duration) { spinFor.Store(int64(d)) }
 // other goroutines run between polls (not on the command goroutine: a
 // goroutine locked to its thread that yields parks the thread, the very
 // wake this avoids).
-func spinRecv[T any](c chan T, yield bool) T {
+// parked reports whether it gave up polling and parked.
+func spinRecv[T any](c chan T, yield bool) (v T, parked bool) {
 	if d := time.Duration(spinFor.Load()); d > 0 && runtime.GOMAXPROCS(0) > 1 {
 		deadline := time.Now().Add(d)
 		for i := 0; ; i++ {
 			select {
 			case v := <-c:
-				return v
+				return v, false
 			default:
 			}
 			if i%64 == 63 {
@@ -202,7 +237,7 @@ func spinRecv[T any](c chan T, yield bool) T {
 			}
 		}
 	}
-	return <-c
+	return <-c, true
 }
 
 func (g *GPU) init() error {
@@ -355,15 +390,28 @@ func (g *GPU) do(f func() error) error {
 		return fmt.Errorf("GPU unusable after an earlier error: %w", err)
 	}
 	done := make(chan error, 1)
+	dt := doLog.begin()
 	g.cmds <- func() {
 		defer func() {
 			if r := recover(); r != nil {
 				done <- fmt.Errorf("cuda: internal error: %v", r)
 			}
 		}()
-		done <- f()
+		if dt != nil {
+			dt.start, dt.cmdParked = time.Now(), g.parked
+		}
+		err := f()
+		if dt != nil {
+			dt.end = time.Now()
+		}
+		done <- err
 	}
-	return spinRecv(done, true)
+	err, parked := spinRecv(done, true)
+	if dt != nil {
+		dt.callerParked = parked
+		doLog.finish(g.ordinal, dt)
+	}
+	return err
 }
 
 // Props returns the device's properties.
