@@ -13,7 +13,9 @@ import (
 )
 
 // TestNarrowDevice runs testdata/nested/stencil_narrow.fut's entries under
-// every layout of narrowLoop (and with the 32-bit copy off) and compares
+// every layout of narrowLoop, with vector steps (on by default, so taken
+// wherever the rows' widths allow: the layouts run with them off), and
+// with the 32-bit copy off, and compares
 // them with the CPU interpreter: `arepl test` covers the default layout
 // only.
 func TestNarrowDevice(t *testing.T) {
@@ -32,25 +34,28 @@ func TestNarrowDevice(t *testing.T) {
 		fn   string
 		args [][]int64
 	}{
-		{"rows", [][]int64{{3, 70, 2}, {5, 130, 3}, {2, 64, 1}, {1, 200, 4}, {7, 33, 2}, {64, 1, 3}, {130, 3, 2}, {300, 257, 5}, {33, 97, 3}}},
+		{"rows", [][]int64{{3, 70, 2}, {5, 130, 3}, {2, 64, 1}, {1, 200, 4}, {7, 33, 2}, {64, 1, 3}, {130, 3, 2}, {300, 257, 5}, {33, 97, 3}, {9, 132, 3}, {3, 4096, 2}, {5, 4, 3}}},
 		{"cube", [][]int64{{2, 3, 70}, {2, 2, 130}, {3, 5, 64}, {4, 3, 2}, {2, 9, 100}}},
 		{"offset", [][]int64{{3, 100, 1}, {3, 100, 1 << 40}, {2, 70, 2}}},
 	}
 	type setting struct {
 		name           string
-		narrow         bool
+		narrow, vec    bool
 		points, layout int
 	}
 	var settings []setting
 	for _, p := range []int{1, 3, 4} {
 		for _, l := range []int{layoutRow, layoutSpread, layoutColumn} {
 			if p > 1 || l != layoutSpread { // one point spread is the row layout
-				settings = append(settings, setting{fmt.Sprintf("p%d_l%d", p, l), true, p, l})
+				settings = append(settings, setting{fmt.Sprintf("p%d_l%d", p, l), true, false, p, l})
 			}
 		}
 	}
-	settings = append(settings, setting{"wide", false, 1, layoutRow})
-	defer func(n bool, p, l int) { segmapNarrow, segmapPoints, segmapLayout = n, p, l }(segmapNarrow, segmapPoints, segmapLayout)
+	// The vector steps (vecstep.go), and the 64-bit copy.
+	settings = append(settings, setting{"vec", true, true, segmapPoints, segmapLayout}, setting{"wide", false, false, 1, layoutRow})
+	defer func(n, v bool, p, l int) {
+		segmapNarrow, segmapVec4, segmapPoints, segmapLayout = n, v, p, l
+	}(segmapNarrow, segmapVec4, segmapPoints, segmapLayout)
 	for _, c := range cases {
 		prog := futProg(t, string(src), c.fn)
 		for _, a := range c.args {
@@ -63,7 +68,7 @@ func TestNarrowDevice(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, s := range settings {
-				segmapNarrow, segmapPoints, segmapLayout = s.narrow, s.points, s.layout
+				segmapNarrow, segmapVec4, segmapPoints, segmapLayout = s.narrow, s.vec, s.points, s.layout
 				var tm eval.Timings
 				got, err := be.Run(ctx, prog, entryName(prog), args, &tm)
 				if err != nil {
@@ -80,5 +85,74 @@ func TestNarrowDevice(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestVecRecognise checks which segmented maps get vector steps (no GPU
+// needed): the stencils of testdata/nested/stencil_vec.fut read each row
+// they need once a step as a 16-byte vector, the centre row's vector also
+// giving the neighbours inside the four points; 8-byte elements, a read
+// under a branch and maps that are not segmented maps keep the scalar body.
+func TestVecRecognise(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/nested/stencil_vec.fut")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		fn      string
+		vectors int      // vectors a step of the vector kernel loads (0: no vector kernel)
+		lanes   []string // lanes of the vectors the kernel reads, at least these
+	}{
+		{"fstencil", 3, []string{"ar_vec0.w", "ar_vec2.y", "ar_vec2.w"}},
+		{"istencil", 2, []string{"ar_vec0.w", "ar_vec1.x"}},
+		{"padded", 1, []string{"ar_vec0.w"}},
+		{"sliced", 2, []string{"ar_vec0.x", "ar_vec1.x"}},
+		{"multi", 1, []string{"ar_vec0.w"}},
+		{"from1", 1, []string{"ar_vec0.x", "ar_vec0.w"}},
+		{"wide", 0, nil},
+		{"branch", 0, nil},
+		{"line", 0, nil},
+	} {
+		t.Run(c.fn, func(t *testing.T) {
+			m, err := generate(futProg(t, string(src), c.fn), DefaultLimits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var vk []*kernel
+			for _, ks := range m.kernels {
+				for _, k := range ks {
+					if k.Vector != "" {
+						vk = append(vk, k)
+					}
+				}
+			}
+			if c.vectors == 0 {
+				if len(vk) > 0 {
+					t.Fatalf("%s has vector steps (%s), want none", vk[0].Name, vk[0].Vector)
+				}
+				return
+			}
+			if len(vk) == 0 {
+				t.Fatalf("no kernel with vector steps:\n%s", m.body)
+			}
+			k := vk[0]
+			if got := strings.Count(k.src, "uint4 ar_vec"); got != c.vectors {
+				t.Errorf("%s declares %d vectors, want %d:\n%s", k.Name, got, c.vectors, k.src)
+			}
+			if got := strings.Count(k.src, "__ldg((const uint4 *)"); got != c.vectors {
+				t.Errorf("%s loads %d vectors, want %d", k.Name, got, c.vectors)
+			}
+			for _, l := range c.lanes {
+				if !strings.Contains(k.src, l) {
+					t.Errorf("%s never reads lane %s:\n%s", k.Name, l, k.src)
+				}
+			}
+			if !strings.Contains(k.src, "((uint4 *)ar_out0)[ar_vg >> 2]") {
+				t.Errorf("%s does not store its results as a vector", k.Name)
+			}
+			if !strings.Contains(m.body, "vector: 4 points of a row a thread") {
+				t.Errorf("the module does not name its vector steps")
+			}
+		})
 	}
 }

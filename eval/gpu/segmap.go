@@ -191,6 +191,9 @@ func emitPoint(e *emitter, n *nest) error {
 			}
 			e.bindElem(p, l.Arrs[j], idx)
 		}
+		if e.vec != nil {
+			e.vec.level(l, li == len(n.Levels)-1)
+		}
 	}
 	for _, st := range n.Body.Stmts {
 		if err := e.stmt(st); err != nil {
@@ -366,6 +369,36 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 			narrow, npre = f.b.String(), rs.pre
 		}
 	}
+	// And four times more, a lane of a vector step each (vecstep.go),
+	// where some read of the body is a lane of a row's 16-byte vector.
+	var vec *vecStep
+	var lanes []string
+	if narrow != "" && segmapVec4 {
+		nsites := len(g.sites)
+		st := newVecStep()
+		for lane := 0; lane < vecWidth; lane++ {
+			rs := newRangeSet(k.Env)
+			rs.elide, rs.narrow = true, true
+			f := &emitter{indent: 3, sites: &g.sites, funs: g.funs, prog: g.prog, arrays: true, inPlace: map[*core.Stmt]bool{}, rng: rs, vec: newVecLane(st, n, k.Env, lane)}
+			if err := emitPoint(f, n); err != nil || f.scratch || strings.Join(rs.pre, "\x00") != strings.Join(npre, "\x00") {
+				break
+			}
+			for j, r := range n.Body.Result {
+				a, err := atom(r)
+				if err != nil {
+					return nil, err
+				}
+				f.line("ar_res%d_%d = %s;", j, lane, a)
+			}
+			lanes = append(lanes, f.b.String())
+		}
+		if len(lanes) == vecWidth && len(st.loads) > 0 {
+			vec = st
+			k.Vector = fmt.Sprintf("%d points of a row a thread, 16-byte reads of %s", vecWidth, strings.Join(st.arrays, ", "))
+		} else {
+			g.sites, lanes = g.sites[:nsites], nil
+		}
+	}
 
 	var ps []kparam
 	ps = append(ps, kparam{kind: pN, name: "ar_n"}, kparam{kind: pThreads, name: "ar_nt"})
@@ -403,6 +436,9 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 	if seq := n.Sequential(); len(seq) > 0 {
 		fmt.Fprintf(&b, "; sequential in each thread: %s", strings.Join(seq, ", "))
 	}
+	if k.Vector != "" {
+		fmt.Fprintf(&b, "; vector: %s", k.Vector)
+	}
 	bounds := fmt.Sprint(k.Block)
 	if segmapMinBlocks > 0 {
 		bounds += fmt.Sprintf(", %d", segmapMinBlocks)
@@ -437,7 +473,7 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 		fmt.Fprintf(&b, "  const bool ar_fast = (%s);\n", strings.Join(pre, ") && ("))
 	}
 	if narrow != "" {
-		narrowLoop(&b, d, narrow, npre)
+		narrowLoop(&b, d, narrow, npre, vec, lanes, k.Out)
 	}
 	b.WriteString("  for (i64 ar_g = ar_tid; ar_g < ar_n; ar_g += ar_nt) {\n")
 	b.WriteString("    i64 ar_top = 0;\n")
@@ -502,7 +538,10 @@ const (
 // point's value again, with no branch to keep the points' loads apart.
 // The warp layouts take only spaces whose rows fill a warp's step (shorter
 // rows would leave lanes idle and keep the 64-bit form).
-func narrowLoop(b *strings.Builder, d int, body string, pre []string) {
+//
+// With vec set, the thread first runs the vector steps (vecLoop) when their
+// conditions hold: lanes are their four bodies, outs the results' types.
+func narrowLoop(b *strings.Builder, d int, body string, pre []string, vec *vecStep, lanes []string, outs []core.PrimType) {
 	p := max(segmapPoints, 1)
 	layout := segmapLayout
 	if layout == layoutColumn && d < 2 || layout == layoutSpread && p == 1 {
@@ -534,7 +573,11 @@ func narrowLoop(b *strings.Builder, d int, body string, pre []string) {
 		steps = append(steps, radix(li))
 	}
 	fmt.Fprintf(b, "  const i64 ar_nst = %s;\n", strings.Join(steps, " * "))
-	conds := append([]string{"ar_fast", "ar_n + ar_nt <= 2147483647LL", "ar_nst + ar_nt <= 2147483647LL"}, pre...)
+	fmt.Fprintf(b, "  const bool ar_nok = (%s);\n", strings.Join(append([]string{"ar_fast", "ar_n + ar_nt <= 2147483647LL"}, pre...), ") && ("))
+	if vec != nil {
+		vecLoop(b, d, vec, lanes, body, outs)
+	}
+	conds := []string{"ar_nok", "ar_nst + ar_nt <= 2147483647LL"}
 	if layout != layoutRow {
 		conds = append(conds, fmt.Sprintf("ar_space%d >= %d", in, unitIn))
 	}
