@@ -12,8 +12,9 @@ import (
 	. "github.com/arepl/arepl/lang/core"
 )
 
-// TestNarrowDevice runs testdata/nested/stencil_narrow.fut's entries under
-// every layout of narrowLoop, with vector steps (on by default, so taken
+// TestNarrowDevice runs testdata/nested/stencil_narrow.fut's entries (and
+// stencil_vec.fut's) under every layout of narrowLoop, with vector steps of
+// one and two vectors a row (on by default, so taken
 // wherever the rows' widths allow: the layouts run with them off), and
 // with the 32-bit copy off, and compares
 // them with the CPU interpreter: `arepl test` covers the default layout
@@ -24,9 +25,13 @@ func TestNarrowDevice(t *testing.T) {
 		return
 	}
 	be.opts.Fallback = cpu.New(cpu.Options{})
-	src, err := os.ReadFile("../../testdata/nested/stencil_narrow.fut")
-	if err != nil {
-		t.Fatal(err)
+	srcs := map[string]string{}
+	for _, f := range []string{"stencil_narrow", "stencil_vec"} {
+		src, err := os.ReadFile("../../testdata/nested/" + f + ".fut")
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[f] = string(src)
 	}
 	ctx := context.Background()
 	oracle := cpu.New(cpu.Options{})
@@ -37,27 +42,40 @@ func TestNarrowDevice(t *testing.T) {
 		{"rows", [][]int64{{3, 70, 2}, {5, 130, 3}, {2, 64, 1}, {1, 200, 4}, {7, 33, 2}, {64, 1, 3}, {130, 3, 2}, {300, 257, 5}, {33, 97, 3}, {9, 132, 3}, {3, 4096, 2}, {5, 4, 3}}},
 		{"cube", [][]int64{{2, 3, 70}, {2, 2, 130}, {3, 5, 64}, {4, 3, 2}, {2, 9, 100}}},
 		{"offset", [][]int64{{3, 100, 1}, {3, 100, 1 << 40}, {2, 70, 2}}},
+		// stencil_vec.fut's, at widths that are multiples of 4 and 8.
+		{"fstencil", [][]int64{{3, 8, 3}, {5, 36, 2}, {2, 4096, 2}, {4, 16, 2}, {3, 12, 2}}},
+		{"istencil", [][]int64{{4, 8, 3}, {5, 64, 2}, {3, 24, 2}, {3, 20, 2}, {2, 4097, 1}}},
+		{"padded", [][]int64{{3, 8, 4}, {4, 12, 8}, {3, 16, 8}, {3, 16, 4}}},
+		{"from1", [][]int64{{3, 8}, {2, 16}, {2, 12}}},
+		{"multi", [][]int64{{3, 8}, {3, 16}, {2, 12}}},
 	}
 	type setting struct {
-		name           string
-		narrow, vec    bool
-		points, layout int
+		name                 string
+		narrow, vec          bool
+		points, layout, vecs int
 	}
 	var settings []setting
 	for _, p := range []int{1, 3, 4} {
 		for _, l := range []int{layoutRow, layoutSpread, layoutColumn} {
 			if p > 1 || l != layoutSpread { // one point spread is the row layout
-				settings = append(settings, setting{fmt.Sprintf("p%d_l%d", p, l), true, false, p, l})
+				settings = append(settings, setting{fmt.Sprintf("p%d_l%d", p, l), true, false, p, l, 1})
 			}
 		}
 	}
 	// The vector steps (vecstep.go), and the 64-bit copy.
-	settings = append(settings, setting{"vec", true, true, segmapPoints, segmapLayout}, setting{"wide", false, false, 1, layoutRow})
-	defer func(n, v bool, p, l int) {
-		segmapNarrow, segmapVec4, segmapPoints, segmapLayout = n, v, p, l
-	}(segmapNarrow, segmapVec4, segmapPoints, segmapLayout)
+	// The vector steps (vecstep.go) of one and two vectors a row, and the
+	// 64-bit copy.
+	settings = append(settings, setting{"vec4", true, true, segmapPoints, segmapLayout, 1}, setting{"vec8", true, true, segmapPoints, segmapLayout, 2},
+		setting{"wide", false, false, 1, layoutRow, 1})
+	defer func(n, v bool, p, l, vs int) {
+		segmapNarrow, segmapVec4, segmapPoints, segmapLayout, segmapVecs = n, v, p, l, vs
+	}(segmapNarrow, segmapVec4, segmapPoints, segmapLayout, segmapVecs)
 	for _, c := range cases {
-		prog := futProg(t, string(src), c.fn)
+		src := srcs["stencil_narrow"]
+		if !strings.Contains(src, "entry "+c.fn+" ") {
+			src = srcs["stencil_vec"]
+		}
+		prog := futProg(t, src, c.fn)
 		for _, a := range c.args {
 			var args []eval.Value
 			for _, v := range a {
@@ -68,7 +86,7 @@ func TestNarrowDevice(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, s := range settings {
-				segmapNarrow, segmapVec4, segmapPoints, segmapLayout = s.narrow, s.vec, s.points, s.layout
+				segmapNarrow, segmapVec4, segmapPoints, segmapLayout, segmapVecs = s.narrow, s.vec, s.points, s.layout, s.vecs
 				var tm eval.Timings
 				got, err := be.Run(ctx, prog, entryName(prog), args, &tm)
 				if err != nil {
@@ -147,7 +165,7 @@ func TestVecRecognise(t *testing.T) {
 					t.Errorf("%s never reads lane %s:\n%s", k.Name, l, k.src)
 				}
 			}
-			if !strings.Contains(k.src, "((uint4 *)ar_out0)[ar_vg >> 2]") {
+			if !strings.Contains(k.src, "((uint4 *)ar_out0)[(ar_vg >> 2) + 0]") {
 				t.Errorf("%s does not store its results as a vector", k.Name)
 			}
 			if !strings.Contains(m.body, "vector: 4 points of a row a thread") {

@@ -375,8 +375,8 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 	var lanes []string
 	if narrow != "" && segmapVec4 {
 		nsites := len(g.sites)
-		st := newVecStep()
-		for lane := 0; lane < vecWidth; lane++ {
+		st := newVecStep(segmapVecs)
+		for lane := 0; lane < st.width; lane++ {
 			rs := newRangeSet(k.Env)
 			rs.elide, rs.narrow = true, true
 			f := &emitter{indent: 3, sites: &g.sites, funs: g.funs, prog: g.prog, arrays: true, inPlace: map[*core.Stmt]bool{}, rng: rs, vec: newVecLane(st, n, k.Env, lane)}
@@ -392,9 +392,9 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 			}
 			lanes = append(lanes, f.b.String())
 		}
-		if len(lanes) == vecWidth && len(st.loads) > 0 {
+		if len(lanes) == st.width && len(st.loads) > 0 {
 			vec = st
-			k.Vector = fmt.Sprintf("%d points of a row a thread, 16-byte reads of %s", vecWidth, strings.Join(st.arrays, ", "))
+			k.Vector = fmt.Sprintf("%d points of a row a thread, 16-byte reads of %s", st.width, strings.Join(st.arrays, ", "))
 		} else {
 			g.sites, lanes = g.sites[:nsites], nil
 		}
@@ -993,6 +993,8 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 			waves := int64(1)
 			if k.Flat {
 				waves = int64(max(segmapWaves, 1))
+			} else if k.Vector != "" {
+				waves = int64(max(segmapVecWaves, 1))
 			}
 			grid := max(1, min(ceilDiv(n, int64(k.Block)), sms*int64(max(occ, 1))*waves))
 			if k.Scratch {

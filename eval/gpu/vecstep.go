@@ -41,8 +41,18 @@ import (
 // the tests can compare).
 var segmapVec4 = true
 
-// vecWidth is the points of a vector step: four 4-byte elements, 16 bytes.
-const vecWidth = 4
+// vecLanes is the elements of a vector: four 4-byte elements, 16 bytes.
+const vecLanes = 4
+
+// segmapVecs is how many vectors of each row a step reads: a step is
+// vecLanes * segmapVecs neighbouring points (a variable so that the
+// benchmark can compare).
+var segmapVecs = 1
+
+// segmapVecWaves is how many times the blocks that fit the GPU at once a
+// kernel with vector steps may have (a variable so that the benchmark can
+// compare).
+var segmapVecWaves = 1
 
 // colForm is an i64 value of a lane as the innermost index j plus a
 // constant, clamped above by mins and below by maxs (bounds that are the
@@ -57,6 +67,7 @@ func (f colForm) plain() bool { return len(f.mins) == 0 && len(f.maxs) == 0 }
 // vecStep is what the four lanes of a step share: the vectors loaded, and
 // the conditions that make them the lanes' reads.
 type vecStep struct {
+	width  int               // points a step: vecLanes * vectors a row
 	loads  map[string]string // vector variable by array and row indices
 	decls  []string          // declarations at the step's scope
 	lo, hi []string          // the step's first column c0 must be >= each lo and <= each hi (i64)
@@ -65,8 +76,8 @@ type vecStep struct {
 	arrays []string // the arrays read as vectors, for plans
 }
 
-func newVecStep() *vecStep {
-	return &vecStep{loads: map[string]string{}, seen: map[string]bool{}}
+func newVecStep(vectors int) *vecStep {
+	return &vecStep{width: vecLanes * max(vectors, 1), loads: map[string]string{}, seen: map[string]bool{}}
 }
 
 func (v *vecStep) add(list *[]string, c string) {
@@ -255,15 +266,17 @@ func (v *vecLane) read(e *emitter, s *core.Stmt, x *core.IndexExp, ixs []string)
 		return ""
 	}
 	w := int64(v.lane) + f.c
-	if w < 0 || w >= vecWidth {
+	if w < 0 || w >= int64(v.width) {
 		return ""
 	}
+	vi := w / vecLanes // the vector of the row, at column c0 + vecLanes * vi
+	key += fmt.Sprintf("|%d", vi)
 	arr := cname(x.Arr.Name)
 	for _, iv := range f.mins {
 		for _, g := range iv.guard {
 			v.add(&v.conds, g)
 		}
-		v.add(&v.hi, fmt.Sprintf("(%s) - %d", iv.lo, vecWidth-1))
+		v.add(&v.hi, fmt.Sprintf("(%s) - %d", iv.lo, v.width-1))
 	}
 	for _, iv := range f.maxs {
 		for _, g := range iv.guard {
@@ -280,18 +293,19 @@ func (v *vecLane) read(e *emitter, s *core.Stmt, x *core.IndexExp, ixs []string)
 		for q := 0; q < r-1; q++ {
 			terms = append(terms, fmt.Sprintf("(i32)%s * (i32)%s", ixs[q], strideName(arr, q)))
 		}
-		terms = append(terms, "ar_vc0")
+		terms = append(terms, fmt.Sprintf("ar_vc0 + %d", vecLanes*vi))
 		e.line("%s = __ldg((const uint4 *)(%s + %s));", vec, arr, strings.Join(terms, " + "))
 		if !v.seen["array "+arr] {
 			v.seen["array "+arr] = true
 			v.arrays = append(v.arrays, x.Arr.Name)
 			v.add(&v.conds, fmt.Sprintf("((u64)%s & 15) == 0", arr))
 			if r > 1 {
-				v.add(&v.conds, fmt.Sprintf("%s %% %d == 0", dimName(arr, r-1), vecWidth))
+				v.add(&v.conds, fmt.Sprintf("%s %% %d == 0", dimName(arr, r-1), vecLanes))
 			}
-			v.add(&v.hi, fmt.Sprintf("%s - %d", dimName(arr, r-1), vecWidth))
+			v.add(&v.hi, fmt.Sprintf("%s - %d", dimName(arr, r-1), v.width))
 		}
 	}
+	w %= vecLanes
 	return fmt.Sprintf("%s(%s.%s)", from, vec, "xyzw"[w:w+1])
 }
 
@@ -303,7 +317,7 @@ func (v *vecLane) read(e *emitter, s *core.Stmt, x *core.IndexExp, ixs []string)
 // otherwise the thread goes on to the 32-bit loop.
 func vecLoop(b *strings.Builder, d int, st *vecStep, lanes []string, scalar string, outs []core.PrimType) {
 	in := d - 1
-	conds := append([]string{"ar_nok", fmt.Sprintf("ar_space%d %% %d == 0", in, vecWidth)}, st.conds...)
+	conds := append([]string{"ar_nok", fmt.Sprintf("ar_space%d %% %d == 0", in, st.width)}, st.conds...)
 	for j, t := range outs {
 		if _, to := vecBits(t); to != "" || t == core.U32 {
 			conds = append(conds, fmt.Sprintf("((u64)ar_out%d & 15) == 0", j))
@@ -314,7 +328,7 @@ func vecLoop(b *strings.Builder, d int, st *vecStep, lanes []string, scalar stri
 	// The bounds on a step's first column, once a thread: the clamps'
 	// and the rows' lengths, within [0, 2^31) so that they compare in
 	// 32 bits.
-	fmt.Fprintf(b, "    i64 ar_vlo = 0, ar_vhi = ar_space%d - %d;\n", in, vecWidth)
+	fmt.Fprintf(b, "    i64 ar_vlo = 0, ar_vhi = ar_space%d - %d;\n", in, st.width)
 	for _, l := range st.lo {
 		fmt.Fprintf(b, "    ar_vlo = max_i64(ar_vlo, %s);\n", l)
 	}
@@ -324,7 +338,7 @@ func vecLoop(b *strings.Builder, d int, st *vecStep, lanes []string, scalar stri
 	b.WriteString("    const i32 ar_vlo32 = (i32)min_i64(ar_vlo, 2147483647LL), ar_vhi32 = (i32)max_i64(ar_vhi, -1LL);\n")
 	radix := func(li int) string {
 		if li == in {
-			return fmt.Sprintf("(i32)(ar_space%d / %d)", li, vecWidth)
+			return fmt.Sprintf("(i32)(ar_space%d / %d)", li, st.width)
 		}
 		return fmt.Sprintf("(i32)ar_space%d", li)
 	}
@@ -344,7 +358,7 @@ func vecLoop(b *strings.Builder, d int, st *vecStep, lanes []string, scalar stri
 	for li := 0; li < in; li++ {
 		fmt.Fprintf(b, "    const i32 ar_lvl%d = ar_nl%d;\n", li, li)
 	}
-	fmt.Fprintf(b, "    const i32 ar_vc0 = ar_nl%d * %d;\n", in, vecWidth)
+	fmt.Fprintf(b, "    const i32 ar_vc0 = ar_nl%d * %d;\n", in, st.width)
 	g := "ar_vc0"
 	if in > 0 {
 		outer := "ar_lvl0"
@@ -364,26 +378,28 @@ func vecLoop(b *strings.Builder, d int, st *vecStep, lanes []string, scalar stri
 		fmt.Fprintf(b, "    %s\n", dcl)
 	}
 	for j, t := range outs {
-		fmt.Fprintf(b, "    %s %s;\n", ctype(t), vecNames(fmt.Sprintf("ar_res%d_", j)))
+		fmt.Fprintf(b, "    %s %s;\n", ctype(t), vecNames(fmt.Sprintf("ar_res%d_", j), st.width))
 	}
 	for k, body := range lanes {
 		point(k, body)
 	}
 	for j, t := range outs {
 		if _, to := vecBits(t); to != "" || t == core.U32 {
-			var ls []string
-			for k := 0; k < vecWidth; k++ {
-				ls = append(ls, fmt.Sprintf("%s(ar_res%d_%d)", to, j, k))
+			for vi := 0; vi < st.width/vecLanes; vi++ {
+				var ls []string
+				for k := vecLanes * vi; k < vecLanes*(vi+1); k++ {
+					ls = append(ls, fmt.Sprintf("%s(ar_res%d_%d)", to, j, k))
+				}
+				fmt.Fprintf(b, "    ((uint4 *)ar_out%d)[(ar_vg >> 2) + %d] = make_uint4(%s);\n", j, vi, strings.Join(ls, ", "))
 			}
-			fmt.Fprintf(b, "    ((uint4 *)ar_out%d)[ar_vg >> 2] = make_uint4(%s);\n", j, strings.Join(ls, ", "))
 			continue
 		}
-		for k := 0; k < vecWidth; k++ {
+		for k := 0; k < st.width; k++ {
 			fmt.Fprintf(b, "    ar_out%d[ar_vg + %d] = ar_res%d_%d;\n", j, k, j, k)
 		}
 	}
 	b.WriteString("    } else {\n")
-	for k := 0; k < vecWidth; k++ {
+	for k := 0; k < st.width; k++ {
 		point(k, scalar)
 	}
 	b.WriteString("    }\n")
@@ -399,10 +415,10 @@ func vecLoop(b *strings.Builder, d int, st *vecStep, lanes []string, scalar stri
 	b.WriteString("    }\n    return;\n  }\n")
 }
 
-// vecNames is "p0, p1, p2, p3".
-func vecNames(p string) string {
+// vecNames is "p0, p1, ..., p<n-1>".
+func vecNames(p string, n int) string {
 	var ns []string
-	for k := 0; k < vecWidth; k++ {
+	for k := 0; k < n; k++ {
 		ns = append(ns, fmt.Sprintf("%s%d", p, k))
 	}
 	return strings.Join(ns, ", ")
