@@ -51,25 +51,26 @@ func TestNarrowDevice(t *testing.T) {
 	}
 	type setting struct {
 		name                 string
-		narrow, vec          bool
+		narrow, vec, tile    bool
 		points, layout, vecs int
 	}
 	var settings []setting
 	for _, p := range []int{1, 3, 4} {
 		for _, l := range []int{layoutRow, layoutSpread, layoutColumn} {
 			if p > 1 || l != layoutSpread { // one point spread is the row layout
-				settings = append(settings, setting{fmt.Sprintf("p%d_l%d", p, l), true, false, p, l, 1})
+				settings = append(settings, setting{fmt.Sprintf("p%d_l%d", p, l), true, false, true, p, l, 1})
 			}
 		}
 	}
 	// The vector steps (vecstep.go), and the 64-bit copy.
-	// The vector steps (vecstep.go) of one and two vectors a row, and the
-	// 64-bit copy.
-	settings = append(settings, setting{"vec4", true, true, segmapPoints, segmapLayout, 1}, setting{"vec8", true, true, segmapPoints, segmapLayout, 2},
-		setting{"wide", false, false, 1, layoutRow, 1})
-	defer func(n, v bool, p, l, vs int) {
-		segmapNarrow, segmapVec4, segmapPoints, segmapLayout, segmapVecs = n, v, p, l, vs
-	}(segmapNarrow, segmapVec4, segmapPoints, segmapLayout, segmapVecs)
+	// The vector steps (vecstep.go) of one and two vectors a row, in tiles
+	// and along the row, and the 64-bit copy.
+	settings = append(settings, setting{"vec4", true, true, true, segmapPoints, segmapLayout, 1}, setting{"vec8", true, true, true, segmapPoints, segmapLayout, 2},
+		setting{"vec4row", true, true, false, segmapPoints, segmapLayout, 1}, setting{"vec8row", true, true, false, segmapPoints, segmapLayout, 2},
+		setting{"wide", false, false, true, 1, layoutRow, 1})
+	defer func(n, v, tl bool, p, l, vs int) {
+		segmapNarrow, segmapVec4, segmapVecTile, segmapPoints, segmapLayout, segmapVecs = n, v, tl, p, l, vs
+	}(segmapNarrow, segmapVec4, segmapVecTile, segmapPoints, segmapLayout, segmapVecs)
 	for _, c := range cases {
 		src := srcs["stencil_narrow"]
 		if !strings.Contains(src, "entry "+c.fn+" ") {
@@ -86,7 +87,7 @@ func TestNarrowDevice(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, s := range settings {
-				segmapNarrow, segmapVec4, segmapPoints, segmapLayout, segmapVecs = s.narrow, s.vec, s.points, s.layout, s.vecs
+				segmapNarrow, segmapVec4, segmapVecTile, segmapPoints, segmapLayout, segmapVecs = s.narrow, s.vec, s.tile, s.points, s.layout, s.vecs
 				var tm eval.Timings
 				got, err := be.Run(ctx, prog, entryName(prog), args, &tm)
 				if err != nil {

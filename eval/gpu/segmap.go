@@ -23,7 +23,10 @@ package gpu
 // the body is emitted a second time without those checks, and each thread
 // runs that copy when the conditions hold; and a third time with its index
 // arithmetic, read offsets and loop in 32 bits (narrowLoop), for launches
-// whose sizes and intervals all fit.
+// whose sizes and intervals all fit; and, where some read of a kernel array
+// is a row's element at the innermost index plus a constant, four more
+// times, a lane each of a step of four neighbouring points whose rows are
+// read as 16-byte vectors (vecstep.go).
 //
 // Inside a `for` loop on the host, launches are queued without waiting
 // (launchAsync) and a iteration's result reuses the array the iteration
@@ -473,7 +476,7 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 		fmt.Fprintf(&b, "  const bool ar_fast = (%s);\n", strings.Join(pre, ") && ("))
 	}
 	if narrow != "" {
-		narrowLoop(&b, d, narrow, npre, vec, lanes, k.Out)
+		narrowLoop(&b, d, k.Block, narrow, npre, vec, lanes, k.Out)
 	}
 	b.WriteString("  for (i64 ar_g = ar_tid; ar_g < ar_n; ar_g += ar_nt) {\n")
 	b.WriteString("    i64 ar_top = 0;\n")
@@ -541,7 +544,7 @@ const (
 //
 // With vec set, the thread first runs the vector steps (vecLoop) when their
 // conditions hold: lanes are their four bodies, outs the results' types.
-func narrowLoop(b *strings.Builder, d int, body string, pre []string, vec *vecStep, lanes []string, outs []core.PrimType) {
+func narrowLoop(b *strings.Builder, d, block int, body string, pre []string, vec *vecStep, lanes []string, outs []core.PrimType) {
 	p := max(segmapPoints, 1)
 	layout := segmapLayout
 	if layout == layoutColumn && d < 2 || layout == layoutSpread && p == 1 {
@@ -575,7 +578,7 @@ func narrowLoop(b *strings.Builder, d int, body string, pre []string, vec *vecSt
 	fmt.Fprintf(b, "  const i64 ar_nst = %s;\n", strings.Join(steps, " * "))
 	fmt.Fprintf(b, "  const bool ar_nok = (%s);\n", strings.Join(append([]string{"ar_fast", "ar_n + ar_nt <= 2147483647LL"}, pre...), ") && ("))
 	if vec != nil {
-		vecLoop(b, d, vec, lanes, body, outs)
+		vecLoop(b, d, block, vec, lanes, body, outs)
 	}
 	conds := []string{"ar_nok", "ar_nst + ar_nt <= 2147483647LL"}
 	if layout != layoutRow {

@@ -28,7 +28,15 @@ package gpu
 // first two are decided once a thread, the clamps once a step as two
 // compares on c0 against bounds computed once a thread; a step that fails
 // them runs its four points with the scalar body, so borders, odd widths
-// and misaligned rows stay exact.
+// and misaligned rows stay exact. Only reads every lane runs (statements of
+// the body's top level, not under a branch or in a loop) become lanes, so
+// that the first lane's load always precedes the others' use.
+//
+// A step may also be 4·V points, V vectors of each row (segmapVecs). A
+// block's steps form a tile: its eight warps take 32 groups of columns of
+// eight neighbouring rows, so that the rows above and below a warp's are
+// its neighbours' in the multiprocessor's L1 (segmapVecTile; the row layout
+// puts a block's 256 groups along one row).
 
 import (
 	"fmt"
@@ -53,6 +61,10 @@ var segmapVecs = 1
 // kernel with vector steps may have (a variable so that the benchmark can
 // compare).
 var segmapVecWaves = 1
+
+// segmapVecTile lays a block's steps out as a tile of rows (see vecLoop)
+// rather than along one row (a variable so that the benchmark can compare).
+var segmapVecTile = true
 
 // colForm is an i64 value of a lane as the innermost index j plus a
 // constant, clamped above by mins and below by maxs (bounds that are the
@@ -315,7 +327,7 @@ func (v *vecLane) read(e *emitter, s *core.Stmt, x *core.IndexExp, ixs []string)
 // 32-bit body of one point with its stores, outs the results' types. Taken
 // when the innermost dimension is a multiple of 4 and st's conditions hold;
 // otherwise the thread goes on to the 32-bit loop.
-func vecLoop(b *strings.Builder, d int, st *vecStep, lanes []string, scalar string, outs []core.PrimType) {
+func vecLoop(b *strings.Builder, d, block int, st *vecStep, lanes []string, scalar string, outs []core.PrimType) {
 	in := d - 1
 	conds := append([]string{"ar_nok", fmt.Sprintf("ar_space%d %% %d == 0", in, st.width)}, st.conds...)
 	for j, t := range outs {
@@ -336,9 +348,21 @@ func vecLoop(b *strings.Builder, d int, st *vecStep, lanes []string, scalar stri
 		fmt.Fprintf(b, "    ar_vhi = min_i64(ar_vhi, %s);\n", h)
 	}
 	b.WriteString("    const i32 ar_vlo32 = (i32)min_i64(ar_vlo, 2147483647LL), ar_vhi32 = (i32)max_i64(ar_vhi, -1LL);\n")
+	// A step's place: in the row layout step s is the s-th group of
+	// width points in row-major order, a block's 256 threads on one row;
+	// in the tile layout a block takes tiles of 32 groups by block/32 rows
+	// (its warps on neighbouring rows, whose up and down rows are then
+	// one another's, in the multiprocessor's L1), striding over the tiles.
+	tile := in > 0 && segmapVecTile
+	th := block / 32 // a tile's rows
 	radix := func(li int) string {
-		if li == in {
+		switch {
+		case li == in && tile:
+			return fmt.Sprintf("(i32)((ar_space%d / %d + 31) / 32)", li, st.width)
+		case li == in:
 			return fmt.Sprintf("(i32)(ar_space%d / %d)", li, st.width)
+		case li == in-1 && tile:
+			return fmt.Sprintf("(i32)((ar_space%d + %d) / %d)", li, th-1, th)
 		}
 		return fmt.Sprintf("(i32)ar_space%d", li)
 	}
@@ -346,19 +370,34 @@ func vecLoop(b *strings.Builder, d int, st *vecStep, lanes []string, scalar stri
 	for li := 0; li < d; li++ {
 		steps = append(steps, radix(li))
 	}
+	first, stride := "(i32)ar_tid", "(i32)ar_nt"
+	if tile {
+		first, stride = fmt.Sprintf("(i32)(ar_tid / %d)", block), fmt.Sprintf("(i32)(ar_nt / %d)", block)
+	}
 	fmt.Fprintf(b, "    const i32 ar_vnst = %s;\n", strings.Join(steps, " * "))
-	b.WriteString("    i32 ar_r = (i32)ar_tid, ar_q = (i32)ar_nt;\n")
+	fmt.Fprintf(b, "    i32 ar_r = %s, ar_q = %s;\n", first, stride)
 	for li := in; li > 0; li-- {
 		fmt.Fprintf(b, "    const i32 ar_rad%d = %s;\n", li, radix(li))
 		fmt.Fprintf(b, "    i32 ar_nl%d = ar_r %% ar_rad%d; ar_r /= ar_rad%d;\n", li, li, li)
 		fmt.Fprintf(b, "    const i32 ar_ns%d = ar_q %% ar_rad%d; ar_q /= ar_rad%d;\n", li, li, li)
 	}
 	b.WriteString("    i32 ar_nl0 = ar_r;\n    const i32 ar_ns0 = ar_q;\n")
-	b.WriteString("    for (i32 ar_s = (i32)ar_tid; ar_s < ar_vnst; ar_s += (i32)ar_nt) {\n")
-	for li := 0; li < in; li++ {
-		fmt.Fprintf(b, "    const i32 ar_lvl%d = ar_nl%d;\n", li, li)
+	fmt.Fprintf(b, "    for (i32 ar_s = %s; ar_s < ar_vnst; ar_s += %s) {\n", first, stride)
+	if tile {
+		// The thread's group of the tile; groups past the space's
+		// edge (tiles that overhang it) skip to the next tile.
+		fmt.Fprintf(b, "    const i32 ar_lvl%d = ar_nl%d * %d + (i32)(threadIdx.x / 32);\n", in-1, in-1, th)
+		fmt.Fprintf(b, "    const i32 ar_vc0 = (ar_nl%d * 32 + (i32)(threadIdx.x %% 32)) * %d;\n", in, st.width)
+		fmt.Fprintf(b, "    if (ar_lvl%d < (i32)ar_space%d && ar_vc0 < (i32)ar_space%d) {\n", in-1, in-1, in)
 	}
-	fmt.Fprintf(b, "    const i32 ar_vc0 = ar_nl%d * %d;\n", in, st.width)
+	for li := 0; li < in; li++ {
+		if !(tile && li == in-1) {
+			fmt.Fprintf(b, "    const i32 ar_lvl%d = ar_nl%d;\n", li, li)
+		}
+	}
+	if !tile {
+		fmt.Fprintf(b, "    const i32 ar_vc0 = ar_nl%d * %d;\n", in, st.width)
+	}
 	g := "ar_vc0"
 	if in > 0 {
 		outer := "ar_lvl0"
@@ -403,6 +442,9 @@ func vecLoop(b *strings.Builder, d int, st *vecStep, lanes []string, scalar stri
 		point(k, scalar)
 	}
 	b.WriteString("    }\n")
+	if tile {
+		b.WriteString("    }\n")
+	}
 	if d == 1 {
 		b.WriteString("      ar_nl0 += ar_ns0;\n")
 	} else {
