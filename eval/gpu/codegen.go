@@ -143,6 +143,8 @@ type emitter struct {
 	// rng, when set, tracks index intervals and leaves out the checks
 	// they cover (ranges.go).
 	rng *rangeSet
+	// vec, when set, renders one lane of a vector step (vecstep.go).
+	vec *vecLane
 }
 
 // atom renders an operand; with consts set, a numeric literal becomes the
@@ -225,6 +227,9 @@ func (e *emitter) declare(vs []*core.Var) error {
 func (e *emitter) stmt(s *core.Stmt) error {
 	if e.rng != nil {
 		e.rng.note(s)
+	}
+	if e.vec != nil {
+		e.vec.note(s, e.rng)
 	}
 	if err := e.declare(s.Pat); err != nil {
 		return err
@@ -584,6 +589,12 @@ func (e *emitter) index(s *core.Stmt, x *core.IndexExp) error {
 	if e.arrays {
 		flat = strings.TrimSuffix(strings.TrimPrefix(at(arr, ixs), arr+"["), "]")
 		if len(conds) == 0 && e.rng.narrowRead(x.Arr) {
+			if e.vec != nil {
+				if v := e.vec.read(e, s, x, ixs); v != "" {
+					e.line("%s = %s;", cname(s.Pat[0].Name), v)
+					return nil
+				}
+			}
 			var terms []string
 			for k, i := range ixs {
 				terms = append(terms, fmt.Sprintf("(i32)%s * (i32)%s", i, strideName(arr, k)))

@@ -135,6 +135,9 @@ type kernel struct {
 	// Tiling describes the shared-memory tiling of a tiled kernel, for
 	// plans ("" for none).
 	Tiling string
+	// Vector describes a segmented map's vector steps (vecstep.go), for
+	// plans ("" for none).
+	Vector string
 }
 
 // Params is the kernel's C parameter list.

@@ -682,6 +682,9 @@ func PlanLines(prog *core.Program) ([]string, error) {
 			if seq := k.Nest.Sequential(); len(seq) > 0 {
 				d += "; sequential in each thread: " + strings.Join(seq, ", ")
 			}
+			if k.Vector != "" {
+				d += "; vector: " + k.Vector
+			}
 			return d + "; tiling: " + k.tiling()
 		case kSegRed:
 			var outer []string

@@ -12,8 +12,11 @@ import (
 	. "github.com/arepl/arepl/lang/core"
 )
 
-// TestNarrowDevice runs testdata/nested/stencil_narrow.fut's entries under
-// every layout of narrowLoop (and with the 32-bit copy off) and compares
+// TestNarrowDevice runs testdata/nested/stencil_narrow.fut's entries (and
+// stencil_vec.fut's) under every layout of narrowLoop, with vector steps of
+// one and two vectors a row (on by default, so taken
+// wherever the rows' widths allow: the layouts run with them off), and
+// with the 32-bit copy off, and compares
 // them with the CPU interpreter: `arepl test` covers the default layout
 // only.
 func TestNarrowDevice(t *testing.T) {
@@ -22,9 +25,13 @@ func TestNarrowDevice(t *testing.T) {
 		return
 	}
 	be.opts.Fallback = cpu.New(cpu.Options{})
-	src, err := os.ReadFile("../../testdata/nested/stencil_narrow.fut")
-	if err != nil {
-		t.Fatal(err)
+	srcs := map[string]string{}
+	for _, f := range []string{"stencil_narrow", "stencil_vec"} {
+		src, err := os.ReadFile("../../testdata/nested/" + f + ".fut")
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[f] = string(src)
 	}
 	ctx := context.Background()
 	oracle := cpu.New(cpu.Options{})
@@ -32,27 +39,44 @@ func TestNarrowDevice(t *testing.T) {
 		fn   string
 		args [][]int64
 	}{
-		{"rows", [][]int64{{3, 70, 2}, {5, 130, 3}, {2, 64, 1}, {1, 200, 4}, {7, 33, 2}, {64, 1, 3}, {130, 3, 2}, {300, 257, 5}, {33, 97, 3}}},
+		{"rows", [][]int64{{3, 70, 2}, {5, 130, 3}, {2, 64, 1}, {1, 200, 4}, {7, 33, 2}, {64, 1, 3}, {130, 3, 2}, {300, 257, 5}, {33, 97, 3}, {9, 132, 3}, {3, 4096, 2}, {5, 4, 3}}},
 		{"cube", [][]int64{{2, 3, 70}, {2, 2, 130}, {3, 5, 64}, {4, 3, 2}, {2, 9, 100}}},
 		{"offset", [][]int64{{3, 100, 1}, {3, 100, 1 << 40}, {2, 70, 2}}},
+		// stencil_vec.fut's, at widths that are multiples of 4 and 8.
+		{"fstencil", [][]int64{{3, 8, 3}, {5, 36, 2}, {2, 4096, 2}, {4, 16, 2}, {3, 12, 2}}},
+		{"istencil", [][]int64{{4, 8, 3}, {5, 64, 2}, {3, 24, 2}, {3, 20, 2}, {2, 4097, 1}}},
+		{"padded", [][]int64{{3, 8, 4}, {4, 12, 8}, {3, 16, 8}, {3, 16, 4}}},
+		{"from1", [][]int64{{3, 8}, {2, 16}, {2, 12}}},
+		{"multi", [][]int64{{3, 8}, {3, 16}, {2, 12}}},
 	}
 	type setting struct {
-		name           string
-		narrow         bool
-		points, layout int
+		name                 string
+		narrow, vec, tile    bool
+		points, layout, vecs int
 	}
 	var settings []setting
 	for _, p := range []int{1, 3, 4} {
 		for _, l := range []int{layoutRow, layoutSpread, layoutColumn} {
 			if p > 1 || l != layoutSpread { // one point spread is the row layout
-				settings = append(settings, setting{fmt.Sprintf("p%d_l%d", p, l), true, p, l})
+				settings = append(settings, setting{fmt.Sprintf("p%d_l%d", p, l), true, false, true, p, l, 1})
 			}
 		}
 	}
-	settings = append(settings, setting{"wide", false, 1, layoutRow})
-	defer func(n bool, p, l int) { segmapNarrow, segmapPoints, segmapLayout = n, p, l }(segmapNarrow, segmapPoints, segmapLayout)
+	// The vector steps (vecstep.go), and the 64-bit copy.
+	// The vector steps (vecstep.go) of one and two vectors a row, in tiles
+	// and along the row, and the 64-bit copy.
+	settings = append(settings, setting{"vec4", true, true, true, segmapPoints, segmapLayout, 1}, setting{"vec8", true, true, true, segmapPoints, segmapLayout, 2},
+		setting{"vec4row", true, true, false, segmapPoints, segmapLayout, 1}, setting{"vec8row", true, true, false, segmapPoints, segmapLayout, 2},
+		setting{"wide", false, false, true, 1, layoutRow, 1})
+	defer func(n, v, tl bool, p, l, vs int) {
+		segmapNarrow, segmapVec4, segmapVecTile, segmapPoints, segmapLayout, segmapVecs = n, v, tl, p, l, vs
+	}(segmapNarrow, segmapVec4, segmapVecTile, segmapPoints, segmapLayout, segmapVecs)
 	for _, c := range cases {
-		prog := futProg(t, string(src), c.fn)
+		src := srcs["stencil_narrow"]
+		if !strings.Contains(src, "entry "+c.fn+" ") {
+			src = srcs["stencil_vec"]
+		}
+		prog := futProg(t, src, c.fn)
 		for _, a := range c.args {
 			var args []eval.Value
 			for _, v := range a {
@@ -63,7 +87,7 @@ func TestNarrowDevice(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, s := range settings {
-				segmapNarrow, segmapPoints, segmapLayout = s.narrow, s.points, s.layout
+				segmapNarrow, segmapVec4, segmapVecTile, segmapPoints, segmapLayout, segmapVecs = s.narrow, s.vec, s.tile, s.points, s.layout, s.vecs
 				var tm eval.Timings
 				got, err := be.Run(ctx, prog, entryName(prog), args, &tm)
 				if err != nil {
@@ -80,5 +104,74 @@ func TestNarrowDevice(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestVecRecognise checks which segmented maps get vector steps (no GPU
+// needed): the stencils of testdata/nested/stencil_vec.fut read each row
+// they need once a step as a 16-byte vector, the centre row's vector also
+// giving the neighbours inside the four points; 8-byte elements, a read
+// under a branch and maps that are not segmented maps keep the scalar body.
+func TestVecRecognise(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/nested/stencil_vec.fut")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		fn      string
+		vectors int      // vectors a step of the vector kernel loads (0: no vector kernel)
+		lanes   []string // lanes of the vectors the kernel reads, at least these
+	}{
+		{"fstencil", 3, []string{"ar_vec0.w", "ar_vec2.y", "ar_vec2.w"}},
+		{"istencil", 2, []string{"ar_vec0.w", "ar_vec1.x"}},
+		{"padded", 1, []string{"ar_vec0.w"}},
+		{"sliced", 2, []string{"ar_vec0.x", "ar_vec1.x"}},
+		{"multi", 1, []string{"ar_vec0.w"}},
+		{"from1", 1, []string{"ar_vec0.x", "ar_vec0.w"}},
+		{"wide", 0, nil},
+		{"branch", 0, nil},
+		{"line", 0, nil},
+	} {
+		t.Run(c.fn, func(t *testing.T) {
+			m, err := generate(futProg(t, string(src), c.fn), DefaultLimits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var vk []*kernel
+			for _, ks := range m.kernels {
+				for _, k := range ks {
+					if k.Vector != "" {
+						vk = append(vk, k)
+					}
+				}
+			}
+			if c.vectors == 0 {
+				if len(vk) > 0 {
+					t.Fatalf("%s has vector steps (%s), want none", vk[0].Name, vk[0].Vector)
+				}
+				return
+			}
+			if len(vk) == 0 {
+				t.Fatalf("no kernel with vector steps:\n%s", m.body)
+			}
+			k := vk[0]
+			if got := strings.Count(k.src, "uint4 ar_vec"); got != c.vectors {
+				t.Errorf("%s declares %d vectors, want %d:\n%s", k.Name, got, c.vectors, k.src)
+			}
+			if got := strings.Count(k.src, "__ldg((const uint4 *)"); got != c.vectors {
+				t.Errorf("%s loads %d vectors, want %d", k.Name, got, c.vectors)
+			}
+			for _, l := range c.lanes {
+				if !strings.Contains(k.src, l) {
+					t.Errorf("%s never reads lane %s:\n%s", k.Name, l, k.src)
+				}
+			}
+			if !strings.Contains(k.src, "((uint4 *)ar_out0)[(ar_vg >> 2) + 0]") {
+				t.Errorf("%s does not store its results as a vector", k.Name)
+			}
+			if !strings.Contains(m.body, "vector: 4 points of a row a thread") {
+				t.Errorf("the module does not name its vector steps")
+			}
+		})
 	}
 }

@@ -23,7 +23,10 @@ package gpu
 // the body is emitted a second time without those checks, and each thread
 // runs that copy when the conditions hold; and a third time with its index
 // arithmetic, read offsets and loop in 32 bits (narrowLoop), for launches
-// whose sizes and intervals all fit.
+// whose sizes and intervals all fit; and, where some read of a kernel array
+// is a row's element at the innermost index plus a constant, four more
+// times, a lane each of a step of four neighbouring points whose rows are
+// read as 16-byte vectors (vecstep.go).
 //
 // Inside a `for` loop on the host, launches are queued without waiting
 // (launchAsync) and a iteration's result reuses the array the iteration
@@ -190,6 +193,9 @@ func emitPoint(e *emitter, n *nest) error {
 				continue
 			}
 			e.bindElem(p, l.Arrs[j], idx)
+		}
+		if e.vec != nil {
+			e.vec.level(l, li == len(n.Levels)-1)
 		}
 	}
 	for _, st := range n.Body.Stmts {
@@ -366,6 +372,36 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 			narrow, npre = f.b.String(), rs.pre
 		}
 	}
+	// And four times more, a lane of a vector step each (vecstep.go),
+	// where some read of the body is a lane of a row's 16-byte vector.
+	var vec *vecStep
+	var lanes []string
+	if narrow != "" && segmapVec4 {
+		nsites := len(g.sites)
+		st := newVecStep(segmapVecs)
+		for lane := 0; lane < st.width; lane++ {
+			rs := newRangeSet(k.Env)
+			rs.elide, rs.narrow = true, true
+			f := &emitter{indent: 3, sites: &g.sites, funs: g.funs, prog: g.prog, arrays: true, inPlace: map[*core.Stmt]bool{}, rng: rs, vec: newVecLane(st, n, k.Env, lane)}
+			if err := emitPoint(f, n); err != nil || f.scratch || strings.Join(rs.pre, "\x00") != strings.Join(npre, "\x00") {
+				break
+			}
+			for j, r := range n.Body.Result {
+				a, err := atom(r)
+				if err != nil {
+					return nil, err
+				}
+				f.line("ar_res%d_%d = %s;", j, lane, a)
+			}
+			lanes = append(lanes, f.b.String())
+		}
+		if len(lanes) == st.width && len(st.loads) > 0 {
+			vec = st
+			k.Vector = fmt.Sprintf("%d points of a row a thread, 16-byte reads of %s", st.width, strings.Join(st.arrays, ", "))
+		} else {
+			g.sites, lanes = g.sites[:nsites], nil
+		}
+	}
 
 	var ps []kparam
 	ps = append(ps, kparam{kind: pN, name: "ar_n"}, kparam{kind: pThreads, name: "ar_nt"})
@@ -403,6 +439,9 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 	if seq := n.Sequential(); len(seq) > 0 {
 		fmt.Fprintf(&b, "; sequential in each thread: %s", strings.Join(seq, ", "))
 	}
+	if k.Vector != "" {
+		fmt.Fprintf(&b, "; vector: %s", k.Vector)
+	}
 	bounds := fmt.Sprint(k.Block)
 	if segmapMinBlocks > 0 {
 		bounds += fmt.Sprintf(", %d", segmapMinBlocks)
@@ -437,7 +476,7 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 		fmt.Fprintf(&b, "  const bool ar_fast = (%s);\n", strings.Join(pre, ") && ("))
 	}
 	if narrow != "" {
-		narrowLoop(&b, d, narrow, npre)
+		narrowLoop(&b, d, k.Block, narrow, npre, vec, lanes, k.Out)
 	}
 	b.WriteString("  for (i64 ar_g = ar_tid; ar_g < ar_n; ar_g += ar_nt) {\n")
 	b.WriteString("    i64 ar_top = 0;\n")
@@ -502,7 +541,10 @@ const (
 // point's value again, with no branch to keep the points' loads apart.
 // The warp layouts take only spaces whose rows fill a warp's step (shorter
 // rows would leave lanes idle and keep the 64-bit form).
-func narrowLoop(b *strings.Builder, d int, body string, pre []string) {
+//
+// With vec set, the thread first runs the vector steps (vecLoop) when their
+// conditions hold: lanes are their four bodies, outs the results' types.
+func narrowLoop(b *strings.Builder, d, block int, body string, pre []string, vec *vecStep, lanes []string, outs []core.PrimType) {
 	p := max(segmapPoints, 1)
 	layout := segmapLayout
 	if layout == layoutColumn && d < 2 || layout == layoutSpread && p == 1 {
@@ -534,7 +576,11 @@ func narrowLoop(b *strings.Builder, d int, body string, pre []string) {
 		steps = append(steps, radix(li))
 	}
 	fmt.Fprintf(b, "  const i64 ar_nst = %s;\n", strings.Join(steps, " * "))
-	conds := append([]string{"ar_fast", "ar_n + ar_nt <= 2147483647LL", "ar_nst + ar_nt <= 2147483647LL"}, pre...)
+	fmt.Fprintf(b, "  const bool ar_nok = (%s);\n", strings.Join(append([]string{"ar_fast", "ar_n + ar_nt <= 2147483647LL"}, pre...), ") && ("))
+	if vec != nil {
+		vecLoop(b, d, block, vec, lanes, body, outs)
+	}
+	conds := []string{"ar_nok", "ar_nst + ar_nt <= 2147483647LL"}
 	if layout != layoutRow {
 		conds = append(conds, fmt.Sprintf("ar_space%d >= %d", in, unitIn))
 	}
@@ -950,6 +996,8 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 			waves := int64(1)
 			if k.Flat {
 				waves = int64(max(segmapWaves, 1))
+			} else if k.Vector != "" {
+				waves = int64(max(segmapVecWaves, 1))
 			}
 			grid := max(1, min(ceilDiv(n, int64(k.Block)), sms*int64(max(occ, 1))*waves))
 			if k.Scratch {

@@ -1,0 +1,467 @@
+package gpu
+
+// Vector steps: four neighbouring points of a row a thread, their reads of
+// a row of a kernel array as one 16-byte load.
+//
+// The 32-bit stencil (narrowLoop) issues a scalar load for every read of
+// every point and waits on them before its store: 2.2-2.5 TB/s, 0.53-0.62
+// of a copy on an H200, limited by the bytes a multiprocessor has in flight
+// (bench/RESULTS.md, "GPU stencil lab"). A hand kernel that takes four
+// columns a thread and reads each row it needs as one float4 ran at 0.88 of
+// a copy. vecLoop is that kernel, generated: a step is the points (…, c0+k)
+// for k = 0..3 with c0 a multiple of 4, and the body is emitted once for each
+// k (a lane). A read a[r…, x] of a kernel array of 4-byte elements whose
+// row indices r… are the same at the four points (they do not depend on the
+// innermost index j) and whose column x is j + c, possibly clamped by min
+// and max with bounds that do not depend on j either, is for lane k the
+// element c0 + k + c of the row: where 0 <= k + c <= 3 that is lane k + c of
+// the 16-byte vector at (r…, c0), loaded once a step by the first lane that
+// needs it; the other lanes (the stencil's left and right neighbours outside
+// the four) keep their scalar read. The lanes' results are stored as one
+// 16-byte vector too.
+//
+// What makes the lane the element: the vector is in bounds (c0 + 3 below
+// the row's length) and aligned (the array's base 16-byte aligned, its rows
+// a multiple of 4 elements long), and every clamp is inactive for the
+// lanes that use the vector (c0 + 3 <= the least upper bound, c0 >= the
+// greatest lower bound; the bounds' intervals come from ranges.go). The
+// first two are decided once a thread, the clamps once a step as two
+// compares on c0 against bounds computed once a thread; a step that fails
+// them runs its four points with the scalar body, so borders, odd widths
+// and misaligned rows stay exact. Only reads every lane runs (statements of
+// the body's top level, not under a branch or in a loop) become lanes, so
+// that the first lane's load always precedes the others' use.
+//
+// A step may also be 4·V points, V vectors of each row (segmapVecs). A
+// block's steps form a tile: its eight warps take 32 groups of columns of
+// eight neighbouring rows, so that the rows above and below a warp's are
+// its neighbours' in the multiprocessor's L1 (segmapVecTile; the row layout
+// puts a block's 256 groups along one row).
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/arepl/arepl/lang/core"
+)
+
+// segmapVec4 turns vector steps on (a variable so that the benchmark and
+// the tests can compare).
+var segmapVec4 = true
+
+// vecLanes is the elements of a vector: four 4-byte elements, 16 bytes.
+const vecLanes = 4
+
+// segmapVecs is how many vectors of each row a step reads: a step is
+// vecLanes * segmapVecs neighbouring points (a variable so that the
+// benchmark can compare).
+var segmapVecs = 1
+
+// segmapVecWaves is how many times the blocks that fit the GPU at once a
+// kernel with vector steps may have (a variable so that the benchmark can
+// compare).
+var segmapVecWaves = 1
+
+// segmapVecTile lays a block's steps out as a tile of rows (see vecLoop)
+// rather than along one row (a variable so that the benchmark can compare).
+var segmapVecTile = true
+
+// colForm is an i64 value of a lane as the innermost index j plus a
+// constant, clamped above by mins and below by maxs (bounds that are the
+// same at every point of the step, given as their intervals).
+type colForm struct {
+	c          int64
+	mins, maxs []interval
+}
+
+func (f colForm) plain() bool { return len(f.mins) == 0 && len(f.maxs) == 0 }
+
+// vecStep is what the four lanes of a step share: the vectors loaded, and
+// the conditions that make them the lanes' reads.
+type vecStep struct {
+	width  int               // points a step: vecLanes * vectors a row
+	loads  map[string]string // vector variable by array and row indices
+	decls  []string          // declarations at the step's scope
+	lo, hi []string          // the step's first column c0 must be >= each lo and <= each hi (i64)
+	conds  []string          // once a thread: alignment, row lengths, the bounds' guards
+	seen   map[string]bool
+	arrays []string // the arrays read as vectors, for plans
+}
+
+func newVecStep(vectors int) *vecStep {
+	return &vecStep{width: vecLanes * max(vectors, 1), loads: map[string]string{}, seen: map[string]bool{}}
+}
+
+func (v *vecStep) add(list *[]string, c string) {
+	if !v.seen[c] {
+		v.seen[c] = true
+		*list = append(*list, c)
+	}
+}
+
+// vecLane is the state of one lane's emission: which variables are the same
+// at the step's four points, and which are j plus a constant.
+type vecLane struct {
+	*vecStep
+	lane    int
+	top     map[*core.Stmt]bool // the statements every lane runs (not inside a branch or loop)
+	uniform map[string]bool
+	forms   map[string]colForm
+}
+
+func newVecLane(st *vecStep, n *nest, env []*core.Var, lane int) *vecLane {
+	v := &vecLane{vecStep: st, lane: lane, top: map[*core.Stmt]bool{}, uniform: map[string]bool{}, forms: map[string]colForm{}}
+	for _, x := range env {
+		v.uniform[x.Name] = true
+	}
+	for _, l := range n.Levels {
+		for _, s := range l.Pre {
+			v.top[s] = true
+		}
+	}
+	for _, s := range n.Body.Stmts {
+		v.top[s] = true
+	}
+	return v
+}
+
+// level records what level l of the nest binds: an outer level's index and
+// parameters are the same at the step's points, the innermost level's index
+// is j, and an element of an iota counting from a constant by one is j plus
+// that constant.
+func (v *vecLane) level(l *level, inner bool) {
+	if !inner {
+		if l.Index != nil {
+			v.uniform[l.Index.Name] = true
+		}
+		for _, p := range l.Params {
+			v.uniform[p.Name] = true
+		}
+		return
+	}
+	if l.Index != nil {
+		v.forms[l.Index.Name] = colForm{}
+	}
+	for j, p := range l.Params {
+		io := l.Iotas[l.Arrs[j].Name]
+		if io == nil || io.T != core.I64 || !isOne(io.Step) {
+			continue
+		}
+		if c, ok := intConst(io.Start); ok {
+			v.forms[p.Name] = colForm{c: c}
+		}
+	}
+}
+
+// intConst is a's value if it is an i64 constant.
+func intConst(a core.Atom) (int64, bool) {
+	switch c := a.(type) {
+	case core.Const:
+		return c.Int(), c.T == core.I64
+	case *core.Const:
+		return c.Int(), c.T == core.I64
+	}
+	return 0, false
+}
+
+// isUniform reports whether a has the same value at the step's points.
+func (v *vecLane) isUniform(a core.Atom) bool {
+	if x, ok := a.(*core.Var); ok {
+		return v.uniform[x.Name]
+	}
+	return true
+}
+
+func (v *vecLane) form(a core.Atom) (colForm, bool) {
+	if x, ok := a.(*core.Var); ok {
+		f, ok := v.forms[x.Name]
+		return f, ok
+	}
+	return colForm{}, false
+}
+
+// note records what s binds: a form where s is j plus a constant or a clamp
+// of one, else uniform where everything s reads is.
+func (v *vecLane) note(s *core.Stmt, rs *rangeSet) {
+	if f, ok := v.formOf(s, rs); ok {
+		v.forms[s.Pat[0].Name] = f
+		return
+	}
+	fs := newFreeSet()
+	fs.stmts([]*core.Stmt{s}, nil, map[string]bool{})
+	if fs.err != nil {
+		return
+	}
+	for _, x := range fs.order {
+		if !v.uniform[x.Name] {
+			return
+		}
+	}
+	for _, p := range s.Pat {
+		v.uniform[p.Name] = true
+	}
+}
+
+func (v *vecLane) formOf(s *core.Stmt, rs *rangeSet) (colForm, bool) {
+	if len(s.Pat) != 1 || s.Pat[0].Type.IsArray() || s.Pat[0].Type.Elem != core.I64 {
+		return colForm{}, false
+	}
+	switch x := s.Exp.(type) {
+	case *core.AtomExp:
+		return v.form(x.A)
+	case *core.BinOpExp:
+		if x.T != core.I64 {
+			return colForm{}, false
+		}
+		fa, oka := v.form(x.X)
+		fb, okb := v.form(x.Y)
+		ca, consta := intConst(x.X)
+		cb, constb := intConst(x.Y)
+		small := func(c int64) bool { return c > -1<<20 && c < 1<<20 }
+		switch x.Op {
+		case core.Add:
+			if oka && fa.plain() && constb && small(cb) && small(fa.c) {
+				return colForm{c: fa.c + cb}, true
+			}
+			if okb && fb.plain() && consta && small(ca) && small(fb.c) {
+				return colForm{c: fb.c + ca}, true
+			}
+		case core.Sub:
+			if oka && fa.plain() && constb && small(cb) && small(fa.c) {
+				return colForm{c: fa.c - cb}, true
+			}
+		case core.Min, core.Max:
+			f, other := fa, x.Y
+			if !oka {
+				f, other = fb, x.X
+			}
+			if oka == okb || !v.isUniform(other) {
+				return colForm{}, false
+			}
+			iv, ok := rs.of(other)
+			if !ok {
+				return colForm{}, false
+			}
+			g := colForm{c: f.c, mins: f.mins, maxs: f.maxs}
+			if x.Op == core.Min {
+				g.mins = append(append([]interval{}, f.mins...), iv)
+			} else {
+				g.maxs = append(append([]interval{}, f.maxs...), iv)
+			}
+			return g, true
+		}
+	}
+	return colForm{}, false
+}
+
+// read renders read x (statement s, index variables ixs, every index proved
+// in bounds and the offset in 32 bits) from a vector of the step, if it is
+// one: "" otherwise.
+func (v *vecLane) read(e *emitter, s *core.Stmt, x *core.IndexExp, ixs []string) string {
+	if !v.top[s] {
+		return ""
+	}
+	from, _ := vecBits(x.Arr.Type.Elem)
+	r := x.Arr.Type.Rank
+	if from == "" || r == 0 || len(x.Idx) != r {
+		return ""
+	}
+	key := x.Arr.Name
+	for q := 0; q < r-1; q++ {
+		if !v.isUniform(*x.Idx[q].Fix) {
+			return ""
+		}
+		key += "|" + core.AtomString(*x.Idx[q].Fix)
+	}
+	f, ok := v.form(*x.Idx[r-1].Fix)
+	if !ok {
+		return ""
+	}
+	w := int64(v.lane) + f.c
+	if w < 0 || w >= int64(v.width) {
+		return ""
+	}
+	vi := w / vecLanes // the vector of the row, at column c0 + vecLanes * vi
+	key += fmt.Sprintf("|%d", vi)
+	arr := cname(x.Arr.Name)
+	for _, iv := range f.mins {
+		for _, g := range iv.guard {
+			v.add(&v.conds, g)
+		}
+		v.add(&v.hi, fmt.Sprintf("(%s) - %d", iv.lo, v.width-1))
+	}
+	for _, iv := range f.maxs {
+		for _, g := range iv.guard {
+			v.add(&v.conds, g)
+		}
+		v.add(&v.lo, iv.hi)
+	}
+	vec, ok := v.loads[key]
+	if !ok {
+		vec = fmt.Sprintf("ar_vec%d", len(v.loads))
+		v.loads[key] = vec
+		v.decls = append(v.decls, fmt.Sprintf("uint4 %s;", vec))
+		var terms []string
+		for q := 0; q < r-1; q++ {
+			terms = append(terms, fmt.Sprintf("(i32)%s * (i32)%s", ixs[q], strideName(arr, q)))
+		}
+		terms = append(terms, fmt.Sprintf("ar_vc0 + %d", vecLanes*vi))
+		e.line("%s = __ldg((const uint4 *)(%s + %s));", vec, arr, strings.Join(terms, " + "))
+		if !v.seen["array "+arr] {
+			v.seen["array "+arr] = true
+			v.arrays = append(v.arrays, x.Arr.Name)
+			v.add(&v.conds, fmt.Sprintf("((u64)%s & 15) == 0", arr))
+			if r > 1 {
+				v.add(&v.conds, fmt.Sprintf("%s %% %d == 0", dimName(arr, r-1), vecLanes))
+			}
+			v.add(&v.hi, fmt.Sprintf("%s - %d", dimName(arr, r-1), v.width))
+		}
+	}
+	w %= vecLanes
+	return fmt.Sprintf("%s(%s.%s)", from, vec, "xyzw"[w:w+1])
+}
+
+// vecLoop writes the vector steps of a segmented map of rank d whose
+// 32-bit form applies when ar_nok holds (narrowLoop): lanes are the four
+// lanes' bodies (each leaving result j in ar_res<j>_<k>), scalar the
+// 32-bit body of one point with its stores, outs the results' types. Taken
+// when the innermost dimension is a multiple of 4 and st's conditions hold;
+// otherwise the thread goes on to the 32-bit loop.
+func vecLoop(b *strings.Builder, d, block int, st *vecStep, lanes []string, scalar string, outs []core.PrimType) {
+	in := d - 1
+	conds := append([]string{"ar_nok", fmt.Sprintf("ar_space%d %% %d == 0", in, st.width)}, st.conds...)
+	for j, t := range outs {
+		if _, to := vecBits(t); to != "" || t == core.U32 {
+			conds = append(conds, fmt.Sprintf("((u64)ar_out%d & 15) == 0", j))
+		}
+	}
+	fmt.Fprintf(b, "  if ((%s)) {\n", strings.Join(conds, ") && ("))
+	b.WriteString("    const bool ar_probe = false;\n")
+	// The bounds on a step's first column, once a thread: the clamps'
+	// and the rows' lengths, within [0, 2^31) so that they compare in
+	// 32 bits.
+	fmt.Fprintf(b, "    i64 ar_vlo = 0, ar_vhi = ar_space%d - %d;\n", in, st.width)
+	for _, l := range st.lo {
+		fmt.Fprintf(b, "    ar_vlo = max_i64(ar_vlo, %s);\n", l)
+	}
+	for _, h := range st.hi {
+		fmt.Fprintf(b, "    ar_vhi = min_i64(ar_vhi, %s);\n", h)
+	}
+	b.WriteString("    const i32 ar_vlo32 = (i32)min_i64(ar_vlo, 2147483647LL), ar_vhi32 = (i32)max_i64(ar_vhi, -1LL);\n")
+	// A step's place: in the row layout step s is the s-th group of
+	// width points in row-major order, a block's 256 threads on one row;
+	// in the tile layout a block takes tiles of 32 groups by block/32 rows
+	// (its warps on neighbouring rows, whose up and down rows are then
+	// one another's, in the multiprocessor's L1), striding over the tiles.
+	tile := in > 0 && segmapVecTile
+	th := block / 32 // a tile's rows
+	radix := func(li int) string {
+		switch {
+		case li == in && tile:
+			return fmt.Sprintf("(i32)((ar_space%d / %d + 31) / 32)", li, st.width)
+		case li == in:
+			return fmt.Sprintf("(i32)(ar_space%d / %d)", li, st.width)
+		case li == in-1 && tile:
+			return fmt.Sprintf("(i32)((ar_space%d + %d) / %d)", li, th-1, th)
+		}
+		return fmt.Sprintf("(i32)ar_space%d", li)
+	}
+	var steps []string
+	for li := 0; li < d; li++ {
+		steps = append(steps, radix(li))
+	}
+	first, stride := "(i32)ar_tid", "(i32)ar_nt"
+	if tile {
+		first, stride = fmt.Sprintf("(i32)(ar_tid / %d)", block), fmt.Sprintf("(i32)(ar_nt / %d)", block)
+	}
+	fmt.Fprintf(b, "    const i32 ar_vnst = %s;\n", strings.Join(steps, " * "))
+	fmt.Fprintf(b, "    i32 ar_r = %s, ar_q = %s;\n", first, stride)
+	for li := in; li > 0; li-- {
+		fmt.Fprintf(b, "    const i32 ar_rad%d = %s;\n", li, radix(li))
+		fmt.Fprintf(b, "    i32 ar_nl%d = ar_r %% ar_rad%d; ar_r /= ar_rad%d;\n", li, li, li)
+		fmt.Fprintf(b, "    const i32 ar_ns%d = ar_q %% ar_rad%d; ar_q /= ar_rad%d;\n", li, li, li)
+	}
+	b.WriteString("    i32 ar_nl0 = ar_r;\n    const i32 ar_ns0 = ar_q;\n")
+	fmt.Fprintf(b, "    for (i32 ar_s = %s; ar_s < ar_vnst; ar_s += %s) {\n", first, stride)
+	if tile {
+		// The thread's group of the tile; groups past the space's
+		// edge (tiles that overhang it) skip to the next tile.
+		fmt.Fprintf(b, "    const i32 ar_lvl%d = ar_nl%d * %d + (i32)(threadIdx.x / 32);\n", in-1, in-1, th)
+		fmt.Fprintf(b, "    const i32 ar_vc0 = (ar_nl%d * 32 + (i32)(threadIdx.x %% 32)) * %d;\n", in, st.width)
+		fmt.Fprintf(b, "    if (ar_lvl%d < (i32)ar_space%d && ar_vc0 < (i32)ar_space%d) {\n", in-1, in-1, in)
+	}
+	for li := 0; li < in; li++ {
+		if !(tile && li == in-1) {
+			fmt.Fprintf(b, "    const i32 ar_lvl%d = ar_nl%d;\n", li, li)
+		}
+	}
+	if !tile {
+		fmt.Fprintf(b, "    const i32 ar_vc0 = ar_nl%d * %d;\n", in, st.width)
+	}
+	g := "ar_vc0"
+	if in > 0 {
+		outer := "ar_lvl0"
+		for li := 1; li < in; li++ {
+			outer = fmt.Sprintf("(%s) * (i32)ar_space%d + ar_lvl%d", outer, li, li)
+		}
+		g = fmt.Sprintf("(%s) * (i32)ar_space%d + ar_vc0", outer, in)
+	}
+	fmt.Fprintf(b, "    const i32 ar_vg = %s;\n", g)
+	point := func(k int, body string) {
+		fmt.Fprintf(b, "    {\n    const i32 ar_lvl%d = ar_vc0 + %d;\n    const i32 ar_g = ar_vg + %d;\n    i64 ar_top = 0;\n", in, k, k)
+		b.WriteString(body)
+		b.WriteString("    }\n")
+	}
+	b.WriteString("    if (ar_vc0 >= ar_vlo32 && ar_vc0 <= ar_vhi32) {\n")
+	for _, dcl := range st.decls {
+		fmt.Fprintf(b, "    %s\n", dcl)
+	}
+	for j, t := range outs {
+		fmt.Fprintf(b, "    %s %s;\n", ctype(t), vecNames(fmt.Sprintf("ar_res%d_", j), st.width))
+	}
+	for k, body := range lanes {
+		point(k, body)
+	}
+	for j, t := range outs {
+		if _, to := vecBits(t); to != "" || t == core.U32 {
+			for vi := 0; vi < st.width/vecLanes; vi++ {
+				var ls []string
+				for k := vecLanes * vi; k < vecLanes*(vi+1); k++ {
+					ls = append(ls, fmt.Sprintf("%s(ar_res%d_%d)", to, j, k))
+				}
+				fmt.Fprintf(b, "    ((uint4 *)ar_out%d)[(ar_vg >> 2) + %d] = make_uint4(%s);\n", j, vi, strings.Join(ls, ", "))
+			}
+			continue
+		}
+		for k := 0; k < st.width; k++ {
+			fmt.Fprintf(b, "    ar_out%d[ar_vg + %d] = ar_res%d_%d;\n", j, k, j, k)
+		}
+	}
+	b.WriteString("    } else {\n")
+	for k := 0; k < st.width; k++ {
+		point(k, scalar)
+	}
+	b.WriteString("    }\n")
+	if tile {
+		b.WriteString("    }\n")
+	}
+	if d == 1 {
+		b.WriteString("      ar_nl0 += ar_ns0;\n")
+	} else {
+		b.WriteString("      i32 ar_carry = 0;\n")
+		for li := in; li > 0; li-- {
+			fmt.Fprintf(b, "      ar_nl%d += ar_ns%d + ar_carry; ar_carry = ar_nl%d >= ar_rad%d; if (ar_carry) ar_nl%d -= ar_rad%d;\n", li, li, li, li, li, li)
+		}
+		b.WriteString("      ar_nl0 += ar_ns0 + ar_carry;\n")
+	}
+	b.WriteString("    }\n    return;\n  }\n")
+}
+
+// vecNames is "p0, p1, ..., p<n-1>".
+func vecNames(p string, n int) string {
+	var ns []string
+	for k := 0; k < n; k++ {
+		ns = append(ns, fmt.Sprintf("%s%d", p, k))
+	}
+	return strings.Join(ns, ", ")
+}
