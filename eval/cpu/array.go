@@ -340,7 +340,7 @@ func (f *frame) dimString(d core.DimIndex) string {
 	if d.Fix != nil {
 		return fmt.Sprint(f.scalarInt(*d.Fix))
 	}
-	return fmt.Sprintf("%d:%d:%d", f.scalarInt(d.Start), f.scalarInt(d.End), f.scalarInt(d.Stride))
+	return d.Omit.SliceText(f.scalarInt(d.Start), f.scalarInt(d.End), f.scalarInt(d.Stride))
 }
 
 // walk calls fn with the offset in the source array and the offset in the

@@ -551,11 +551,20 @@ func (l *lowerer) slice(c ctx, s *syntax.DimSlice, arr value, d int) (core.DimIn
 	if err != nil {
 		return core.DimIndex{}, err
 	}
+	var omit core.Omitted
+	for _, part := range []struct {
+		e    syntax.Expr
+		flag core.Omitted
+	}{{s.Start, core.OmitStart}, {s.End, core.OmitEnd}, {s.Stride, core.OmitStride}} {
+		if part.e == nil {
+			omit |= part.flag
+		}
+	}
 	if stride == nil {
 		stride = core.IntConst(core.I64, 1)
 	}
 	if start != nil && end != nil {
-		return core.DimIndex{Start: start, End: end, Stride: stride}, nil
+		return core.DimIndex{Start: start, End: end, Stride: stride, Omit: omit}, nil
 	}
 	if len(arr.atoms) == 0 {
 		return core.DimIndex{}, source.Errorf(pos, "arrays of empty tuples are not supported")
@@ -586,7 +595,7 @@ func (l *lowerer) slice(c ctx, s *syntax.DimSlice, arr value, d int) (core.DimIn
 	if end == nil {
 		end = pick(posEnd, negEnd)
 	}
-	return core.DimIndex{Start: start, End: end, Stride: stride}, nil
+	return core.DimIndex{Start: start, End: end, Stride: stride, Omit: omit}, nil
 }
 
 // index lowers `a[...]`, applying the same index to every component.
