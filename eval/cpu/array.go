@@ -472,7 +472,7 @@ func (f *frame) arrayLit(s *core.Stmt, e *core.ArrayLitExp) (eval.Value, error) 
 func (f *frame) iota(s *core.Stmt, e *core.IotaExp) (eval.Value, error) {
 	n := f.scalarInt(e.N)
 	if n < 0 {
-		return eval.Value{}, f.errAt(s, "negative iota size %d", n)
+		return eval.Value{}, f.errAt(s, "Range 0..1..<%d is invalid.", n)
 	}
 	out, err := f.newArray(s, e.T, n)
 	if err != nil {
@@ -513,7 +513,7 @@ func iotaFill[T integer](d []T, start, step T) {
 func (f *frame) replicate(s *core.Stmt, e *core.ReplicateExp) (eval.Value, error) {
 	n := f.scalarInt(e.N)
 	if n < 0 {
-		return eval.Value{}, f.errAt(s, "negative replicate size %d", n)
+		return eval.Value{}, f.errAt(s, "Range 0..1..<%d is invalid.", n)
 	}
 	v := f.value(e.V)
 	out, err := f.newArray(s, v.Elem, append([]int64{n}, v.Shape...)...)
