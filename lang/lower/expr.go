@@ -223,6 +223,13 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 		f := &fnVal{kind: fnClosure, name: x.Name, params: x.Params, sizeParams: x.SizeParams,
 			body: x.FnBody, info: c.info, sc: sc, pos: pos, ret: x.Ret, defPos: pos}
 		sc.bind(c.info.Binds[x], x.Name, value{fn: f})
+		// A polymorphic local function's uses refer to its instances,
+		// each with the Info of its body at one type.
+		for _, inst := range c.info.LocalInstances[x] {
+			g := *f
+			g.info = inst.Info
+			sc.bind(inst, "", value{fn: &g})
+		}
 		return l.expr(ctx{info: c.info, sc: sc}, x.Body)
 	case *syntax.Lambda:
 		return value{fn: &fnVal{kind: fnClosure, name: "lambda", params: x.Params, body: x.Body,

@@ -73,6 +73,11 @@ type checker struct {
 	polyUses   []polyUse
 	generalize *syntax.ValDecl
 
+	// localPolys are the polymorphic local functions, localUses their
+	// uses (localpoly.go).
+	localPolys map[*Object]*localPoly
+	localUses  []polyUse
+
 	// Per call.
 	typeDecls map[string]*syntax.TypeDecl
 	expanding map[*syntax.TypeDecl]bool
@@ -99,6 +104,7 @@ func (c *checker) begin() {
 	c.exprs, c.pats, c.objs, c.lits, c.unflattens = nil, nil, nil, nil, nil
 	c.negLits = map[syntax.Expr]bool{}
 	c.localSizes = map[*Object]map[string]bool{}
+	c.localPolys, c.localUses = map[*Object]*localPoly{}, nil
 	c.instDims = map[*syntax.Var]map[string]Dim{}
 	c.unflatVars = map[*syntax.Var]bool{}
 	c.indexVars, c.typeNames, c.polyUses, c.generalize = nil, nil, nil, nil
@@ -364,6 +370,7 @@ func (c *checker) finish(result Type) {
 	}
 	if len(c.errs) == c.errsAtStart {
 		c.instantiatePolyUses(c.polyUses)
+		c.instantiateLocalUses()
 	}
 	c.begin()
 }
@@ -520,6 +527,9 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 		c.generalize = d
 	}
 	c.finish(nil)
+	if len(c.errs) == c.errsAtStart && d.NamePos.File != preludeFile {
+		c.consumption(d)
+	}
 	if d.Kind == syntax.KindEntry && len(c.errs) == c.errsAtStart && containsParam(obj.Type) {
 		c.errorf(d.NamePos, "entry point %s cannot be polymorphic (type %s)", d.Name, obj.Type)
 	}
@@ -772,31 +782,30 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		c.info.Binds[e] = o
 		sizes := map[string]bool{}
 		saved := c.typeNames
+		var own []*tyParam
 		if len(e.TypeParams) > 0 {
-			// A local function's type parameters ('t) name types that
-			// inference decides, as its unannotated parameters' are: the
-			// function is checked at the types of its uses.
+			// A local function with type parameters ('t) is polymorphic,
+			// as a top-level one is: its body is checked with them rigid,
+			// and again at each type it is used at (localpoly.go).
 			c.typeNames = maps.Clone(saved)
 			if c.typeNames == nil {
 				c.typeNames = map[string]Type{}
 			}
 			for i := range e.TypeParams {
 				p := &e.TypeParams[i]
-				c.typeNames[p.Name] = c.s.fresh()
-				c.info.Binds[p] = c.newObj(Local, p.Name, c.typeNames[p.Name], p.Pos())
+				tp := &tyParam{name: p.Name, lifted: p.Lifted}
+				own = append(own, tp)
+				c.typeNames[p.Name] = tp
+				c.info.Binds[p] = c.newObj(Local, p.Name, tp, p.Pos())
 			}
 		}
 		o.Type = c.funDef(sc, e.SizeParams, e.Params, e.Ret, e.FnBody, nil, sizes, e.Name, nil)
 		c.typeNames = saved
 		c.localSizes[o] = sizes
-		t := c.expr(sc.add(o), e.Body, hint)
-		for i := range e.TypeParams {
-			// A type parameter that nothing decided stands for no type
-			// in particular: the empty tuple.
-			if v, ok := c.s.shallow(c.info.Binds[&e.TypeParams[i]].Type).(*tyVar); ok {
-				c.s.unify(v, &Tuple{}, false)
-			}
+		if len(own) > 0 {
+			c.localPolys[o] = &localPoly{sc: sc, typeNames: saved, params: own}
 		}
+		t := c.expr(sc.add(o), e.Body, hint)
 		return t
 	case *syntax.LetWith:
 		old := c.lookup(sc, e.Name)
@@ -897,7 +906,14 @@ func (c *checker) useType(obj *Object, v *syntax.Var) Type {
 		}
 		return c.s.renameDims(obj.Type, nil, map[string]Dim{})
 	case LocalFun:
-		return c.s.renameDims(obj.Type, c.localSizes[obj], map[string]Dim{})
+		t := c.s.renameDims(obj.Type, c.localSizes[obj], map[string]Dim{})
+		if lp := c.localPolys[obj]; lp != nil {
+			t = c.instantiateLocal(lp, t)
+			if v != nil {
+				c.localUses = append(c.localUses, polyUse{v: v, obj: obj})
+			}
+		}
+		return t
 	case Local, SizeVar, Value:
 		return obj.Type
 	default:
