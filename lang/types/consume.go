@@ -104,6 +104,15 @@ func (c *checker) consumption(d *syntax.ValDecl) {
 	k.params(d.Params)
 	result := k.expr(d.Body)
 	k.returnAliases(d.Params, d.Ret, result, pos(d.Body))
+	if len(d.Params) > 0 {
+		// A function's result may not alias a top-level constant.
+		for _, o := range sorted(result.flat()) {
+			if k.env[o] == nil && o.Kind == Global {
+				k.c.errorf(pos(d.Body), "Function result aliases the free variable %q.  Use \"copy\" to break the aliasing.%s", o.Name, indexLink("alias-free-variable"))
+				break
+			}
+		}
+	}
 }
 
 // params binds function parameters: consumable when their type is unique
@@ -659,26 +668,54 @@ func (k *consumer) call(whole, fn syntax.Expr, args []syntax.Expr) aval {
 	} else {
 		k.expr(fn)
 	}
-	vals := make([]aval, len(args))
-	for i, a := range args {
-		vals[i] = k.expr(a)
-	}
 	out := aval{set: aliasSet{}}
-	for i, v := range vals {
+	var prev []aval
+	for i, a := range args {
+		v := k.expr(a)
 		if sig.consumes(i) {
-			k.consume(v, pos(args[i]))
-			continue
-		}
-		if !sig.freshResult {
+			k.consumeArg(a, v, args[:i], prev)
+		} else if !sig.freshResult {
 			for o := range v.flat() {
 				out.set[o] = true
 			}
 		}
+		prev = append(prev, v)
 	}
 	if len(args) < sig.arity {
 		return fresh() // a partial application is a function
 	}
 	return out
+}
+
+// consumeArg consumes the argument a (with aliases v) passed for a
+// consuming parameter; its components must not alias each other, nor the
+// earlier arguments.
+func (k *consumer) consumeArg(a syntax.Expr, v aval, prevArgs []syntax.Expr, prev []aval) {
+	p := pos(a)
+	if v.comps != nil {
+		seen := aliasSet{}
+		for _, c := range v.comps {
+			for o := range c.flat() {
+				if seen[o] {
+					k.c.errorf(p, "Argument passed for consuming parameter is self-aliased.%s", indexLink("self-aliasing-arg"))
+					return
+				}
+			}
+			for o := range c.flat() {
+				seen[o] = true
+			}
+		}
+	}
+	for _, o := range sorted(v.flat()) {
+		for j, pv := range prev {
+			if pv.flat()[o] {
+				at := pos(prevArgs[j])
+				k.c.errorf(p, "Argument is consumed, but aliases %q which is also aliased by other argument at %d:%d.", o.Name, at.Line, at.Col)
+				return
+			}
+		}
+	}
+	k.consume(v, p)
 }
 
 // callSig is what the check needs of a function: its arity, which

@@ -69,3 +69,17 @@ entry rows (xs: []i32) : [][]i32 =
   let m[0, 0] = 0
   let m[1] = (\(r: *[]i32) -> r with [1] = 0) (copy xs)
   in m
+
+-- A top-level constant, read and copied.
+-- ==
+-- entry: from_global
+-- input { 2i32 } output { [3i32, 4i32, 5i32] [1i32, 2i32, 3i32] }
+def table : []i32 = [1, 2, 3]
+entry from_global (x: i32) : ([]i32, []i32) = (map (+ x) table, copy table)
+
+-- Two different arrays for a consuming and an observing parameter.
+-- ==
+-- entry: two_args
+-- input { [1i32, 2i32] [10i32, 20i32] } output { 11i32 }
+def add_firsts (a: *[]i32) (b: []i32) : i32 = let a[1] = 0 in a[0] + b[0] + a[1]
+entry two_args (xs: *[]i32) (ys: []i32) : i32 = add_firsts xs ys
