@@ -130,10 +130,21 @@ func (k *consumer) returnAliases(ps []syntax.Pat, ret syntax.TypeExpr, result av
 	if ret == nil {
 		return
 	}
+	// seen are the aliases of the components already checked, unique
+	// ones marked true: a unique component may share none of them.
+	seen := map[*Object]bool{}
+	reported := false
 	var check func(t syntax.TypeExpr, v aval)
 	check = func(t syntax.TypeExpr, v aval) {
 		switch t := t.(type) {
 		case *syntax.UniqueTypeExpr:
+			for _, o := range sorted(v.flat()) {
+				if _, dup := seen[o]; dup && !reported {
+					k.c.errorf(at, "A unique-typed component of the return value is aliased to some other component.%s", indexLink("unique-return-aliased"))
+					reported = true
+				}
+				seen[o] = true
+			}
 			for _, o := range sorted(v.flat()) {
 				if b := k.env[o]; b != nil && !b.consumable && b.fence == 0 && isParamObj(k.info, ps, o) {
 					k.c.errorf(at, "Unique-typed return value is aliased to %q, which is not consumable.%s", o.Name, indexLink("return-aliased"))
@@ -143,6 +154,16 @@ func (k *consumer) returnAliases(ps []syntax.Pat, ret syntax.TypeExpr, result av
 		case *syntax.TupleTypeExpr:
 			for i, e := range t.Elems {
 				check(e, v.component(i))
+			}
+		default:
+			for o := range v.flat() {
+				if seen[o] && !reported {
+					k.c.errorf(at, "A unique-typed component of the return value is aliased to some other component.%s", indexLink("unique-return-aliased"))
+					reported = true
+				}
+				if _, ok := seen[o]; !ok {
+					seen[o] = false
+				}
 			}
 		}
 	}
@@ -467,7 +488,11 @@ func (k *consumer) expr1(e syntax.Expr) aval {
 		}
 		return union(t, f)
 	case *syntax.LetIn:
+		before := len(k.consumed)
 		v := k.expr(e.Val)
+		if len(k.consumed) > before && containsArrow(k.info.Types[e.Val]) {
+			k.c.errorf(pos(e.Val), "Let-bound expression of higher-order type contains consumption, which is not allowed.%s", indexLink("contains-consumption"))
+		}
 		k.bindPat(e.Pat, v, true)
 		return k.expr(e.Body)
 	case *syntax.LetFun:
@@ -659,6 +684,7 @@ func (k *consumer) call(whole, fn syntax.Expr, args []syntax.Expr) aval {
 	if sig == nil {
 		k.expr(fn)
 		for _, a := range args {
+			k.noConsumingFunction(a)
 			k.expr(a)
 		}
 		return fresh()
@@ -671,6 +697,7 @@ func (k *consumer) call(whole, fn syntax.Expr, args []syntax.Expr) aval {
 	out := aval{set: aliasSet{}}
 	var prev []aval
 	for i, a := range args {
+		k.noConsumingFunction(a)
 		v := k.expr(a)
 		if sig.consumes(i) {
 			k.consumeArg(a, v, args[:i], prev)
@@ -685,6 +712,25 @@ func (k *consumer) call(whole, fn syntax.Expr, args []syntax.Expr) aval {
 		return fresh() // a partial application is a function
 	}
 	return out
+}
+
+// noConsumingFunction rejects a function that consumes its argument
+// passed as an argument: nothing says how often the callee applies it.
+func (k *consumer) noConsumingFunction(a syntax.Expr) {
+	consuming := false
+	switch f := unparen(a).(type) {
+	case *syntax.Var:
+		if sig := k.signature(f); sig != nil && len(sig.consuming) > 0 {
+			consuming = true
+		}
+	case *syntax.Lambda:
+		for _, p := range f.Params {
+			consuming = consuming || uniquePat(p)
+		}
+	}
+	if consuming {
+		k.c.errorf(pos(a), "Argument of functional type %s contains consumption, which is not allowed.%s", k.info.Types[a], indexLink("consuming-argument"))
+	}
 }
 
 // consumeArg consumes the argument a (with aliases v) passed for a

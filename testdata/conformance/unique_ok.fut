@@ -83,3 +83,11 @@ entry from_global (x: i32) : ([]i32, []i32) = (map (+ x) table, copy table)
 -- input { [1i32, 2i32] [10i32, 20i32] } output { 11i32 }
 def add_firsts (a: *[]i32) (b: []i32) : i32 = let a[1] = 0 in a[0] + b[0] + a[1]
 entry two_args (xs: *[]i32) (ys: []i32) : i32 = add_firsts xs ys
+
+-- A unique component beside an observed copy, and a consuming function
+-- applied directly rather than passed.
+-- ==
+-- entry: split_copy
+-- input { [1i32, 2i32] } output { [5i32, 2i32] [1i32, 2i32] }
+def split_copy_of (xs: *[]i32) : (*[]i32, []i32) = let c = copy xs in (xs with [0] = 5, c)
+entry split_copy (xs: *[]i32) : ([]i32, []i32) = split_copy_of xs
