@@ -74,6 +74,24 @@ func union(a, b aval) aval {
 	return aval{set: out}
 }
 
+// without is a with o removed from every component's aliases.
+func without(a aval, o *Object) aval {
+	if a.comps != nil {
+		out := aval{comps: make([]aval, len(a.comps))}
+		for i, c := range a.comps {
+			out.comps[i] = without(c, o)
+		}
+		return out
+	}
+	set := aliasSet{}
+	for x := range a.set {
+		if x != o {
+			set[x] = true
+		}
+	}
+	return aval{set: set}
+}
+
 // component is the i-th component of a value (a leaf stands for all of
 // its components).
 func (a aval) component(i int) aval {
@@ -516,9 +534,21 @@ func (k *consumer) expr1(e syntax.Expr) aval {
 	case *syntax.Update:
 		src := k.expr(e.X)
 		k.dims(e.Indices)
+		before := k.snapshot()
 		val := k.expr(e.Val)
-		if e.Path != nil { // a record update copies the record
-			return union(src, val)
+		if e.Path != nil {
+			// A record update copies the record: it aliases what the
+			// record and the new value alias, less what the new value
+			// consumed (`r with xs = (r.xs with [i] = v)` replaces r.xs).
+			out := union(src, val)
+			for o := range out.flat() {
+				if _, old := before[o]; !old {
+					if _, now := k.consumed[o]; now {
+						out = without(out, o)
+					}
+				}
+			}
+			return out
 		}
 		name := "array"
 		if x, ok := unparen(e.X).(*syntax.Var); ok {
