@@ -409,7 +409,7 @@ func (f *frame) update(s *core.Stmt, e *core.UpdateExp, inPlace bool) (eval.Valu
 	}
 	val := f.value(e.Val)
 	if !sameShape(val.Shape, r.shape) {
-		return eval.Value{}, f.errAt(s, "size mismatch: cannot write a value of shape %s to a slice of shape %s", shapeString(val.Shape), shapeString(r.shape))
+		return eval.Value{}, f.errAt(s, "Shape of slice does not match shape of value (value %s, slice %s).", shapeString(val.Shape), shapeString(r.shape))
 	}
 	out := arr
 	if !inPlace {

@@ -474,7 +474,7 @@ func (e *emitter) update(s *core.Stmt, x *core.UpdateExp) error {
 	if !ok {
 		return fmt.Errorf("internal error: slice update with a scalar")
 	}
-	e.sameShape(cname(region), cname(val.Name), rt, s, "in-place update: the value's shape differs from the slice's")
+	e.sameShape(cname(region), cname(val.Name), rt, s, "Shape of slice does not match shape of value.")
 	e.copyView(cname(region), cname(val.Name), rt)
 	return nil
 }
