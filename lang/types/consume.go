@@ -320,7 +320,21 @@ func carries(t Type) bool {
 
 // observe checks that no alias of v has been consumed, at the use p.
 func (k *consumer) observe(v aval, p source.Pos) {
-	for _, o := range sorted(v.flat()) {
+	if len(k.consumed) == 0 {
+		return
+	}
+	set := v.flat()
+	hit := false
+	for o := range set {
+		if _, ok := k.consumed[o]; ok {
+			hit = true
+			break
+		}
+	}
+	if !hit {
+		return
+	}
+	for _, o := range sorted(set) {
 		if at, ok := k.consumed[o]; ok {
 			k.c.errorf(p, "Using variable %q, but this was consumed at %d:%d.  (Possibly through aliases.)%s", o.Name, at.Line, at.Col, indexLink("use-after-consume"))
 			return
@@ -465,7 +479,20 @@ func (k *consumer) expr1(e syntax.Expr) aval {
 		case "<|":
 			return k.pipe(e, e.Lhs, e.Rhs)
 		}
-		k.exprs(e.Lhs, e.Rhs)
+		// A left-nested chain (a long generated sum) is walked along its
+		// spine in a loop: recursion would grow the stack with the chain.
+		spine := []*syntax.BinOp{e}
+		for {
+			l, ok := spine[len(spine)-1].Lhs.(*syntax.BinOp)
+			if !ok || l.Op == "|>" || l.Op == "<|" {
+				break
+			}
+			spine = append(spine, l)
+		}
+		k.expr(spine[len(spine)-1].Lhs)
+		for i := len(spine) - 1; i >= 0; i-- {
+			k.expr(spine[i].Rhs)
+		}
 		return fresh()
 	case *syntax.Negate:
 		k.expr(e.X)
