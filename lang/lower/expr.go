@@ -196,6 +196,8 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 		return value{fn: &fnVal{kind: fnProject, fields: fields, pos: pos}}, nil
 	case *syntax.IndexSection:
 		return value{fn: &fnVal{kind: fnIndex, indices: x.Indices, info: c.info, sc: c.sc, pos: pos}}, nil
+	case *syntax.Hole:
+		return l.hole(c, x, pos)
 	case *syntax.Range:
 		return l.rangeExpr(c, x)
 	case *syntax.Assert:
@@ -475,6 +477,42 @@ func (l *lowerer) emptyWithShape(c ctx, pos source.Pos, t types.Type, rowTs []co
 		atoms[i] = l.emit1(pos, "arr", cur.AtomType().Lift(), &core.ReplicateExp{N: core.IntConst(core.I64, 0), V: cur})
 	}
 	return value{t: t, atoms: atoms}, true
+}
+
+// hole lowers `???` to a failing assertion with Futhark's message, then a
+// value of the hole's type that is never used (zeros; arrays with no
+// elements).
+func (l *lowerer) hole(c ctx, x *syntax.Hole, pos source.Pos) (value, error) {
+	t := c.info.Types[x]
+	if containsFunction(t) {
+		return value{}, source.Errorf(pos, "a hole (???) of function type %s is not supported", t)
+	}
+	l.stmts = append(l.stmts, &core.Stmt{Exp: &core.AssertExp{Cond: core.BoolConst(false), Msg: "Reached hole of type: " + t.String()}, Pos: pos})
+	var atoms []core.Atom
+	for _, ct := range Flatten(t) {
+		var a core.Atom = zeroOf(ct.Elem)
+		for k := 0; k < ct.Rank; k++ {
+			a = l.emit1(pos, "hole", a.AtomType().Lift(), &core.ReplicateExp{N: core.IntConst(core.I64, 0), V: a})
+		}
+		atoms = append(atoms, a)
+	}
+	return value{t: t, atoms: atoms}, nil
+}
+
+func containsFunction(t types.Type) bool {
+	switch t := t.(type) {
+	case *types.Arrow:
+		return true
+	case *types.Tuple:
+		for _, e := range t.Elems {
+			if containsFunction(e) {
+				return true
+			}
+		}
+	case *types.Array:
+		return containsFunction(t.Elem)
+	}
+	return false
 }
 
 // zeroOf is the zero (or false) of a primitive type.

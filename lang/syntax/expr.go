@@ -380,7 +380,8 @@ func (p *parser) startsAtom(t *lexer.Token) bool {
 	case p.lx.tKeyword:
 		return t.Value == "true" || t.Value == "false"
 	case p.lx.tPunct:
-		return t.Value == "(" || t.Value == "[" || t.Value == "{"
+		// "?" starts an atom only as ??? (a hole).
+		return t.Value == "(" || t.Value == "[" || t.Value == "{" || t.Value == "?"
 	}
 	return false
 }
@@ -478,7 +479,29 @@ func (p *parser) fieldNumber(t *lexer.Token) (int, error) {
 	return n, nil
 }
 
+// hole parses `???` (three adjacent question marks), a typed hole.
+func (p *parser) hole(lex *lexer.PeekingLexer) (Expr, bool) {
+	i := lex.Cursor()
+	if i+2 >= len(p.toks) {
+		return nil, false
+	}
+	for k := 0; k < 3; k++ {
+		t := &p.toks[i+k]
+		if !p.isPunct(t, "?") || k > 0 && t.Pos.Offset != p.toks[i+k-1].Pos.Offset+1 {
+			return nil, false
+		}
+	}
+	start := p.toks[i].Pos.Offset
+	lex.Next()
+	lex.Next()
+	lex.Next()
+	return &Hole{At: At{p.spanOf(start, start+3)}}, true
+}
+
 func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
+	if hole, ok := p.hole(lex); ok {
+		return hole, nil
+	}
 	t := lex.Peek()
 	at := At{p.spanOf(t.Pos.Offset, tokEnd(t))}
 	switch t.Type {

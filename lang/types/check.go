@@ -751,6 +751,8 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 	case *syntax.Assert:
 		c.mustUnify(pos(e.Cond), Prim{T: core.Bool}, c.expr(sc, e.Cond, nil), "assert condition")
 		return c.expr(sc, e.X, hint)
+	case *syntax.Hole:
+		return c.s.fresh()
 	case *syntax.IndexSection:
 		param := c.s.fresh()
 		if h, ok := c.hintOf(hint).(*Arrow); ok {
