@@ -203,6 +203,8 @@ func (c *checker) unifyMsg(p source.Pos, a, b Type, strict bool, msg func(a, b s
 		c.errorf(p, "%s (sizes %s and %s differ)", msg(sa, sb), dimText(m.da), dimText(m.db))
 	case m.fun:
 		c.errorf(p, "%s (a function is not allowed here)", msg(sa, sb))
+	case m.occurs:
+		c.errorf(p, "Occurs check: cannot instantiate a type variable with a type that contains it: %s", msg(sa, sb))
 	default:
 		c.errorf(p, "%s", msg(sa, sb))
 	}
@@ -554,6 +556,38 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 	return obj
 }
 
+// distinctNames reports a name bound twice by one group of patterns (a
+// function's parameters, a let or loop pattern), as Futhark does.
+func (c *checker) distinctNames(pats ...syntax.Pat) {
+	seen := map[string]source.Pos{}
+	var walk func(p syntax.Pat)
+	walk = func(p syntax.Pat) {
+		switch p := p.(type) {
+		case *syntax.IdPat:
+			if prev, dup := seen[p.Name]; dup {
+				c.errorf(p.Pos(), "Name %q also bound at %d:%d.", p.Name, prev.Line, prev.Col)
+				return
+			}
+			seen[p.Name] = p.Pos()
+		case *syntax.TuplePat:
+			for _, e := range p.Elems {
+				walk(e)
+			}
+		case *syntax.AscribedPat:
+			walk(p.Pat)
+		case *syntax.RecordPat:
+			for _, f := range p.Fields {
+				if f.Pat != nil {
+					walk(f.Pat)
+				}
+			}
+		}
+	}
+	for _, p := range pats {
+		walk(p)
+	}
+}
+
 // containsArrow reports whether a resolved type contains a function type.
 func containsArrow(t Type) bool { return containsArrow1(t, map[Type]bool{}) }
 
@@ -596,6 +630,7 @@ func (c *checker) funDef(sc *scope, sizeParams []syntax.SizeParam, params []synt
 		sc = sc.add(o)
 		sizes[sp.Name] = true
 	}
+	c.distinctNames(params...)
 	// Earlier parameters are in scope in the types of later ones:
 	// `(n: i64) (xs: [n]f32)`.
 	ctx := &tyCtx{sc: sc, implicit: true, sizes: sizes}
@@ -774,6 +809,7 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		}
 		return c.s.join(tt, et)
 	case *syntax.LetIn:
+		c.distinctNames(e.Pat)
 		pt := c.patType(&tyCtx{sc: sc}, e.Pat)
 		vt := c.expr(sc, e.Val, pt)
 		c.mustUnify(pos(e.Val), pt, vt, "let binding")
@@ -1530,6 +1566,7 @@ func (c *checker) section(sc *scope, op, qual string, x syntax.Expr, left bool, 
 // Lambdas and loops
 
 func (c *checker) lambda(sc *scope, e *syntax.Lambda, hint Type) Type {
+	c.distinctNames(e.Params...)
 	ctx := &tyCtx{sc: sc, implicit: true, sizes: map[string]bool{}}
 	pts := make([]Type, len(e.Params))
 	h := c.hintOf(hint)
@@ -1562,6 +1599,7 @@ func (c *checker) lambda(sc *scope, e *syntax.Lambda, hint Type) Type {
 }
 
 func (c *checker) loop(sc *scope, l *syntax.Loop) Type {
+	c.distinctNames(l.Pat)
 	pt := c.patType(&tyCtx{sc: sc}, l.Pat)
 	if l.Init == nil {
 		// `loop x for ...` starts from the variables of the same names in
