@@ -658,7 +658,7 @@ func (c *checker) funDef(sc *scope, sizeParams []syntax.SizeParam, params []synt
 	}
 	bt := c.expr(sc, body, rt)
 	c.unifyMsg(pos(body), rt, bt, true, func(a, b string) string {
-		return fmt.Sprintf("%s returns %s but its body has type %s", name, a, b)
+		return fmt.Sprintf("Function body does not have expected type: %s returns %s but its body has type %s", name, a, b)
 	})
 	return ft
 }
