@@ -114,6 +114,9 @@ type consumer struct {
 	env      map[*Object]*binding
 	consumed map[*Object]source.Pos
 	fence    int
+	// uses, while a loop body is walked, collects the aliases of every
+	// variable it reads.
+	uses aliasSet
 }
 
 // consumption checks Futhark's uniqueness rules on a checked declaration.
@@ -631,6 +634,11 @@ func (k *consumer) varRef(v *syntax.Var) aval {
 	}
 	val := k.varAliases(o)
 	k.observe(val, v.Pos())
+	if k.uses != nil {
+		for a := range val.flat() {
+			k.uses[a] = true
+		}
+	}
 	return val
 }
 
@@ -659,10 +667,15 @@ func (k *consumer) loop(l *syntax.Loop) aval {
 		k.expr(f.Arr)
 	}
 	var bodyConsumed map[*Object]source.Pos
+	var bodyVal aval
+	var bodyUses aliasSet
+	loopFence := k.fence + 1
 	func() {
 		leave := k.enter()
 		defer leave()
 		before := k.snapshot()
+		savedUses := k.uses
+		k.uses = aliasSet{}
 		k.bindPat(l.Pat, fresh(), true)
 		switch f := l.Form.(type) {
 		case *syntax.ForInLoop:
@@ -670,7 +683,14 @@ func (k *consumer) loop(l *syntax.Loop) aval {
 		case *syntax.WhileLoop:
 			k.expr(f.Cond)
 		}
-		k.expr(l.Body)
+		bodyVal = k.expr(l.Body)
+		bodyUses = k.uses
+		k.uses = savedUses
+		for o := range bodyUses {
+			if k.uses != nil {
+				k.uses[o] = true
+			}
+		}
 		bodyConsumed = k.consumed
 		k.consumed = before
 		// What the body consumed of the outside stays consumed (the
@@ -683,39 +703,43 @@ func (k *consumer) loop(l *syntax.Loop) aval {
 			}
 		}
 	}()
-	// Consume the initial values of the consumed parameters.
-	var result []aval
-	var walk func(p syntax.Pat, v aval)
-	leaf := 0
-	walk = func(p syntax.Pat, v aval) {
+	// A parameter the body consumed is consuming: the loop consumes its
+	// initial value, which the body may then not use, and the body's new
+	// value for it may not alias anything the loop does not own.
+	var match func(p syntax.Pat, iv, bv aval) aval
+	match = func(p syntax.Pat, iv, bv aval) aval {
 		switch p := p.(type) {
 		case *syntax.IdPat:
 			o := k.info.Binds[p]
-			if _, ok := bodyConsumed[o]; ok && o != nil {
-				k.consume(v, l.Pos())
-				result = append(result, fresh())
-			} else {
-				result = append(result, v)
+			if _, consumed := bodyConsumed[o]; o == nil || !consumed {
+				return iv
 			}
-			leaf++
+			for _, a := range sorted(bv.flat()) {
+				if b := k.env[a]; b == nil && a.Kind == Global || b != nil && b.fence < loopFence {
+					k.c.errorf(l.Pos(), "Return value for consuming loop parameter %q aliases %q.%s", o.Name, a.Name, indexLink("consuming-loop-param-aliases"))
+					break
+				}
+			}
+			for _, a := range sorted(iv.flat()) {
+				if bodyUses[a] {
+					k.c.errorf(l.Pos(), "Loop body uses variable %q (or an alias), but this is consumed by the initial loop argument.", a.Name)
+					break
+				}
+			}
+			k.consume(iv, l.Pos())
+			return fresh()
 		case *syntax.TuplePat:
+			out := aval{comps: make([]aval, len(p.Elems))}
 			for i, e := range p.Elems {
-				walk(e, v.component(i))
+				out.comps[i] = match(e, iv.component(i), bv.component(i))
 			}
+			return out
 		case *syntax.AscribedPat:
-			walk(p.Pat, v)
-		default:
-			result = append(result, v)
+			return match(p.Pat, iv, bv)
 		}
+		return iv
 	}
-	walk(l.Pat, init)
-	if _, tuple := unparenPat(l.Pat).(*syntax.TuplePat); tuple {
-		return aval{comps: result}
-	}
-	if len(result) == 1 {
-		return result[0]
-	}
-	return init
+	return match(l.Pat, init, bodyVal)
 }
 
 func unparenPat(p syntax.Pat) syntax.Pat {

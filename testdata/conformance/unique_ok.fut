@@ -91,3 +91,11 @@ entry two_args (xs: *[]i32) (ys: []i32) : i32 = add_firsts xs ys
 -- input { [1i32, 2i32] } output { [5i32, 2i32] [1i32, 2i32] }
 def split_copy_of (xs: *[]i32) : (*[]i32, []i32) = let c = copy xs in (xs with [0] = 5, c)
 entry split_copy (xs: *[]i32) : ([]i32, []i32) = split_copy_of xs
+
+-- A loop over a copy that reads the original.
+-- ==
+-- entry: loop_reads_original
+-- input { 2i64 [1i32, 2i32, 3i32] } output { [2i32, 4i32, 3i32] }
+entry loop_reads_original (n: i64) (xs: []i32) : []i32 =
+  let ys = copy xs
+  in loop ys for i < n do ys with [i] = xs[i] + ys[i]
