@@ -792,6 +792,16 @@ func (k *consumer) call(whole, fn syntax.Expr, args []syntax.Expr) aval {
 	if len(args) < sig.arity {
 		return fresh() // a partial application is a function
 	}
+	if sig.uniqueComps != nil {
+		// A tuple result: its unique components are fresh.
+		comps := make([]aval, len(sig.uniqueComps))
+		for i, u := range sig.uniqueComps {
+			if !u {
+				comps[i] = out
+			}
+		}
+		return aval{comps: comps}
+	}
 	return out
 }
 
@@ -851,6 +861,9 @@ type callSig struct {
 	arity       int
 	consuming   []int
 	freshResult bool
+	// uniqueComps, for a function returning a tuple type written out,
+	// says which components are unique (fresh).
+	uniqueComps []bool
 }
 
 func (s *callSig) consumes(i int) bool {
@@ -926,6 +939,12 @@ func funSig(sig *callSig, params []syntax.Pat, ret syntax.TypeExpr) *callSig {
 		}
 	}
 	_, sig.freshResult = ret.(*syntax.UniqueTypeExpr)
+	if t, ok := ret.(*syntax.TupleTypeExpr); ok {
+		for _, e := range t.Elems {
+			_, u := e.(*syntax.UniqueTypeExpr)
+			sig.uniqueComps = append(sig.uniqueComps, u)
+		}
+	}
 	return sig
 }
 

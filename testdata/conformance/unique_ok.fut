@@ -99,3 +99,14 @@ entry split_copy (xs: *[]i32) : ([]i32, []i32) = split_copy_of xs
 entry loop_reads_original (n: i64) (xs: []i32) : []i32 =
   let ys = copy xs
   in loop ys for i < n do ys with [i] = xs[i] + ys[i]
+
+-- The unique component of a tuple result is fresh; the other aliases
+-- the argument.
+-- ==
+-- entry: tuple_result
+-- input { [1i32, 2i32] } output { [9i32, 2i32] [1i32, 2i32] }
+def copy_and_keep (xs: []i32) : (*[]i32, []i32) = (copy xs, xs)
+entry tuple_result (xs: []i32) : ([]i32, []i32) =
+  let (a, b) = copy_and_keep xs
+  let a[0] = 9
+  in (a, b)
