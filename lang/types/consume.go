@@ -805,18 +805,17 @@ func (k *consumer) call(whole, fn syntax.Expr, args []syntax.Expr) aval {
 	return out
 }
 
-// noConsumingFunction rejects a function that consumes its argument
+// noConsumingFunction rejects a named function that consumes its argument
 // passed as an argument: nothing says how often the callee applies it.
+// (A lambda with a unique parameter is left alone: whether Futhark
+// accepts one for map is not settled here, and rejecting a valid program
+// is the worse mistake.)
 func (k *consumer) noConsumingFunction(a syntax.Expr) {
 	consuming := false
 	switch f := unparen(a).(type) {
 	case *syntax.Var:
 		if sig := k.signature(f); sig != nil && len(sig.consuming) > 0 {
 			consuming = true
-		}
-	case *syntax.Lambda:
-		for _, p := range f.Params {
-			consuming = consuming || uniquePat(p)
 		}
 	}
 	if consuming {
