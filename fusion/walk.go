@@ -267,7 +267,7 @@ func (s subst) idx(ds []core.DimIndex) []core.DimIndex {
 			a := s.atom(*d.Fix)
 			out[i] = core.DimIndex{Fix: &a}
 		} else {
-			out[i] = core.DimIndex{Start: s.atom(d.Start), End: s.atom(d.End), Stride: s.atom(d.Stride)}
+			out[i] = core.DimIndex{Start: s.atom(d.Start), End: s.atom(d.End), Stride: s.atom(d.Stride), Omit: d.Omit}
 		}
 	}
 	return out

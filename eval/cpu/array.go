@@ -340,7 +340,7 @@ func (f *frame) dimString(d core.DimIndex) string {
 	if d.Fix != nil {
 		return fmt.Sprint(f.scalarInt(*d.Fix))
 	}
-	return fmt.Sprintf("%d:%d:%d", f.scalarInt(d.Start), f.scalarInt(d.End), f.scalarInt(d.Stride))
+	return d.Omit.SliceText(f.scalarInt(d.Start), f.scalarInt(d.End), f.scalarInt(d.Stride))
 }
 
 // walk calls fn with the offset in the source array and the offset in the
@@ -409,7 +409,7 @@ func (f *frame) update(s *core.Stmt, e *core.UpdateExp, inPlace bool) (eval.Valu
 	}
 	val := f.value(e.Val)
 	if !sameShape(val.Shape, r.shape) {
-		return eval.Value{}, f.errAt(s, "size mismatch: cannot write a value of shape %s to a slice of shape %s", shapeString(val.Shape), shapeString(r.shape))
+		return eval.Value{}, f.errAt(s, "Shape of slice does not match shape of value (value %s, slice %s).", shapeString(val.Shape), shapeString(r.shape))
 	}
 	out := arr
 	if !inPlace {
@@ -472,7 +472,7 @@ func (f *frame) arrayLit(s *core.Stmt, e *core.ArrayLitExp) (eval.Value, error) 
 func (f *frame) iota(s *core.Stmt, e *core.IotaExp) (eval.Value, error) {
 	n := f.scalarInt(e.N)
 	if n < 0 {
-		return eval.Value{}, f.errAt(s, "negative iota size %d", n)
+		return eval.Value{}, f.errAt(s, "Range 0..1..<%d is invalid.", n)
 	}
 	out, err := f.newArray(s, e.T, n)
 	if err != nil {
@@ -513,7 +513,7 @@ func iotaFill[T integer](d []T, start, step T) {
 func (f *frame) replicate(s *core.Stmt, e *core.ReplicateExp) (eval.Value, error) {
 	n := f.scalarInt(e.N)
 	if n < 0 {
-		return eval.Value{}, f.errAt(s, "negative replicate size %d", n)
+		return eval.Value{}, f.errAt(s, "Range 0..1..<%d is invalid.", n)
 	}
 	v := f.value(e.V)
 	out, err := f.newArray(s, v.Elem, append([]int64{n}, v.Shape...)...)

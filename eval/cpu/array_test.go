@@ -132,7 +132,7 @@ func TestRuntimeErrors(t *testing.T) {
 		}, "division by zero"},
 		{"negative iota", func(b *core.Builder, xs *core.Var) []core.Atom {
 			return []core.Atom{b.Iota(c64(-3), core.I64)}
-		}, "negative iota size -3"},
+		}, "Range 0..1..<-3 is invalid."},
 		{"huge iota", func(b *core.Builder, xs *core.Var) []core.Atom {
 			return []core.Atom{b.Iota(c64(1_000_000_000_000), core.I64)}
 		}, "cannot allocate 8000000000000 bytes"},
@@ -141,7 +141,7 @@ func TestRuntimeErrors(t *testing.T) {
 		}, "cannot allocate 26388279066624 bytes"},
 		{"negative replicate", func(b *core.Builder, xs *core.Var) []core.Atom {
 			return []core.Atom{b.Let("r", &core.ReplicateExp{N: c64(-1), V: c64(0)})}
-		}, "negative replicate size -1"},
+		}, "Range 0..1..<-1 is invalid."},
 		{"assert", func(b *core.Builder, xs *core.Var) []core.Atom {
 			b.Add(nil, &core.AssertExp{Cond: core.BoolConst(false), Msg: "size mismatch"})
 			return []core.Atom{xs}

@@ -984,7 +984,7 @@ func (r *run) checkError() error {
 			case k >= maxDetail:
 				idx.WriteString("?")
 			case sl:
-				fmt.Fprintf(&idx, "%d:%d:%d", buf[1+k], buf[1+2*maxDetail+k], buf[1+3*maxDetail+k])
+				idx.WriteString(s.Omit[k].SliceText(buf[1+k], buf[1+2*maxDetail+k], buf[1+3*maxDetail+k]))
 			default:
 				fmt.Fprintf(&idx, "%d", buf[1+k])
 			}

@@ -108,6 +108,9 @@ type errSite struct {
 	// stores in slots 1+k, 1+2*maxDetail+k and 1+3*maxDetail+k (a fixed
 	// index in 1+k), the shape in 1+maxDetail+q.
 	Slice []bool
+	// Omit, beside Slice, is what the source left out of each slice, for
+	// the message's text (core.Omitted.SliceText).
+	Omit []core.Omitted
 	// Assert, for an assertion with values (Futhark's range messages):
 	// the thread stores its Args as i64 in slots 1, 2, ...
 	Assert *core.AssertExp

@@ -343,6 +343,7 @@ func (e *emitter) slice(s *core.Stmt, x *core.IndexExp) (bool, error) {
 	var dims, strides []string
 	var conds, record []string
 	slice := make([]bool, len(x.Idx))
+	omit := make([]core.Omitted, len(x.Idx))
 	for k, d := range x.Idx {
 		dk, sk := dimName(b, k), strideName(b, k)
 		if d.Fix != nil {
@@ -360,6 +361,7 @@ func (e *emitter) slice(s *core.Stmt, x *core.IndexExp) (bool, error) {
 			continue
 		}
 		slice[k] = true
+		omit[k] = d.Omit
 		st, err := atom(d.Start)
 		if err != nil {
 			return true, err
@@ -393,7 +395,7 @@ func (e *emitter) slice(s *core.Stmt, x *core.IndexExp) (bool, error) {
 		strides = append(strides, strideName(b, k))
 	}
 	if len(conds) > 0 {
-		*e.sites = append(*e.sites, errSite{Pos: s.Pos, Msg: "index out of bounds (slice)", Rank: x.Arr.Type.Rank, Slice: slice})
+		*e.sites = append(*e.sites, errSite{Pos: s.Pos, Msg: "index out of bounds (slice)", Rank: x.Arr.Type.Rank, Slice: slice, Omit: omit})
 		code := len(*e.sites)
 		for q := 0; q < x.Arr.Type.Rank && q < maxDetail; q++ {
 			record = append(record, fmt.Sprintf("((i64 *)ar_err)[%d] = %s;", 1+maxDetail+q, dimName(b, q)))
@@ -472,7 +474,7 @@ func (e *emitter) update(s *core.Stmt, x *core.UpdateExp) error {
 	if !ok {
 		return fmt.Errorf("internal error: slice update with a scalar")
 	}
-	e.sameShape(cname(region), cname(val.Name), rt, s, "in-place update: the value's shape differs from the slice's")
+	e.sameShape(cname(region), cname(val.Name), rt, s, "Shape of slice does not match shape of value.")
 	e.copyView(cname(region), cname(val.Name), rt)
 	return nil
 }

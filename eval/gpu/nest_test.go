@@ -29,7 +29,7 @@ func TestNestPlans(t *testing.T) {
 		// The row's sum must not be repeated per element: a thread per row.
 		{"map_arrays.fut", "normalise", true, []string{"segmap [n_2]: 1 parallel level(s); sequential in each thread: reduce, map"}},
 		// The generated grid, then each iteration's step inside the loop.
-		{"stencil.fut", "big", true, []string{"segmap [n_18][n_19]: 2 parallel level(s)", "segmap [n_1][m_2]: 2 parallel level(s)"}},
+		{"stencil.fut", "big", true, []string{"segmap [n_20][n_21]: 2 parallel level(s)", "segmap [n_1][m_2]: 2 parallel level(s)"}},
 		{"tridiag.fut", "main", true, []string{"sequential in each thread: thread-local array, in-place update, loop"}},
 		// Column sums: a thread per column reads a in place; the transpose
 		// is a view, not a kernel.

@@ -358,10 +358,43 @@ func (WhileLoop) loopForm() {}
 
 // DimIndex is one component of an index: a fixed position (Fix non-nil)
 // or a slice start:end:stride (Fix nil; Start, End, Stride always set by
-// lowering, with defaults made explicit).
+// lowering, with defaults made explicit). Omit records which parts the
+// source left out, only so that an out-of-bounds error shows the slice as
+// it was written (Futhark's `Index [2:5]`, `Index [1:]`).
 type DimIndex struct {
 	Fix                *Atom
 	Start, End, Stride Atom
+	Omit               Omitted
+}
+
+// Omitted is the set of slice parts that the source did not write.
+type Omitted uint8
+
+const (
+	OmitStart Omitted = 1 << iota
+	OmitEnd
+	OmitStride
+)
+
+// SliceText is a slice with start i, end j and stride s as Futhark's
+// index errors show it: the parts as written, with the values they had
+// (`2:5`, `:5`, `1::2`, `3:`); an omitted start still shows its value when
+// nothing follows it, as Futhark's does.
+func (o Omitted) SliceText(i, j, s int64) string {
+	opt := func(part Omitted, v int64) string {
+		if o&part != 0 {
+			return ""
+		}
+		return fmt.Sprint(v)
+	}
+	switch {
+	case o&OmitStride == 0:
+		return opt(OmitStart, i) + ":" + opt(OmitEnd, j) + ":" + fmt.Sprint(s)
+	case o&OmitEnd == 0:
+		return opt(OmitStart, i) + ":" + fmt.Sprint(j)
+	default:
+		return fmt.Sprint(i) + ":"
+	}
 }
 
 // IndexExp indexes or slices an array: `a[i]`, `a[i, j]`, `a[i:j:s]`.

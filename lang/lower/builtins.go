@@ -395,10 +395,34 @@ func iotaB(l *lowerer, _ *fnVal, args []value, pos source.Pos) (value, error) {
 }
 
 func (l *lowerer) iota(pos source.Pos, n core.Atom) value {
+	l.checkCount(pos, n)
 	t := n.AtomType().Elem
 	r := l.emit1(pos, "iota", core.ArrayOf(t, 1), &core.IotaExp{N: n, Start: core.IntConst(t, 0), Step: core.IntConst(t, 1), T: t})
 	l.knowSizes([]*core.Var{r}, n)
 	return value{t: &types.Array{Elem: types.Prim{T: t}, Dims: []types.Dim{types.AnyDim}}, atoms: []core.Atom{r}}
+}
+
+// checkCount asserts that the count of an iota or a replicate is not
+// negative. Futhark's prelude defines both through the range 0..1..<n,
+// so the message is that range's (`Range 0..1..<-3 is invalid.`), on
+// every backend. A constant count, or one known to be an array's size,
+// needs no check.
+func (l *lowerer) checkCount(pos source.Pos, n core.Atom) {
+	if k, ok := n.(core.Const); ok && k.Int() >= 0 {
+		return
+	}
+	for _, known := range l.sizes {
+		if known == n {
+			return
+		}
+	}
+	n64 := l.toI64(pos, n)
+	ok := l.emit1(pos, "nonneg", core.Scalar(core.Bool), &core.BinOpExp{Op: core.Ge, T: core.I64, X: n64, Y: core.IntConst(core.I64, 0)})
+	msg, args := "Range 0..1..<%v is invalid.", []core.Atom{n64}
+	if k, isConst := n64.(core.Const); isConst {
+		msg, args = fmt.Sprintf("Range 0..1..<%d is invalid.", k.Int()), nil
+	}
+	l.stmts = append(l.stmts, &core.Stmt{Exp: &core.AssertExp{Cond: ok, Msg: msg, Args: args}, Pos: pos})
 }
 
 func replicateB(l *lowerer, _ *fnVal, args []value, pos source.Pos) (value, error) {
@@ -411,6 +435,7 @@ func replicateB(l *lowerer, _ *fnVal, args []value, pos source.Pos) (value, erro
 	if v.fn != nil {
 		return value{}, source.Errorf(pos, "cannot replicate a function")
 	}
+	l.checkCount(pos, n)
 	atoms := make([]core.Atom, len(v.atoms))
 	for i, a := range v.atoms {
 		r := l.emit1(pos, "rep", a.AtomType().Lift(), &core.ReplicateExp{N: n, V: a})

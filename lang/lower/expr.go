@@ -196,6 +196,8 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 		return value{fn: &fnVal{kind: fnProject, fields: fields, pos: pos}}, nil
 	case *syntax.IndexSection:
 		return value{fn: &fnVal{kind: fnIndex, indices: x.Indices, info: c.info, sc: c.sc, pos: pos}}, nil
+	case *syntax.Hole:
+		return l.hole(c, x, pos)
 	case *syntax.Range:
 		return l.rangeExpr(c, x)
 	case *syntax.Assert:
@@ -223,6 +225,13 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 		f := &fnVal{kind: fnClosure, name: x.Name, params: x.Params, sizeParams: x.SizeParams,
 			body: x.FnBody, info: c.info, sc: sc, pos: pos, ret: x.Ret, defPos: pos}
 		sc.bind(c.info.Binds[x], x.Name, value{fn: f})
+		// A polymorphic local function's uses refer to its instances,
+		// each with the Info of its body at one type.
+		for _, inst := range c.info.LocalInstances[x] {
+			g := *f
+			g.info = inst.Info
+			sc.bind(inst, "", value{fn: &g})
+		}
 		return l.expr(ctx{info: c.info, sc: sc}, x.Body)
 	case *syntax.Lambda:
 		return value{fn: &fnVal{kind: fnClosure, name: "lambda", params: x.Params, body: x.Body,
@@ -470,6 +479,42 @@ func (l *lowerer) emptyWithShape(c ctx, pos source.Pos, t types.Type, rowTs []co
 	return value{t: t, atoms: atoms}, true
 }
 
+// hole lowers `???` to a failing assertion with Futhark's message, then a
+// value of the hole's type that is never used (zeros; arrays with no
+// elements).
+func (l *lowerer) hole(c ctx, x *syntax.Hole, pos source.Pos) (value, error) {
+	t := c.info.Types[x]
+	if containsFunction(t) {
+		return value{}, source.Errorf(pos, "a hole (???) of function type %s is not supported", t)
+	}
+	l.stmts = append(l.stmts, &core.Stmt{Exp: &core.AssertExp{Cond: core.BoolConst(false), Msg: "Reached hole of type: " + t.String()}, Pos: pos})
+	var atoms []core.Atom
+	for _, ct := range Flatten(t) {
+		var a core.Atom = zeroOf(ct.Elem)
+		for k := 0; k < ct.Rank; k++ {
+			a = l.emit1(pos, "hole", a.AtomType().Lift(), &core.ReplicateExp{N: core.IntConst(core.I64, 0), V: a})
+		}
+		atoms = append(atoms, a)
+	}
+	return value{t: t, atoms: atoms}, nil
+}
+
+func containsFunction(t types.Type) bool {
+	switch t := t.(type) {
+	case *types.Arrow:
+		return true
+	case *types.Tuple:
+		for _, e := range t.Elems {
+			if containsFunction(e) {
+				return true
+			}
+		}
+	case *types.Array:
+		return containsFunction(t.Elem)
+	}
+	return false
+}
+
 // zeroOf is the zero (or false) of a primitive type.
 func zeroOf(t core.PrimType) core.Const {
 	switch {
@@ -551,11 +596,20 @@ func (l *lowerer) slice(c ctx, s *syntax.DimSlice, arr value, d int) (core.DimIn
 	if err != nil {
 		return core.DimIndex{}, err
 	}
+	var omit core.Omitted
+	for _, part := range []struct {
+		e    syntax.Expr
+		flag core.Omitted
+	}{{s.Start, core.OmitStart}, {s.End, core.OmitEnd}, {s.Stride, core.OmitStride}} {
+		if part.e == nil {
+			omit |= part.flag
+		}
+	}
 	if stride == nil {
 		stride = core.IntConst(core.I64, 1)
 	}
 	if start != nil && end != nil {
-		return core.DimIndex{Start: start, End: end, Stride: stride}, nil
+		return core.DimIndex{Start: start, End: end, Stride: stride, Omit: omit}, nil
 	}
 	if len(arr.atoms) == 0 {
 		return core.DimIndex{}, source.Errorf(pos, "arrays of empty tuples are not supported")
@@ -586,7 +640,7 @@ func (l *lowerer) slice(c ctx, s *syntax.DimSlice, arr value, d int) (core.DimIn
 	if end == nil {
 		end = pick(posEnd, negEnd)
 	}
-	return core.DimIndex{Start: start, End: end, Stride: stride}, nil
+	return core.DimIndex{Start: start, End: end, Stride: stride, Omit: omit}, nil
 }
 
 // index lowers `a[...]`, applying the same index to every component.

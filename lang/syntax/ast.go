@@ -421,6 +421,10 @@ type Assert struct {
 	CondText string
 }
 
+// Hole is `???`, a typed hole: it takes whatever type its context needs,
+// and evaluating it is a run-time error.
+type Hole struct{ At }
+
 // IndexSection is `(.[i, j])`, the function ` -> a[i, j]`.
 type IndexSection struct {
 	At
@@ -554,3 +558,4 @@ func (*Range) expr()          {}
 func (*RecordExpr) expr()     {}
 func (*Assert) expr()         {}
 func (*IndexSection) expr()   {}
+func (*Hole) expr()           {}

@@ -170,6 +170,8 @@ func dump(b *strings.Builder, n Node) {
 		w("assert", n.Cond, n.X)
 	case *IndexSection:
 		w(append([]any{"isection"}, dims(n.Indices)...)...)
+	case *Hole:
+		w("hole")
 	case *TypeDecl:
 		w("type", n.Name, n.Params, n.Type)
 	case *If:

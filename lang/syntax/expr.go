@@ -246,21 +246,7 @@ func (p *parser) exp2(lex *lexer.PeekingLexer, minPrec int, section bool) (Expr,
 		t := lex.Peek()
 		if minPrec == 0 && t.Type == p.lx.tKeyword && t.Value == "with" {
 			lex.Next()
-			if n := lex.Peek(); n.Type == p.lx.tIdent || n.Type == p.lx.tQualIdent {
-				// r with a.b = v
-				lex.Next()
-				if eq := lex.Peek(); !p.isOp(eq, "=") {
-					return nil, p.unexpected(eq, `"="`)
-				}
-				lex.Next()
-				val, err := p.exp2(lex, 1, section)
-				if err != nil {
-					return nil, err
-				}
-				lhs = &Update{At: At{p.spanOf(start, p.lastEnd(lex))}, X: lhs, Path: strings.Split(n.Value, "."), Val: val}
-				continue
-			}
-			idx, err := p.bracketIndices(lex, true)
+			steps, err := p.updateSteps(lex, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -272,7 +258,7 @@ func (p *parser) exp2(lex *lexer.PeekingLexer, minPrec int, section bool) (Expr,
 			if err != nil {
 				return nil, err
 			}
-			lhs = &Update{At: At{p.spanOf(start, p.lastEnd(lex))}, X: lhs, Indices: idx.List, Val: val}
+			lhs = updateChain(At{p.spanOf(start, p.lastEnd(lex))}, lhs, steps, val)
 			continue
 		}
 		op, qual, ok := p.binOp(t)
@@ -354,7 +340,7 @@ func (p *parser) unary(lex *lexer.PeekingLexer) (Expr, error) {
 			}
 			return &If{At: At{p.tokSpan(g.Tokens)}, Cond: g.Cond, Then: g.Then, Else: g.Else}, nil
 		case "let":
-			if n := p.peek2(lex); n.Type == p.lx.tQualIdent && !primTypes[n.Value[:strings.IndexByte(n.Value, '.')]] {
+			if n := p.peek2(lex); n.Type == p.lx.tQualIdent && !primTypes[n.Value[:strings.IndexByte(n.Value, '.')]] || p.mixedLetPath(lex) {
 				return p.letField(lex)
 			}
 			g, err := p.letP.ParseFromLexer(lex, participle.AllowTrailing(true))
@@ -394,7 +380,8 @@ func (p *parser) startsAtom(t *lexer.Token) bool {
 	case p.lx.tKeyword:
 		return t.Value == "true" || t.Value == "false"
 	case p.lx.tPunct:
-		return t.Value == "(" || t.Value == "[" || t.Value == "{"
+		// "?" starts an atom only as ??? (a hole).
+		return t.Value == "(" || t.Value == "[" || t.Value == "{" || t.Value == "?"
 	}
 	return false
 }
@@ -492,7 +479,29 @@ func (p *parser) fieldNumber(t *lexer.Token) (int, error) {
 	return n, nil
 }
 
+// hole parses `???` (three adjacent question marks), a typed hole.
+func (p *parser) hole(lex *lexer.PeekingLexer) (Expr, bool) {
+	i := lex.Cursor()
+	if i+2 >= len(p.toks) {
+		return nil, false
+	}
+	for k := 0; k < 3; k++ {
+		t := &p.toks[i+k]
+		if !p.isPunct(t, "?") || k > 0 && t.Pos.Offset != p.toks[i+k-1].Pos.Offset+1 {
+			return nil, false
+		}
+	}
+	start := p.toks[i].Pos.Offset
+	lex.Next()
+	lex.Next()
+	lex.Next()
+	return &Hole{At: At{p.spanOf(start, start+3)}}, true
+}
+
 func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
+	if hole, ok := p.hole(lex); ok {
+		return hole, nil
+	}
 	t := lex.Peek()
 	at := At{p.spanOf(t.Pos.Offset, tokEnd(t))}
 	switch t.Type {
@@ -749,7 +758,10 @@ func (p *parser) bracketIndices(lex *lexer.PeekingLexer, spaced bool) (indices, 
 		t := lex.Peek()
 		if p.isPunct(t, ",") {
 			lex.Next()
-			continue
+			if !p.isPunct(lex.Peek(), "]") { // a trailing comma is allowed
+				continue
+			}
+			t = lex.Peek()
 		}
 		if p.isPunct(t, "]") {
 			lex.Next()
@@ -910,11 +922,21 @@ func (p *parser) stringLit(t *lexer.Token, at At) Expr {
 }
 
 // letField parses `let r.a.b = v in body`, the in-place update of a record
-// field, which means `let r = r with a.b = v in body`.
+// field, which means `let r = r with a.b = v in body`, and the other
+// update paths that mix fields and indices (`let r.xs[0] = v`, `let
+// rs[1].a = v`, `let a[0][1] = v`), which mean `let a = a with path = v`.
 func (p *parser) letField(lex *lexer.PeekingLexer) (Expr, error) {
 	kw := lex.Next()
 	name := lex.Next()
 	path := strings.Split(name.Value, ".")
+	var first []updateStep
+	if len(path) > 1 {
+		first = []updateStep{{fields: path[1:]}}
+	}
+	steps, err := p.updateSteps(lex, first)
+	if err != nil {
+		return nil, err
+	}
 	if eq := lex.Peek(); !p.isOp(eq, "=") {
 		return nil, p.unexpected(eq, `"="`)
 	}
@@ -929,6 +951,130 @@ func (p *parser) letField(lex *lexer.PeekingLexer) (Expr, error) {
 		return nil, err
 	}
 	nameAt := At{p.spanOf(name.Pos.Offset, name.Pos.Offset+len(path[0]))}
-	upd := &Update{At: At{p.spanOf(name.Pos.Offset, valEnd)}, X: &Var{At: nameAt, Name: path[0]}, Path: path[1:], Val: val}
+	upd := updateChain(At{p.spanOf(name.Pos.Offset, valEnd)}, &Var{At: nameAt, Name: path[0]}, steps, val)
 	return &LetIn{At: At{p.spanOf(kw.Pos.Offset, p.lastEnd(lex))}, Pat: &IdPat{At: nameAt, Name: path[0]}, Val: upd, Body: body.get()}, nil
+}
+
+// mixedLetPath reports whether the let at the cursor is `let a[...]`
+// followed by another index or a field: an update path the let grammar
+// (`let a[i] = v`) does not cover.
+func (p *parser) mixedLetPath(lex *lexer.PeekingLexer) bool {
+	i := lex.Cursor() + 1
+	if i+1 >= len(p.toks) || p.toks[i].Type != p.lx.tIdent || p.toks[i+1].Type != p.lx.tIndexOpen {
+		return false
+	}
+	depth := 0
+	for j := i + 1; j < len(p.toks); j++ {
+		t := &p.toks[j]
+		switch {
+		case t.Type == p.lx.tIndexOpen || p.isPunct(t, "["):
+			depth++
+		case p.isPunct(t, "]"):
+			depth--
+			if depth == 0 {
+				if j+1 >= len(p.toks) {
+					return false
+				}
+				n := &p.toks[j+1]
+				if n.Type == p.lx.tIndexOpen {
+					return true
+				}
+				return n.Type == p.lx.tProj && !isDigit(n.Value[1])
+			}
+		}
+	}
+	return false
+}
+
+// updateStep is one step of an update path: indices `[i, j]`, or fields
+// `.a.b`.
+type updateStep struct {
+	indices []DimIndex
+	fields  []string
+}
+
+// updateSteps parses an update path: after `with`, a first step that is
+// field names (`a.b`) or indices (`[i]`, a space allowed before it), then
+// any number of indices (`[j]`) and fields (`.c`), in any order; after
+// `let a`, the steps already read are first.
+func (p *parser) updateSteps(lex *lexer.PeekingLexer, steps []updateStep) ([]updateStep, error) {
+	if steps == nil {
+		if n := lex.Peek(); n.Type == p.lx.tIdent || n.Type == p.lx.tQualIdent {
+			lex.Next()
+			steps = append(steps, updateStep{fields: strings.Split(n.Value, ".")})
+		} else {
+			idx, err := p.bracketIndices(lex, true)
+			if err != nil {
+				return nil, err
+			}
+			steps = append(steps, updateStep{indices: idx.List})
+		}
+	}
+	for {
+		t := lex.Peek()
+		switch {
+		case t.Type == p.lx.tIndexOpen:
+			idx, err := p.bracketIndices(lex, false)
+			if err != nil {
+				return nil, err
+			}
+			// a[i][j] is a[i, j] when i is a single element: one update.
+			if last := &steps[len(steps)-1]; last.indices != nil && allFixed(last.indices) {
+				last.indices = append(last.indices, idx.List...)
+				continue
+			}
+			steps = append(steps, updateStep{indices: idx.List})
+		case t.Type == p.lx.tProj && !isDigit(t.Value[1]):
+			lex.Next()
+			if last := &steps[len(steps)-1]; last.fields != nil {
+				last.fields = append(last.fields, t.Value[1:])
+			} else {
+				steps = append(steps, updateStep{fields: []string{t.Value[1:]}})
+			}
+		default:
+			return steps, nil
+		}
+	}
+}
+
+func allFixed(idx []DimIndex) bool {
+	for _, d := range idx {
+		if _, ok := d.(*DimFix); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// updateChain is `x with steps = v`: one Update per step, each inner one
+// updating the part of x that the outer one replaces, as Futhark
+// desugars `r with xs[i] = v` to `r with xs = (r.xs with [i] = v)`. A
+// source that is not a variable is bound to a name first, so that it is
+// evaluated once.
+func updateChain(at At, x Expr, steps []updateStep, v Expr) Expr {
+	if len(steps) > 1 {
+		if _, isVar := x.(*Var); !isVar {
+			src := &Var{At: At{x.Span()}, Name: "(updated)"}
+			return &LetIn{At: at, Pat: &IdPat{At: src.At, Name: src.Name}, Val: x, Body: updateChain(at, src, steps, v)}
+		}
+	}
+	s := steps[0]
+	if len(steps) > 1 {
+		// The part of x this step reaches, read through a fresh copy of
+		// the variable node (every node is checked once).
+		xv := x.(*Var)
+		var part Expr = &Var{At: xv.At, Qual: xv.Qual, Name: xv.Name}
+		if s.fields != nil {
+			for _, f := range s.fields {
+				part = &Project{At: at, X: part, Field: -1, Name: f}
+			}
+		} else {
+			part = &Index{At: at, X: part, Indices: s.indices}
+		}
+		v = updateChain(at, part, steps[1:], v)
+	}
+	if s.fields != nil {
+		return &Update{At: at, X: x, Path: s.fields, Val: v}
+	}
+	return &Update{At: at, X: x, Indices: s.indices, Val: v}
 }

@@ -180,6 +180,7 @@ func children(t *testing.T, n Node) []Node {
 		}
 	case *Assert:
 		add(n.Cond, n.X)
+	case *Hole:
 	case *IndexSection:
 		for _, d := range n.Indices {
 			add(d)

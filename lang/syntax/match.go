@@ -17,8 +17,9 @@ import (
 //
 // where "p matches v" is the conjunction of `v.path == literal` over p's
 // literals and p' is p with its literals replaced by `_`. The last case is
-// taken without a test: Futhark rejects a match that is not exhaustive, so
-// in a program it accepts the last case matches whatever reaches it. A
+// taken without a test: a match that is not exhaustive is rejected, as
+// Futhark rejects it (exhaustive.go), so the last case matches whatever
+// reaches it. A
 // case without literals matches everything, and the cases after it are
 // never reached. Constructors (`#some x`) belong to sum types, which the
 // lexer reports as outside the subset.
@@ -84,6 +85,13 @@ func (p *parser) match(lex *lexer.PeekingLexer) (Expr, error) {
 	}
 	if len(arms) == 0 {
 		return nil, p.unexpected(lex.Peek(), `"case"`)
+	}
+	pats := make([]*mpat, len(arms))
+	for i, a := range arms {
+		pats[i] = a.pat
+	}
+	if w := unmatched(pats); w != "" {
+		return nil, p.errorf(kw, "Unmatched cases in match expression: %s", w)
 	}
 	at := At{p.spanOf(start, p.lastEnd(lex))}
 	v := func(a At) Expr { return &Var{At: a, Name: matchScrutinee} }

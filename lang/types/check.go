@@ -73,6 +73,11 @@ type checker struct {
 	polyUses   []polyUse
 	generalize *syntax.ValDecl
 
+	// localPolys are the polymorphic local functions, localUses their
+	// uses (localpoly.go).
+	localPolys map[*Object]*localPoly
+	localUses  []polyUse
+
 	// Per call.
 	typeDecls map[string]*syntax.TypeDecl
 	expanding map[*syntax.TypeDecl]bool
@@ -99,6 +104,7 @@ func (c *checker) begin() {
 	c.exprs, c.pats, c.objs, c.lits, c.unflattens = nil, nil, nil, nil, nil
 	c.negLits = map[syntax.Expr]bool{}
 	c.localSizes = map[*Object]map[string]bool{}
+	c.localPolys, c.localUses = map[*Object]*localPoly{}, nil
 	c.instDims = map[*syntax.Var]map[string]Dim{}
 	c.unflatVars = map[*syntax.Var]bool{}
 	c.indexVars, c.typeNames, c.polyUses, c.generalize = nil, nil, nil, nil
@@ -197,6 +203,8 @@ func (c *checker) unifyMsg(p source.Pos, a, b Type, strict bool, msg func(a, b s
 		c.errorf(p, "%s (sizes %s and %s differ)", msg(sa, sb), dimText(m.da), dimText(m.db))
 	case m.fun:
 		c.errorf(p, "%s (a function is not allowed here)", msg(sa, sb))
+	case m.occurs:
+		c.errorf(p, "Occurs check: cannot instantiate a type variable with a type that contains it: %s", msg(sa, sb))
 	default:
 		c.errorf(p, "%s", msg(sa, sb))
 	}
@@ -364,6 +372,7 @@ func (c *checker) finish(result Type) {
 	}
 	if len(c.errs) == c.errsAtStart {
 		c.instantiatePolyUses(c.polyUses)
+		c.instantiateLocalUses()
 	}
 	c.begin()
 }
@@ -520,6 +529,9 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 		c.generalize = d
 	}
 	c.finish(nil)
+	if len(c.errs) == c.errsAtStart && d.NamePos.File != preludeFile {
+		c.consumption(d)
+	}
 	if d.Kind == syntax.KindEntry && len(c.errs) == c.errsAtStart && containsParam(obj.Type) {
 		c.errorf(d.NamePos, "entry point %s cannot be polymorphic (type %s)", d.Name, obj.Type)
 	}
@@ -542,6 +554,38 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 		}
 	}
 	return obj
+}
+
+// distinctNames reports a name bound twice by one group of patterns (a
+// function's parameters, a let or loop pattern), as Futhark does.
+func (c *checker) distinctNames(pats ...syntax.Pat) {
+	seen := map[string]source.Pos{}
+	var walk func(p syntax.Pat)
+	walk = func(p syntax.Pat) {
+		switch p := p.(type) {
+		case *syntax.IdPat:
+			if prev, dup := seen[p.Name]; dup {
+				c.errorf(p.Pos(), "Name %q also bound at %d:%d.", p.Name, prev.Line, prev.Col)
+				return
+			}
+			seen[p.Name] = p.Pos()
+		case *syntax.TuplePat:
+			for _, e := range p.Elems {
+				walk(e)
+			}
+		case *syntax.AscribedPat:
+			walk(p.Pat)
+		case *syntax.RecordPat:
+			for _, f := range p.Fields {
+				if f.Pat != nil {
+					walk(f.Pat)
+				}
+			}
+		}
+	}
+	for _, p := range pats {
+		walk(p)
+	}
 }
 
 // containsArrow reports whether a resolved type contains a function type.
@@ -586,6 +630,7 @@ func (c *checker) funDef(sc *scope, sizeParams []syntax.SizeParam, params []synt
 		sc = sc.add(o)
 		sizes[sp.Name] = true
 	}
+	c.distinctNames(params...)
 	// Earlier parameters are in scope in the types of later ones:
 	// `(n: i64) (xs: [n]f32)`.
 	ctx := &tyCtx{sc: sc, implicit: true, sizes: sizes}
@@ -613,7 +658,7 @@ func (c *checker) funDef(sc *scope, sizeParams []syntax.SizeParam, params []synt
 	}
 	bt := c.expr(sc, body, rt)
 	c.unifyMsg(pos(body), rt, bt, true, func(a, b string) string {
-		return fmt.Sprintf("%s returns %s but its body has type %s", name, a, b)
+		return fmt.Sprintf("Function body does not have expected type: %s returns %s but its body has type %s", name, a, b)
 	})
 	return ft
 }
@@ -741,6 +786,8 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 	case *syntax.Assert:
 		c.mustUnify(pos(e.Cond), Prim{T: core.Bool}, c.expr(sc, e.Cond, nil), "assert condition")
 		return c.expr(sc, e.X, hint)
+	case *syntax.Hole:
+		return c.s.fresh()
 	case *syntax.IndexSection:
 		param := c.s.fresh()
 		if h, ok := c.hintOf(hint).(*Arrow); ok {
@@ -762,6 +809,7 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		}
 		return c.s.join(tt, et)
 	case *syntax.LetIn:
+		c.distinctNames(e.Pat)
 		pt := c.patType(&tyCtx{sc: sc}, e.Pat)
 		vt := c.expr(sc, e.Val, pt)
 		c.mustUnify(pos(e.Val), pt, vt, "let binding")
@@ -772,31 +820,30 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		c.info.Binds[e] = o
 		sizes := map[string]bool{}
 		saved := c.typeNames
+		var own []*tyParam
 		if len(e.TypeParams) > 0 {
-			// A local function's type parameters ('t) name types that
-			// inference decides, as its unannotated parameters' are: the
-			// function is checked at the types of its uses.
+			// A local function with type parameters ('t) is polymorphic,
+			// as a top-level one is: its body is checked with them rigid,
+			// and again at each type it is used at (localpoly.go).
 			c.typeNames = maps.Clone(saved)
 			if c.typeNames == nil {
 				c.typeNames = map[string]Type{}
 			}
 			for i := range e.TypeParams {
 				p := &e.TypeParams[i]
-				c.typeNames[p.Name] = c.s.fresh()
-				c.info.Binds[p] = c.newObj(Local, p.Name, c.typeNames[p.Name], p.Pos())
+				tp := &tyParam{name: p.Name, lifted: p.Lifted}
+				own = append(own, tp)
+				c.typeNames[p.Name] = tp
+				c.info.Binds[p] = c.newObj(Local, p.Name, tp, p.Pos())
 			}
 		}
 		o.Type = c.funDef(sc, e.SizeParams, e.Params, e.Ret, e.FnBody, nil, sizes, e.Name, nil)
 		c.typeNames = saved
 		c.localSizes[o] = sizes
-		t := c.expr(sc.add(o), e.Body, hint)
-		for i := range e.TypeParams {
-			// A type parameter that nothing decided stands for no type
-			// in particular: the empty tuple.
-			if v, ok := c.s.shallow(c.info.Binds[&e.TypeParams[i]].Type).(*tyVar); ok {
-				c.s.unify(v, &Tuple{}, false)
-			}
+		if len(own) > 0 {
+			c.localPolys[o] = &localPoly{sc: sc, typeNames: saved, params: own}
 		}
+		t := c.expr(sc.add(o), e.Body, hint)
 		return t
 	case *syntax.LetWith:
 		old := c.lookup(sc, e.Name)
@@ -897,7 +944,14 @@ func (c *checker) useType(obj *Object, v *syntax.Var) Type {
 		}
 		return c.s.renameDims(obj.Type, nil, map[string]Dim{})
 	case LocalFun:
-		return c.s.renameDims(obj.Type, c.localSizes[obj], map[string]Dim{})
+		t := c.s.renameDims(obj.Type, c.localSizes[obj], map[string]Dim{})
+		if lp := c.localPolys[obj]; lp != nil {
+			t = c.instantiateLocal(lp, t)
+			if v != nil {
+				c.localUses = append(c.localUses, polyUse{v: v, obj: obj})
+			}
+		}
+		return t
 	case Local, SizeVar, Value:
 		return obj.Type
 	default:
@@ -1512,6 +1566,7 @@ func (c *checker) section(sc *scope, op, qual string, x syntax.Expr, left bool, 
 // Lambdas and loops
 
 func (c *checker) lambda(sc *scope, e *syntax.Lambda, hint Type) Type {
+	c.distinctNames(e.Params...)
 	ctx := &tyCtx{sc: sc, implicit: true, sizes: map[string]bool{}}
 	pts := make([]Type, len(e.Params))
 	h := c.hintOf(hint)
@@ -1544,6 +1599,7 @@ func (c *checker) lambda(sc *scope, e *syntax.Lambda, hint Type) Type {
 }
 
 func (c *checker) loop(sc *scope, l *syntax.Loop) Type {
+	c.distinctNames(l.Pat)
 	pt := c.patType(&tyCtx{sc: sc}, l.Pat)
 	if l.Init == nil {
 		// `loop x for ...` starts from the variables of the same names in

@@ -22,8 +22,10 @@
 // inference (`def id x = x`); such a function is checked at each type it
 // is used at, as an instance with an Info of its own (poly.go), so that
 // lowering only ever sees monomorphic code. The prelude's array functions
-// (prelude.fut) are such functions. Local functions are monomorphic, with
-// unannotated parameters inferred from their uses; a user function's sizes
+// (prelude.fut) are such functions. A local function with type parameters
+// is polymorphic the same way (localpoly.go); one without is monomorphic,
+// with unannotated parameters inferred from its uses, as Futhark does not
+// generalise local functions. A user function's sizes
 // ([n], or a name in a parameter type) are instantiated at each use, so
 // `dup [1, 2, 3]` has type [3]f32 while :type dup shows [n]f32 -> [n]f32.
 // Sizes are tracked loosely: ranks and element types must agree, two known
@@ -35,6 +37,10 @@
 // but never stored in arrays or tuples, returned from if, or carried by a
 // loop: each function value is then statically known where it is applied,
 // which is what lets lowering inline all of them.
+//
+// Uniqueness (consume.go) is checked on each declaration once its types
+// are known: what an in-place update or a consuming (`*`) parameter
+// consumes, what aliases what, and that nothing consumed is used again.
 //
 // Each top-level declaration is one inference problem: when it is done,
 // every type recorded in the Info is resolved, and a Global object carries

@@ -482,6 +482,7 @@ type mismatch struct {
 	dims   bool // two known sizes differ
 	da, db Dim
 	fun    bool // a function type where none is allowed
+	occurs bool // a variable would contain itself
 }
 
 // unify makes a and b equal. Sizes are tracked loosely: two different
@@ -620,7 +621,7 @@ func (s *solver) bind(v *tyVar, t Type) *mismatch {
 		return nil
 	}
 	if s.occurs(v, t) {
-		return &mismatch{}
+		return &mismatch{occurs: true}
 	}
 	if v.prims != 0 {
 		p, ok := t.(Prim)

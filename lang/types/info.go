@@ -40,6 +40,10 @@ type Info struct {
 	// a Path), the positions of the fields it goes through, in the
 	// records' order (records are tuples sorted by field name).
 	FieldPath map[syntax.Expr][]int
+	// LocalInstances are, for each polymorphic local function (one with
+	// type parameters), the instances its uses refer to: LocalFun objects
+	// whose Info holds its body checked at one type each.
+	LocalInstances map[*syntax.LetFun][]*Object
 }
 
 // NewInfo returns an empty Info with all maps allocated.
@@ -52,6 +56,8 @@ func NewInfo() *Info {
 		Updates:   map[*syntax.LetWith]*Object{},
 		Sizes:     map[syntax.Expr][]*Object{},
 		FieldPath: map[syntax.Expr][]int{},
+
+		LocalInstances: map[*syntax.LetFun][]*Object{},
 	}
 }
 
@@ -82,6 +88,7 @@ type Object struct {
 	Decl *syntax.ValDecl
 	Fun  *syntax.LetFun
 	// Info is, for a Global, the Info recorded when its declaration was
-	// checked (lowering needs it to inline or compile the body).
+	// checked (lowering needs it to inline or compile the body), and for
+	// an instance of a polymorphic local function the Info of its body.
 	Info *Info
 }

@@ -8,7 +8,7 @@
 -- ==
 -- entry: windows
 -- input { [1i32, 2i32, 3i32, 4i32, 5i32] 4i64 } output { [3i32, 5i32, 7i32, 9i32] }
--- input { [1i32, 2i32, 3i32, 4i32, 5i32] 5i64 } error: Index \[4:6:1\] out of bounds for array of shape \[5\]
+-- input { [1i32, 2i32, 3i32, 4i32, 5i32] 5i64 } error: Index \[4:6\] out of bounds for array of shape \[5\]
 entry windows (xs: []i32) (k: i64) : []i32 = map (\i -> i32.sum xs[i:i + 2]) (iota k)
 
 -- A range per row, i..<k: row 3 asks for 3..<2.

@@ -19,7 +19,7 @@
 def upd [n] (xs: *[n]i32) (i: i64) =
   let xs[i] = 5
   in xs
-def upd2 (m: [][]f32) =
+def upd2 (m: *[][]f32) =
   let m[0, 1] = 1
   let m[1] = [2, 3]
   in m with [0, 0] = 7
