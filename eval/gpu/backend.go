@@ -27,6 +27,10 @@
 //     the host; every maximal run of other statements is handed, as one
 //     synthetic function, to the fallback backend (the CPU interpreter, given
 //     by the caller: eval/gpu never imports eval/cpu).
+//   - seen.go remembers the programs run, by a fingerprint of their IR
+//     that leaves out positions and names: a repeated or renamed
+//     expression runs as the program seen first, with its module, so a
+//     hit generates, renders and hashes nothing.
 //   - tier.go is the module cache: a new module runs from a fast compile
 //     (NVRTC's -Ofc=mid) while the optimised one compiles in the background
 //     and replaces it; only optimised cubins reach the disk cache (cache.go).
