@@ -27,6 +27,10 @@
 //     the host; every maximal run of other statements is handed, as one
 //     synthetic function, to the fallback backend (the CPU interpreter, given
 //     by the caller: eval/gpu never imports eval/cpu).
+//   - seen.go remembers the programs run, by a fingerprint of their IR
+//     that leaves out positions and names: a repeated or renamed
+//     expression runs as the program seen first, with its module, so a
+//     hit generates, renders and hashes nothing.
 //   - tier.go is the module cache: a new module runs from a fast compile
 //     (NVRTC's -Ofc=mid) while the optimised one compiles in the background
 //     and replaces it; only optimised cubins reach the disk cache (cache.go).
@@ -72,9 +76,10 @@ type Backend struct {
 	g    *cuda.GPU
 	lim  Limits
 
-	cache   *tierCache // loaded modules, by cache key (tier.go)
-	counter cuda.Ptr   // last-block ticket, reset by the kernels
-	errFlag cuda.Ptr   // device error flag, 0 when no check failed
+	cache   *tierCache   // loaded modules, by cache key (tier.go)
+	seen    seenPrograms // generated modules, by program (seen.go)
+	counter cuda.Ptr     // last-block ticket, reset by the kernels
+	errFlag cuda.Ptr     // device error flag, 0 when no check failed
 }
 
 // loaded is a compiled, loaded module and its kernels' functions.
@@ -198,21 +203,16 @@ func Kernel(prog *core.Program) (string, error) {
 	return b.String(), nil
 }
 
-// load generates, compiles (or finds in the cache) and loads the module of
-// prog.
-func (b *Backend) load(prog *core.Program, t *eval.Timings) (*loaded, error) {
+// load compiles (or finds in the cache) and loads the module of a
+// program planned by seen (seen.go).
+func (b *Backend) load(e *seenProgram, t *eval.Timings) (*loaded, error) {
 	start := time.Now()
 	defer func() { t.Compile += time.Since(start) }()
-	m, err := generate(prog, b.lim)
-	if err != nil {
-		return nil, err
-	}
+	m := e.mod
 	if len(m.kernels) == 0 {
 		return &loaded{mod: m}, nil
 	}
-	p := b.g.Props()
-	src, key := moduleText(prelude, m.body, p.Arch(), p.NVRTCVersion)
-	l, info, err := b.cache.get(key, src, "arepl.cu", func(cubin []byte) (*loaded, error) {
+	l, info, err := b.cache.get(e.key, e.src, "arepl.cu", func(cubin []byte) (*loaded, error) {
 		cm, err := b.g.LoadModule(cubin)
 		if err != nil {
 			return nil, err
@@ -248,6 +248,26 @@ func (b *Backend) load(prog *core.Program, t *eval.Timings) (*loaded, error) {
 	lc := *l
 	lc.mod = m
 	return &lc, nil
+}
+
+// plan finds or generates the module of prog (seen.go); substitute allows
+// an alpha-equivalent program seen before in prog's place. The time counts
+// as compile time.
+func (b *Backend) plan(prog *core.Program, fn string, substitute bool, t *eval.Timings) (*seenProgram, string, error) {
+	start := time.Now()
+	defer func() { t.Compile += time.Since(start) }()
+	p := b.g.Props()
+	return b.seen.plan(prog, fn, b.lim, p.Arch(), p.NVRTCVersion, substitute, b.gpuRuns)
+}
+
+// gpuRuns reports whether the scan or histogram kernels run statement s
+// of prog (one that the module's own kernels do not).
+func (b *Backend) gpuRuns(prog *core.Program, s *core.Stmt) bool {
+	if m, _, err := b.scanPlan(prog, s); m != nil && err == nil {
+		return true
+	}
+	m, err := b.histPlan(prog, s)
+	return m != nil && err == nil
 }
 
 // run is the state of one Run.
@@ -357,7 +377,58 @@ func (b *Backend) Run(ctx context.Context, prog *core.Program, fn string, args [
 	if len(args) != len(f.Params) {
 		return nil, fmt.Errorf("gpu: %s takes %d arguments, got %d", fn, len(f.Params), len(args))
 	}
-	l, err := b.load(prog, t)
+	// A program seen before under other names or positions runs as
+	// that one (seen.go).
+	e, seenFn, err := b.plan(prog, fn, true, t)
+	if err != nil {
+		return nil, err
+	}
+	if e.prog == prog {
+		return b.run(ctx, e, fn, args, t)
+	}
+	before := *t
+	res, err := b.run(ctx, e, seenFn, args, t)
+	if err == nil && len(t.Notes) == len(before.Notes) {
+		return res, nil
+	}
+	if err != nil && (ctx.Err() != nil || b.g.Broken() != nil) {
+		return nil, err
+	}
+	// The error or a note would name the seen program's positions or
+	// variables: this program runs as itself, and the seen one, which
+	// notes things, no longer stands in for others.
+	if err == nil {
+		b.seen.setAlone(e)
+		freeResults(res, args)
+	}
+	*t = before
+	if e, _, err = b.plan(prog, fn, false, t); err != nil {
+		return nil, err
+	}
+	return b.run(ctx, e, fn, args, t)
+}
+
+// freeResults frees the device arrays of a discarded run's results that
+// are not among its arguments.
+func freeResults(res, args []eval.Value) {
+	keep := map[*devArray]bool{}
+	for _, v := range args {
+		if d, ok := v.Dev.(*devArray); ok {
+			keep[d] = true
+		}
+	}
+	for _, v := range res {
+		if d, ok := v.Dev.(*devArray); ok && !keep[d] {
+			d.Free()
+		}
+	}
+}
+
+// run runs fn of the planned program e.prog.
+func (b *Backend) run(ctx context.Context, e *seenProgram, fn string, args []eval.Value, t *eval.Timings) ([]eval.Value, error) {
+	prog := e.prog
+	f := prog.Fun(fn)
+	l, err := b.load(e, t)
 	if err != nil {
 		return nil, err
 	}

@@ -113,10 +113,46 @@ func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
 // (a cache hit is the REPL's common path: it should cost microseconds).
 // AREPL_NVRTC_OPTIONS's options (cuda.ExtraCompileOptions) change the
 // cubin, so they are part of the key.
+//
+// The answers are remembered by their inputs (moduleTexts): a scan or
+// histogram module is looked up at each of its launches, every iteration
+// of a loop, and a map lookup of the body costs a hash of its bytes where
+// canonical and SHA-256 cost tens of times that.
 func moduleText(pre, body, arch string, nvrtc [2]int) (src, key string) {
+	k := textKey{pre, body, arch, nvrtc, strings.Join(cuda.ExtraCompileOptions(), " ")}
+	moduleTexts.Lock()
+	v, ok := moduleTexts.m[k]
+	moduleTexts.Unlock()
+	if ok {
+		return v.src, v.key
+	}
 	c := canonical(body)
-	return pre + "\n" + c, cacheKey(preludeDigest(pre), c, arch, fmt.Sprint(nvrtc), strings.Join(cuda.ExtraCompileOptions(), " "))
+	v = textVal{pre + "\n" + c, cacheKey(preludeDigest(pre), c, arch, fmt.Sprint(nvrtc), k.opts)}
+	moduleTexts.Lock()
+	if len(moduleTexts.m) >= textLimit {
+		moduleTexts.m = map[textKey]textVal{}
+	}
+	moduleTexts.m[k] = v
+	moduleTexts.Unlock()
+	return v.src, v.key
 }
+
+// moduleTexts is moduleText's memory; a long session's bodies are
+// dropped when it reaches textLimit entries.
+var moduleTexts = struct {
+	sync.Mutex
+	m map[textKey]textVal
+}{m: map[textKey]textVal{}}
+
+const textLimit = 256
+
+type textKey struct {
+	pre, body, arch string
+	nvrtc           [2]int
+	opts            string
+}
+
+type textVal struct{ src, key string }
 
 var preludeDigests sync.Map // prelude text -> its cacheKey
 
