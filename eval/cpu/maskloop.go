@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"encoding/binary"
+
 	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/lang/core"
 )
@@ -17,6 +19,9 @@ import (
 // costing work. The lanes' iterations are independent and cannot fail, so
 // running them interleaved computes what running them one after the other
 // does.
+
+// allTrue8 is 8 bools, all true, as a little-endian word.
+const allTrue8 = 0x0101010101010101
 
 // maskLoop is a loop compiled for maskedLoop.
 type maskLoop struct {
@@ -148,26 +153,54 @@ func (f *frame) maskedLoop(s *core.Stmt, e *core.LoopExp) (bool, error) {
 		args = append(args, col{data: ibuf})
 	}
 	m := n
+	nextEnd := int64(0) // for: no live lane's count ends before it
 	for iter := int64(0); ; iter++ {
 		if err := f.m.cancelled(); err != nil {
 			return true, err
 		}
-		var cond []bool
-		if ml.wl != nil {
-			cond = cur[ml.cond].([]bool)
-		}
-		for j := 0; j < m; j++ {
-			if dead[j] {
-				continue
-			}
-			if ml.fl != nil && iter < bound[lanes[j]] || ml.wl != nil && cond[j] {
-				continue
-			}
+		// The lanes whose loop ends now: a while loop's lanes whose
+		// condition is false, found 8 lanes a word (most words are all
+		// live); a for loop's lanes whose count is reached, looked for
+		// only from the iteration the lowest count of a live lane ends.
+		end := func(j int) {
 			for i := range cur {
 				setLane(res[i].data, int(lanes[j]), cur[i], j)
 			}
 			dead[j] = true
 			ndead++
+		}
+		switch {
+		case ml.wl != nil:
+			cond := cur[ml.cond].([]bool)[:m]
+			cb, db := boolBytes(cond), boolBytes(dead[:m])
+			j := 0
+			for ; j+8 <= m; j += 8 {
+				if binary.LittleEndian.Uint64(cb[j:])|binary.LittleEndian.Uint64(db[j:]) == allTrue8 {
+					continue
+				}
+				for t := j; t < j+8; t++ {
+					if !cond[t] && !dead[t] {
+						end(t)
+					}
+				}
+			}
+			for ; j < m; j++ {
+				if !cond[j] && !dead[j] {
+					end(j)
+				}
+			}
+		case iter >= nextEnd:
+			nextEnd = 1<<63 - 1
+			for j := 0; j < m; j++ {
+				if dead[j] {
+					continue
+				}
+				if b := bound[lanes[j]]; iter < b {
+					nextEnd = min(nextEnd, b)
+					continue
+				}
+				end(j)
+			}
 		}
 		if ndead == m {
 			break
