@@ -139,3 +139,31 @@ func TestSelectBools(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapeLoopFuses checks that the escape loop's body compiles to six
+// kernels: (zr*zr - zi*zi) + cr, (2*zr)*zi + ci and zr'*zr' + zi'*zi' < 4
+// fused (fused.go), the count's add and compare, and the &&'s select.
+func TestEscapeLoopFuses(t *testing.T) {
+	p := escapeProgram(t, 60)
+	var loop *core.LoopExp
+	for _, s := range p.Funs[0].Body.Stmts {
+		if sc, ok := s.Exp.(*core.Screma); ok {
+			for _, st := range sc.Map.Body.Stmts {
+				if l, ok := st.Exp.(*core.LoopExp); ok {
+					loop = l
+				}
+			}
+		}
+	}
+	ml := compileMaskLoop(loop)
+	if ml == nil {
+		t.Fatal("the escape loop is not a masked loop")
+	}
+	var names []string
+	for _, op := range ml.u.ops {
+		names = append(names, op.s.Pat[0].Name)
+	}
+	if len(names) != 6 {
+		t.Fatalf("%d kernels (%v), want 6", len(names), names)
+	}
+}
