@@ -7,39 +7,64 @@ import (
 	"github.com/arepl/arepl/lang/core"
 )
 
-// escapeProgram is Mandelbrot's escape loop as lowering writes it (the
-// `&&` of the condition an if whose else is false) over the points
+// escapeProgram is Mandelbrot's escape loop (escapeLoop) over the points
 // (crs[i], cis[i]), returning each point's count and final z: a map whose
 // lambda holds a while loop that maskedLoop runs, with lanes ending at
 // every iteration from 0 to limit.
 func escapeProgram(t *testing.T, limit int64) *core.Program {
-	f64, i32 := core.Scalar(core.F64), core.Scalar(core.I32)
-	c := func(v float64) core.Const { return core.FloatConst(core.F64, v) }
+	f64 := core.Scalar(core.F64)
 	return program(t, []core.Type{core.ArrayOf(core.F64, 1), core.ArrayOf(core.F64, 1)}, func(b *core.Builder, ps []*core.Var) []core.Atom {
 		w := b.Size(ps[0], 0)
 		lam := b.Lambda([]core.Type{f64, f64}, func(lb *core.Builder, pt []*core.Var) []core.Atom {
-			cr, ci := pt[0], pt[1]
-			// going is i < limit && zr*zr + zi*zi < 4.
-			going := func(b *core.Builder, i, zr, zi core.Atom) *core.Var {
-				lt := b.BinOp(core.Lt, i, core.IntConst(core.I32, limit))
-				tb, eb := b.Nested(), b.Nested()
-				m := tb.BinOp(core.Add, tb.BinOp(core.Mul, zr, zr), tb.BinOp(core.Mul, zi, zi))
-				return b.Bind("b", &core.IfExp{Cond: lt, Then: tb.Body(tb.BinOp(core.Lt, m, c(4))),
-					Else: eb.Body(core.BoolConst(false)), Ret: []core.Type{core.Scalar(core.Bool)}})[0]
-			}
-			c0 := going(lb, core.IntConst(core.I32, 0), c(0), c(0))
-			bb := lb.Nested()
-			cond, zr, zi, i := bb.Fresh("cond", core.Scalar(core.Bool)), bb.Fresh("zr", f64), bb.Fresh("zi", f64), bb.Fresh("i", i32)
-			zr2 := bb.BinOp(core.Add, bb.BinOp(core.Sub, bb.BinOp(core.Mul, zr, zr), bb.BinOp(core.Mul, zi, zi)), cr)
-			zi2 := bb.BinOp(core.Add, bb.BinOp(core.Mul, bb.BinOp(core.Mul, c(2), zr), zi), ci)
-			i2 := bb.BinOp(core.Add, i, core.IntConst(core.I32, 1))
-			r := lb.Bind("loop", &core.LoopExp{Params: []*core.Var{cond, zr, zi, i},
-				Init: []core.Atom{c0, c(0), c(0), core.IntConst(core.I32, 0)},
-				Form: core.WhileLoop{Cond: cond}, Body: bb.Body(going(bb, i2, zr2, zi2), zr2, zi2, i2)})
-			return []core.Atom{r[3], r[1], r[2]}
+			return escapeLoop(lb, pt[0], pt[1], limit, escapeShape{})
 		})
 		return toAtoms(b.Map(w, ps, lam))
 	})
+}
+
+// escapeShape varies the escape loop's body: zr' = zr*zr ∓ zi*zi + cr
+// (plus: the sum), zi' = (k*zr)*zi + ci (k 2 when zero), and the bound on
+// zr*zr + zi*zi (4 when zero).
+type escapeShape struct {
+	plus     bool
+	k, bound float64
+}
+
+// escapeLoop builds Mandelbrot's escape loop from (cr, ci) as lowering
+// writes it (the `&&` of the condition an if whose else is false),
+// returning the count (i32) and the final zr and zi.
+func escapeLoop(lb *core.Builder, cr, ci core.Atom, limit int64, sh escapeShape) []core.Atom {
+	f64, i32 := core.Scalar(core.F64), core.Scalar(core.I32)
+	c := func(v float64) core.Const { return core.FloatConst(core.F64, v) }
+	k, bound := sh.k, sh.bound
+	if k == 0 {
+		k = 2
+	}
+	if bound == 0 {
+		bound = 4
+	}
+	// going is i < limit && zr*zr + zi*zi < bound.
+	going := func(b *core.Builder, i, zr, zi core.Atom) *core.Var {
+		lt := b.BinOp(core.Lt, i, core.IntConst(core.I32, limit))
+		tb, eb := b.Nested(), b.Nested()
+		m := tb.BinOp(core.Add, tb.BinOp(core.Mul, zr, zr), tb.BinOp(core.Mul, zi, zi))
+		return b.Bind("b", &core.IfExp{Cond: lt, Then: tb.Body(tb.BinOp(core.Lt, m, c(bound))),
+			Else: eb.Body(core.BoolConst(false)), Ret: []core.Type{core.Scalar(core.Bool)}})[0]
+	}
+	c0 := going(lb, core.IntConst(core.I32, 0), c(0), c(0))
+	bb := lb.Nested()
+	cond, zr, zi, i := bb.Fresh("cond", core.Scalar(core.Bool)), bb.Fresh("zr", f64), bb.Fresh("zi", f64), bb.Fresh("i", i32)
+	op := core.Sub
+	if sh.plus {
+		op = core.Add
+	}
+	zr2 := bb.BinOp(core.Add, bb.BinOp(op, bb.BinOp(core.Mul, zr, zr), bb.BinOp(core.Mul, zi, zi)), cr)
+	zi2 := bb.BinOp(core.Add, bb.BinOp(core.Mul, bb.BinOp(core.Mul, c(k), zr), zi), ci)
+	i2 := bb.BinOp(core.Add, i, core.IntConst(core.I32, 1))
+	r := lb.Bind("loop", &core.LoopExp{Params: []*core.Var{cond, zr, zi, i},
+		Init: []core.Atom{c0, c(0), c(0), core.IntConst(core.I32, 0)},
+		Form: core.WhileLoop{Cond: cond}, Body: bb.Body(going(bb, i2, zr2, zi2), zr2, zi2, i2)})
+	return []core.Atom{r[3], r[1], r[2]}
 }
 
 func toAtoms(vs []*core.Var) []core.Atom {
