@@ -10,7 +10,11 @@ import (
 )
 
 // FuzzFusion generates random well-typed pipelines of maps, scans,
-// reductions, filters, iota producers and row-wise SOACs over i32 data,
+// reductions (one by a non-commutative tuple operator), filters, iota
+// producers, row-wise SOACs and maps whose lambdas run loops (for loops
+// with tuple states and in-place updates, while loops: Mandelbrot's in
+// f64 and in i32 over a 2-D map, a Collatz-like one with branches) over
+// i32 data,
 // and checks that the fused and the unfused programs give the same values
 // (i32 arithmetic wraps, so equality is exact). Inputs that do not make a
 // program are impossible by construction: every byte string decodes to
@@ -22,6 +26,9 @@ func FuzzFusion(f *testing.F) {
 		"\x03\x03\x03\x03\x01\x01\x05\x05\x07\x07\x09",
 		"\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8\xf7\xf6\xf5\xf4",
 		"\x06\x00\x06\x01\x06\x02\x08\x03\x08\x04",
+		// The loops in lambdas (cases 12 to 16) over 33 elements.
+		"\x21\x05\x30\x63\x90\x10\x31\x77\x60\x08\x55\x64\x20\x42\x99\x80\x81\x09\x11\x13\x17\x19\x23\x29\x31\x37\x41\x43\x47\x53\x59\x61\x67\x71" +
+			"\x05\x03\x0c\x00\x00\x1e\x00\x00\x03\x0c\x01\x01\x14\x01\x00\x04\x0d\x14\xc8\x00\x05\x0e\x00\x02\x0f\x00\x01\x03\x10\x1e\x00\x01\x0c\x02\x02\x27\x02\x03\x03\x0d\x1d\xff\x02",
 	} {
 		f.Add([]byte(seed))
 	}
@@ -94,7 +101,7 @@ func genPipeline(data []byte) (input, prog string) {
 	for k := 0; k < steps && !g.done(); k++ {
 		v := fmt.Sprintf("v%d", k)
 		c := g.pick(7) - 3
-		switch g.pick(12) {
+		switch g.pick(17) {
 		case 0:
 			fmt.Fprintf(&b, "let %s = map (\\x -> x %s %d) %s\n", v, arithOps[g.pick(len(arithOps))], c, arr())
 			arrs = append(arrs, v)
@@ -140,6 +147,39 @@ func genPipeline(data []byte) (input, prog string) {
 		case 11:
 			// A loop in a lambda whose trip count depends on the element.
 			fmt.Fprintf(&b, "let %s = map (\\x -> loop a = x for i < (x & 7) do a * 3 + i32.i32 i) %s\n", v, arr())
+			arrs = append(arrs, v)
+		case 12:
+			// Mandelbrot's escape loop in f64 from each element: a while
+			// loop with a tuple state in a map (the masked loop and its
+			// fused f64 kernels), its count the result.
+			k := []string{"2", "-1", "0.5"}[g.pick(3)]
+			zr := []string{"zr * zr - zi * zi + cr", "zr * zr + zi * zi + cr", "zr * zi - zi * zr + cr"}[g.pick(3)]
+			fmt.Fprintf(&b, "let %s = map2 (\\x y -> let cr = f64.i32 x / 40 let ci = f64.i32 y / 60 let (_, _, i) = loop (zr, zi, i) = (0f64, 0f64, 0i32) while i < %d && zr * zr + zi * zi < 4 do (%s, %s * zr * zi + ci, i + 1) in i) %s %s\n",
+				v, 5+g.pick(40), zr, k, arr(), arr())
+			arrs = append(arrs, v)
+		case 13:
+			// The same loop in i32 over a 2-D map (rows flattened into
+			// the masked loop's blocks), wrapping arithmetic.
+			fmt.Fprintf(&b, "let %s = map (\\r -> map (\\x -> let (_, _, n) = loop (a, c, n) = (x, r, 0i32) while n < %d && a * a + c * c < %d do (a * a - c * c + x, 2 * a * c + r, n + 1) in n) %s) (map i32.i64 (iota 3))\n",
+				v, 3+g.pick(30), 50+g.pick(5000), arr())
+			mats = append(mats, v)
+		case 14:
+			// A for loop with a tuple state and an in-place update of
+			// a small array in a lambda.
+			fmt.Fprintf(&b, "let %s = map (\\x -> let (s, a) = loop (s, a) = (x, [x, 1, 2, 3]) for i < (x & 7) do (s * %d + a[i & 3], a with [(i + 1) & 3] = s - i) in s + a[0] + a[3]) %s\n",
+				v, c, arr())
+			arrs = append(arrs, v)
+		case 15:
+			// A reduction by a non-commutative tuple operator: affine
+			// maps composed (associative in wrapping arithmetic).
+			x, y := arr(), arr()
+			fmt.Fprintf(&b, "let (%s, %s_b) = reduce (\\(a, b) (c, d) -> (a * c, a * d + b)) (1, 0) (zip (map (\\x -> x | 1) %s) %s)\n", v, v, x, y)
+			scalars = append(scalars, v, v+"_b")
+		case 16:
+			// A while loop whose condition is a bool in its state, with
+			// branches in the body (speculated selects).
+			fmt.Fprintf(&b, "let %s = map (\\x -> let (_, m, s) = loop (go, m, s) = (x != 0, x, 0i32) while go do (let m2 = if m & 1 == 0 then m >> 1 else (m * 3 + 1) & 1023 in (m2 != 1 && s < %d, m2, s + 1)) in m + s) %s\n",
+				v, 10+g.pick(60), arr())
 			arrs = append(arrs, v)
 		}
 	}

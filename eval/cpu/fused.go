@@ -9,14 +9,20 @@ import "github.com/arepl/arepl/lang/core"
 // Reduce2x2MM's 2x2 product (a*b + c*d, four times) that traffic and the
 // per-statement call were most of the work, and in Mandelbrot's loop
 // (x*x - y*y, x*x + y*y) a large part of it. compileVecMode recognises
-// these shapes on i32 lanes, and a*b ± c*d on f64 (fusePlan), and runs
-// each as one kernel:
+// these shapes on i32 lanes, and on f64 the shapes of Mandelbrot's loop
+// (fusePlan), and runs each as one kernel:
 //
 //	t = a + b; m = max(c, t)    -> m = maxAdd(c, a, b)   (and min)
 //	p = a * b; q = c * e; s = p + q  -> s = mulAdd2(a, b, c, e)
+//	f64: s = p ± q; r = s + f        -> r = mulAdd2Add(a, b, c, e, f)  (x*x - y*y + cx)
+//	f64: t = k * a; u = t * b; r = u + c  -> r = scaledMulAdd(a, b, c, k)  (2*x*y + cy)
+//	f64: s = p + q; l = s < k        -> l = mulAdd2Lt(a, b, c, e, k)  (x*x + y*y < 4)
 //
-// where the intermediates (t, p, q) are used by nothing else. Wrapping
-// 32-bit arithmetic computes exactly the values of the two statements.
+// where the intermediates (t, p, q, s, u) are used by nothing else.
+// Wrapping 32-bit arithmetic computes exactly the values of the
+// statements; the f64 kernels round every operation to float64 as its
+// statement does (never an FMA) and keep each statement's operand order,
+// so they give the same bits, NaNs' included.
 
 // Portable kernels; the AVX2 build replaces them (fused_avx2.go).
 var (
@@ -26,7 +32,44 @@ var (
 
 	fusedMulAdd2F64 = mulAdd2F64
 	fusedMulSub2F64 = mulSub2F64
+
+	fusedMulAdd2AddF64   = mulAdd2AddF64
+	fusedMulSub2AddF64   = mulSub2AddF64
+	fusedScaledMulAddF64 = scaledMulAddF64
+	fusedMulAdd2LtF64    = mulAdd2LtF64
 )
+
+// mulAdd2AddF64 is d = (a*b + c*e) + f, each operation rounded.
+func mulAdd2AddF64(d, a, b, c, e, f []float64) {
+	a, b, c, e, f = a[:len(d)], b[:len(d)], c[:len(d)], e[:len(d)], f[:len(d)]
+	for i := range d {
+		d[i] = float64(float64(a[i]*b[i])+float64(c[i]*e[i])) + f[i]
+	}
+}
+
+// mulSub2AddF64 is d = (a*b - c*e) + f, each operation rounded.
+func mulSub2AddF64(d, a, b, c, e, f []float64) {
+	a, b, c, e, f = a[:len(d)], b[:len(d)], c[:len(d)], e[:len(d)], f[:len(d)]
+	for i := range d {
+		d[i] = float64(float64(a[i]*b[i])-float64(c[i]*e[i])) + f[i]
+	}
+}
+
+// scaledMulAddF64 is d = (a*k)*b + c, each operation rounded.
+func scaledMulAddF64(d, a, b, c []float64, k float64) {
+	a, b, c = a[:len(d)], b[:len(d)], c[:len(d)]
+	for i := range d {
+		d[i] = float64(float64(a[i]*k)*b[i]) + c[i]
+	}
+}
+
+// mulAdd2LtF64 is d = a*b + c*e < k, each operation rounded.
+func mulAdd2LtF64(d []bool, a, b, c, e []float64, k float64) {
+	a, b, c, e = a[:len(d)], b[:len(d)], c[:len(d)], e[:len(d)]
+	for i := range d {
+		d[i] = float64(float64(a[i]*b[i])+float64(c[i]*e[i])) < k
+	}
+}
 
 // The f64 kernels round each product to float64 before the sum (the
 // conversions forbid fusing them into an FMA), as the three statements do.
@@ -71,7 +114,26 @@ func mulAdd2x32(d, a, b, c, e []int32) {
 type fusion struct {
 	skip  map[*core.Stmt]bool
 	users map[*core.Stmt][]*core.BinOpExp // the absorbed producers, in operand order
+	// outer: the f64 users that absorb a fused user (mulAdd2Add,
+	// mulAdd2Lt: the inner sum is users[s]'s producers, its operator
+	// innerOp) or a scaled product (scaledMulAdd: users[s] is the
+	// product t * b and the scaling k * a).
+	outer map[*core.Stmt]f64Fusion
 }
+
+// f64Fusion is a fused f64 user of fusion.outer.
+type f64Fusion struct {
+	kind    f64Kind
+	innerOp core.BinOp // mulAdd2Add: the sum's + or -
+}
+
+type f64Kind int
+
+const (
+	mulAdd2Add   f64Kind = iota // (a*b ± c*e) + f
+	scaledMulAdd                // (k*a)*b + c
+	mulAdd2Lt                   // a*b + c*e < k
+)
 
 // useCounts counts the uses of every variable in b (its statements, the
 // branches of its ifs, its results); ok is false when b has a statement
@@ -111,7 +173,7 @@ func useCounts(b *core.Body, uses map[string]int) bool {
 // fusePlan finds the fusable shapes among the statements of b. lane is
 // the lane type of a statement's type; uses are the lambda's use counts.
 func fusePlan(b *core.Body, uses map[string]int, lane func(core.PrimType) core.PrimType) *fusion {
-	fu := &fusion{skip: map[*core.Stmt]bool{}, users: map[*core.Stmt][]*core.BinOpExp{}}
+	fu := &fusion{skip: map[*core.Stmt]bool{}, users: map[*core.Stmt][]*core.BinOpExp{}, outer: map[*core.Stmt]f64Fusion{}}
 	def := map[string]*core.Stmt{}
 	for _, s := range b.Stmts {
 		if len(s.Pat) == 1 {
@@ -142,9 +204,60 @@ func fusePlan(b *core.Body, uses map[string]int, lane func(core.PrimType) core.P
 		return s
 	}
 	isVar := func(a core.Atom) bool { _, ok := a.(*core.Var); return ok }
+	// single is the single-use statement of this body defining a, not
+	// yet absorbed by another.
+	single := func(a core.Atom) *core.Stmt {
+		v, ok := a.(*core.Var)
+		if !ok || uses[v.Name] != 1 || def[v.Name] == nil || fu.skip[def[v.Name]] {
+			return nil
+		}
+		return def[v.Name]
+	}
+	// sum2 is the fused f64 a*b ± c*e defining a (used once), with its
+	// operator.
+	sum2 := func(a core.Atom) (*core.Stmt, core.BinOp) {
+		s := single(a)
+		if s == nil || len(fu.users[s]) != 2 {
+			return nil, 0
+		}
+		if _, ok := fu.outer[s]; ok {
+			return nil, 0
+		}
+		e := s.Exp.(*core.BinOpExp)
+		if e.T != core.F64 {
+			return nil, 0
+		}
+		return s, e.Op
+	}
+	// scaled is the single-use f64 k * a (or a * k) defining v, k a
+	// constant and a a variable.
+	scaled := func(v core.Atom) *core.Stmt {
+		s := single(v)
+		if s == nil || fu.users[s] != nil {
+			return nil
+		}
+		e, ok := s.Exp.(*core.BinOpExp)
+		if !ok || e.Op != core.Mul || e.T != core.F64 {
+			return nil
+		}
+		_, cx := e.X.(core.Const)
+		_, cy := e.Y.(core.Const)
+		if cx == cy || !isVar(e.X) && !isVar(e.Y) {
+			return nil
+		}
+		return s
+	}
 	for _, s := range b.Stmts {
 		e, ok := s.Exp.(*core.BinOpExp)
-		if !ok || !isVar(e.X) || !isVar(e.Y) {
+		if !ok {
+			continue
+		}
+		if e.T == core.F64 && isVar(e.X) {
+			if f64Outer(fu, s, e, isVar, sum2, scaled, single) {
+				continue
+			}
+		}
+		if !isVar(e.X) || !isVar(e.Y) {
 			continue
 		}
 		switch {
@@ -174,9 +287,58 @@ func fusePlan(b *core.Body, uses map[string]int, lane func(core.PrimType) core.P
 	return fu
 }
 
-// fusedOp compiles the user statement e of a fusion (producers as
+// f64Outer plans s (an f64 operator whose left operand is a variable) as
+// one of the outer f64 fusions, reporting whether it did.
+func f64Outer(fu *fusion, s *core.Stmt, e *core.BinOpExp, isVar func(core.Atom) bool,
+	sum2 func(core.Atom) (*core.Stmt, core.BinOp), scaled func(core.Atom) *core.Stmt, single func(core.Atom) *core.Stmt) bool {
+	switch {
+	case e.Op == core.Add && isVar(e.Y):
+		// (a*b ± c*e) + f
+		if in, op := sum2(e.X); in != nil {
+			fu.skip[in] = true
+			fu.users[s] = fu.users[in]
+			fu.outer[s] = f64Fusion{kind: mulAdd2Add, innerOp: op}
+			return true
+		}
+		// (k*a)*b + c: the product u = t * b, t = k * a.
+		u := single(e.X)
+		if u == nil || fu.users[u] != nil {
+			return false
+		}
+		ue, ok := u.Exp.(*core.BinOpExp)
+		if !ok || ue.Op != core.Mul || ue.T != core.F64 || !isVar(ue.Y) {
+			return false
+		}
+		t := scaled(ue.X)
+		if t == nil {
+			return false
+		}
+		fu.skip[u], fu.skip[t] = true, true
+		fu.users[s] = []*core.BinOpExp{ue, t.Exp.(*core.BinOpExp)}
+		fu.outer[s] = f64Fusion{kind: scaledMulAdd}
+		return true
+	case e.Op == core.Lt:
+		// a*b + c*e < k
+		if _, ok := e.Y.(core.Const); !ok {
+			return false
+		}
+		if in, op := sum2(e.X); in != nil && op == core.Add {
+			fu.skip[in] = true
+			fu.users[s] = fu.users[in]
+			fu.outer[s] = f64Fusion{kind: mulAdd2Lt}
+			return true
+		}
+	}
+	return false
+}
+
+// fusedOp compiles the user statement s of a fusion (producers as
 // fusePlan found them) with reg giving operand registers.
-func fusedOp(e *core.BinOpExp, prods []*core.BinOpExp, reg func(core.Atom) int) func(regs []any, w *worker, d int) kerr {
+func fusedOp(fu *fusion, s *core.Stmt, reg func(core.Atom) int) func(regs []any, w *worker, d int) kerr {
+	e, prods := s.Exp.(*core.BinOpExp), fu.users[s]
+	if o, ok := fu.outer[s]; ok {
+		return f64OuterOp(o, e, prods, reg)
+	}
 	if e.T == core.F64 { // a*b ± c*e
 		a, b, c, f := reg(prods[0].X), reg(prods[0].Y), reg(prods[1].X), reg(prods[1].Y)
 		k := fusedMulAdd2F64
@@ -213,6 +375,43 @@ func fusedOp(e *core.BinOpExp, prods []*core.BinOpExp, reg func(core.Atom) int) 
 		k(regs[d].([]int32), regs[c].([]int32), regs[a].([]int32), regs[b].([]int32))
 		return kOK
 	}
+}
+
+// f64OuterOp compiles an outer f64 fusion (fusion.outer).
+func f64OuterOp(o f64Fusion, e *core.BinOpExp, prods []*core.BinOpExp, reg func(core.Atom) int) func(regs []any, w *worker, d int) kerr {
+	switch o.kind {
+	case mulAdd2Add:
+		a, b, c, g, f := reg(prods[0].X), reg(prods[0].Y), reg(prods[1].X), reg(prods[1].Y), reg(e.Y)
+		k := fusedMulAdd2AddF64
+		if o.innerOp == core.Sub {
+			k = fusedMulSub2AddF64
+		}
+		return func(regs []any, _ *worker, d int) kerr {
+			k(regs[d].([]float64), regs[a].([]float64), regs[b].([]float64), regs[c].([]float64), regs[g].([]float64), regs[f].([]float64))
+			return kOK
+		}
+	case scaledMulAdd:
+		// prods: the product t * b and the scaling t = k * a (or a * k).
+		t := prods[1]
+		x, kc := t.X, t.Y
+		if _, ok := x.(core.Const); ok {
+			x, kc = kc, x
+		}
+		k := kc.(core.Const).Float()
+		a, b, c := reg(x), reg(prods[0].Y), reg(e.Y)
+		return func(regs []any, _ *worker, d int) kerr {
+			fusedScaledMulAddF64(regs[d].([]float64), regs[a].([]float64), regs[b].([]float64), regs[c].([]float64), k)
+			return kOK
+		}
+	case mulAdd2Lt:
+		a, b, c, g := reg(prods[0].X), reg(prods[0].Y), reg(prods[1].X), reg(prods[1].Y)
+		k := e.Y.(core.Const).Float()
+		return func(regs []any, _ *worker, d int) kerr {
+			fusedMulAdd2LtF64(regs[d].([]bool), regs[a].([]float64), regs[b].([]float64), regs[c].([]float64), regs[g].([]float64), k)
+			return kOK
+		}
+	}
+	panic("cpu: f64OuterOp of an unknown kind")
 }
 
 // maskUses records in maskOf the variables of b used once (uses), by an

@@ -14,6 +14,8 @@ import (
 func useFusedSIMD() {
 	fusedMaxAdd, fusedMinAdd, fusedMulAdd2 = vMaxAdd32, vMinAdd32, vMulAdd2x32
 	fusedMulAdd2F64, fusedMulSub2F64 = vMulAdd2F64, vMulSub2F64
+	fusedMulAdd2AddF64, fusedMulSub2AddF64 = vMulAdd2AddF64, vMulSub2AddF64
+	fusedScaledMulAddF64, fusedMulAdd2LtF64 = vScaledMulAddF64, vMulAdd2LtF64
 	transpose8x32 = vTranspose8x32
 	binVSTab[core.Max][core.I32] = vs(vMaxVSI32)
 	binVSTab[core.Min][core.I32] = vs(vMinVSI32)
@@ -164,5 +166,69 @@ func vMulSub2F64(d, a, b, c, e []float64) {
 	archsimd.ClearAVXUpperBits()
 	for ; i < n; i++ {
 		d[i] = float64(a[i]*b[i]) - float64(c[i]*e[i])
+	}
+}
+
+// The outer f64 fusions of fused.go, every operation rounded as its
+// statement's is, in the statements' operand order.
+
+func vMulAdd2AddF64(d, a, b, c, e, f []float64) {
+	n := len(d)
+	a, b, c, e, f = a[:n], b[:n], c[:n], e[:n], f[:n]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		p := archsimd.LoadFloat64x4Slice(a[i:]).Mul(archsimd.LoadFloat64x4Slice(b[i:]))
+		q := archsimd.LoadFloat64x4Slice(c[i:]).Mul(archsimd.LoadFloat64x4Slice(e[i:]))
+		p.Add(q).Add(archsimd.LoadFloat64x4Slice(f[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = float64(float64(a[i]*b[i])+float64(c[i]*e[i])) + f[i]
+	}
+}
+
+func vMulSub2AddF64(d, a, b, c, e, f []float64) {
+	n := len(d)
+	a, b, c, e, f = a[:n], b[:n], c[:n], e[:n], f[:n]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		p := archsimd.LoadFloat64x4Slice(a[i:]).Mul(archsimd.LoadFloat64x4Slice(b[i:]))
+		q := archsimd.LoadFloat64x4Slice(c[i:]).Mul(archsimd.LoadFloat64x4Slice(e[i:]))
+		p.Sub(q).Add(archsimd.LoadFloat64x4Slice(f[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = float64(float64(a[i]*b[i])-float64(c[i]*e[i])) + f[i]
+	}
+}
+
+func vScaledMulAddF64(d, a, b, c []float64, k float64) {
+	n := len(d)
+	a, b, c = a[:n], b[:n], c[:n]
+	kv := archsimd.BroadcastFloat64x4(k)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		p := archsimd.LoadFloat64x4Slice(a[i:]).Mul(kv).Mul(archsimd.LoadFloat64x4Slice(b[i:]))
+		p.Add(archsimd.LoadFloat64x4Slice(c[i:])).StoreSlice(d[i:])
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = float64(float64(a[i]*k)*b[i]) + c[i]
+	}
+}
+
+func vMulAdd2LtF64(d []bool, a, b, c, e []float64, k float64) {
+	n := len(d)
+	a, b, c, e = a[:n], b[:n], c[:n], e[:n]
+	kv := archsimd.BroadcastFloat64x4(k)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		p := archsimd.LoadFloat64x4Slice(a[i:]).Mul(archsimd.LoadFloat64x4Slice(b[i:]))
+		q := archsimd.LoadFloat64x4Slice(c[i:]).Mul(archsimd.LoadFloat64x4Slice(e[i:]))
+		putBools4(d[i:], p.Add(q).Less(kv).ToBits())
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		d[i] = float64(float64(a[i]*b[i])+float64(c[i]*e[i])) < k
 	}
 }

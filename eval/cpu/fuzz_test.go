@@ -15,7 +15,9 @@ import (
 // input (maps with random scalar lambdas, including branches and gathers;
 // reductions and scans with builtin and general associative operators;
 // fused Scremas with map-outs; sequential loops over the elements that
-// update a loop-carried array under a branch) over random integer data,
+// update a loop-carried array under a branch; maps whose lambdas run
+// Mandelbrot's escape loop in f64, for loops with tuple states and while
+// loops, which run as masked loops) over random integer data,
 // and checks that one worker with large chunks, many workers with small
 // chunks, and the frame interpreter without compiled sequential code
 // (Options.Interpret) give identical results, or all fail with a
@@ -24,6 +26,9 @@ func FuzzInterp(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
 	f.Add([]byte{200, 17, 0, 3, 99, 1, 250, 4, 8, 15, 16, 23, 42, 7, 7, 7, 1, 2, 3})
 	f.Add([]byte{64, 3, 2, 1, 0, 255, 128, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 2, 2, 2, 2})
+	// Maps of the escape loop (escapeMap) over i32 and u8.
+	f.Add([]byte("\x00\x28\x00\x5c\x3e\xe5\xab\x7a\x65\xfa\xfc\x5d\xf5\x97\xea\x87\x64\x81\x3c\xa6\x59\x78\x56\x79\x66\xbb\x67\xfc\x6e\x99\x87\x03\xaf\xcf\x70\xcf\xb1\x8b\x8a\x9b\x3a\x90\xf4\x4a\xfd\x52\x61\x69\xdf\x43\xd0\xf5\x33\x67\x84\xad\xf0\x2d\xfb\x4b\xf4\x4d\xfa\x28\x7f\x2f\xb4\x68\xc9\x03\x44\x2c\xf4\xcc\xcf\x5c\xc5\xd5\x42\x8a\xcb\xb8\x49\xab\xad\x9a\x40\xde\x09\xd8\x4a\x53\xda\x02\xea\x33\x04\x83\xd8\xce\xf5\xf1\xd4\x4d\x73\x58\x5a\xbc\x98\xfd\x1d\x2f\xb4\x5b\x4d\x6c\x86\x27\x53\x76\x42\x99\x36\x01\x07\x32\x01\x00\x00\x15\x09\x00\x02\x03"))
+	f.Add([]byte("\x02\x1e\x00\xbf\x21\xb7\xa8\x2d\x88\xb1\x57\xcb\xd0\xd1\x05\x8b\xde\x17\x83\xcd\x8c\x2d\x6e\x91\x53\xbf\x45\xe0\x2d\x36\xa7\x85\xee\x2d\x70\x26\xef\xa1\x53\x2f\x70\xba\xfb\xc2\xce\x9d\xe9\x0a\x61\x68\x08\x2a\xcb\xba\x21\x06\x8f\x6d\x7e\x47\xa0\x09\x42\x75\xe4\x8d\x08\xd9\x55\x89\xd4\x46\xff\x7c\x8c\xf3\x1f\xb3\x1c\xe8\x95\x92\x07\x61\x6e\x0b\x55\x98\x78\x60\xd2\x22\x5a\x02\x23\x1e\x01\x03\x02\x01\x07\x3c\x04\x01\x01\x05"))
 	f.Fuzz(fuzzOne)
 }
 
@@ -128,6 +133,14 @@ func (g *gen) program() (*core.Program, []eval.Value) {
 				// masked loop over blocks of flattened rows (flatMaskedMap).
 				results = append(results, fb.Map(w, cur[:1], g.nestedLoopMap(fb))[0])
 			case 0: // map2 with a random lambda
+				if v%14 == 7 {
+					// Mandelbrot's escape loop in f64 and a for loop with a
+					// tuple state, both run as masked loops.
+					counts, zr := g.escapeMap(fb, w, cur[:2])
+					results = append(results, zr)
+					cur = []*core.Var{counts, cur[0]}
+					break
+				}
 				lam := g.lambda(fb, 2, py)
 				out := fb.Map(w, cur[:2], lam)[0]
 				cur = []*core.Var{out, cur[0]}
@@ -185,6 +198,33 @@ func (g *gen) nestedLoopMap(b *core.Builder) *core.Lambda {
 		})
 		return []core.Atom{ob.Bind("row", &core.Screma{W: k, Map: inner, Index: j})[0]}
 	})
+}
+
+// escapeMap maps Mandelbrot's escape loop (escapeLoop, in a random
+// shape) over the points (x/40, y/60) of two arrays, and a for loop
+// with a tuple state over its count; it returns the result of the for
+// loop, converted to g.t, and the final zr (f64, compared bit for bit:
+// the fused f64 kernels against the frame interpreter's statements).
+func (g *gen) escapeMap(b *core.Builder, w core.Atom, arrs []*core.Var) (*core.Var, *core.Var) {
+	st := core.Scalar(g.t)
+	limit := int64(1 + g.pick(60))
+	sh := escapeShape{plus: g.pick(4) == 0, k: []float64{2, 2, -1, 0.5}[g.pick(4)], bound: []float64{4, 4, 1e9, 0.25}[g.pick(4)]}
+	lam := b.Lambda([]core.Type{st, st}, func(lb *core.Builder, ps []*core.Var) []core.Atom {
+		cr := lb.BinOp(core.Div, lb.Conv(core.F64, ps[0]), core.FloatConst(core.F64, 40))
+		ci := lb.BinOp(core.Div, lb.Conv(core.F64, ps[1]), core.FloatConst(core.F64, 60))
+		r := escapeLoop(lb, cr, ci, limit, sh)
+		// loop (a, s) = (count, y) for i < (count & 7) do (a*3 + i, s ^ a)
+		n := lb.Conv(g.t, r[0])
+		bb := lb.Nested()
+		a, s, i := bb.Fresh("a", st), bb.Fresh("s", st), bb.Fresh("i", st)
+		a2 := bb.BinOp(core.Add, bb.BinOp(core.Mul, a, core.IntConst(g.t, 3)), i)
+		s2 := bb.BinOp(core.Xor, s, a)
+		fl := lb.Bind("loop", &core.LoopExp{Params: []*core.Var{a, s}, Init: []core.Atom{n, ps[1]},
+			Form: core.ForLoop{I: i, Bound: lb.BinOp(core.And, n, core.IntConst(g.t, 7))}, Body: bb.Body(a2, s2)})
+		return []core.Atom{lb.BinOp(core.Add, fl[0], fl[1]), r[1]}
+	})
+	out := b.Map(w, arrs, lam)
+	return out[0], out[1]
 }
 
 // halving is a while loop shifting init right until it is 0 or -1 (on

@@ -1,7 +1,9 @@
 package cpu
 
 import (
+	"encoding/binary"
 	"fmt"
+	"unsafe"
 
 	"github.com/arepl/arepl/lang/core"
 )
@@ -80,6 +82,34 @@ func selectInto[T any](dst []T, cond []bool, a, b any) {
 	}
 }
 
+// selectBools is selectInto for bools, 8 lanes a word: a Go bool is the
+// byte 0 or 1, so a word of conditions times 0xff is the lanes' byte masks
+// (no byte carries into the next). Speculated ifs make bools this way
+// (a while loop's `c && d` is `if c then d else false`), one per iteration
+// of a masked loop.
+func selectBools(dst, cond, a, b []bool) {
+	n := len(cond)
+	dst, a, b = dst[:n], a[:n], b[:n]
+	d, c, x, y := boolBytes(dst), boolBytes(cond), boolBytes(a), boolBytes(b)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		m := binary.LittleEndian.Uint64(c[i:]) * 0xff
+		binary.LittleEndian.PutUint64(d[i:], binary.LittleEndian.Uint64(x[i:])&m|binary.LittleEndian.Uint64(y[i:])&^m)
+	}
+	for ; i < n; i++ {
+		if cond[i] {
+			dst[i] = a[i]
+		} else {
+			dst[i] = b[i]
+		}
+	}
+}
+
+// boolBytes is the memory of b as bytes (each 0 or 1).
+func boolBytes(b []bool) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b))
+}
+
 // selectVec, when the build has vector kernels (simd_*.go), does
 // selectAny's work for the element types it handles, reporting whether it
 // did.
@@ -92,7 +122,7 @@ func selectAny(dst any, cond []bool, a, b any) {
 	}
 	switch d := dst.(type) {
 	case []bool:
-		selectInto(d, cond, a, b)
+		selectBools(d, cond, a.([]bool), b.([]bool))
 	case []int8:
 		selectInto(d, cond, a, b)
 	case []int16:

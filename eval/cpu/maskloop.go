@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"encoding/binary"
+
 	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/lang/core"
 )
@@ -17,6 +19,9 @@ import (
 // costing work. The lanes' iterations are independent and cannot fail, so
 // running them interleaved computes what running them one after the other
 // does.
+
+// allTrue8 is 8 bools, all true, as a little-endian word.
+const allTrue8 = 0x0101010101010101
 
 // maskLoop is a loop compiled for maskedLoop.
 type maskLoop struct {
@@ -103,18 +108,27 @@ func (f *frame) maskedLoop(s *core.Stmt, e *core.LoopExp) (bool, error) {
 	// The state of the block's lanes (cur, computed into nxt: both m
 	// lanes long), the lanes' positions in f (lanes), the free variables
 	// they read (frees), and the results in f's lane order (res).
+	// The columns come from the frame's pool where it has one (returned
+	// with the block's or chunk's), so that a map of many blocks, such as
+	// flatMaskedMap's, does not allocate its loop state per block.
+	get := func(t core.PrimType) any {
+		if f.pool != nil {
+			return f.pool.get(t, n)
+		}
+		return eval.MakeSlice(t, n)
+	}
 	cur := make([]any, k)
 	nxt := make([]any, k)
 	res := make([]col, k)
 	for i, t := range ml.types {
-		cur[i] = eval.MakeSlice(t, n)
+		cur[i] = get(t)
 		copyAt(cur[i], 0, sliceAny(f.atom(e.Init[i]).data, 0, n))
-		nxt[i] = eval.MakeSlice(t, n)
+		nxt[i] = get(t)
 		res[i] = col{data: f.alloc(t, n)}
 	}
 	frees := make([]any, len(ml.u.free))
 	for j, fr := range ml.u.free {
-		frees[j] = eval.MakeSlice(fr.v.Type.Elem, n)
+		frees[j] = get(fr.v.Type.Elem)
 		copyAt(frees[j], 0, sliceAny(f.lookup(fr.v).data, 0, n))
 	}
 	var bound []int64 // for: each lane's iteration count
@@ -122,7 +136,7 @@ func (f *frame) maskedLoop(s *core.Stmt, e *core.LoopExp) (bool, error) {
 	if ml.fl != nil {
 		bc := f.atom(ml.fl.Bound)
 		bt := ml.fl.Bound.AtomType().Elem
-		bound = make([]int64, n)
+		bound = get(core.I64).([]int64)
 		for l := range bound {
 			b := toInt64(bc.data, l)
 			if bt.IsUnsigned() && b < 0 {
@@ -130,9 +144,9 @@ func (f *frame) maskedLoop(s *core.Stmt, e *core.LoopExp) (bool, error) {
 			}
 			bound[l] = b
 		}
-		ibuf = eval.MakeSlice(ml.fl.I.Type.Elem, n)
+		ibuf = get(ml.fl.I.Type.Elem)
 	}
-	lanes := make([]int32, n)
+	lanes := get(core.I32).([]int32)
 	for l := range lanes {
 		lanes[l] = int32(l)
 	}
@@ -140,34 +154,63 @@ func (f *frame) maskedLoop(s *core.Stmt, e *core.LoopExp) (bool, error) {
 	// stays in the block (dead, computing values nobody reads: the body
 	// cannot fail) until a quarter of the block is dead, when the live
 	// lanes are packed together.
-	dead := make([]bool, n)
+	dead := get(core.Bool).([]bool)
+	clear(dead)
 	ndead := 0
-	live := make([]int32, 0, n)
+	live := get(core.I32).([]int32)[:0]
 	args := make([]col, k, k+1)
 	if ml.fl != nil {
 		args = append(args, col{data: ibuf})
 	}
 	m := n
+	nextEnd := int64(0) // for: no live lane's count ends before it
 	for iter := int64(0); ; iter++ {
 		if err := f.m.cancelled(); err != nil {
 			return true, err
 		}
-		var cond []bool
-		if ml.wl != nil {
-			cond = cur[ml.cond].([]bool)
-		}
-		for j := 0; j < m; j++ {
-			if dead[j] {
-				continue
-			}
-			if ml.fl != nil && iter < bound[lanes[j]] || ml.wl != nil && cond[j] {
-				continue
-			}
+		// The lanes whose loop ends now: a while loop's lanes whose
+		// condition is false, found 8 lanes a word (most words are all
+		// live); a for loop's lanes whose count is reached, looked for
+		// only from the iteration the lowest count of a live lane ends.
+		end := func(j int) {
 			for i := range cur {
 				setLane(res[i].data, int(lanes[j]), cur[i], j)
 			}
 			dead[j] = true
 			ndead++
+		}
+		switch {
+		case ml.wl != nil:
+			cond := cur[ml.cond].([]bool)[:m]
+			cb, db := boolBytes(cond), boolBytes(dead[:m])
+			j := 0
+			for ; j+8 <= m; j += 8 {
+				if binary.LittleEndian.Uint64(cb[j:])|binary.LittleEndian.Uint64(db[j:]) == allTrue8 {
+					continue
+				}
+				for t := j; t < j+8; t++ {
+					if !cond[t] && !dead[t] {
+						end(t)
+					}
+				}
+			}
+			for ; j < m; j++ {
+				if !cond[j] && !dead[j] {
+					end(j)
+				}
+			}
+		case iter >= nextEnd:
+			nextEnd = 1<<63 - 1
+			for j := 0; j < m; j++ {
+				if dead[j] {
+					continue
+				}
+				if b := bound[lanes[j]]; iter < b {
+					nextEnd = min(nextEnd, b)
+					continue
+				}
+				end(j)
+			}
 		}
 		if ndead == m {
 			break
@@ -275,7 +318,7 @@ func (f *frame) flatMaskedMap(s *core.Stmt, e *core.Screma) (bool, error) {
 	for lo := 0; lo < f.n; lo += rows {
 		hi := min(lo+rows, f.n)
 		gn := (hi - lo) * wn
-		sel := make([]int32, gn)
+		sel := p.get(core.I32, gn).([]int32)
 		for t := range sel {
 			sel[t] = int32(lo + t/wn)
 		}

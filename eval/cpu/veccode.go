@@ -302,8 +302,8 @@ func compileVecMode(l *core.Lambda, narrow bool) *vecUnit {
 					}
 					t = core.I32
 				}
-				if prods, ok := fu.users[s]; ok {
-					run = fusedOp(e, prods, reg)
+				if _, ok := fu.users[s]; ok {
+					run = fusedOp(fu, s, reg)
 					break
 				}
 				if run = vecBin(e.Op, t, wide(e.X), wide(e.Y), opnd); run == nil {
