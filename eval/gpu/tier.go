@@ -41,6 +41,11 @@ import (
 // optimised ones after the last. settle (arepl bench, the tests) starts
 // them at once.
 //
+// A module may give tier 1 a text of its own (getFast): a scan's kernel
+// with one loop per phase and a one-pass recomputed store
+// (scanKernel.Fast), with the same signature and launch shape, so one key
+// and one set of launch descriptors serve both tiers.
+//
 // The cache knows nothing of CUDA: it compiles and loads through the
 // functions it is given (a fake compiler in the tests; the backend's is
 // compileModule, below). Loading goes
