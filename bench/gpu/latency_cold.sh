@@ -20,7 +20,8 @@
 # tiers off, run 9's scheduling (AREPL_TIER2_DELAY=0: tier 2 at once) and
 # the shipped defaults. Other knobs a variant can set: AREPL_FAST_OPTIONS
 # (tier 1's NVRTC options), AREPL_PRELUDE_PCH=1 (the prelude as a
-# precompiled header), AREPL_NVRTC_OPTIONS (both tiers').
+# precompiled header), AREPL_NVRTC_OPTIONS (both tiers'), AREPL_SCAN_FAST=0
+# (a scan's tier 1 compiles the module's own text, as before run 12).
 # LAB: TestCompileTimes's option sets (unique sources, no process state
 # shared with the REPL), with LAB_FLAGS (e.g. -gpu.compilesrc 'lab/*.cu'
 # -gpu.compileonly '\.cu$': sources as they are); TIMETRACE: modules profiled by NVRTC

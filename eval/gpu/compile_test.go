@@ -66,7 +66,7 @@ func TestCompileTimes(t *testing.T) {
 	}
 	for _, c := range scanProgs() {
 		switch c.name {
-		case "scan_i32", "mssp_scan", "segscan_i32":
+		case "scan_i32", "mssp_scan", "segscan_i32", "mssp_i64_post", "linfun_two_scans_post":
 		default:
 			continue
 		}
@@ -74,6 +74,10 @@ func TestCompileTimes(t *testing.T) {
 		for _, s := range p.Funs[0].Body.Stmts {
 			if m, err := genScan(p, s, DefaultLimits); err == nil {
 				srcs = append(srcs, src{c.name, canonical(m.source())})
+				if m.fastBody != "" {
+					// Tier 1's text (scanKernel.Fast).
+					srcs = append(srcs, src{c.name + "_fast", m.prelude() + "\n" + canonical(m.fastBody)})
+				}
 			}
 			for _, f := range strings.Split(*compileUnroll, ",") {
 				u, err := strconv.Atoi(f)
@@ -267,5 +271,70 @@ func TestSecondaryLoopsRolled(t *testing.T) {
 		case c.seg && full < 3:
 			t.Errorf("%s: %d fully unrolled loops over a thread's elements, want the thread scan, the prefix pass and the checked loads and stores", c.name, full)
 		}
+	}
+}
+
+// TestScanFastVariant checks tier 1's text of every scan (scanKernel.Fast,
+// issue 16's cold compile of the MSSP scan): the same kernel signature,
+// launch bounds and shared memory as the module's own text, which the
+// module's one key and launch descriptors serve (tier.go's getFast); one
+// loop per load and store phase (no full-tile copies); and a recomputing
+// store in one pass, so the map appears twice (the thread scan and the
+// store) instead of once per result more.
+func TestScanFastVariant(t *testing.T) {
+	kernelHead := func(body string) (head string, shared []string) {
+		i := strings.Index(body, "extern \"C\" __global__")
+		if i < 0 {
+			return "", nil
+		}
+		kern := body[i:]
+		head = kern[:strings.Index(kern, "{")]
+		for _, l := range strings.Split(kern, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "__shared__") {
+				shared = append(shared, strings.TrimSpace(l))
+			}
+		}
+		return head, shared
+	}
+	recomputing := 0
+	for _, c := range scanProgs() {
+		p := c.build()
+		m, err := genScan(p, scanStmtOf(t, p), DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.k.Mode == scanFilter {
+			if m.fastBody != "" {
+				t.Errorf("%s: a filter has a tier-1 variant", c.name)
+			}
+			continue
+		}
+		if m.fastBody == "" {
+			t.Errorf("%s: no tier-1 variant", c.name)
+			continue
+		}
+		h, sh := kernelHead(m.body)
+		fh, fsh := kernelHead(m.fastBody)
+		if h == "" || h != fh || strings.Join(sh, "\n") != strings.Join(fsh, "\n") {
+			t.Errorf("%s: tier 1's kernel differs in its signature or shared memory:\n%s\n%s\nagainst\n%s\n%s", c.name, h, strings.Join(sh, "\n"), fh, strings.Join(fsh, "\n"))
+		}
+		for _, full := range []string{"if (ar_full) {", "ar_cp_async16(", "*(uint4 *)"} {
+			if strings.Contains(m.fastBody, full) {
+				t.Errorf("%s: tier 1's kernel has a full-tile path (%s)", c.name, full)
+			}
+		}
+		if !m.k.Recompute {
+			continue
+		}
+		recomputing++
+		call := m.k.fnMap + "("
+		if n, full := strings.Count(m.fastBody, call), strings.Count(m.body, call); n != 3 || full != 2+len(m.k.Res) {
+			// The definition and the calls: the thread scan's and the
+			// store's, one store pass per result in the module's text.
+			t.Errorf("%s: the map appears %d times in tier 1's text and %d in the module's, want 3 and %d", c.name, n, full, 2+len(m.k.Res))
+		}
+	}
+	if recomputing == 0 {
+		t.Errorf("no scan program recomputes its store")
 	}
 }

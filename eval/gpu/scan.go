@@ -100,14 +100,27 @@ type scanKernel struct {
 	// every phase boundary (kernels/scan_prelude.cu, AR_TRACE_MARK).
 	Trace    bool
 	traceSrc string
-	Name     string
-	Mode     scanMode
-	Stmt     *core.Stmt
-	Outer    []core.Atom // scanSeg: the outer dimensions
-	W        core.Atom   // elements (per segment for scanSeg)
-	Arrs     []*core.Var
-	Block    int
-	Seq      int
+	// Fast renders tier 1's variant of the kernel (fastSrc; tier.go): the
+	// same launch shape, parameters and results, in less code for NVRTC.
+	// Every tile takes the checked load and store loops (perTileCase), and
+	// a kernel that recomputes its store does so in one pass writing every
+	// result (recomputedStore). -Ofc=mid leaves the loops rolled anyway,
+	// so NVRTC's time follows the inlined calls of the map and the
+	// operator, and the copies of each loop. In run 12 (bench/RESULTS.md,
+	// "Interactive latency") the scans' mean compile stage in the REPL fell
+	// 3-8% (MSSP scan 155 -> 144 ms) and their tier-1 kernels ran 1.7-3
+	// times longer at 10^6 elements (MSSP scan 29 -> 70-88 µs) until tier 2
+	// replaced them: microseconds for milliseconds.
+	Fast    bool
+	fastSrc string
+	Name    string
+	Mode    scanMode
+	Stmt    *core.Stmt
+	Outer   []core.Atom // scanSeg: the outer dimensions
+	W       core.Atom   // elements (per segment for scanSeg)
+	Arrs    []*core.Var
+	Block   int
+	Seq     int
 	// Words is the number of 64-bit halves of a tile state (one slot of
 	// it when Multi); Offs are the components' byte offsets in it (see
 	// stateLayout).
@@ -689,6 +702,15 @@ func (g *scanGen) finish(b *strings.Builder, k *scanKernel) (*scanKernel, error)
 			return nil, fmt.Errorf("internal error: kernel template %s: %v", scanTemplateFile[k.Mode], err)
 		}
 		k.traceSrc = prefix + strings.ReplaceAll(traced.String(), "AR_PADK", k.padK())
+		// Tier 1's variant.
+		var fast bytes.Buffer
+		k.Fast = true
+		err = scanTemplates.ExecuteTemplate(&fast, scanTemplateFile[k.Mode], k)
+		k.Fast = false
+		if err != nil {
+			return nil, fmt.Errorf("internal error: kernel template %s: %v", scanTemplateFile[k.Mode], err)
+		}
+		k.fastSrc = prefix + strings.ReplaceAll(fast.String(), "AR_PADK", k.padK())
 	}
 	return k, nil
 }
@@ -1592,6 +1614,9 @@ func (k *scanKernel) StorePhase() string {
 // slice, so __syncwarp orders the passes. Errors the map or post-map
 // raise are raised again by each pass; the flag keeps the first.
 func (k *scanKernel) recomputedStore() string {
+	if k.Fast {
+		return k.recomputedStoreOnce()
+	}
 	var b strings.Builder
 	slice := 32 * k.Seq
 	for r, t := range k.Res {
@@ -1622,6 +1647,40 @@ func (k *scanKernel) recomputedStore() string {
 		b.WriteString("      }\n    }\n    __syncwarp();\n  }\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// recomputedStoreOnce is recomputedStore for tier 1 (Fast): one pass
+// that scans each thread's elements again and writes every result of an
+// element straight to global memory. The writes are strided (a thread's
+// elements are consecutive), which costs the kernel some speed for the
+// few runs before tier 2 replaces it; what it saves is NVRTC's work on
+// all but one of the passes' copies of the map, the operator and the
+// post-map: the MSSP scan's text in one pass compiled in 104 ms instead
+// of 132 (bench/RESULTS.md, "Interactive latency", run 12, call 1: a mean
+// of three; a 14.7 KB cubin instead of 19.6).
+func (k *scanKernel) recomputedStoreOnce() string {
+	var b strings.Builder
+	b.WriteString("  {\n")
+	for j, at := range k.Acc {
+		fmt.Fprintf(&b, "    %s ar_acc_%d = ar_ex_%d;\n", ctype(at), j, j)
+	}
+	fmt.Fprintf(&b, "#pragma unroll 1\n    for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+	fmt.Fprintf(&b, "      const int ar_k = threadIdx.x * %d + ar_j;\n", k.Seq)
+	var e strings.Builder
+	k.stagedElement(&e)
+	b.WriteString(indent(e.String(), 2))
+	k.comb(&b, "ar_acc", "ar_acc", "ar_e", 6)
+	vals := k.comps("ar_acc", k.Res)
+	if k.hasPost {
+		k.callPost(&b, k.comps("ar_acc", k.Scan), nil, 6)
+		vals = k.comps("ar_o", k.Res)
+	}
+	b.WriteString("      if (ar_ok) {\n")
+	for r, v := range vals {
+		fmt.Fprintf(&b, "        ar_res%d[ar_i] = %s;\n", r, v)
+	}
+	b.WriteString("      }\n    }\n  }")
+	return b.String()
 }
 
 // callPost renders the post-map's call on the scanned values vals and the
@@ -1709,6 +1768,11 @@ func (k *scanKernel) TileBase() string {
 // checks are 64-bit compares of every index, a third of the load and store
 // phases' instructions.
 func (k *scanKernel) perTileCase(loop func(checked bool) string) string {
+	if k.Fast {
+		// Tier 1: the checked loop serves a full tile too (its checks
+		// pass), and NVRTC compiles one loop instead of two.
+		return loop(true)
+	}
 	return "  if (ar_full) {\n" + indent(loop(false), 2) + "\n  } else {\n" + indent(loop(true), 2) + "\n  }"
 }
 
@@ -1956,6 +2020,7 @@ type scanModule struct {
 	k         *scanKernel
 	body      string // device functions of the program, then the kernel
 	traceBody string // body with the kernel instrumented for `:trace`; "" for filters
+	fastBody  string // body with tier 1's variant of the kernel (scanKernel.Fast); "" for filters
 	sites     []errSite
 }
 
@@ -1988,6 +2053,9 @@ func genScan(prog *core.Program, s *core.Stmt, lim Limits) (*scanModule, error) 
 	m := &scanModule{k: k, body: b.String(), sites: g.sites}
 	if k.traceSrc != "" {
 		m.traceBody = funs + k.traceSrc
+	}
+	if k.fastSrc != "" {
+		m.fastBody = funs + k.fastSrc
 	}
 	return m, nil
 }

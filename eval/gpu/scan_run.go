@@ -93,11 +93,16 @@ func (r *run) loadScan(m *scanModule) (*cuda.Function, error) {
 	b := r.b
 	p := b.g.Props()
 	prelude, body := m.prelude(), m.body
+	// Tier 1 compiles the kernel's fast variant (scanKernel.Fast), under
+	// the module's one key.
+	var fast func() string
 	if r.tracing(m) {
 		prelude, body = "#define AR_TRACE 1\n"+prelude, m.traceBody // the instrumented variant (traceScan)
+	} else if m.fastBody != "" && scanFastText {
+		fast = func() string { return prelude + "\n" + canonical(m.fastBody) }
 	}
 	src, key := moduleText(prelude, body, p.Arch(), p.NVRTCVersion)
-	l, info, err := b.cache.get(key, src, "arepl_scan.cu", func(cubin []byte) (*loaded, error) {
+	l, info, err := b.cache.getFast(key, src, fast, "arepl_scan.cu", func(cubin []byte) (*loaded, error) {
 		cm, err := b.g.LoadModule(cubin)
 		if err != nil {
 			return nil, err

@@ -41,6 +41,11 @@ import (
 // optimised ones after the last. settle (arepl bench, the tests) starts
 // them at once.
 //
+// A module may give tier 1 a text of its own (getFast): a scan's kernel
+// with one loop per phase and a one-pass recomputed store
+// (scanKernel.Fast), with the same signature and launch shape, so one key
+// and one set of launch descriptors serve both tiers.
+//
 // The cache knows nothing of CUDA: it compiles and loads through the
 // functions it is given (a fake compiler in the tests; the backend's is
 // compileModule, below). Loading goes
@@ -69,6 +74,11 @@ var tier2Delay = func() time.Duration {
 	}
 	return 250 * time.Millisecond
 }()
+
+// scanFastText: tier 1 of a scan compiles the kernel's fast variant
+// (scanKernel.Fast), unless AREPL_SCAN_FAST=0, which compiles the module's
+// own text at both tiers (run 10's behaviour), for measuring beside it.
+var scanFastText = os.Getenv("AREPL_SCAN_FAST") != "0"
 
 // preludePCH: with AREPL_PRELUDE_PCH=1, a module's prelude reaches NVRTC as
 // a header it includes first, under -pch, so that NVRTC parses it once a
@@ -178,6 +188,14 @@ type compileInfo struct {
 // when the cache is). build loads a cubin; it may be called again later,
 // on another goroutine, for tier 2.
 func (c *tierCache) get(key, src, file string, build loadedFrom) (*loaded, compileInfo, error) {
+	return c.getFast(key, src, nil, file, build)
+}
+
+// getFast is get for a module whose tier 1 is a text of its own: fastText
+// renders it (only on a miss; nil: src). Both texts must define the same
+// kernels with the same parameters, launch shapes and results, as the
+// module's one key serves either (scanKernel.Fast).
+func (c *tierCache) getFast(key, src string, fastText func() string, file string, build loadedFrom) (*loaded, compileInfo, error) {
 	c.mu.Lock()
 	if l := c.mods[key]; l != nil {
 		if l.ver != nil {
@@ -194,7 +212,11 @@ func (c *tierCache) get(key, src, file string, build loadedFrom) (*loaded, compi
 		return l, compileInfo{diskHit: true}, err
 	}
 	if fast {
-		cubin, err := c.foreground(src, file, true)
+		text := src
+		if fastText != nil {
+			text = fastText()
+		}
+		cubin, err := c.foreground(text, file, true)
 		if err == nil {
 			l, err := c.install(key, cubin, 1, build)
 			if err != nil {

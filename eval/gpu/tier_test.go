@@ -195,6 +195,36 @@ func TestTierFastFirstThenSwap(t *testing.T) {
 	}
 }
 
+// TestTierFastText: a module with a tier-1 text of its own (getFast, the
+// scans' fast variant) compiles that text at tier 1 and the module's own
+// text at tier 2, under the one key; a hit renders no tier-1 text.
+func TestTierFastText(t *testing.T) {
+	f := newFakeTiers()
+	c := newFakeCache(t, f, true)
+	rendered := 0
+	fast := func() string { rendered++; return "FASTSRC" }
+	l, info, err := c.getFast("k", "SRC", fast, "a.cu", f.build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.cubin(l); got != "fast:FASTSRC" || !info.fast {
+		t.Fatalf("first get: cubin %q, info %+v; want tier 1 of the fast text", got, info)
+	}
+	c.release(l)
+	settle(t, c)
+	l, info, err = c.getFast("k", "SRC", fast, "a.cu", f.build)
+	if err != nil || f.cubin(l) != "full:SRC" || !info.memHit {
+		t.Fatalf("after settling: %q, %+v, %v; want tier 2 of the module's text", f.cubin(l), info, err)
+	}
+	c.release(l)
+	if b, hit := cacheLoad(c.dir, "k"); !hit || string(b) != "full:SRC" {
+		t.Errorf("disk cache holds %q (hit %v), want tier 2 of the module's text", b, hit)
+	}
+	if rendered != 1 {
+		t.Errorf("the fast text was rendered %d times, want once (the miss)", rendered)
+	}
+}
+
 // TestTierOptimisedFailure: a failed optimised compile keeps the fast
 // module, is logged once however many fail, and is no error of a later
 // get.
@@ -450,56 +480,93 @@ func TestTieredDevice(t *testing.T) {
 	defer b.Close()
 	ref := cpu.New(cpu.Options{})
 	ctx := context.Background()
+	// Tier 2 starts only when the test settles: every input of a program
+	// runs tier 1 first.
+	b.cache.mu.Lock()
+	b.cache.delay = time.Hour
+	b.cache.mu.Unlock()
 	type prog struct {
 		name string
 		prog *Program
-		in   []eval.Value
+		ins  [][]eval.Value // the first compiles the module
 	}
-	progs := []prog{{"mssp", buildMSSP(), []eval.Value{arr(i32s(1<<20+3, -50, 50))}}}
+	progs := []prog{{"mssp", buildMSSP(), [][]eval.Value{{arr(i32s(1<<20+3, -50, 50))}}}}
 	for _, p := range testProgs() {
 		if p.name == "ordered_u8" {
-			progs = append(progs, prog{p.name, p.build(), p.input(1<<20 + 3)})
+			progs = append(progs, prog{p.name, p.build(), [][]eval.Value{p.input(1<<20 + 3)}})
 		}
 	}
-	// Scans with single and tuple accumulators, a recomputed store, and
-	// segments that do not divide the tile.
+	// Scans with single and tuple accumulators, recomputed stores (with a
+	// post-map too), and segments that do not divide the tile, at sizes
+	// that leave one partial tile, make one tile or several, or are tiny:
+	// tier 1's kernels take the checked loops for every tile
+	// (scanKernel.Fast).
 	for _, c := range scanProgs() {
 		switch c.name {
-		case "scan_i32", "scan_f64", "mssp_scan":
-			progs = append(progs, prog{c.name, c.build(), c.in(1<<20+3, 0)})
+		case "scan_i32", "scan_f64", "mssp_scan", "mssp_i64_post", "linfun_two_scans_post":
+			progs = append(progs, prog{c.name, c.build(), [][]eval.Value{c.in(1<<20+3, 0), c.in(1, 0), c.in(4099, 0), c.in(65536, 0)}})
 		case "segscan_i32":
-			progs = append(progs, prog{c.name, c.build(), c.in(1000, 997)})
+			progs = append(progs, prog{c.name, c.build(), [][]eval.Value{c.in(1000, 997), c.in(3, 5), c.in(2, 20011)}})
 		}
 	}
 	for _, p := range progs {
-		want, err := ref.Run(ctx, p.prog, "main", p.in, &eval.Timings{})
-		if err != nil {
-			t.Fatal(err)
+		wants := make([][]eval.Value, len(p.ins))
+		for i, in := range p.ins {
+			want, err := ref.Run(ctx, p.prog, "main", in, &eval.Timings{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wants[i] = want
 		}
+		b.cache.mu.Lock()
+		before := map[string]bool{}
+		for key := range b.cache.mods {
+			before[key] = true
+		}
+		b.cache.mu.Unlock()
 		var fast eval.Timings
-		got, err := b.Run(ctx, p.prog, "main", p.in, &fast)
-		if err != nil {
-			t.Fatalf("%s, fast tier: %v", p.name, err)
-		}
-		if err := same(ctx, got, want); err != nil {
-			t.Errorf("%s, fast tier: %v", p.name, err)
+		for i, in := range p.ins {
+			var tm eval.Timings
+			got, err := b.Run(ctx, p.prog, "main", in, &tm)
+			if err != nil {
+				t.Fatalf("%s, input %d, fast tier: %v", p.name, i, err)
+			}
+			if err := same(ctx, got, wants[i]); err != nil {
+				t.Errorf("%s, input %d, fast tier: %v", p.name, i, err)
+			}
+			if i == 0 {
+				fast = tm
+			}
 		}
 		if !fast.FastTier || fast.CacheHit {
 			t.Errorf("%s: first run FastTier=%v CacheHit=%v, want a fast compile", p.name, fast.FastTier, fast.CacheHit)
 		}
+		b.cache.mu.Lock()
+		for key, l := range b.cache.mods {
+			if !before[key] && l.ver.tier != 1 {
+				t.Errorf("%s: module %.12s at tier %d before settling", p.name, key, l.ver.tier)
+			}
+		}
+		b.cache.mu.Unlock()
 		if err := b.Settle(ctx); err != nil {
 			t.Fatal(err)
 		}
 		var opt eval.Timings
-		got, err = b.Run(ctx, p.prog, "main", p.in, &opt)
-		if err != nil {
-			t.Fatalf("%s, optimised: %v", p.name, err)
-		}
-		if err := same(ctx, got, want); err != nil {
-			t.Errorf("%s, optimised: %v", p.name, err)
-		}
-		if opt.FastTier {
-			t.Errorf("%s: the run after settling compiled again", p.name)
+		for i, in := range p.ins {
+			var tm eval.Timings
+			got, err := b.Run(ctx, p.prog, "main", in, &tm)
+			if err != nil {
+				t.Fatalf("%s, input %d, optimised: %v", p.name, i, err)
+			}
+			if err := same(ctx, got, wants[i]); err != nil {
+				t.Errorf("%s, input %d, optimised: %v", p.name, i, err)
+			}
+			if tm.FastTier {
+				t.Errorf("%s: the run after settling compiled again", p.name)
+			}
+			if i == 0 {
+				opt = tm
+			}
 		}
 		t.Logf("%s: fast compile %v (kernels %v), then kernels %v", p.name, fast.Compile, fast.Run, opt.Run)
 	}
