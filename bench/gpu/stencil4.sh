@@ -13,7 +13,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu
 # The peers' python and the benchmark, variants by -gpubench.var knobs.
 cd "$root/eval/gpu"
 NESTED=copy,stencil PEER_SECTIONS=bw,stencil \
-VARS=st_gs:stencil_4096:vecrows=0,st_r2:stencil_4096:vecrows=2,st_r1_100:stencil_4096:k=100,st_gs_100:stencil_4096:vecrows=0+k=100,st_r2_100:stencil_4096:vecrows=2+k=100,st_r1_again:stencil_4096:vecrows=1 \
+VARS=stencil_v_gs:stencil_4096:vecrows=0,stencil_v_r2:stencil_4096:vecrows=2,stencil_v_in:stencil_4096:vecsplit=0,stencil_v_in_r2:stencil_4096:vecsplit=0+vecrows=2,stencil_v_100:stencil_4096:k=100,stencil_v_gs_100:stencil_4096:vecrows=0+k=100,stencil_v_r2_100:stencil_4096:vecrows=2+k=100,stencil_v_again:stencil_4096:vecrows=1 \
   timeout 200 bash "$root/bench/gpu/nested.sh" ./gpu.test 2>&1 | tail -40
 cd "$root"
 export PATH=$PATH:/usr/local/cuda/bin

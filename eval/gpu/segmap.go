@@ -462,8 +462,8 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 		b.WriteString("  const bool ar_probe = false;\n")
 	}
 	b.WriteString(strides.String())
-	if k.vecHost != nil {
-		vecFast(&b, k.vecHost, vec, lanes, narrow, k.Out)
+	if k.vecHost != nil && !segmapVecSplit {
+		vecFast(&b, k.vecHost, vec, lanes, narrow, k.Out, false)
 	}
 	// The thread's point of the space, and the step of the grid-stride
 	// loop in the same mixed radix: one division per thread, then carries
@@ -512,6 +512,15 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 		b.WriteString("    ar_lvl0 += ar_step0 + ar_carry;\n")
 	}
 	b.WriteString("  }\n}\n")
+	if k.vecHost != nil && segmapVecSplit {
+		k.vecHost.kernel = k.Name + "_vec"
+		fmt.Fprintf(&b, "\n// %s: the host-checked vector path of %s (vecstep.go)", k.vecHost.kernel, k.Name)
+		fmt.Fprintf(&b, "\nextern \"C\" __global__ void __launch_bounds__(%s)\n%s(%s) {\n", bounds, k.vecHost.kernel, k.Params())
+		b.WriteString("  const bool ar_probe = false;\n")
+		b.WriteString(strides.String())
+		vecFast(&b, k.vecHost, vec, lanes, narrow, k.Out, true)
+		b.WriteString("}\n")
+	}
 	k.src = b.String()
 	return k, nil
 }
@@ -1028,6 +1037,13 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 				if vg <= math.MaxInt32 {
 					if lo, hi, ok := h.check(segmapHostVars(k, env0, outs, space, n, vnt)); ok {
 						grid, nt, vecArgs = vg, vnt, [3]int32{1, lo, hi}
+						if h.kernel != "" {
+							vf, err := r.l.cmod.Function(h.kernel)
+							if err != nil {
+								return err
+							}
+							f = vf
+						}
 					}
 				}
 			}

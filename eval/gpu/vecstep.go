@@ -483,6 +483,12 @@ func vecConds(d int, st *vecStep, outs []core.PrimType) []string {
 	return conds
 }
 
+// segmapVecSplit puts the host-checked vector path in a kernel of its own
+// (NAME_vec, the same parameters), so that its registers are its own and
+// not the grid-stride loops' (a variable so that the benchmark can
+// compare).
+var segmapVecSplit = true
+
 // segmapVecRows is how many tile rows of steps a thread of the
 // host-checked vector path takes (vecFast); 0 turns that path off (a
 // variable so that the benchmark can compare).
@@ -494,9 +500,10 @@ var segmapVecRows = 1
 type vecHost struct {
 	conds  []string
 	lo, hi []string
-	width  int // points a step
-	rows   int // tile rows a thread
-	th     int // a tile's rows: the block's warps
+	width  int    // points a step
+	rows   int    // tile rows a thread
+	th     int    // a tile's rows: the block's warps
+	kernel string // the path's own kernel (segmapVecSplit); "" where it is in the kernel's
 }
 
 // vecFast writes the host-checked vector path of a 2-D segmented map:
@@ -505,8 +512,15 @@ type vecHost struct {
 // a thread one step of each, with no grid-stride loop and no per-thread
 // conditions but the tile's edges and the clamps' (ar_vlo_h, ar_vhi_h:
 // the bounds the device path computes as ar_vlo32, ar_vhi32).
-func vecFast(b *strings.Builder, h *vecHost, st *vecStep, lanes []string, scalar string, outs []core.PrimType) {
-	b.WriteString("  if (ar_vok) {\n")
+//
+// With whole set the path is the body of a kernel of its own
+// (segmapVecSplit), with no test of ar_vok.
+func vecFast(b *strings.Builder, h *vecHost, st *vecStep, lanes []string, scalar string, outs []core.PrimType, whole bool) {
+	if whole {
+		b.WriteString("  {\n")
+	} else {
+		b.WriteString("  if (ar_vok) {\n")
+	}
 	b.WriteString("    const i32 ar_vlo32 = ar_vlo_h, ar_vhi32 = ar_vhi_h;\n")
 	fmt.Fprintf(b, "    const i32 ar_rad1 = (i32)((ar_space1 / %d + 31) / 32);\n", h.width)
 	b.WriteString("    const i32 ar_nl1 = (i32)blockIdx.x % ar_rad1, ar_nl0 = (i32)blockIdx.x / ar_rad1;\n")
