@@ -491,8 +491,13 @@ var segmapVecSplit = true
 
 // segmapVecRows is how many tile rows of steps a thread of the
 // host-checked vector path takes (vecFast); 0 turns that path off (a
-// variable so that the benchmark can compare).
-var segmapVecRows = 1
+// variable so that the benchmark can compare). Off: on an H200 the 4096²
+// stencil took 0.0437-0.0453 kernel-ms a iteration with a thread a step
+// (0.0436 with two rows, 0.0459-0.0468 inside the kernel rather than a
+// kernel of its own) against 0.0418 in the grid-stride loop, and its wall
+// time grew by the host's reading of the conditions (bench/RESULTS.md,
+// h-stencil4).
+var segmapVecRows = 0
 
 // vecHost is what the host evaluates at a launch of a kernel with the
 // host-checked vector path (hostcond.go): the conditions of the 32-bit
