@@ -49,6 +49,7 @@ const (
 	pCap                      // kSegMap: i64 scratch slots per thread
 	pAux                      // kSegMap: i64* scratch need, then array results' shapes
 	pProbe                    // kSegMap: int, 1 for the probe launch
+	pVecHost                  // kSegMap: int k of the host-checked vector path (vecFast): 0 ar_vok, 1 ar_vlo_h, 2 ar_vhi_h
 )
 
 type kparam struct {
@@ -70,6 +71,8 @@ func (p kparam) decl() string {
 		return "i64 *__restrict__ ar_aux"
 	case pProbe:
 		return "const int ar_probe"
+	case pVecHost:
+		return "const int " + p.name
 	case pErr:
 		return "int *__restrict__ ar_err"
 	case pScalar:
@@ -138,6 +141,9 @@ type kernel struct {
 	// Vector describes a segmented map's vector steps (vecstep.go), for
 	// plans ("" for none).
 	Vector string
+	// vecHost is what the host checks for the host-checked vector path
+	// (vecstep.go, vecFast); nil for none.
+	vecHost *vecHost
 }
 
 // Params is the kernel's C parameter list.

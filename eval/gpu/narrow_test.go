@@ -50,27 +50,31 @@ func TestNarrowDevice(t *testing.T) {
 		{"multi", [][]int64{{3, 8}, {3, 16}, {2, 12}}},
 	}
 	type setting struct {
-		name                 string
-		narrow, vec, tile    bool
-		points, layout, vecs int
+		name                       string
+		narrow, vec, tile          bool
+		points, layout, vecs, rows int
 	}
 	var settings []setting
 	for _, p := range []int{1, 3, 4} {
 		for _, l := range []int{layoutRow, layoutSpread, layoutColumn} {
 			if p > 1 || l != layoutSpread { // one point spread is the row layout
-				settings = append(settings, setting{fmt.Sprintf("p%d_l%d", p, l), true, false, true, p, l, 1})
+				settings = append(settings, setting{fmt.Sprintf("p%d_l%d", p, l), true, false, true, p, l, 1, 1})
 			}
 		}
 	}
 	// The vector steps (vecstep.go), and the 64-bit copy.
 	// The vector steps (vecstep.go) of one and two vectors a row, in tiles
 	// and along the row, and the 64-bit copy.
-	settings = append(settings, setting{"vec4", true, true, true, segmapPoints, segmapLayout, 1}, setting{"vec8", true, true, true, segmapPoints, segmapLayout, 2},
-		setting{"vec4row", true, true, false, segmapPoints, segmapLayout, 1}, setting{"vec8row", true, true, false, segmapPoints, segmapLayout, 2},
-		setting{"wide", false, false, true, 1, layoutRow, 1})
-	defer func(n, v, tl bool, p, l, vs int) {
-		segmapNarrow, segmapVec4, segmapVecTile, segmapPoints, segmapLayout, segmapVecs = n, v, tl, p, l, vs
-	}(segmapNarrow, segmapVec4, segmapVecTile, segmapPoints, segmapLayout, segmapVecs)
+	// Tiles run host-checked with a thread a step of one and two rows
+	// (vecFast) and device-checked in the grid-stride loop (rows 0).
+	settings = append(settings, setting{"vec4", true, true, true, segmapPoints, segmapLayout, 1, 1}, setting{"vec8", true, true, true, segmapPoints, segmapLayout, 2, 1},
+		setting{"vec4r2", true, true, true, segmapPoints, segmapLayout, 1, 2}, setting{"vec8r2", true, true, true, segmapPoints, segmapLayout, 2, 2},
+		setting{"vec4gs", true, true, true, segmapPoints, segmapLayout, 1, 0}, setting{"vec8gs", true, true, true, segmapPoints, segmapLayout, 2, 0},
+		setting{"vec4row", true, true, false, segmapPoints, segmapLayout, 1, 1}, setting{"vec8row", true, true, false, segmapPoints, segmapLayout, 2, 1},
+		setting{"wide", false, false, true, 1, layoutRow, 1, 1})
+	defer func(n, v, tl bool, p, l, vs, rs int) {
+		segmapNarrow, segmapVec4, segmapVecTile, segmapPoints, segmapLayout, segmapVecs, segmapVecRows = n, v, tl, p, l, vs, rs
+	}(segmapNarrow, segmapVec4, segmapVecTile, segmapPoints, segmapLayout, segmapVecs, segmapVecRows)
 	for _, c := range cases {
 		src := srcs["stencil_narrow"]
 		if !strings.Contains(src, "entry "+c.fn+" ") {
@@ -87,7 +91,7 @@ func TestNarrowDevice(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, s := range settings {
-				segmapNarrow, segmapVec4, segmapVecTile, segmapPoints, segmapLayout, segmapVecs = s.narrow, s.vec, s.tile, s.points, s.layout, s.vecs
+				segmapNarrow, segmapVec4, segmapVecTile, segmapPoints, segmapLayout, segmapVecs, segmapVecRows = s.narrow, s.vec, s.tile, s.points, s.layout, s.vecs, s.rows
 				var tm eval.Timings
 				got, err := be.Run(ctx, prog, entryName(prog), args, &tm)
 				if err != nil {
@@ -113,6 +117,10 @@ func TestNarrowDevice(t *testing.T) {
 // giving the neighbours inside the four points; 8-byte elements, a read
 // under a branch and maps that are not segmented maps keep the scalar body.
 func TestVecRecognise(t *testing.T) {
+	// With the host-checked path (vecFast), whose conditions the host
+	// must be able to read.
+	defer func(r int) { segmapVecRows = r }(segmapVecRows)
+	segmapVecRows = 1
 	src, err := os.ReadFile("../../testdata/nested/stencil_vec.fut")
 	if err != nil {
 		t.Fatal(err)
@@ -155,11 +163,37 @@ func TestVecRecognise(t *testing.T) {
 				t.Fatalf("no kernel with vector steps:\n%s", m.body)
 			}
 			k := vk[0]
-			if got := strings.Count(k.src, "uint4 ar_vec"); got != c.vectors {
-				t.Errorf("%s declares %d vectors, want %d:\n%s", k.Name, got, c.vectors, k.src)
+			// The step's text is once in the device-checked loop and
+			// once a row in the host-checked path (vecFast).
+			copies := 1
+			if k.vecHost != nil {
+				copies += k.vecHost.rows
 			}
-			if got := strings.Count(k.src, "__ldg((const uint4 *)"); got != c.vectors {
-				t.Errorf("%s loads %d vectors, want %d", k.Name, got, c.vectors)
+			if got := strings.Count(k.src, "uint4 ar_vec"); got != c.vectors*copies {
+				t.Errorf("%s declares %d vectors, want %d:\n%s", k.Name, got, c.vectors*copies, k.src)
+			}
+			if got := strings.Count(k.src, "__ldg((const uint4 *)"); got != c.vectors*copies {
+				t.Errorf("%s loads %d vectors, want %d", k.Name, got, c.vectors*copies)
+			}
+			if k.vecHost != nil {
+				// Every condition is in the host's grammar: on
+				// sizes that pass them all the host proves the path.
+				vars := map[string]int64{"ar_n": 64 * 64, "ar_nt": 1 << 12, "ar_space0": 64, "ar_space1": 64, "ar_out0": 1 << 20}
+				for _, p := range k.params {
+					switch p.kind {
+					case pScalar:
+						vars[cname(p.v.Name)] = 64
+					case pArray:
+						vars[cname(p.v.Name)] = 1 << 24
+					case pDim:
+						vars[fmt.Sprintf("%s_d%d", cname(p.v.Name), p.k)] = 64
+					}
+				}
+				for _, cond := range append(append(k.vecHost.conds, k.vecHost.lo...), k.vecHost.hi...) {
+					if _, ok := hostEval(cond, vars); !ok {
+						t.Errorf("the host cannot evaluate %q", cond)
+					}
+				}
 			}
 			for _, l := range c.lanes {
 				if !strings.Contains(k.src, l) {

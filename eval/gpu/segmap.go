@@ -35,6 +35,7 @@ package gpu
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -432,6 +433,15 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 	if k.Scratch {
 		ps = append(ps, kparam{kind: pScratch}, kparam{kind: pCap, name: "ar_cap"}, kparam{kind: pAux}, kparam{kind: pProbe})
 	}
+	// The host-checked vector path (vecFast) of 2-D maps in tiles: every
+	// condition the device path checks, evaluated by the host at launch.
+	if vec != nil && d == 2 && segmapVecTile && segmapVecRows > 0 {
+		conds := append(append(append([]string{}, pre...), "ar_n + ar_nt <= 2147483647LL"), npre...)
+		k.vecHost = &vecHost{conds: append(conds, vecConds(d, vec, k.Out)...), lo: vec.lo, hi: vec.hi, width: vec.width, rows: segmapVecRows, th: k.Block / 32}
+		for i, name := range []string{"ar_vok", "ar_vlo_h", "ar_vhi_h"} {
+			ps = append(ps, kparam{kind: pVecHost, k: i, name: name})
+		}
+	}
 	k.params = ps
 
 	var b strings.Builder
@@ -452,6 +462,9 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 		b.WriteString("  const bool ar_probe = false;\n")
 	}
 	b.WriteString(strides.String())
+	if k.vecHost != nil && !segmapVecSplit {
+		vecFast(&b, k.vecHost, vec, lanes, narrow, k.Out, false)
+	}
 	// The thread's point of the space, and the step of the grid-stride
 	// loop in the same mixed radix: one division per thread, then carries
 	// (a division per element measured as the cost of a 2-D map).
@@ -499,6 +512,15 @@ func (g *generator) segmapEmit(s *core.Stmt, n *nest, fb map[string]*core.Var) (
 		b.WriteString("    ar_lvl0 += ar_step0 + ar_carry;\n")
 	}
 	b.WriteString("  }\n}\n")
+	if k.vecHost != nil && segmapVecSplit {
+		k.vecHost.kernel = k.Name + "_vec"
+		fmt.Fprintf(&b, "\n// %s: the host-checked vector path of %s (vecstep.go)", k.vecHost.kernel, k.Name)
+		fmt.Fprintf(&b, "\nextern \"C\" __global__ void __launch_bounds__(%s)\n%s(%s) {\n", bounds, k.vecHost.kernel, k.Params())
+		b.WriteString("  const bool ar_probe = false;\n")
+		b.WriteString(strides.String())
+		vecFast(&b, k.vecHost, vec, lanes, narrow, k.Out, true)
+		b.WriteString("}\n")
+	}
 	k.src = b.String()
 	return k, nil
 }
@@ -854,6 +876,7 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 		return err
 	}
 	outs := make([]*devArray, len(k.Out))
+	var vecArgs [3]int32 // pVecHost's: ar_vok, ar_vlo_h, ar_vhi_h
 	launch := func(grid, nt, count, slots int64, probe bool) error {
 		var scratch *devArray
 		if k.Scratch {
@@ -897,6 +920,8 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 					p = 1
 				}
 				args = append(args, p)
+			case pVecHost:
+				args = append(args, vecArgs[p.k])
 			default:
 				return fmt.Errorf("internal error: parameter kind %d in a segmented map", p.kind)
 			}
@@ -1004,6 +1029,24 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 				grid = max(1, min(grid, scratchCap/(8*slots*int64(k.Block))))
 			}
 			nt := grid * int64(k.Block)
+			if h := k.vecHost; h != nil && len(space) == 2 {
+				// A thread a step where the host proves the vector
+				// path's conditions (vecFast).
+				vg := h.grid(space[0], space[1])
+				vnt := vg * int64(k.Block)
+				if vg <= math.MaxInt32 {
+					if lo, hi, ok := h.check(segmapHostVars(k, env0, outs, space, n, vnt)); ok {
+						grid, nt, vecArgs = vg, vnt, [3]int32{1, lo, hi}
+						if h.kernel != "" {
+							vf, err := r.l.cmod.Function(h.kernel)
+							if err != nil {
+								return err
+							}
+							f = vf
+						}
+					}
+				}
+			}
 			if err := launch(grid, nt, n, slots, false); err != nil {
 				return err
 			}
@@ -1070,4 +1113,54 @@ func (k *kernel) auxIndex(j int) int {
 		}
 	}
 	return k.AuxOff[a]
+}
+
+// segmapHostVars is a launch's parameters by their C names, for the host
+// conditions (hostcond.go): the sizes, integer scalars, arrays' and
+// results' addresses and dimensions.
+func segmapHostVars(k *kernel, env0 []any, outs []*devArray, space []int64, n, nt int64) map[string]int64 {
+	vars := map[string]int64{"ar_n": n, "ar_nt": nt}
+	for i, d := range space {
+		vars[fmt.Sprintf("ar_space%d", i)] = d
+	}
+	ei := 0
+	for _, p := range k.params {
+		switch p.kind {
+		case pErr, pScalar, pArray, pDim:
+			a := env0[ei]
+			ei++
+			var name string
+			switch p.kind {
+			case pScalar, pArray:
+				name = cname(p.v.Name)
+			case pDim:
+				name = fmt.Sprintf("%s_d%d", cname(p.v.Name), p.k)
+			default:
+				continue
+			}
+			switch x := a.(type) {
+			case int64:
+				vars[name] = x
+			case int32:
+				vars[name] = int64(x)
+			case int16:
+				vars[name] = int64(x)
+			case int8:
+				vars[name] = int64(x)
+			case uint8:
+				vars[name] = int64(x)
+			case uint16:
+				vars[name] = int64(x)
+			case uint32:
+				vars[name] = int64(x)
+			case cuda.Ptr:
+				vars[name] = int64(x)
+			}
+		case pOut:
+			if outs[p.k] != nil {
+				vars[fmt.Sprintf("ar_out%d", p.k)] = int64(outs[p.k].ptr())
+			}
+		}
+	}
+	return vars
 }

@@ -40,6 +40,7 @@ package gpu
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/arepl/arepl/lang/core"
@@ -329,12 +330,7 @@ func (v *vecLane) read(e *emitter, s *core.Stmt, x *core.IndexExp, ixs []string)
 // otherwise the thread goes on to the 32-bit loop.
 func vecLoop(b *strings.Builder, d, block int, st *vecStep, lanes []string, scalar string, outs []core.PrimType) {
 	in := d - 1
-	conds := append([]string{"ar_nok", fmt.Sprintf("ar_space%d %% %d == 0", in, st.width)}, st.conds...)
-	for j, t := range outs {
-		if _, to := vecBits(t); to != "" || t == core.U32 {
-			conds = append(conds, fmt.Sprintf("((u64)ar_out%d & 15) == 0", j))
-		}
-	}
+	conds := append([]string{"ar_nok"}, vecConds(d, st, outs)...)
 	fmt.Fprintf(b, "  if ((%s)) {\n", strings.Join(conds, ") && ("))
 	b.WriteString("    const bool ar_probe = false;\n")
 	// The bounds on a step's first column, once a thread: the clamps'
@@ -407,6 +403,36 @@ func vecLoop(b *strings.Builder, d, block int, st *vecStep, lanes []string, scal
 		g = fmt.Sprintf("(%s) * (i32)ar_space%d + ar_vc0", outer, in)
 	}
 	fmt.Fprintf(b, "    const i32 ar_vg = %s;\n", g)
+	vecStepCode(b, in, st, lanes, scalar, outs)
+	if tile {
+		b.WriteString("    }\n")
+	}
+	if d == 1 {
+		b.WriteString("      ar_nl0 += ar_ns0;\n")
+	} else {
+		b.WriteString("      i32 ar_carry = 0;\n")
+		for li := in; li > 0; li-- {
+			fmt.Fprintf(b, "      ar_nl%d += ar_ns%d + ar_carry; ar_carry = ar_nl%d >= ar_rad%d; if (ar_carry) ar_nl%d -= ar_rad%d;\n", li, li, li, li, li, li)
+		}
+		b.WriteString("      ar_nl0 += ar_ns0 + ar_carry;\n")
+	}
+	b.WriteString("    }\n    return;\n  }\n")
+}
+
+// vecNames is "p0, p1, ..., p<n-1>".
+func vecNames(p string, n int) string {
+	var ns []string
+	for k := 0; k < n; k++ {
+		ns = append(ns, fmt.Sprintf("%s%d", p, k))
+	}
+	return strings.Join(ns, ", ")
+}
+
+// vecStepCode writes one vector step at (ar_lvl0.., ar_vc0), flat index
+// ar_vg: the lanes' bodies and one store a vector of each result where the
+// clamps are inactive (ar_vlo32 <= ar_vc0 <= ar_vhi32), else the scalar
+// body at each of the step's points.
+func vecStepCode(b *strings.Builder, in int, st *vecStep, lanes []string, scalar string, outs []core.PrimType) {
 	point := func(k int, body string) {
 		fmt.Fprintf(b, "    {\n    const i32 ar_lvl%d = ar_vc0 + %d;\n    const i32 ar_g = ar_vg + %d;\n    i64 ar_top = 0;\n", in, k, k)
 		b.WriteString(body)
@@ -442,26 +468,107 @@ func vecLoop(b *strings.Builder, d, block int, st *vecStep, lanes []string, scal
 		point(k, scalar)
 	}
 	b.WriteString("    }\n")
-	if tile {
-		b.WriteString("    }\n")
-	}
-	if d == 1 {
-		b.WriteString("      ar_nl0 += ar_ns0;\n")
-	} else {
-		b.WriteString("      i32 ar_carry = 0;\n")
-		for li := in; li > 0; li-- {
-			fmt.Fprintf(b, "      ar_nl%d += ar_ns%d + ar_carry; ar_carry = ar_nl%d >= ar_rad%d; if (ar_carry) ar_nl%d -= ar_rad%d;\n", li, li, li, li, li, li)
-		}
-		b.WriteString("      ar_nl0 += ar_ns0 + ar_carry;\n")
-	}
-	b.WriteString("    }\n    return;\n  }\n")
 }
 
-// vecNames is "p0, p1, ..., p<n-1>".
-func vecNames(p string, n int) string {
-	var ns []string
-	for k := 0; k < n; k++ {
-		ns = append(ns, fmt.Sprintf("%s%d", p, k))
+// vecConds is what the vector steps need beyond the 32-bit form's
+// conditions: rows a multiple of the step, the arrays and results aligned,
+// the clamps' bounds' guards.
+func vecConds(d int, st *vecStep, outs []core.PrimType) []string {
+	conds := append([]string{fmt.Sprintf("ar_space%d %% %d == 0", d-1, st.width)}, st.conds...)
+	for j, t := range outs {
+		if _, to := vecBits(t); to != "" || t == core.U32 {
+			conds = append(conds, fmt.Sprintf("((u64)ar_out%d & 15) == 0", j))
+		}
 	}
-	return strings.Join(ns, ", ")
+	return conds
+}
+
+// segmapVecSplit puts the host-checked vector path in a kernel of its own
+// (NAME_vec, the same parameters), so that its registers are its own and
+// not the grid-stride loops' (a variable so that the benchmark can
+// compare).
+var segmapVecSplit = true
+
+// segmapVecRows is how many tile rows of steps a thread of the
+// host-checked vector path takes (vecFast); 0 turns that path off (a
+// variable so that the benchmark can compare). Off: on an H200 the 4096²
+// stencil took 0.0437-0.0453 kernel-ms a iteration with a thread a step
+// (0.0436 with two rows, 0.0459-0.0468 inside the kernel rather than a
+// kernel of its own) against 0.0418 in the grid-stride loop, and its wall
+// time grew by the host's reading of the conditions (bench/RESULTS.md,
+// h-stencil4).
+var segmapVecRows = 0
+
+// vecHost is what the host evaluates at a launch of a kernel with the
+// host-checked vector path (hostcond.go): the conditions of the 32-bit
+// form and of the vector steps, and the bounds on a step's first column.
+type vecHost struct {
+	conds  []string
+	lo, hi []string
+	width  int    // points a step
+	rows   int    // tile rows a thread
+	th     int    // a tile's rows: the block's warps
+	kernel string // the path's own kernel (segmapVecSplit); "" where it is in the kernel's
+}
+
+// vecFast writes the host-checked vector path of a 2-D segmented map:
+// when ar_vok (set by the host where every condition of h holds) a block
+// is one tile of th rows by 32 steps (rows tiles down when h.rows > 1),
+// a thread one step of each, with no grid-stride loop and no per-thread
+// conditions but the tile's edges and the clamps' (ar_vlo_h, ar_vhi_h:
+// the bounds the device path computes as ar_vlo32, ar_vhi32).
+//
+// With whole set the path is the body of a kernel of its own
+// (segmapVecSplit), with no test of ar_vok.
+func vecFast(b *strings.Builder, h *vecHost, st *vecStep, lanes []string, scalar string, outs []core.PrimType, whole bool) {
+	if whole {
+		b.WriteString("  {\n")
+	} else {
+		b.WriteString("  if (ar_vok) {\n")
+	}
+	b.WriteString("    const i32 ar_vlo32 = ar_vlo_h, ar_vhi32 = ar_vhi_h;\n")
+	fmt.Fprintf(b, "    const i32 ar_rad1 = (i32)((ar_space1 / %d + 31) / 32);\n", h.width)
+	b.WriteString("    const i32 ar_nl1 = (i32)blockIdx.x % ar_rad1, ar_nl0 = (i32)blockIdx.x / ar_rad1;\n")
+	fmt.Fprintf(b, "    const i32 ar_vc0 = (ar_nl1 * 32 + (i32)(threadIdx.x %% 32)) * %d;\n", h.width)
+	for u := 0; u < h.rows; u++ {
+		fmt.Fprintf(b, "    {\n    const i32 ar_lvl0 = (ar_nl0 * %d + %d) * %d + (i32)(threadIdx.x / 32);\n", h.rows, u, h.th)
+		b.WriteString("    if (ar_lvl0 < (i32)ar_space0 && ar_vc0 < (i32)ar_space1) {\n")
+		b.WriteString("    const i32 ar_vg = ar_lvl0 * (i32)ar_space1 + ar_vc0;\n")
+		vecStepCode(b, 1, st, lanes, scalar, outs)
+		b.WriteString("    }\n    }\n")
+	}
+	b.WriteString("    return;\n  }\n")
+}
+
+// vecGrid is the blocks of the host-checked vector path for a space of
+// rows by cols points, a tile a block.
+func (h *vecHost) grid(rows, cols int64) int64 {
+	down := int64(h.th * h.rows)
+	across := int64(32 * h.width)
+	return ((rows + down - 1) / down) * ((cols + across - 1) / across)
+}
+
+// check evaluates h's conditions over a launch's values; vlo, vhi are the
+// bounds on a step's first column, clamped into int32 as the device path
+// clamps them.
+func (h *vecHost) check(vars map[string]int64) (vlo, vhi int32, ok bool) {
+	if !hostAll(h.conds, vars) {
+		return 0, 0, false
+	}
+	lo, hi := int64(0), vars["ar_space1"]-int64(h.width)
+	for _, l := range h.lo {
+		v, ok := hostEval(l, vars)
+		if !ok {
+			return 0, 0, false
+		}
+		lo = max(lo, v)
+	}
+	for _, x := range h.hi {
+		v, ok := hostEval(x, vars)
+		if !ok {
+			return 0, 0, false
+		}
+		hi = min(hi, v)
+	}
+	return int32(min(lo, math.MaxInt32)), int32(max(hi, -1)), true
 }
