@@ -116,7 +116,7 @@ func newOn(opts Options, g *cuda.GPU) (*Backend, error) {
 	}
 	b.cache = newTierCache(b.opts.CacheDir, opts.Tiered, func(src, file string, fast bool) ([]byte, error) {
 		if fast {
-			return compileModule(g, src, file, fastTierOptions...)
+			return compileTier1(g, src, file)
 		}
 		return compileModule(g, src, file)
 	})
@@ -128,11 +128,7 @@ func newOn(opts Options, g *cuda.GPU) (*Backend, error) {
 		// compiler (measured in bench/RESULTS.md, "Interactive latency");
 		// do that now, in the background, with the prelude every module
 		// includes, rather than on the first expression's compile.
-		var o []string
-		if opts.Tiered {
-			o = fastTierOptions
-		}
-		go compileModule(g, prelude+"\nextern \"C\" __global__ void ar_warm() {}\n", "arepl_warm.cu", o...)
+		go warmCompiler(g, opts.Tiered)
 	})
 	for _, dst := range []*cuda.Ptr{&b.counter, &b.errFlag} {
 		if *dst, err = g.Alloc(errBytes); err != nil {

@@ -65,6 +65,46 @@ var fastTierOptions = func() []string {
 	return []string{"-Ofc=mid"}
 }()
 
+// tier1PTX: tier 1 has NVRTC emit PTX for the virtual architecture
+// (cuda.CompilePTX, no ptxas run in NVRTC) and the driver JIT-compiles it
+// at a low optimisation level (cuda.JITOptLevel) as it loads it. ptxas
+// inside NVRTC optimises fully whatever NVRTC's own options say, and was
+// 55-68 ms of the MSSP scan's 100-170 ms tier-1 compile (run 12).
+// AREPL_TIER1_PTX=0 compiles tier 1 to a cubin in NVRTC, as before run 14.
+// Tier 2 is always a cubin: only it reaches the disk cache.
+var tier1PTX = os.Getenv("AREPL_TIER1_PTX") != "0"
+
+// compileTier1 compiles a module's tier-1 text: with fastTierOptions, to
+// PTX under tier1PTX.
+func compileTier1(g *cuda.GPU, src, file string) ([]byte, error) {
+	if !tier1PTX {
+		return compileModule(g, src, file, fastTierOptions...)
+	}
+	if body, ok := strings.CutPrefix(src, prelude+"\n"); ok && preludePCH {
+		return g.CompilePTX("#include \""+preludeHeader+"\"\n"+body, file, []cuda.Header{{Name: preludeHeader, Text: prelude}}, append(fastTierOptions, "-pch")...)
+	}
+	return g.CompilePTX(src, file, nil, fastTierOptions...)
+}
+
+// warmCompiler loads and initialises NVRTC (its first compile in a
+// process is slow) with the prelude every module includes, as tier 1
+// compiles when tiered; under tier1PTX it also loads the result, so that
+// the driver's JIT compiler is loaded before the first expression's.
+func warmCompiler(g *cuda.GPU, tiered bool) {
+	src := prelude + "\nextern \"C\" __global__ void ar_warm() {}\n"
+	if !tiered {
+		_, _ = compileModule(g, src, "arepl_warm.cu")
+		return
+	}
+	image, err := compileTier1(g, src, "arepl_warm.cu")
+	if err != nil || !tier1PTX {
+		return
+	}
+	if m, err := g.LoadModule(image); err == nil {
+		_ = m.Unload()
+	}
+}
+
 // tier2Delay is how long the foreground must have compiled nothing before
 // a background compile starts; AREPL_TIER2_DELAY (milliseconds) overrides
 // it (0: at once, as before run 10).
@@ -218,12 +258,13 @@ func (c *tierCache) getFast(key, src string, fastText func() string, file string
 		}
 		cubin, err := c.foreground(text, file, true)
 		if err == nil {
-			l, err := c.install(key, cubin, 1, build)
-			if err != nil {
-				return nil, compileInfo{}, err
+			// A tier-1 module that fails to load (PTX the driver's JIT
+			// refuses: a driver older than NVRTC) falls back to the full
+			// compile below, as a failed fast compile does.
+			if l, err := c.install(key, cubin, 1, build); err == nil {
+				c.background(key, src, file, build)
+				return l, compileInfo{fast: true}, nil
 			}
-			c.background(key, src, file, build)
-			return l, compileInfo{fast: true}, nil
 		}
 	}
 	cubin, err := c.foreground(src, file, false)

@@ -22,6 +22,7 @@ type fakeTiers struct {
 	full    int // full compiles started
 	fastErr error
 	fullErr error
+	loadErr error           // building a fast cubin fails with it (a driver refusing tier 1's PTX)
 	gate    context.Context // full compiles wait for it when not nil
 	open    context.CancelFunc
 	started chan string // a full compile's source, when it starts
@@ -79,6 +80,12 @@ func (f *fakeTiers) compile(src, file string, fast bool) ([]byte, error) {
 func (f *fakeTiers) build(cubin []byte) (*loaded, error) {
 	v := &version{}
 	name := string(cubin)
+	f.mu.Lock()
+	loadErr := f.loadErr
+	f.mu.Unlock()
+	if loadErr != nil && strings.HasPrefix(name, "fast:") {
+		return nil, loadErr
+	}
 	v.unload = func() error {
 		f.mu.Lock()
 		f.unloaded[name]++
@@ -327,16 +334,19 @@ func TestTierCloseWithCompileInFlight(t *testing.T) {
 
 // TestTierOffAndFastRefused: without tiers a miss compiles fully and goes
 // to disk; with tiers, a fast compile that fails (an NVRTC without -Ofc)
-// falls back to the full compile, for this module and the next.
+// falls back to the full compile, for this module and the next, and so
+// does a fast module that fails to load (tier 1's PTX refused by a driver
+// older than NVRTC).
 func TestTierOffAndFastRefused(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		tiered  bool
-		fastErr error
-	}{{"off", false, nil}, {"fast refused", true, errors.New("invalid option -Ofc=mid")}} {
+		name             string
+		tiered           bool
+		fastErr, loadErr error
+	}{{"off", false, nil, nil}, {"fast refused", true, errors.New("invalid option -Ofc=mid"), nil},
+		{"fast load refused", true, nil, errors.New("CUDA_ERROR_UNSUPPORTED_PTX_VERSION")}} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeTiers()
-			f.fastErr = tc.fastErr
+			f.fastErr, f.loadErr = tc.fastErr, tc.loadErr
 			c := newFakeCache(t, f, tc.tiered)
 			for _, k := range []string{"a", "b"} {
 				l, info, err := c.get(k, "SRC-"+k, "a.cu", f.build)
@@ -349,7 +359,7 @@ func TestTierOffAndFastRefused(t *testing.T) {
 				}
 			}
 			want := 0
-			if tc.fastErr != nil {
+			if tc.fastErr != nil || tc.loadErr != nil {
 				want = 1 // tried once, then never again
 			}
 			if f.count(&f.fast) != want || f.count(&f.full) != 2 {

@@ -14,10 +14,14 @@
 package cuda
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,6 +82,10 @@ type Props struct {
 
 // Arch is the NVRTC architecture flag value for the device, e.g. "sm_90".
 func (p Props) Arch() string { return fmt.Sprintf("sm_%d%d", p.CC[0], p.CC[1]) }
+
+// VirtualArch is the device's virtual architecture, e.g. "compute_90":
+// NVRTC emits PTX for it (CompilePTX).
+func (p Props) VirtualArch() string { return fmt.Sprintf("compute_%d%d", p.CC[0], p.CC[1]) }
 
 // CUdevice_attribute values (cuda.h).
 const (
@@ -576,16 +584,76 @@ type Function struct {
 	Name string
 }
 
-// LoadModule loads a cubin (or PTX) image.
+// LoadModule loads a cubin, or PTX (CompilePTX's), which the driver
+// JIT-compiles at JITOptLevel.
 func (g *GPU) LoadModule(image []byte) (*Module, error) {
 	if len(image) == 0 {
 		return nil, errors.New("cuda: empty module image")
+	}
+	if isPTX(image) {
+		return g.loadPTX(image)
 	}
 	m := &Module{g: g}
 	err := g.do(func() error {
 		return g.check("cuModuleLoadData", g.d.cuModuleLoadData(&m.h, unsafe.Pointer(&image[0])))
 	})
 	runtime.KeepAlive(image)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// isPTX tells PTX text from a cubin (an ELF image).
+func isPTX(image []byte) bool { return !bytes.HasPrefix(image, []byte("\x7fELF")) }
+
+// JITOptLevel is the ptxas optimisation level (0-4; the driver's default
+// is 4) at which LoadModule JIT-compiles PTX; AREPL_JIT_O overrides it.
+// Tier 1 wants the kernel soon, not fast: at level 1 the driver's ptxas
+// took a fraction of NVRTC's own full-optimisation ptxas run
+// (bench/RESULTS.md, "Interactive latency", run 14).
+var JITOptLevel = func() int {
+	if n, err := strconv.Atoi(os.Getenv("AREPL_JIT_O")); err == nil && n >= 0 && n <= 4 {
+		return n
+	}
+	return 1
+}()
+
+// CUjit_option values (cuda.h).
+const (
+	jitWallTime        = 2 // out: float milliseconds in the value slot
+	jitErrorLogBuffer  = 5
+	jitErrorLogSize    = 6
+	jitOptimizationLvl = 7
+)
+
+func (g *GPU) loadPTX(image []byte) (*Module, error) {
+	if image[len(image)-1] != 0 {
+		image = append(image[:len(image):len(image)], 0) // the driver reads PTX up to a NUL
+	}
+	m := &Module{g: g}
+	errLog := make([]byte, 4096)
+	opts := []int32{jitOptimizationLvl, jitWallTime, jitErrorLogBuffer, jitErrorLogSize}
+	vals := []uintptr{uintptr(JITOptLevel), 0, uintptr(unsafe.Pointer(&errLog[0])), uintptr(len(errLog))}
+	start := time.Now()
+	err := g.do(func() error {
+		r := g.d.cuModuleLoadDataEx(&m.h, unsafe.Pointer(&image[0]), uint32(len(opts)), unsafe.Pointer(&opts[0]), unsafe.Pointer(&vals[0]))
+		if r == 0 {
+			return nil
+		}
+		err := g.check("cuModuleLoadDataEx", r)
+		if msg := strings.TrimSpace(cString(&errLog[0])); msg != "" {
+			err = fmt.Errorf("%w: %s", err, msg)
+		}
+		return err
+	})
+	runtime.KeepAlive(image)
+	runtime.KeepAlive(opts)
+	runtime.KeepAlive(errLog)
+	if compileTrace != "" {
+		appendTrace(fmt.Sprintf("jit ptx=%d O%d wall=%.1fms jit_wall=%.1fms err=%v\n", len(image), JITOptLevel,
+			float64(time.Since(start))/1e6, math.Float32frombits(uint32(vals[1])), err != nil))
+	}
 	if err != nil {
 		return nil, err
 	}

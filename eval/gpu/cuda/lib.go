@@ -45,6 +45,7 @@ type driver struct {
 	cuMemHostAlloc                              func(p *unsafe.Pointer, n uint64, flags uint32) int32
 	cuMemHostGetDevicePointer                   func(d *uint64, p unsafe.Pointer, flags uint32) int32
 	cuModuleLoadData                            func(m *uintptr, image unsafe.Pointer) int32
+	cuModuleLoadDataEx                          func(m *uintptr, image unsafe.Pointer, n uint32, opts, vals unsafe.Pointer) int32
 	cuModuleUnload                              func(m uintptr) int32
 	cuModuleGetFunction                         func(f *uintptr, m uintptr, name string) int32
 	cuFuncSetAttribute                          func(f uintptr, attr int32, v int32) int32
@@ -64,6 +65,8 @@ type driver struct {
 	nvrtcCompileProgram    func(p uintptr, nopt int32, opts unsafe.Pointer) int32
 	nvrtcGetCUBINSize      func(p uintptr, n *uint64) int32
 	nvrtcGetCUBIN          func(p uintptr, buf *byte) int32
+	nvrtcGetPTXSize        func(p uintptr, n *uint64) int32
+	nvrtcGetPTX            func(p uintptr, buf *byte) int32
 	nvrtcGetProgramLogSize func(p uintptr, n *uint64) int32
 	nvrtcGetProgramLog     func(p uintptr, buf *byte) int32
 	nvrtcDestroyProgram    func(p *uintptr) int32
@@ -110,6 +113,7 @@ func (d *driver) cudaSymbols() []symbol {
 		{&d.cuMemHostAlloc, "cuMemHostAlloc"},
 		{&d.cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"},
 		{&d.cuModuleLoadData, "cuModuleLoadData"},
+		{&d.cuModuleLoadDataEx, "cuModuleLoadDataEx"},
 		{&d.cuModuleUnload, "cuModuleUnload"},
 		{&d.cuModuleGetFunction, "cuModuleGetFunction"},
 		{&d.cuFuncSetAttribute, "cuFuncSetAttribute"},
@@ -133,6 +137,8 @@ func (d *driver) nvrtcSymbols() []symbol {
 		{&d.nvrtcCompileProgram, "nvrtcCompileProgram"},
 		{&d.nvrtcGetCUBINSize, "nvrtcGetCUBINSize"},
 		{&d.nvrtcGetCUBIN, "nvrtcGetCUBIN"},
+		{&d.nvrtcGetPTXSize, "nvrtcGetPTXSize"},
+		{&d.nvrtcGetPTX, "nvrtcGetPTX"},
 		{&d.nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize"},
 		{&d.nvrtcGetProgramLog, "nvrtcGetProgramLog"},
 		{&d.nvrtcDestroyProgram, "nvrtcDestroyProgram"},

@@ -54,6 +54,20 @@ type Header struct{ Name, Text string }
 
 // CompileHeaders is Compile with headers the source may include.
 func (g *GPU) CompileHeaders(src, name string, headers []Header, opts ...string) ([]byte, error) {
+	return g.compileDefaults(src, name, headers, false, opts)
+}
+
+// CompilePTX is CompileHeaders for the device's virtual architecture
+// (compute_XY): it returns NVRTC's PTX, NUL-terminated, and never runs
+// ptxas. LoadModule JIT-compiles it at JITOptLevel: tier 1 of a tiered
+// compile (bench/RESULTS.md, "Interactive latency", run 14), since ptxas
+// inside NVRTC always optimises fully (NVRTC refuses -Xptxas=-O0) and was
+// half of the slowest module's compile.
+func (g *GPU) CompilePTX(src, name string, headers []Header, opts ...string) ([]byte, error) {
+	return g.compileDefaults(src, name, headers, true, opts)
+}
+
+func (g *GPU) compileDefaults(src, name string, headers []Header, ptx bool, opts []string) ([]byte, error) {
 	var all []string
 	for _, o := range DefaultCompileOptions {
 		if o != "-minimal" || !minimalRefused.Load() {
@@ -61,11 +75,11 @@ func (g *GPU) CompileHeaders(src, name string, headers []Header, opts ...string)
 		}
 	}
 	all = append(append(all, opts...), extraCompileOptions...)
-	cubin, err := g.compile(src, name, headers, all)
+	cubin, err := g.compile(src, name, headers, ptx, all)
 	var e *Error
 	if err != nil && errors.As(err, &e) && e.Code == nvrtcErrorInvalidOption && strings.Contains(e.Msg, "-minimal") && !minimalRefused.Load() {
 		minimalRefused.Store(true)
-		return g.CompileHeaders(src, name, headers, opts...)
+		return g.compileDefaults(src, name, headers, ptx, opts)
 	}
 	return cubin, err
 }
@@ -73,7 +87,7 @@ func (g *GPU) CompileHeaders(src, name string, headers []Header, opts ...string)
 // CompileWith compiles with exactly the given options (and -arch): for
 // measuring options (TestCompileTimes).
 func (g *GPU) CompileWith(src, name string, opts []string) ([]byte, error) {
-	return g.compile(src, name, nil, opts)
+	return g.compile(src, name, nil, false, opts)
 }
 
 // cStrings returns NUL-terminated copies of ss and an array of pointers to
@@ -88,8 +102,14 @@ func cStrings(ss []string) ([][]byte, []*byte) {
 	return bufs, ptrs
 }
 
-func (g *GPU) compile(src, name string, headers []Header, given []string) ([]byte, error) {
-	opts := append([]string{"-arch=" + g.props.Arch()}, given...)
+// compile runs NVRTC with -arch and the given options and returns the
+// cubin, or with ptx the PTX for the virtual architecture.
+func (g *GPU) compile(src, name string, headers []Header, ptx bool, given []string) ([]byte, error) {
+	arch := g.props.Arch()
+	if ptx {
+		arch = g.props.VirtualArch()
+	}
+	opts := append([]string{"-arch=" + arch}, given...)
 	if timeTraceDir != "" {
 		opts = append(opts, fmt.Sprintf("-fdevice-time-trace=%s", filepath.Join(timeTraceDir, fmt.Sprintf("%03d-%s.json", timeTraceN.Add(1), name))))
 	}
@@ -121,14 +141,18 @@ func (g *GPU) compile(src, name string, headers []Header, given []string) ([]byt
 		if r := d.nvrtcCompileProgram(prog, int32(len(opts)), unsafe.Pointer(&ptrs[0])); r != 0 {
 			return g.nvrtcErr("nvrtcCompileProgram", r, programLog(d, prog))
 		}
+		getSize, get, what := d.nvrtcGetCUBINSize, d.nvrtcGetCUBIN, "CUBIN"
+		if ptx {
+			getSize, get, what = d.nvrtcGetPTXSize, d.nvrtcGetPTX, "PTX"
+		}
 		var n uint64
-		if r := d.nvrtcGetCUBINSize(prog, &n); r != 0 {
-			return g.nvrtcErr("nvrtcGetCUBINSize", r, "")
+		if r := getSize(prog, &n); r != 0 {
+			return g.nvrtcErr("nvrtcGet"+what+"Size", r, "")
 		}
 		cubin = make([]byte, n)
 		if n > 0 {
-			if r := d.nvrtcGetCUBIN(prog, &cubin[0]); r != 0 {
-				return g.nvrtcErr("nvrtcGetCUBIN", r, "")
+			if r := get(prog, &cubin[0]); r != 0 {
+				return g.nvrtcErr("nvrtcGet"+what, r, "")
 			}
 		}
 		if tr.on {
@@ -152,7 +176,7 @@ func (g *GPU) compile(src, name string, headers []Header, given []string) ([]byt
 		// slow for its text or for the state it starts in.
 		repeating.Store(true)
 		for i := range compileRepeat {
-			_, _ = g.compile(fmt.Sprintf("__device__ int ar_repeat_%d_%d = %d;\n%s", os.Getpid(), repeatN.Add(1), i, src), name+"-repeat", headers, given)
+			_, _ = g.compile(fmt.Sprintf("__device__ int ar_repeat_%d_%d = %d;\n%s", os.Getpid(), repeatN.Add(1), i, src), name+"-repeat", headers, ptx, given)
 		}
 		repeating.Store(false)
 	}
