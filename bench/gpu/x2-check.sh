@@ -6,6 +6,9 @@
 # --devices all --shard-min 1 (every statement over both GPUs).
 # Build arepl (-ldflags=-s) into .carry-x2 and send it as a carry folder;
 # run from the repository root: bash bench/gpu/x2-check.sh .carry-x2/arepl
+# PEERS=1 adds JAX with sharding on the same workloads (mgpu_peers.py: 1 GPU,
+# then 2 GPUs with the scans spread by hand, shard_map), BIG=1 the 2^34-element
+# f32 reduction (64 GiB, made on the two GPUs), RV=0 and TESTS=0 skip steps 2-3.
 set -uo pipefail
 A=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 OUT=${OUT:-/tmp/x2-out}; mkdir -p "$OUT"
@@ -31,6 +34,19 @@ for d in 0 all; do
   # line's first entry is the previous workload's last run)
   grep '^time' "$f" | tail -n +2 | sed -n 's/.*[(, ]run \([^,)]*\).*/\1/p' | paste -d' ' - - - - - - - - - - - | cut -c1-250 | tee -a $OUT/summary.txt
 done
+if [ "${PEERS:-0}" = 1 ]; then
+  log "1b. JAX with sharding"
+  { timeout 60 python3 bench/gpu/mgpu_peers.py 1
+    for w in reduce hist scan_sm mapscan_sm; do timeout 40 python3 bench/gpu/mgpu_peers.py 2 $w || echo "jax 2 GPU $w: exit $?"; done
+  } >$OUT/jax.txt 2>&1
+  grep -E "^jax [12] GPU|exit" $OUT/jax.txt | tee -a $OUT/summary.txt
+fi
+if [ "${BIG:-0}" = 1 ]; then
+  log "1c. 2^34 f32 reduction on 2 GPUs"
+  { echo ":time on"; echo "let fs = map (\\i -> f32.i64 (i % 1024)) (iota 17179869184)"; echo ":where fs"
+    for _ in 1 2 3 4; do echo "reduce (+) 0f32 fs"; done; } | timeout 60 "$A" --devices all 2>&1 | cut -c1-600 | tee $OUT/time-2e34.txt | tail -6 | tee -a $OUT/summary.txt
+fi
+if [ "${RV:-1}" = 1 ]; then
 log "2. rendezvous"
 {
   rm -f /tmp/arepl-id
@@ -39,10 +55,13 @@ log "2. rendezvous"
   for f in /tmp/rv-*.txt; do echo "-- $f"; cat "$f"; done
 } >$OUT/rendezvous.txt 2>&1
 tail -12 $OUT/rendezvous.txt | tee -a $OUT/summary.txt
+fi
+if [ "${TESTS:-1}" = 1 ]; then
 log "3. every test program, --devices all --shard-min 1"
 mkdir -p /tmp/x2t
 for d in testdata/* examples; do echo "$(find "$d" -name '*.fut' | wc -l) $d"; done | sort -nr | cut -d' ' -f2 | xargs -P 8 -I{} sh -c \
   'f=/tmp/x2t/test-$(echo {} | tr / _).txt; timeout 150 "$0" test --devices all --shard-min 1 "{}" >"$f" 2>&1; echo "{}: exit $?: $(tail -1 "$f")"' "$A" | tee $OUT/tests.txt
 echo "folders $(wc -l <$OUT/tests.txt); passed $(grep -o '[0-9]* passed' $OUT/tests.txt | awk '{s+=$1} END {print s}'), failed $(grep -o '[0-9]* failed' $OUT/tests.txt | awk '{s+=$1} END {print s}')" | tee -a $OUT/summary.txt
 grep -h -B2 -A6 'FAIL' /tmp/x2t/*.txt | head -80 > $OUT/failures.txt
+fi
 log done
