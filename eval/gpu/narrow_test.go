@@ -92,6 +92,9 @@ func TestNarrowDevice(t *testing.T) {
 			}
 			for _, s := range settings {
 				segmapNarrow, segmapVec4, segmapVecTile, segmapPoints, segmapLayout, segmapVecs, segmapVecRows = s.narrow, s.vec, s.tile, s.points, s.layout, s.vecs, s.rows
+				// Each setting generates its own module, not the one the
+				// backend remembers for the program (seen.go).
+				be.seen.forget()
 				var tm eval.Timings
 				got, err := be.Run(ctx, prog, entryName(prog), args, &tm)
 				if err != nil {

@@ -357,6 +357,10 @@ func BenchmarkNested(b *testing.B) {
 			}
 			forceSeg, forceStageU = w.seg, w.stageU
 			defer func() { forceSeg, forceStageU = "", 0 }()
+			// The knobs change the generated code, not the program: without
+			// this, a variant would run the module the backend remembers
+			// from the workload's first row (seen.go).
+			be.seen.forget()
 			prog := futProg(b, nestedSrc, w.fn)
 			m, err := generate(prog, be.lim)
 			if err != nil {
