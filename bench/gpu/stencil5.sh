@@ -8,7 +8,9 @@
 # BenchmarkNested's copy and stencil rows with the variants, then
 # `arepl test --backend gpu` fused and unfused on testdata/nested and
 # memcheck on the stencils with the adj build, a mutant build
-# (bin/arepl-mut) that must fail, TestNarrowDevice last.
+# (bin/arepl-mut) that must fail, TestNarrowDevice last. LAB=1 also
+# builds the lab (needs bench/gpu/stencil2 and kernels/prelude.cu in the
+# carry); BENCHONLY=1 stops after the benchmark.
 # Logs under $OUT.
 set -uo pipefail
 out=${OUT:-/tmp}
