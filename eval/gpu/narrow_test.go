@@ -53,12 +53,13 @@ func TestNarrowDevice(t *testing.T) {
 		name                       string
 		narrow, vec, tile          bool
 		points, layout, vecs, rows int
+		adj                        bool // the host-checked path's rows neighbours (segmapVecAdj)
 	}
 	var settings []setting
 	for _, p := range []int{1, 3, 4} {
 		for _, l := range []int{layoutRow, layoutSpread, layoutColumn} {
 			if p > 1 || l != layoutSpread { // one point spread is the row layout
-				settings = append(settings, setting{fmt.Sprintf("p%d_l%d", p, l), true, false, true, p, l, 1, 1})
+				settings = append(settings, setting{fmt.Sprintf("p%d_l%d", p, l), true, false, true, p, l, 1, 1, false})
 			}
 		}
 	}
@@ -67,14 +68,16 @@ func TestNarrowDevice(t *testing.T) {
 	// and along the row, and the 64-bit copy.
 	// Tiles run host-checked with a thread a step of one and two rows
 	// (vecFast) and device-checked in the grid-stride loop (rows 0).
-	settings = append(settings, setting{"vec4", true, true, true, segmapPoints, segmapLayout, 1, 1}, setting{"vec8", true, true, true, segmapPoints, segmapLayout, 2, 1},
-		setting{"vec4r2", true, true, true, segmapPoints, segmapLayout, 1, 2}, setting{"vec8r2", true, true, true, segmapPoints, segmapLayout, 2, 2},
-		setting{"vec4gs", true, true, true, segmapPoints, segmapLayout, 1, 0}, setting{"vec8gs", true, true, true, segmapPoints, segmapLayout, 2, 0},
-		setting{"vec4row", true, true, false, segmapPoints, segmapLayout, 1, 1}, setting{"vec8row", true, true, false, segmapPoints, segmapLayout, 2, 1},
-		setting{"wide", false, false, true, 1, layoutRow, 1, 1})
-	defer func(n, v, tl bool, p, l, vs, rs int) {
-		segmapNarrow, segmapVec4, segmapVecTile, segmapPoints, segmapLayout, segmapVecs, segmapVecRows = n, v, tl, p, l, vs, rs
-	}(segmapNarrow, segmapVec4, segmapVecTile, segmapPoints, segmapLayout, segmapVecs, segmapVecRows)
+	settings = append(settings, setting{"vec4", true, true, true, segmapPoints, segmapLayout, 1, 1, false}, setting{"vec8", true, true, true, segmapPoints, segmapLayout, 2, 1, false},
+		setting{"vec4r2", true, true, true, segmapPoints, segmapLayout, 1, 2, false}, setting{"vec8r2", true, true, true, segmapPoints, segmapLayout, 2, 2, false},
+		setting{"vec4gs", true, true, true, segmapPoints, segmapLayout, 1, 0, false}, setting{"vec8gs", true, true, true, segmapPoints, segmapLayout, 2, 0, false},
+		setting{"vec4row", true, true, false, segmapPoints, segmapLayout, 1, 1, false}, setting{"vec8row", true, true, false, segmapPoints, segmapLayout, 2, 1, false},
+		setting{"vec4r2adj", true, true, true, segmapPoints, segmapLayout, 1, 2, true}, setting{"vec4r3adj", true, true, true, segmapPoints, segmapLayout, 1, 3, true},
+		setting{"vec8r2adj", true, true, true, segmapPoints, segmapLayout, 2, 2, true},
+		setting{"wide", false, false, true, 1, layoutRow, 1, 1, false})
+	defer func(n, v, tl, adj bool, p, l, vs, rs int) {
+		segmapNarrow, segmapVec4, segmapVecTile, segmapVecAdj, segmapPoints, segmapLayout, segmapVecs, segmapVecRows = n, v, tl, adj, p, l, vs, rs
+	}(segmapNarrow, segmapVec4, segmapVecTile, segmapVecAdj, segmapPoints, segmapLayout, segmapVecs, segmapVecRows)
 	for _, c := range cases {
 		src := srcs["stencil_narrow"]
 		if !strings.Contains(src, "entry "+c.fn+" ") {
@@ -92,6 +95,10 @@ func TestNarrowDevice(t *testing.T) {
 			}
 			for _, s := range settings {
 				segmapNarrow, segmapVec4, segmapVecTile, segmapPoints, segmapLayout, segmapVecs, segmapVecRows = s.narrow, s.vec, s.tile, s.points, s.layout, s.vecs, s.rows
+				segmapVecAdj = s.adj
+				// Each setting generates its own module, not the one the
+				// backend remembers for the program (seen.go).
+				be.seen.forget()
 				var tm eval.Timings
 				got, err := be.Run(ctx, prog, entryName(prog), args, &tm)
 				if err != nil {
@@ -207,5 +214,50 @@ func TestVecRecognise(t *testing.T) {
 				t.Errorf("the module does not name its vector steps")
 			}
 		})
+	}
+}
+
+// TestVecAdjacentShape checks the shape of the host-checked path with
+// neighbouring rows (vecAdjacent): in the branch where every row is in the
+// space, all rows' lanes come before the first store, and row u's results
+// go to row u. TestNarrowDevice runs it against the CPU.
+func TestVecAdjacentShape(t *testing.T) {
+	defer func(r int, a bool) { segmapVecRows, segmapVecAdj = r, a }(segmapVecRows, segmapVecAdj)
+	segmapVecRows, segmapVecAdj = 2, true
+	src, err := os.ReadFile("../../testdata/nested/stencil_vec.fut")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := generate(futProg(t, string(src), "fstencil"), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vk *kernel
+	for _, ks := range m.kernels {
+		for _, k := range ks {
+			if k.Vector != "" {
+				vk = k
+			}
+		}
+	}
+	if vk == nil {
+		t.Fatal("fstencil has no vector kernel")
+	}
+	i := strings.Index(vk.src, "const i32 ar_lvlb = ")
+	if i < 0 {
+		t.Fatalf("no neighbouring rows in:\n%s", vk.src)
+	}
+	adj := vk.src[i:]
+	adj = adj[:strings.Index(adj, "    return;")]
+	last := strings.LastIndex(adj, "ar_u1res0_3 = ")
+	store := strings.Index(adj, "((uint4 *)ar_out0)")
+	if last < 0 || store < 0 || store < last {
+		t.Fatalf("row 1's last lane (%d) is not before the first store (%d):\n%s", last, store, adj)
+	}
+	for u := 0; u < 2; u++ {
+		want := fmt.Sprintf("((uint4 *)ar_out0)[(((ar_lvlb + %d) * (i32)ar_space1 + ar_vc0) >> 2) + 0] = make_uint4(__float_as_uint(ar_u%dres0_0)", u, u)
+		if !strings.Contains(adj, want) {
+			t.Errorf("no store of row %d's results to row %d (%s):\n%s", u, u, want, adj)
+		}
 	}
 }

@@ -21,7 +21,7 @@ var (
 	benchUnroll = flag.String("gpubench.unroll", "", "comma-separated unrollings the 2-D map (a flat segmented map's points a step, segmapUnroll) also runs with")
 	bench1DUnr  = flag.String("gpubench.unroll1d", "", "comma-separated unrollings of the 1-D tiled kernel's tile loop (tile1DUnroll) the n-body workloads also run with")
 	benchMinBlk = flag.String("gpubench.segminblocks", "", "comma-separated launch-bounds minimum blocks (segmapMinBlocks) the stencil also runs with")
-	benchVar    = flag.String("gpubench.var", "", "comma-separated extra variants NAME:WORKLOAD:KNOB=VALUE (knobs: novec, vec4 (0: no vector steps), vecs (vectors a row a step), vectile (0: a block along one row), vecrows (tile rows a thread of the host-checked vector path; 0: off), vecsplit (0: that path inside the kernel), vecwaves, waves, block1d, narrow, points, layout (0 row, 1 spread, 2 column), async, spin (µs), k for the stencil's iterations), e.g. map2d_w4:map2d:waves=4 or st4:stencil_4096:points=4+layout=2")
+	benchVar    = flag.String("gpubench.var", "", "comma-separated extra variants NAME:WORKLOAD:KNOB=VALUE (knobs: novec, vec4 (0: no vector steps), vecs (vectors a row a step), vectile (0: a block along one row), vecrows (tile rows a thread of the host-checked vector path; 0: off), vecsplit (0: that path inside the kernel), vecadj (1: that path's rows of a thread neighbours, stores after all of them), vecwaves, waves, block1d, narrow, points, layout (0 row, 1 spread, 2 column), async, spin (µs), k for the stencil's iterations), e.g. map2d_w4:map2d:waves=4 or st4:stencil_4096:points=4+layout=2")
 	benchMM     = flag.String("gpubench.mm", "", "comma-separated matrix-product tilings BMxBNxBKxTMxTN the matmul workloads also run with (each as the large and the small tiling)")
 	benchSeg    = flag.String("gpubench.seg", "", "comma-separated segmented-reduction kernels the short segsq workloads (lengths 1 to 128) also run with: g1, g32, staged (stagedU: U elements a thread and tile)")
 )
@@ -313,6 +313,10 @@ func BenchmarkNested(b *testing.B) {
 					saved := segmapVecSplit
 					segmapVecSplit = val != 0
 					defer func() { segmapVecSplit = saved }()
+				case "vecadj":
+					saved := segmapVecAdj
+					segmapVecAdj = val != 0
+					defer func() { segmapVecAdj = saved }()
 				case "vecrows":
 					saved := segmapVecRows
 					segmapVecRows = val
@@ -357,6 +361,10 @@ func BenchmarkNested(b *testing.B) {
 			}
 			forceSeg, forceStageU = w.seg, w.stageU
 			defer func() { forceSeg, forceStageU = "", 0 }()
+			// The knobs change the generated code, not the program: without
+			// this, a variant would run the module the backend remembers
+			// from the workload's first row (seen.go).
+			be.seen.forget()
 			prog := futProg(b, nestedSrc, w.fn)
 			m, err := generate(prog, be.lim)
 			if err != nil {

@@ -41,6 +41,7 @@ package gpu
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/arepl/arepl/lang/core"
@@ -448,26 +449,32 @@ func vecStepCode(b *strings.Builder, in int, st *vecStep, lanes []string, scalar
 	for k, body := range lanes {
 		point(k, body)
 	}
-	for j, t := range outs {
-		if _, to := vecBits(t); to != "" || t == core.U32 {
-			for vi := 0; vi < st.width/vecLanes; vi++ {
-				var ls []string
-				for k := vecLanes * vi; k < vecLanes*(vi+1); k++ {
-					ls = append(ls, fmt.Sprintf("%s(ar_res%d_%d)", to, j, k))
-				}
-				fmt.Fprintf(b, "    ((uint4 *)ar_out%d)[(ar_vg >> 2) + %d] = make_uint4(%s);\n", j, vi, strings.Join(ls, ", "))
-			}
-			continue
-		}
-		for k := 0; k < st.width; k++ {
-			fmt.Fprintf(b, "    ar_out%d[ar_vg + %d] = ar_res%d_%d;\n", j, k, j, k)
-		}
-	}
+	vecStores(b, st, outs, "ar_res", "ar_vg")
 	b.WriteString("    } else {\n")
 	for k := 0; k < st.width; k++ {
 		point(k, scalar)
 	}
 	b.WriteString("    }\n")
+}
+
+// vecStores writes a step's results (res<j>_<k>, res the prefix) at flat
+// index vg: one 16-byte store a vector where the type allows.
+func vecStores(b *strings.Builder, st *vecStep, outs []core.PrimType, res, vg string) {
+	for j, t := range outs {
+		if _, to := vecBits(t); to != "" || t == core.U32 {
+			for vi := 0; vi < st.width/vecLanes; vi++ {
+				var ls []string
+				for k := vecLanes * vi; k < vecLanes*(vi+1); k++ {
+					ls = append(ls, fmt.Sprintf("%s(%s%d_%d)", to, res, j, k))
+				}
+				fmt.Fprintf(b, "    ((uint4 *)ar_out%d)[(%s >> 2) + %d] = make_uint4(%s);\n", j, vg, vi, strings.Join(ls, ", "))
+			}
+			continue
+		}
+		for k := 0; k < st.width; k++ {
+			fmt.Fprintf(b, "    ar_out%d[%s + %d] = %s%d_%d;\n", j, vg, k, res, j, k)
+		}
+	}
 }
 
 // vecConds is what the vector steps need beyond the 32-bit form's
@@ -530,6 +537,10 @@ func vecFast(b *strings.Builder, h *vecHost, st *vecStep, lanes []string, scalar
 	fmt.Fprintf(b, "    const i32 ar_rad1 = (i32)((ar_space1 / %d + 31) / 32);\n", h.width)
 	b.WriteString("    const i32 ar_nl1 = (i32)blockIdx.x % ar_rad1, ar_nl0 = (i32)blockIdx.x / ar_rad1;\n")
 	fmt.Fprintf(b, "    const i32 ar_vc0 = (ar_nl1 * 32 + (i32)(threadIdx.x %% 32)) * %d;\n", h.width)
+	if segmapVecAdj && h.rows > 1 {
+		vecAdjacent(b, h, st, lanes, scalar, outs)
+		return
+	}
 	for u := 0; u < h.rows; u++ {
 		fmt.Fprintf(b, "    {\n    const i32 ar_lvl0 = (ar_nl0 * %d + %d) * %d + (i32)(threadIdx.x / 32);\n", h.rows, u, h.th)
 		b.WriteString("    if (ar_lvl0 < (i32)ar_space0 && ar_vc0 < (i32)ar_space1) {\n")
@@ -571,4 +582,60 @@ func (h *vecHost) check(vars map[string]int64) (vlo, vhi int32, ok bool) {
 		hi = min(hi, v)
 	}
 	return int32(min(lo, math.MaxInt32)), int32(max(hi, -1)), true
+}
+
+// segmapVecAdj lays the host-checked path's rows of a thread next to one
+// another (h.rows neighbouring rows rather than rows a tile apart) and
+// emits all of them before any store, as the lab's hand float4 kernel of
+// two rows a thread does (bench/gpu/stencil2): every row's loads can then
+// be issued before the first sum, and a row vector the next row reads
+// again (its "up" is this row's centre) is the same load at the same
+// address, which the compiler may share (a variable so that the benchmark
+// can compare). Off, with segmapVecRows: correct on the device (arepl
+// test on testdata/nested fused and unfused, memcheck, at 2 rows) but not
+// yet timed: the one benchmark call made ran every variant as the default
+// kernel (bench/RESULTS.md, h-stencil5).
+var segmapVecAdj = false
+
+// vecResult is a lane's result variable, ar_res<j>_<k> (vecStepCode).
+var vecResult = regexp.MustCompile(`\bar_res(\d+_\d+)\b`)
+
+// vecAdjacent writes vecFast's steps for h.rows neighbouring rows of a
+// thread: where all of them are in the space and the clamps are inactive
+// at ar_vc0 (the same compare for every row: the bounds are on columns),
+// each row's lanes in a scope of its own (its ar_lvl0, ar_vg and vectors),
+// their results kept in the step's scope, then every row's stores; else
+// each row as vecFast writes it, border rows and the scalar body included.
+func vecAdjacent(b *strings.Builder, h *vecHost, st *vecStep, lanes []string, scalar string, outs []core.PrimType) {
+	fmt.Fprintf(b, "    const i32 ar_lvlb = (ar_nl0 * %d + (i32)(threadIdx.x / 32)) * %d;\n", h.th, h.rows)
+	fmt.Fprintf(b, "    if (ar_vc0 < (i32)ar_space1 && ar_lvlb + %d < (i32)ar_space0 && ar_vc0 >= ar_vlo32 && ar_vc0 <= ar_vhi32) {\n", h.rows-1)
+	for u := 0; u < h.rows; u++ {
+		for j, t := range outs {
+			fmt.Fprintf(b, "    %s %s;\n", ctype(t), vecNames(fmt.Sprintf("ar_u%dres%d_", u, j), st.width))
+		}
+	}
+	for u := 0; u < h.rows; u++ {
+		fmt.Fprintf(b, "    {\n    const i32 ar_lvl0 = ar_lvlb + %d;\n    const i32 ar_vg = ar_lvl0 * (i32)ar_space1 + ar_vc0;\n", u)
+		for _, dcl := range st.decls {
+			fmt.Fprintf(b, "    %s\n", dcl)
+		}
+		for k, body := range lanes {
+			fmt.Fprintf(b, "    {\n    const i32 ar_lvl1 = ar_vc0 + %d;\n    const i32 ar_g = ar_vg + %d;\n    i64 ar_top = 0;\n", k, k)
+			b.WriteString(vecResult.ReplaceAllString(body, fmt.Sprintf("ar_u%dres$1", u)))
+			b.WriteString("    }\n")
+		}
+		b.WriteString("    }\n")
+	}
+	for u := 0; u < h.rows; u++ {
+		vecStores(b, st, outs, fmt.Sprintf("ar_u%dres", u), fmt.Sprintf("((ar_lvlb + %d) * (i32)ar_space1 + ar_vc0)", u))
+	}
+	b.WriteString("    return;\n    }\n")
+	for u := 0; u < h.rows; u++ {
+		fmt.Fprintf(b, "    {\n    const i32 ar_lvl0 = ar_lvlb + %d;\n", u)
+		b.WriteString("    if (ar_lvl0 < (i32)ar_space0 && ar_vc0 < (i32)ar_space1) {\n")
+		b.WriteString("    const i32 ar_vg = ar_lvl0 * (i32)ar_space1 + ar_vc0;\n")
+		vecStepCode(b, 1, st, lanes, scalar, outs)
+		b.WriteString("    }\n    }\n")
+	}
+	b.WriteString("    return;\n  }\n")
 }
