@@ -36,8 +36,8 @@ for d in 0 all; do
 done
 if [ "${PEERS:-0}" = 1 ]; then
   log "1b. JAX with sharding"
-  { timeout 60 python3 bench/gpu/mgpu_peers.py 1
-    for w in reduce hist scan_sm mapscan_sm; do timeout 40 python3 bench/gpu/mgpu_peers.py 2 $w || echo "jax 2 GPU $w: exit $?"; done
+  { [ "${JAX1:-1}" = 0 ] || timeout 60 python3 bench/gpu/mgpu_peers.py 1
+    for w in reduce hist scan_sm mapscan_sm; do timeout ${JAXT:-40} python3 bench/gpu/mgpu_peers.py 2 $w || echo "jax 2 GPU $w: exit $?"; done
   } >$OUT/jax.txt 2>&1
   grep -E "^jax [12] GPU|exit" $OUT/jax.txt | tee -a $OUT/summary.txt
 fi
