@@ -655,16 +655,7 @@ func narrowLoop(b *strings.Builder, d, block int, body string, pre []string, vec
 		b.WriteString(body)
 		b.WriteString("    }\n")
 	}
-	if d == 1 {
-		b.WriteString("      ar_nl0 += ar_ns0;\n")
-	} else {
-		b.WriteString("      i32 ar_carry = 0;\n")
-		for li := in; li > 0; li-- {
-			fmt.Fprintf(b, "      ar_nl%d += ar_ns%d + ar_carry; ar_carry = ar_nl%d >= ar_rad%d; if (ar_carry) ar_nl%d -= ar_rad%d;\n", li, li, li, li, li, li)
-		}
-		b.WriteString("      ar_nl0 += ar_ns0 + ar_carry;\n")
-	}
-	b.WriteString("    }\n    return;\n  }\n")
+	writeStepAdvance(b, d, in)
 }
 
 // segmapWaves is how many times the blocks that fit the GPU at once a flat
@@ -1163,4 +1154,21 @@ func segmapHostVars(k *kernel, env0 []any, outs []*devArray, space []int64, n, n
 		}
 	}
 	return vars
+}
+
+// writeStepAdvance ends a grid-stride step loop over a d-level index space
+// whose inner in levels are kept as counters: it advances the counters by
+// the stride (ar_ns*), carrying into the level above as a mixed-radix
+// number (no division a step), and closes the loop and the kernel's path.
+func writeStepAdvance(b *strings.Builder, d, in int) {
+	if d == 1 {
+		b.WriteString("      ar_nl0 += ar_ns0;\n")
+	} else {
+		b.WriteString("      i32 ar_carry = 0;\n")
+		for li := in; li > 0; li-- {
+			fmt.Fprintf(b, "      ar_nl%d += ar_ns%d + ar_carry; ar_carry = ar_nl%d >= ar_rad%d; if (ar_carry) ar_nl%d -= ar_rad%d;\n", li, li, li, li, li, li)
+		}
+		b.WriteString("      ar_nl0 += ar_ns0 + ar_carry;\n")
+	}
+	b.WriteString("    }\n    return;\n  }\n")
 }

@@ -408,16 +408,7 @@ func vecLoop(b *strings.Builder, d, block int, st *vecStep, lanes []string, scal
 	if tile {
 		b.WriteString("    }\n")
 	}
-	if d == 1 {
-		b.WriteString("      ar_nl0 += ar_ns0;\n")
-	} else {
-		b.WriteString("      i32 ar_carry = 0;\n")
-		for li := in; li > 0; li-- {
-			fmt.Fprintf(b, "      ar_nl%d += ar_ns%d + ar_carry; ar_carry = ar_nl%d >= ar_rad%d; if (ar_carry) ar_nl%d -= ar_rad%d;\n", li, li, li, li, li, li)
-		}
-		b.WriteString("      ar_nl0 += ar_ns0 + ar_carry;\n")
-	}
-	b.WriteString("    }\n    return;\n  }\n")
+	writeStepAdvance(b, d, in)
 }
 
 // vecNames is "p0, p1, ..., p<n-1>".
