@@ -26,6 +26,10 @@ func TestBannerSaysWhatAutoChose(t *testing.T) {
 		t.Errorf("banner does not say what auto chose:\n%s", p.screen())
 	}
 	p.typeText(":backend\r")
+	// Not the prompt: readline redraws "[0]> " with every key it echoes,
+	// so the prompt can be seen before the answer has come (it failed so
+	// in CI). The answer's own words are what to wait for.
+	at = p.waitFor(at, "backend auto: ")
 	at = p.waitFor(at, "[0]> ")
 	if !regexp.MustCompile(`backend auto: (cpu \(no GPU|gpu \()`).MatchString(p.screen()) {
 		t.Errorf(":backend does not say what auto chose:\n%s", p.screen())
