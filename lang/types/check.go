@@ -74,9 +74,10 @@ type checker struct {
 	generalize *syntax.ValDecl
 
 	// localPolys are the polymorphic local functions, localUses their
-	// uses (localpoly.go).
+	// uses, localInsts their instances by type (localpoly.go).
 	localPolys map[*Object]*localPoly
 	localUses  []polyUse
+	localInsts map[localKey]*Object
 
 	// Per call.
 	typeDecls map[string]*syntax.TypeDecl
@@ -104,7 +105,7 @@ func (c *checker) begin() {
 	c.exprs, c.pats, c.objs, c.lits, c.unflattens = nil, nil, nil, nil, nil
 	c.negLits = map[syntax.Expr]bool{}
 	c.localSizes = map[*Object]map[string]bool{}
-	c.localPolys, c.localUses = map[*Object]*localPoly{}, nil
+	c.localPolys, c.localUses, c.localInsts = map[*Object]*localPoly{}, nil, map[localKey]*Object{}
 	c.instDims = map[*syntax.Var]map[string]Dim{}
 	c.unflatVars = map[*syntax.Var]bool{}
 	c.indexVars, c.typeNames, c.polyUses, c.generalize = nil, nil, nil, nil

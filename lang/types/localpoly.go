@@ -71,8 +71,7 @@ type localKey struct {
 // instantiateLocalUses points every use of a polymorphic local function
 // in the declaration just finished at its instance for the use's type.
 func (c *checker) instantiateLocalUses() {
-	uses, polys := c.localUses, c.localPolys
-	insts := map[localKey]*Object{}
+	uses, polys, insts := c.localUses, c.localPolys, c.localInsts
 	for _, u := range uses {
 		t := c.info.Types[u.v]
 		if t == nil || containsParam(t) || c.s.unsolved(t) != nil {
@@ -109,6 +108,11 @@ func (c *checker) localInstance(f *Object, lp *localPoly, t Type, at source.Pos)
 	sub.typeDecls = c.typeDecls
 	sub.instances = c.instances
 	sub.depth = c.depth + 1
+	// The body may use the polymorphic local functions defined before f
+	// (`let g 'a (x: a) = f x`): the instance checks them as this checker
+	// does, and shares its instances, so each function is checked once at
+	// each type however deep the uses nest.
+	sub.localPolys, sub.localSizes, sub.localInsts = c.localPolys, c.localSizes, c.localInsts
 	sub.typeNames = maps.Clone(lp.typeNames)
 	if sub.typeNames == nil {
 		sub.typeNames = map[string]Type{}
@@ -124,6 +128,12 @@ func (c *checker) localInstance(f *Object, lp *localPoly, t Type, at source.Pos)
 	sub.objs = append(sub.objs, inst)
 	inst.Type = sub.funDef(lp.sc, fun.SizeParams, fun.Params, fun.Ret, fun.FnBody, nil, map[string]bool{}, fun.Name, t)
 	sub.finish(nil)
+	// Instances the body needed go where f's scope lowers them: beside
+	// their functions, in this checker's Info (and from there up, as this
+	// checker's own instances are in turn merged into its parent's).
+	for fn, is := range sub.info.LocalInstances {
+		c.info.LocalInstances[fn] = append(c.info.LocalInstances[fn], is...)
+	}
 	for _, e := range sub.errs {
 		c.errs = append(c.errs, &source.Error{Pos: e.Pos, Line: e.Line, Msg: fmt.Sprintf("%s (in %s at type %s)", e.Msg, f.Name, t)})
 	}

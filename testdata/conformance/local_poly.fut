@@ -54,3 +54,27 @@ entry sizes (xs: []i32) : ([]i32, []i32) =
 entry twice (x: i32) : (i32, f64) =
   let app2 'a (f: a -> a) (y: a) : a = f (f y)
   in (app2 (+ 1) x, app2 (/ 2) 8.0)
+
+-- A polymorphic local function whose body uses another: each instance of
+-- the outer one instantiates the inner one at its own type (this was
+-- rejected, "body has type a", even at one type).
+-- ==
+-- entry: calls_poly
+-- input { 7i32 } output { 7i32 true 7i32 }
+entry calls_poly (x: i32) : (i32, bool, i32) =
+  let id 'a (y: a) : a = y
+  let twice 'a (y: a) : (a, a) = (id y, id y)
+  let first 'a (y: a) : a = (twice y).0
+  in (first x, first true, (twice (id x)).1)
+
+-- A chain of them, each calling the one before at its own parameter's type
+-- and at i32.
+-- ==
+-- entry: chain
+-- input { 5i32 } output { 5i32 false [5i32, 1i32] }
+entry chain (x: i32) : (i32, bool, []i32) =
+  let f0 'a (y: a) : a = y
+  let f1 'a (y: a) : a = (f0 y, f0 1i32).0
+  let f2 'a (y: a) : a = (f1 y, f1 2i32).0
+  let f3 'a (y: a) : a = (f2 y, f2 3i32).0
+  in (f3 x, f3 false, f3 [x, f0 1i32])
