@@ -220,3 +220,65 @@ func TestSharedTypesStayLinear(t *testing.T) {
 	}
 	checkInfo(t, x, info)
 }
+
+// A session binds hundreds of names over its life: the environment's
+// layers (a small map of recent names over a shared flat one, folded every
+// so often) must give the newest binding of a name, list each name once,
+// keep earlier environments unchanged, and say which values are still in
+// use exactly as one map would.
+func TestBindValueLayers(t *testing.T) {
+	i32 := types.Prim{T: core.I32}
+	envs := []*types.Env{types.NewEnv()}
+	base := len(types.NewEnv().Objects())
+	for i := range 300 {
+		// Every third bind shadows a name bound before (x0, x1, ...).
+		name := fmt.Sprintf("x%d", i-i/3)
+		envs = append(envs, envs[len(envs)-1].BindValue(name, i32))
+	}
+	for i, env := range envs {
+		if i == 0 {
+			continue
+		}
+		want := map[string]*types.Object{} // the newest object of each name, as one map would hold it
+		for j := 0; j < i; j++ {
+			name := fmt.Sprintf("x%d", j-j/3)
+			o, ok := envs[j+1].Lookup(name)
+			if !ok {
+				t.Fatalf("env %d: %s not bound", j+1, name)
+			}
+			want[name] = o
+		}
+		for name, o := range want {
+			if got, _ := env.Lookup(name); got != o {
+				t.Fatalf("env %d: %s is %p, want the newest binding %p", i, name, got, o)
+			}
+		}
+		objs := env.Objects()
+		if len(objs) != base+len(want) {
+			t.Fatalf("env %d: %d objects, want %d (the prelude's %d and %d names)", i, len(objs), base+len(want), base, len(want))
+		}
+		live := env.ValuesInUse()
+		if len(live) != len(want) {
+			t.Fatalf("env %d: %d values in use, want %d", i, len(live), len(want))
+		}
+		for _, o := range want {
+			if !live[o] {
+				t.Fatalf("env %d: %s is not in use", i, o.Name)
+			}
+		}
+	}
+	if _, ok := envs[0].Lookup("x0"); ok {
+		t.Fatal("binding changed the base environment")
+	}
+}
+
+// A repeated REPL `let` binds one name in an environment that holds the
+// prelude's ~700: it must not copy them all.
+func BenchmarkBindValue(b *testing.B) {
+	env := types.NewEnv()
+	i32 := types.Prim{T: core.I32}
+	for i := 0; b.Loop(); i++ {
+		env = env.BindValue(fmt.Sprintf("z%d", i%8), i32)
+		_ = env.ValuesInUse()
+	}
+}

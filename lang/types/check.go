@@ -115,7 +115,7 @@ func (c *checker) lookupGlobal(name string) *Object {
 	if o, ok := c.globals[name]; ok {
 		return o
 	}
-	if o, ok := c.env.names[name]; ok {
+	if o, ok := c.env.Lookup(name); ok {
 		return o
 	}
 	return nil

@@ -13,12 +13,28 @@ import (
 // checked declarations and values held by a session. An Env is never
 // changed after it is made; checking returns a new one, so an input that
 // fails to check leaves the session's environment as it was.
+//
+// Its names are two layers: flat, a map shared by every Env made from it
+// and never written, and over, the few names bound since, which shadow
+// flat's. Binding a name copies over only, and over is folded into a new
+// flat once it holds overLimit names: a REPL `let` used to copy all ~700
+// names of the builtins and the prelude (85 µs of a repeated `let zs =
+// scan (+) 0 ys` on the 2-core machine, bench/RESULTS.md run 15), and now
+// copies a few dozen, with the fold's cost spread over overLimit binds.
 type Env struct {
-	names map[string]*Object
+	flat map[string]*Object
+	over map[string]*Object
+	// flatUser is flat's names whose objects are not the builtins' or the
+	// prelude's, the only ones ValuesInUse need visit in flat.
+	flatUser []string
 	// typeDecls are the type abbreviations (`type t = ...`), a name
 	// space of their own as in Futhark.
 	typeDecls map[string]*syntax.TypeDecl
 }
+
+// overLimit is how many names over holds before they are folded into
+// flat: a bind copies at most this many entries, a fold copies all.
+const overLimit = 64
 
 var baseNames = builtinObjects()
 
@@ -30,7 +46,7 @@ var preludeText string
 // baseEnv is the builtins, the numeric modules and the prelude. The prelude
 // is part of the program: a mistake in it fails every test at once.
 var baseEnv = func() *Env {
-	env := &Env{names: baseNames}
+	env := &Env{flat: baseNames}
 	src := source.NewFile("prelude.fut", preludeText)
 	file, err := syntax.ParseFile(src)
 	if err != nil {
@@ -43,7 +59,9 @@ var baseEnv = func() *Env {
 	for _, obj := range env.Objects() {
 		preludeObjects[obj] = true
 	}
-	return env
+	// One flat map, with no user names to visit now that the prelude's
+	// objects are known.
+	return env.fold(nil)
 }()
 
 // preludeObjects are the objects of the builtins and the prelude.
@@ -58,14 +76,40 @@ func InPrelude(obj *Object) bool { return preludeObjects[obj] }
 func NewEnv() *Env { return baseEnv }
 
 func (e *Env) with(extra map[string]*Object) *Env {
-	m := make(map[string]*Object, len(e.names)+len(extra))
-	for k, v := range e.names {
-		m[k] = v
+	if len(extra) == 0 {
+		return e
+	}
+	if len(e.over)+len(extra) > overLimit {
+		return e.fold(extra)
+	}
+	over := make(map[string]*Object, len(e.over)+len(extra))
+	for k, v := range e.over {
+		over[k] = v
 	}
 	for k, v := range extra {
+		over[k] = v
+	}
+	return &Env{flat: e.flat, over: over, flatUser: e.flatUser, typeDecls: e.typeDecls}
+}
+
+// fold returns e with extra added, every name in one new flat map.
+func (e *Env) fold(extra map[string]*Object) *Env {
+	m := make(map[string]*Object, len(e.flat)+len(e.over)+len(extra))
+	for k, v := range e.flat {
 		m[k] = v
 	}
-	return &Env{names: m, typeDecls: e.typeDecls}
+	for _, layer := range []map[string]*Object{e.over, extra} {
+		for k, v := range layer {
+			m[k] = v
+		}
+	}
+	var user []string
+	for k, v := range m {
+		if !preludeObjects[v] {
+			user = append(user, k)
+		}
+	}
+	return &Env{flat: m, flatUser: user, typeDecls: e.typeDecls}
 }
 
 // withTypes returns e with the type abbreviations of extra added.
@@ -80,22 +124,36 @@ func (e *Env) withTypes(extra map[string]*syntax.TypeDecl) *Env {
 	for k, v := range extra {
 		m[k] = v
 	}
-	return &Env{names: e.names, typeDecls: m}
+	return &Env{flat: e.flat, over: e.over, flatUser: e.flatUser, typeDecls: m}
 }
 
 // Lookup finds a name in scope; qualified names ("i32.max") included.
 func (e *Env) Lookup(name string) (*Object, bool) {
-	o, ok := e.names[name]
+	if o, ok := e.over[name]; ok {
+		return o, true
+	}
+	o, ok := e.flat[name]
 	return o, ok
+}
+
+// each calls f for every name in scope (a name of over once, not the
+// flat name it shadows).
+func (e *Env) each(f func(name string, o *Object)) {
+	for k, o := range e.over {
+		f(k, o)
+	}
+	for k, o := range e.flat {
+		if _, shadowed := e.over[k]; !shadowed {
+			f(k, o)
+		}
+	}
 }
 
 // Objects returns everything in scope, sorted by name, for completion and
 // inspection.
 func (e *Env) Objects() []*Object {
-	objs := make([]*Object, 0, len(e.names))
-	for _, o := range e.names {
-		objs = append(objs, o)
-	}
+	objs := make([]*Object, 0, len(e.flat)+len(e.over))
+	e.each(func(_ string, o *Object) { objs = append(objs, o) })
 	sort.Slice(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
 	return objs
 }
@@ -213,8 +271,15 @@ func (e *Env) ValuesInUse() map[*Object]bool {
 			}
 		}
 	}
-	for _, o := range e.names {
+	// The builtins and the prelude reach no session value: only over's
+	// names and flat's user names are visited.
+	for _, o := range e.over {
 		visit(o)
+	}
+	for _, k := range e.flatUser {
+		if _, shadowed := e.over[k]; !shadowed {
+			visit(e.flat[k])
+		}
 	}
 	return live
 }
