@@ -55,6 +55,7 @@ func TestNarrowDevice(t *testing.T) {
 		{"padded", [][]int64{{3, 8, 4}, {4, 12, 8}, {3, 16, 8}, {3, 16, 4}}},
 		{"from1", [][]int64{{3, 8}, {2, 16}, {2, 12}}},
 		{"multi", [][]int64{{3, 8}, {3, 16}, {2, 12}}},
+		{"shifts", [][]int64{{3, 8, 6}, {2, 16, 5}}},
 	}
 	type setting struct {
 		name                       string
