@@ -10,7 +10,10 @@
 #   VARS=...    BenchmarkNested's copy and stencil rows with these variants.
 #   TESTS=1     arepl test --backend gpu fused and unfused on testdata/nested,
 #               compute-sanitizer memcheck on the stencils, TestNarrowDevice,
-#               TestVecRecognise.
+#               TestVecRecognise, TestVecHostCache (NARROW=settings limits
+#               TestNarrowDevice's, NARROWT its time); MUT=1 also runs
+#               bin/arepl-mut, a build whose rows store each other's results,
+#               which must fail.
 # Logs under $OUT.
 set -uo pipefail
 out=${OUT:-/tmp}
