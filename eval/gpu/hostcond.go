@@ -12,7 +12,9 @@ package gpu
 // that the two cannot disagree; anything outside the small grammar the
 // generator writes (identifiers it does not know, unsigned or floating
 // arithmetic beyond what is listed, division by zero) makes it answer "not
-// proved", and the kernel then takes its device-checked path.
+// proved", and the kernel then takes its device-checked path. A kernel's
+// answers are remembered by launch (vecHost.checkCached), so that a loop
+// launching it on the same shapes reads the text once.
 //
 // Grammar: integer literals (LL, L, U suffixes), decimal floats, names,
 // parentheses, the casts (i64) (i32) (u64) (double) (f64), unary - and !,

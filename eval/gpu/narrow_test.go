@@ -2,13 +2,16 @@ package gpu
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/arepl/arepl/eval"
 	"github.com/arepl/arepl/eval/cpu"
+	"github.com/arepl/arepl/eval/gpu/cuda"
 	. "github.com/arepl/arepl/lang/core"
 )
 
@@ -19,6 +22,10 @@ import (
 // with the 32-bit copy off, and compares
 // them with the CPU interpreter: `arepl test` covers the default layout
 // only.
+// narrowSettings limits TestNarrowDevice to some of its settings (each
+// compiles a module a program and input: all of them take ~2 minutes).
+var narrowSettings = flag.String("gpu.narrow", "", "comma-separated TestNarrowDevice settings to run (default all), e.g. vec4r2adj,vec4gs")
+
 func TestNarrowDevice(t *testing.T) {
 	be := newTestBackend(t)
 	if be == nil {
@@ -48,6 +55,7 @@ func TestNarrowDevice(t *testing.T) {
 		{"padded", [][]int64{{3, 8, 4}, {4, 12, 8}, {3, 16, 8}, {3, 16, 4}}},
 		{"from1", [][]int64{{3, 8}, {2, 16}, {2, 12}}},
 		{"multi", [][]int64{{3, 8}, {3, 16}, {2, 12}}},
+		{"shifts", [][]int64{{3, 8, 6}, {2, 16, 5}}},
 	}
 	type setting struct {
 		name                       string
@@ -75,6 +83,18 @@ func TestNarrowDevice(t *testing.T) {
 		setting{"vec4r2adj", true, true, true, segmapPoints, segmapLayout, 1, 2, true}, setting{"vec4r3adj", true, true, true, segmapPoints, segmapLayout, 1, 3, true},
 		setting{"vec8r2adj", true, true, true, segmapPoints, segmapLayout, 2, 2, true},
 		setting{"wide", false, false, true, 1, layoutRow, 1, 1, false})
+	if *narrowSettings != "" {
+		var keep []setting
+		for _, s := range settings {
+			if slices.Contains(strings.Split(*narrowSettings, ","), s.name) {
+				keep = append(keep, s)
+			}
+		}
+		if len(keep) == 0 {
+			t.Fatalf("-gpu.narrow %q names no setting", *narrowSettings)
+		}
+		settings = keep
+	}
 	defer func(n, v, tl, adj bool, p, l, vs, rs int) {
 		segmapNarrow, segmapVec4, segmapVecTile, segmapVecAdj, segmapPoints, segmapLayout, segmapVecs, segmapVecRows = n, v, tl, adj, p, l, vs, rs
 	}(segmapNarrow, segmapVec4, segmapVecTile, segmapVecAdj, segmapPoints, segmapLayout, segmapVecs, segmapVecRows)
@@ -259,5 +279,85 @@ func TestVecAdjacentShape(t *testing.T) {
 		if !strings.Contains(adj, want) {
 			t.Errorf("no store of row %d's results to row %d (%s):\n%s", u, u, want, adj)
 		}
+	}
+}
+
+// TestVecHostCache checks checkCached, the host-checked path's answers
+// remembered by launch: its answer is check's, a loop's arrays changing
+// places (other pointers, the same alignment) reuse it, and another
+// alignment or another shape asks check again; where a condition names a
+// pointer otherwise than for its alignment, pointers enter the key whole.
+func TestVecHostCache(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/nested/stencil_vec.fut")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := generate(futProg(t, string(src), "fstencil"), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var k *kernel
+	for _, ks := range m.kernels {
+		for _, kk := range ks {
+			if kk.vecHost != nil {
+				k = kk
+			}
+		}
+	}
+	if k == nil {
+		t.Fatal("fstencil has no host-checked vector path")
+	}
+	// A launch over 64 × width with the arrays at base and the result at out.
+	launch := func(h *vecHost, width int64, base, out cuda.Ptr) (int32, int32, bool, map[string]int64) {
+		var env0 []any
+		for _, p := range k.params {
+			switch p.kind {
+			case pErr:
+				env0 = append(env0, cuda.Ptr(0x100))
+			case pScalar:
+				env0 = append(env0, width)
+			case pArray:
+				env0 = append(env0, base)
+			case pDim:
+				env0 = append(env0, width)
+			}
+		}
+		outs := []*devArray{{mem: &devMem{ptr: out}}}
+		space := []int64{64, width}
+		nt := h.grid(64, width) * 256
+		lo, hi, ok := h.checkCached(k, env0, outs, space, 64*width, nt)
+		return lo, hi, ok, segmapHostVars(k, env0, outs, space, 64*width, nt)
+	}
+	h := k.vecHost
+	for _, c := range []struct {
+		width     int64
+		base, out cuda.Ptr
+		ok        bool
+		answers   int
+	}{
+		{64, 1 << 20, 1 << 24, true, 1},
+		{64, 1 << 24, 1 << 20, true, 1},            // the loop's arrays swapped: the same answer
+		{64, 3 << 20, 5 << 24, true, 1},            // other arrays, aligned alike
+		{64, 1 << 20, (1 << 24) + 4, false, 2},     // a misaligned result
+		{64, (1 << 20) + 8, 1 << 24, false, 3},     // a misaligned array
+		{68, 1 << 20, 1 << 24, true, 4},            // another width
+		{64, (5 << 20) + 4, 1 << 20, false, 3 + 2}, // misaligned again, at another address
+	} {
+		lo, hi, ok, vars := launch(h, c.width, c.base, c.out)
+		wlo, whi, wok := h.check(vars)
+		if ok != c.ok || ok != wok || lo != wlo || hi != whi {
+			t.Errorf("width %d, arrays %#x, result %#x: checkCached %d, %d, %v; check %d, %d, %v; want ok %v", c.width, c.base, c.out, lo, hi, ok, wlo, whi, wok, c.ok)
+		}
+		if len(h.answers) != c.answers {
+			t.Errorf("width %d, arrays %#x, result %#x: %d answers remembered, want %d", c.width, c.base, c.out, len(h.answers), c.answers)
+		}
+	}
+	// A condition that compares the pointers themselves: every new
+	// address is a new key.
+	whole := &vecHost{conds: append(append([]string{}, h.conds...), "ar_out0 != 0"), lo: h.lo, hi: h.hi, width: h.width, rows: h.rows, th: h.th}
+	launch(whole, 64, 1<<20, 1<<24)
+	launch(whole, 64, 1<<24, 1<<20)
+	if whole.ptrKey != 2 || len(whole.answers) != 2 {
+		t.Errorf("a condition on a whole pointer: key mode %d, %d answers; want 2, 2", whole.ptrKey, len(whole.answers))
 	}
 }

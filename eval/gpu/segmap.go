@@ -1026,7 +1026,7 @@ func (r *run) launchSegMap(s *core.Stmt, k *kernel, env map[string]eval.Value) e
 				vg := h.grid(space[0], space[1])
 				vnt := vg * int64(k.Block)
 				if vg <= math.MaxInt32 {
-					if lo, hi, ok := h.check(segmapHostVars(k, env0, outs, space, n, vnt)); ok {
+					if lo, hi, ok := h.checkCached(k, env0, outs, space, n, vnt); ok {
 						grid, nt, vecArgs = vg, vnt, [3]int32{1, lo, hi}
 						if h.kernel != "" {
 							vf, err := r.l.cmod.Function(h.kernel)
@@ -1108,11 +1108,21 @@ func (k *kernel) auxIndex(j int) int {
 
 // segmapHostVars is a launch's parameters by their C names, for the host
 // conditions (hostcond.go): the sizes, integer scalars, arrays' and
-// results' addresses and dimensions.
+// results' pointers.
 func segmapHostVars(k *kernel, env0 []any, outs []*devArray, space []int64, n, nt int64) map[string]int64 {
-	vars := map[string]int64{"ar_n": n, "ar_nt": nt}
+	vars := map[string]int64{}
+	segmapHostArgs(k, env0, outs, space, n, nt, func(name func() string, v int64, _ bool) { vars[name()] = v })
+	return vars
+}
+
+// segmapHostArgs calls visit with each of a launch's parameters that the
+// host conditions may name, in the kernel's order: its C name (made only if
+// asked for), its value, and whether it is a pointer.
+func segmapHostArgs(k *kernel, env0 []any, outs []*devArray, space []int64, n, nt int64, visit func(name func() string, v int64, ptr bool)) {
+	visit(func() string { return "ar_n" }, n, false)
+	visit(func() string { return "ar_nt" }, nt, false)
 	for i, d := range space {
-		vars[fmt.Sprintf("ar_space%d", i)] = d
+		visit(func() string { return fmt.Sprintf("ar_space%d", i) }, d, false)
 	}
 	ei := 0
 	for _, p := range k.params {
@@ -1120,40 +1130,39 @@ func segmapHostVars(k *kernel, env0 []any, outs []*devArray, space []int64, n, n
 		case pErr, pScalar, pArray, pDim:
 			a := env0[ei]
 			ei++
-			var name string
+			var name func() string
 			switch p.kind {
 			case pScalar, pArray:
-				name = cname(p.v.Name)
+				name = func() string { return cname(p.v.Name) }
 			case pDim:
-				name = fmt.Sprintf("%s_d%d", cname(p.v.Name), p.k)
+				name = func() string { return fmt.Sprintf("%s_d%d", cname(p.v.Name), p.k) }
 			default:
 				continue
 			}
 			switch x := a.(type) {
 			case int64:
-				vars[name] = x
+				visit(name, x, false)
 			case int32:
-				vars[name] = int64(x)
+				visit(name, int64(x), false)
 			case int16:
-				vars[name] = int64(x)
+				visit(name, int64(x), false)
 			case int8:
-				vars[name] = int64(x)
+				visit(name, int64(x), false)
 			case uint8:
-				vars[name] = int64(x)
+				visit(name, int64(x), false)
 			case uint16:
-				vars[name] = int64(x)
+				visit(name, int64(x), false)
 			case uint32:
-				vars[name] = int64(x)
+				visit(name, int64(x), false)
 			case cuda.Ptr:
-				vars[name] = int64(x)
+				visit(name, int64(x), true)
 			}
 		case pOut:
 			if outs[p.k] != nil {
-				vars[fmt.Sprintf("ar_out%d", p.k)] = int64(outs[p.k].ptr())
+				visit(func() string { return fmt.Sprintf("ar_out%d", p.k) }, int64(outs[p.k].ptr()), true)
 			}
 		}
 	}
-	return vars
 }
 
 // writeStepAdvance ends a grid-stride step loop over a d-level index space

@@ -152,3 +152,19 @@ entry branch (n: i64) (m: i64) : i64 =
 entry from1 (n: i64) (m: i64) : i64 =
   let a = igrid n (m + 4)
   in icheck (map (\i -> map (\j -> a[i, j - 1] * 3 + a[i, j]) (map (+ 1) (iota m))) (iota n))
+
+-- The same kernel launched on the same shapes with its array starting s
+-- elements further into a flat one each trip of a loop: its rows 16-byte
+-- aligned at every fourth trip only. The host's remembered answers
+-- (vecHost.checkCached) are keyed by the arrays' alignment, so each trip
+-- must take the path its own alignment allows.
+-- ==
+-- entry: shifts
+-- input { 3i64 8i64 6i64 } output { 1082409i64 }
+-- input { 4i64 12i64 9i64 } output { 164864547i64 }
+-- input { 2i64 16i64 5i64 } output { 535007i64 }
+entry shifts (n: i64) (m: i64) (k: i64) : i64 =
+  let f = flatten (igrid (n + 1) (m + k))
+  in loop acc = 0 for s < k do
+       let b : [n][m]i32 = unflatten (f[s:s + n * m] :> [n * m]i32)
+       in acc * 3 + icheck (istep b)
