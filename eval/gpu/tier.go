@@ -77,8 +77,9 @@ var tier1PTX = os.Getenv("AREPL_TIER1_PTX") != "0"
 // compileTier1 compiles a module's tier-1 text: with fastTierOptions, to
 // PTX under tier1PTX, its preludes trimmed to the types its body names
 // (trim.go, tier1Trim): in run 17 that took 10-17 ms off NVRTC's part of
-// every scan's tier-1 compile, and the MSSP scan's compile stage from
-// 89-120 ms to 80-93. A trimmed text NVRTC refuses is compiled in full.
+// a scan's tier-1 compile and 9-11% off the mean compile stage of a new
+// expression (bench/RESULTS.md, "Interactive latency, run 17"). A trimmed
+// text NVRTC refuses is compiled in full.
 func compileTier1(g *cuda.GPU, src, file string) ([]byte, error) {
 	if !tier1PTX {
 		return compileModule(g, src, file, fastTierOptions...)
