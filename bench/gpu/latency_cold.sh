@@ -21,7 +21,9 @@
 # the shipped defaults. Other knobs a variant can set: AREPL_FAST_OPTIONS
 # (tier 1's NVRTC options), AREPL_PRELUDE_PCH=1 (the prelude as a
 # precompiled header), AREPL_NVRTC_OPTIONS (both tiers'), AREPL_SCAN_FAST=0
-# (a scan's tier 1 compiles the module's own text, as before run 12).
+# (a scan's tier 1 compiles the module's own text, as before run 12),
+# AREPL_TIER1_TRIM=0 (tier 1 with the full preludes, as before run 17),
+# AREPL_JIT_OPTIONS (further CUjit options of the PTX load, OPT=VAL,...).
 # LAB: TestCompileTimes's option sets (unique sources, no process state
 # shared with the REPL), with LAB_FLAGS (e.g. -gpu.compilesrc 'lab/*.cu'
 # -gpu.compileonly '\.cu$': sources as they are); TIMETRACE: modules profiled by NVRTC
@@ -87,9 +89,29 @@ for f in sorted(glob.glob(os.path.join(d, "*.trace"))):
         elif l.startswith("nvrtc "):
             m = dict(re.findall(r"(\w+)=(\S+)", l))
             print("    nvrtc %-16s at=%-10s wall=%-9s cpu=%-9s nvcsw=%s fast=%s" % (l.split()[1], m.get("at"), m.get("wall"), m.get("cpu"), m.get("nvcsw"), "-Ofc" in l))
-        elif l.startswith("nvrtc-log"):
+        elif l.startswith("jit "):
+            print("       ", l)
+        elif l.startswith("nvrtc-log") and "warning #186-D" not in l:
             print("   ", l[:160])
 PY
+
+# TIER1LAB: TestTier1Lab's variants of tier 1's compile (NVRTC to PTX, then
+# the JIT), on the scans' tier-1 texts, interleaved; TIER1PAR: numbers of
+# concurrent compiles (NVRTC's lock); TIER1LAB_ENV: a second process with
+# these env assignments (","-separated) and TIER1LAB2's variants.
+if [ -n "${TIER1LAB:-}${TIER1PAR:-}" ]; then
+	echo "== tier 1's compile, variants (TestTier1Lab)"
+	timeout 200 ./gpu.test -test.run 'TestTier1Lab$' -test.v -gpu.tier1lab "${TIER1LAB:-}" -gpu.tier1par "${TIER1PAR:-}" -gpu.tier1reps "${TIER1REPS:-5}" 2>&1 |
+		grep 'tier1lab\|FAIL\|error\|refused' | sed 's/^ *tier1lab_test.go:[0-9]*: //'
+fi
+if [ -n "${TIER1LAB_ENV:-}" ]; then
+	IFS=',' read -ra labenv <<<"$TIER1LAB_ENV"
+	for e in "" "${labenv[*]}"; do
+		echo "== tier 1's compile, another process: env ${e:-as is}"
+		env $e timeout 100 ./gpu.test -test.run 'TestTier1Lab$' -test.v -gpu.tier1lab "${TIER1LAB2:-base=-Ofc=mid}" -gpu.tier1reps 3 2>&1 |
+			grep 'tier1lab\|FAIL\|error' | sed 's/^ *tier1lab_test.go:[0-9]*: //'
+	done
+fi
 
 if [ -n "${LAB:-}" ]; then
 	echo "== NVRTC on unique sources (TestCompileTimes), per option set"

@@ -75,13 +75,26 @@ var fastTierOptions = func() []string {
 var tier1PTX = os.Getenv("AREPL_TIER1_PTX") != "0"
 
 // compileTier1 compiles a module's tier-1 text: with fastTierOptions, to
-// PTX under tier1PTX.
+// PTX under tier1PTX, its preludes trimmed to the types its body names
+// (trim.go, tier1Trim): in run 17 that took 10-17 ms off NVRTC's part of
+// a scan's tier-1 compile and 9-11% off the mean compile stage of a new
+// expression (bench/RESULTS.md, "Interactive latency, run 17"). A trimmed
+// text NVRTC refuses is compiled in full.
 func compileTier1(g *cuda.GPU, src, file string) ([]byte, error) {
 	if !tier1PTX {
 		return compileModule(g, src, file, fastTierOptions...)
 	}
 	if body, ok := strings.CutPrefix(src, prelude+"\n"); ok && preludePCH {
 		return g.CompilePTX("#include \""+preludeHeader+"\"\n"+body, file, []cuda.Header{{Name: preludeHeader, Text: prelude}}, append(fastTierOptions, "-pch")...)
+	}
+	if tier1Trim {
+		if text, ok := trimmedText(src); ok {
+			ptx, err := g.CompilePTX(text, file, nil, fastTierOptions...)
+			if err == nil {
+				return ptx, nil
+			}
+			cuda.Trace(fmt.Sprintf("tier trimmed prelude refused, compiling in full: %v\n", err))
+		}
 	}
 	return g.CompilePTX(src, file, nil, fastTierOptions...)
 }

@@ -635,6 +635,9 @@ func (g *GPU) loadPTX(image []byte) (*Module, error) {
 	errLog := make([]byte, 4096)
 	opts := []int32{jitOptimizationLvl, jitWallTime, jitErrorLogBuffer, jitErrorLogSize}
 	vals := []uintptr{uintptr(JITOptLevel), 0, uintptr(unsafe.Pointer(&errLog[0])), uintptr(len(errLog))}
+	for _, o := range JITExtra {
+		opts, vals = append(opts, o.Opt), append(vals, o.Val)
+	}
 	start := time.Now()
 	err := g.do(func() error {
 		r := g.d.cuModuleLoadDataEx(&m.h, unsafe.Pointer(&image[0]), uint32(len(opts)), unsafe.Pointer(&opts[0]), unsafe.Pointer(&vals[0]))
@@ -651,7 +654,7 @@ func (g *GPU) loadPTX(image []byte) (*Module, error) {
 	runtime.KeepAlive(opts)
 	runtime.KeepAlive(errLog)
 	if compileTrace != "" {
-		appendTrace(fmt.Sprintf("jit ptx=%d O%d wall=%.1fms jit_wall=%.1fms err=%v\n", len(image), JITOptLevel,
+		appendTrace(fmt.Sprintf("jit ptx=%d O%d%s wall=%.1fms jit_wall=%.1fms err=%v\n", len(image), JITOptLevel, jitExtraTrace(),
 			float64(time.Since(start))/1e6, math.Float32frombits(uint32(vals[1])), err != nil))
 	}
 	if err != nil {

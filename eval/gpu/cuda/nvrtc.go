@@ -291,3 +291,46 @@ func programLog(d *driver, prog uintptr) string {
 	}
 	return cString(&buf[0])
 }
+
+// JITOption is one CUjit_option (cuda.h) and its value, for
+// cuModuleLoadDataEx.
+type JITOption struct {
+	Opt int32
+	Val uintptr
+}
+
+// JITExtra are further options LoadModule gives the driver's JIT compiler
+// when it loads PTX, after the optimisation level: AREPL_JIT_OPTIONS's
+// comma-separated OPT=VALUE pairs (CUjit_option numbers), for measuring
+// them in the REPL (bench/gpu/latency_cold.sh) without a rebuild.
+var JITExtra = ParseJITOptions(os.Getenv("AREPL_JIT_OPTIONS"))
+
+// ParseJITOptions parses comma-separated OPT=VALUE pairs; it skips the
+// malformed ones.
+func ParseJITOptions(s string) []JITOption {
+	var out []JITOption
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		o, err1 := strconv.Atoi(k)
+		n, err2 := strconv.ParseUint(v, 0, 64)
+		if ok && err1 == nil && err2 == nil {
+			out = append(out, JITOption{int32(o), uintptr(n)})
+		}
+	}
+	return out
+}
+
+func jitExtraTrace() string {
+	var b strings.Builder
+	for _, o := range JITExtra {
+		fmt.Fprintf(&b, " %d=%d", o.Opt, o.Val)
+	}
+	return b.String()
+}
+
+// CompilePTXWith compiles to PTX for the device's virtual architecture
+// with exactly the given options (and -arch): for measuring tier 1's
+// options (TestTier1Lab).
+func (g *GPU) CompilePTXWith(src, name string, headers []Header, opts []string) ([]byte, error) {
+	return g.compile(src, name, headers, true, opts)
+}
