@@ -52,6 +52,7 @@ type repl struct {
 }
 
 func runREPL(args []string) error {
+	keepGCFloor()
 	fs := flag.NewFlagSet("arepl repl", flag.ContinueOnError)
 	var sf sessionFlags
 	sf.register(fs)
