@@ -80,9 +80,11 @@ def main():
                 continue
             name, text = raw[1:].split(" ", 1)
             t0 = time.monotonic()
+            t0_ns = time.monotonic_ns()  # CLOCK_MONOTONIC, as a Go execution trace's times
             p.stdin.write((text + "\n").encode())
             lines, tline, t1 = read_until_time(p, a.timeout)
             row = {"name": name, "input": text, "ms": (t1 - t0) * 1e3, "time_line": tline,
+                   "t0_ns": t0_ns, "t1_ns": t0_ns + int((t1 - t0) * 1e9),
                    "output": [l for l in lines if not l.startswith("time:")][-3:]}
             rows.append(row)
             out.write(json.dumps(row) + "\n")

@@ -292,6 +292,7 @@ func runJupyter(args []string) error {
 		}
 		return nil
 	case "kernel":
+		keepGCFloor()
 		return jupyter.Kernel(args[1:])
 	}
 	fmt.Fprintf(os.Stderr, "arepl jupyter: unknown subcommand %q (want install or kernel)\n", args[0])

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/trace"
 	"sort"
 	"strings"
 	"sync"
@@ -51,6 +52,7 @@ type repl struct {
 }
 
 func runREPL(args []string) error {
+	keepGCFloor()
 	fs := flag.NewFlagSet("arepl repl", flag.ContinueOnError)
 	var sf sessionFlags
 	sf.register(fs)
@@ -270,6 +272,9 @@ func (r *repl) loopPlain(in io.Reader) error {
 	var buf inputBuffer
 	for !r.quit {
 		line, err := lr.next()
+		// In AREPL_GO_TRACE's trace: when a line arrived, beside the
+		// regions of input (a latency's parts).
+		trace.Log(context.Background(), "repl", "line read")
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -323,18 +328,22 @@ func (r *repl) input(src string) {
 	keep := fmt.Sprintf("_%d", r.n)
 	r.n++
 	var res *eval.Result
+	bg := context.Background()
+	reg := trace.StartRegion(bg, "repl.eval")
 	err := r.evaluate(func(ctx context.Context) (err error) {
 		res, err = r.sess.Eval(ctx, name, src)
 		return err
 	})
+	reg.End()
 	if err != nil {
 		r.report(err)
 		return
 	}
-	r.show(res)
+	trace.WithRegion(bg, "repl.show", func() { r.show(res) })
 	// _3 is input 3's value from now on, as IPython's _3 and Out[3].
-	r.sess.Keep(keep, res)
-	for _, w := range commands.OperatorWarnings(context.Background(), r.sess, src) {
+	trace.WithRegion(bg, "repl.keep", func() { r.sess.Keep(keep, res) })
+	defer trace.StartRegion(bg, "repl.warnings").End()
+	for _, w := range commands.OperatorWarnings(bg, r.sess, src) {
 		fmt.Fprintln(r.errOut, w)
 	}
 }

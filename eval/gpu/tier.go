@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/trace"
 	"strconv"
 	"strings"
 	"sync"
@@ -464,7 +465,9 @@ func (c *tierCache) background(key, src, file string, build loadedFrom) {
 			return
 		}
 		start := time.Now()
+		reg := trace.StartRegion(context.Background(), "tier2.compile")
 		cubin, err := c.compile(src, file, false)
+		reg.End()
 		c.mu.Lock()
 		c.bgBusy = false
 		c.mu.Unlock()
@@ -479,7 +482,9 @@ func (c *tierCache) background(key, src, file string, build loadedFrom) {
 		if c.ctx.Err() != nil {
 			return
 		}
+		reg = trace.StartRegion(context.Background(), "tier2.install")
 		l, err := c.install(key, cubin, 2, build)
+		reg.End()
 		if err != nil {
 			c.failed(err)
 			return

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"runtime"
+	"testing"
+	"time"
+)
+
+// gcSink keeps the test's allocations from being optimised away.
+var gcSink []byte
+
+// TestGCFloorSpacesCollections checks that with the REPL's garbage floor a
+// session's small allocations do not collect every few megabytes: after a
+// collection has paced the next, 32 MB of short-lived 1 KB allocations (a
+// hundred-odd repeated expressions' worth) run without one. Without the
+// floor (AREPL_GC_FLOOR_MB=0) the test process's heap of a few megabytes
+// collects several times on the way.
+func TestGCFloorSpacesCollections(t *testing.T) {
+	keepGCFloor()
+	n := gcFloor.tunes.Load()
+	runtime.GC()
+	for deadline := time.Now().Add(2 * time.Second); gcFloor.bytes > 0 && gcFloor.tunes.Load() == n; {
+		if time.Now().After(deadline) {
+			t.Fatal("no pacing after a collection: the sentinel's cleanup did not run")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 32 << 10 {
+		gcSink = make([]byte, 1<<10)
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.NumGC - before.NumGC; n > 0 {
+		t.Errorf("%d collections during 32 MB of small allocations (heap goal %d MB, GOGC %d): the floor does not space them",
+			n, after.NextGC>>20, gcFloor.pct)
+	}
+}
