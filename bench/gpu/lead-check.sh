@@ -2,7 +2,8 @@
 # The lead's check of main on one GPU: gpu-test.sh's steps, cpulist.sh, memcheck of the
 # programs, and the stencil row of nested.sh; logs tarred under $OUT. Build into .carry-lead
 # (arepl, gpu.test, cuda.test with -ldflags=-s) and send it as a carry folder.
-# PART=a: tests and programs; PART=b: memcheck of the device tests and the stencil.
+# PART=a: tests and programs; PART=b: memcheck of the device tests and the stencil;
+# PART=c: nested.sh's every workload with peers, REPL repeats under GC floors, cold compiles.
 set -uo pipefail
 root=$(pwd); d=$root/.carry-lead
 export XDG_CACHE_HOME=/tmp/arepl-cache
@@ -25,6 +26,33 @@ cd eval/gpu
 step memcheck timeout ${MEMT:-240} compute-sanitizer --tool memcheck --error-exitcode 3 "$d/gpu.test" -test.run 'TestDevice|TestTileDevice|TestSegRedDevice|TestVectorOpDevice|TestSplitScansDevice|TestSeqScatter|TestEmptyOnCPU|TestScanDevice|TestHistDevice|TestRadixSortDevice' -gpu.maxn 70000
 step stencil env NESTED=copy,stencil PEER_SECTIONS=bw,stencil timeout 200 bash "$root/bench/gpu/nested.sh" "$d/gpu.test"
 cd "$root"
+fi
+if [ "${PART:-a}" = c ]; then
+# Issue 15's table in one run (every workload of nested.sh with its peers), then
+# issue 16's REPL figures: repeats under GC floors 0 / 16 / 64 MB interleaved
+# (latency.hit.txt, fresh REPL and caches a session), and cold compiles
+# (latency_cold.sh over latency.cold.txt, the shipped defaults).
+cd eval/gpu
+step nested timeout ${NESTT:-300} bash "$root/bench/gpu/nested.sh" "$d/gpu.test"
+cd "$root"
+cp bench/gpu/latency.py bench/gpu/latency.cold.txt bench/gpu/hitpath/latency.hit.txt "$d/"
+hit() { XDG_CACHE_HOME=$(mktemp -d) CUDA_CACHE_PATH=$(mktemp -d) AREPL_GC_FLOOR_MB=$2 timeout 60 python3 "$d/latency.py" --arepl "$d/arepl" --inputs "$d/latency.hit.txt" --out "$L/hit-$1.jsonl" --timeout 30 >/dev/null || echo "session $1 failed"; }
+t=$SECONDS
+for r in 1 2 3; do for f in 0 16 64; do hit floor$f-$r $f; done; done
+python3 - "$L" <<'PY' | tee -a $OUT/summary.txt
+import glob, json, os, re, statistics, sys
+groups = {}
+for f in sorted(glob.glob(sys.argv[1] + "/hit-*.jsonl")):
+    rows = [json.loads(l) for l in open(f)]
+    seen = [r["ms"] for r in rows if r["name"].startswith(("repeat", "renamed"))]
+    groups.setdefault(re.sub(r"-\d+$", "", os.path.basename(f)[4:-6]), []).extend(seen)
+for g, w in sorted(groups.items()):
+    w.sort()
+    print(f"hit {g}: seen {len(w)} min {w[0]:.3f} median {statistics.median(w):.3f} p90 {w[int(0.9*len(w))]:.3f} max {w[-1]:.3f} over2ms {sum(x > 2 for x in w)}")
+PY
+echo "STEP hit $((SECONDS-t))s" | tee -a $OUT/summary.txt
+step cold env VARIANTS="now=" ROUNDS=${COLDR:-4} bash bench/gpu/latency_cold.sh "$d" $L/coldout
+sed -n '/compile stage ms/,/per session: NVRTC/p' $L/coldout/cold.log >> $OUT/summary.txt
 fi
 grep -h -B2 -A8 'FAIL\|panic' $L/*.log 2>/dev/null | head -150 > $OUT/failures.txt
 tar czf $OUT/logs.tgz -C $L .
