@@ -323,6 +323,14 @@ func TestScanFastVariant(t *testing.T) {
 				t.Errorf("%s: tier 1's kernel has a full-tile path (%s)", c.name, full)
 			}
 		}
+		// The look-back: one predecessor at a time (serialLookBack), no
+		// window folded by shuffles and ballots as in the module's text.
+		if lb := lookBackText(m.fastBody); !strings.Contains(lb, "ar_p--;") || strings.Contains(lb, "__ballot_sync") || strings.Contains(lb, "ar_shfl_down(") {
+			t.Errorf("%s: tier 1's look-back is not serial:\n%s", c.name, lb)
+		}
+		if lb := lookBackText(m.body); !strings.Contains(lb, "__ballot_sync") {
+			t.Errorf("%s: the module's look-back has no window of 32:\n%s", c.name, lb)
+		}
 		if !m.k.Recompute {
 			continue
 		}
@@ -337,4 +345,31 @@ func TestScanFastVariant(t *testing.T) {
 	if recomputing == 0 {
 		t.Errorf("no scan program recomputes its store")
 	}
+	// The deterministic mode's fixed order is the window's: tier 1 keeps it.
+	for _, c := range scanProgs() {
+		p := c.build()
+		lim := DefaultLimits
+		lim.Deterministic = true
+		m, err := genScan(p, scanStmtOf(t, p), lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.k.Det && !strings.Contains(lookBackText(m.fastBody), "ar_anchor") {
+			t.Errorf("%s: tier 1's deterministic look-back lost its anchors", c.name)
+		}
+	}
+}
+
+// lookBackText is a scan kernel's text from its look-back's publishing of
+// the block aggregate to the barrier after it.
+func lookBackText(body string) string {
+	i := strings.Index(body, "AR_AGGREGATE")
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(body[i:], "__syncthreads();")
+	if j < 0 {
+		return body[i:]
+	}
+	return body[i : i+j]
 }

@@ -25,6 +25,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"text/template"
 
@@ -110,7 +111,9 @@ type scanKernel struct {
 	// "Interactive latency") the scans' mean compile stage in the REPL fell
 	// 3-8% (MSSP scan 155 -> 144 ms) and their tier-1 kernels ran 1.7-3
 	// times longer at 10^6 elements (MSSP scan 29 -> 70-88 µs) until tier 2
-	// replaced them: microseconds for milliseconds.
+	// replaced them: microseconds for milliseconds. Since run 18 its
+	// look-back reads one predecessor at a time (tier1ScanStyle,
+	// serialLookBack).
 	Fast    bool
 	fastSrc string
 	Name    string
@@ -683,6 +686,53 @@ func (g *scanGen) filter(s *core.Stmt, f *core.Filter) (*scanKernel, error) {
 	return g.finish(&b, k)
 }
 
+// tier1ScanStyle is how tier 1's scan text (scanKernel.Fast) is written,
+// from AREPL_TIER1_SCAN: tier1Unrolled as before run 18 (the thread scan
+// unrolled, the look-back folding windows of 32 states by shuffles),
+// tier1Rolled (every loop over a thread's elements or a warp's lanes
+// marked rolled), tier1Serial (rolled, and lane 0 of warp 0 looks back
+// one predecessor at a time: serialLookBack), or tier1LookBack (the
+// serial look-back alone), the default. Tier 2 is unaffected.
+//
+// Measured on the H200 (bench/RESULTS.md, "Interactive latency", run 18;
+// NVRTC at -Ofc=mid to PTX, then the JIT at -O1): the serial look-back cut
+// the MSSP scan's PTX from 26.2 to 22.8 KB and the 4-tuple post-map
+// scan's from 34.2 to 29.0, and their compile from 94.1 to 87.6 ms and
+// from 126.1 to 94.7 (means of 5, interleaved); scan i32 74.8 -> 57.0,
+// segmented 94.0 -> 87.5. Marking the loops rolled gave nothing: -Ofc=mid
+// leaves them rolled anyway, and the PTX grew by up to 1 KB. The tier-1
+// kernel of a scan of 10^6 i32 ran 22.7 µs instead of 19.9 until tier 2
+// replaced it; the MSSP scan's as before (71-94 µs).
+type tier1Style int
+
+const (
+	tier1Unrolled tier1Style = iota
+	tier1Rolled
+	tier1Serial
+	tier1LookBack
+)
+
+// tier1Styles names the styles for AREPL_TIER1_SCAN and the lab.
+var tier1Styles = map[string]tier1Style{"unrolled": tier1Unrolled, "rolled": tier1Rolled, "serial": tier1Serial, "lookback": tier1LookBack}
+
+var tier1ScanStyle = func() tier1Style {
+	if st, ok := tier1Styles[os.Getenv("AREPL_TIER1_SCAN")]; ok {
+		return st
+	}
+	return tier1LookBack
+}()
+
+// rolled reports whether this rendering keeps tier 1's loops rolled.
+func (k *scanKernel) rolled() bool {
+	return k.Fast && (tier1ScanStyle == tier1Rolled || tier1ScanStyle == tier1Serial)
+}
+
+// serialLook reports whether this rendering looks back one predecessor at
+// a time (serialLookBack).
+func (k *scanKernel) serialLook() bool {
+	return k.Fast && !k.Det && (tier1ScanStyle == tier1Serial || tier1ScanStyle == tier1LookBack)
+}
+
 // finish instantiates the kernel's template after its device functions.
 func (g *scanGen) finish(b *strings.Builder, k *scanKernel) (*scanKernel, error) {
 	var out bytes.Buffer
@@ -1198,7 +1248,11 @@ func (k *scanKernel) ThreadScan() string {
 	if k.Seg() {
 		b.WriteString(k.segCounter().init)
 	}
-	fmt.Fprintf(&b, "#pragma unroll\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", k.Seq)
+	pragma := "#pragma unroll"
+	if k.rolled() {
+		pragma = "#pragma unroll 1"
+	}
+	fmt.Fprintf(&b, "%s\n  for (int ar_j = 0; ar_j < %d; ar_j++) {\n", pragma, k.Seq)
 	fmt.Fprintf(&b, "    const int ar_k = threadIdx.x * %d + ar_j;\n", k.Seq)
 	if k.stages() {
 		k.stagedElement(&b)
@@ -1250,6 +1304,9 @@ func (k *scanKernel) stagedElement(b *strings.Builder) {
 // order).
 func (k *scanKernel) warpScan(b *strings.Builder, name string, indent int) {
 	in := ind(indent)
+	if k.rolled() {
+		b.WriteString("#pragma unroll 1\n")
+	}
 	fmt.Fprintf(b, "%sfor (int ar_o = 1; ar_o < 32; ar_o <<= 1) {\n", in)
 	for j, t := range k.Acc {
 		fmt.Fprintf(b, "%s  const %s ar_u_%d = ar_shfl_up(%s_%d, ar_o);\n", in, ctype(t), j, name, j)
@@ -1305,6 +1362,9 @@ func (k *scanKernel) BlockScan() string {
 // prefix and leave the exclusive one in ar_bpre for the block. States are
 // the words of stateLayout: published and read without fences.
 func (k *scanKernel) LookBack() string {
+	if k.serialLook() {
+		return k.serialLookBack()
+	}
 	var b strings.Builder
 	if k.Seg() {
 		fmt.Fprintf(&b, "  if (ar_w <= %d) {\n    // Whole segments per tile: the prefix of earlier tiles never reaches this one.\n    if (threadIdx.x == 0) {\n", k.Tile())
@@ -1360,6 +1420,9 @@ func (k *scanKernel) LookBack() string {
 	k.neutral(&b, "ar_q", 10)
 	b.WriteString("        }\n")
 	b.WriteString("        // Fold the window into lane 0, farther (higher) lanes on the left.\n")
+	if k.rolled() {
+		b.WriteString("#pragma unroll 1\n")
+	}
 	b.WriteString("        for (int ar_o = 1; ar_o < 32; ar_o <<= 1) {\n")
 	for j, t := range k.Acc {
 		fmt.Fprintf(&b, "          const %s ar_u_%d = ar_shfl_down(ar_q_%d, ar_o);\n", ctype(t), j, j)
@@ -1390,6 +1453,58 @@ func (k *scanKernel) LookBack() string {
 	for j := range k.Acc {
 		fmt.Fprintf(&b, "      ar_bpre_%d = ar_P_%d;\n", j, j)
 	}
+	b.WriteString("    }\n  }\n  __syncthreads();")
+	return b.String()
+}
+
+// serialLookBack is LookBack for tier 1 in the tier1Serial style: lane 0
+// of warp 0 publishes the block's aggregate, then reads its predecessors'
+// states one at a time, nearest first, folding each in on the left, until
+// one holds an inclusive prefix (or, in a segmented scan, a value with a
+// segment start), and publishes the inclusive prefix. The same states and
+// the same result as the window of 32, for one read of a state and one
+// operator call in the text instead of a window folded by 5 rounds of
+// shuffles. The tile waits longer on a long chain of aggregates, which
+// tier 1 may: tier 2 replaces it within seconds. Not for the
+// deterministic mode (Det), whose fixed order is the window's.
+func (k *scanKernel) serialLookBack() string {
+	var b strings.Builder
+	if k.Seg() {
+		fmt.Fprintf(&b, "  if (ar_w <= %d) {\n    // Whole segments per tile: the prefix of earlier tiles never reaches this one.\n    if (threadIdx.x == 0) {\n", k.Tile())
+		k.neutral(&b, "ar_bpre", 6)
+		b.WriteString("    }\n  } else ")
+	} else {
+		b.WriteString("  ")
+	}
+	// ar_bagg is written by a lane of warp 0.
+	b.WriteString("if (ar_warp == 0) {\n    __syncwarp();\n    if (ar_lane == 0) {\n")
+	// Lane 0's part, written at the indentation of readState's loop body
+	// (8) and shifted right by 2.
+	var l strings.Builder
+	k.decl(&l, "ar_P", 4)
+	k.declUninit(&l, "ar_I", 4)
+	for j := range k.Acc {
+		fmt.Fprintf(&l, "    ar_I_%d = ar_bagg_%d;\n", j, j)
+	}
+	l.WriteString("    if (ar_tile > 0) {\n")
+	k.publish(&l, "ar_tile", "ar_I", "AR_AGGREGATE", 6)
+	l.WriteString("      i64 ar_p = ar_tile - 1;\n      unsigned int ar_ns = 16;\n      for (;;) {\n")
+	k.readState(&l)
+	l.WriteString("        if (ar_st == AR_INVALID) {\n          __nanosleep(ar_ns);\n          ar_ns = min(ar_ns * 2, 256u);\n          continue;\n        }\n")
+	k.unpackState(&l)
+	k.comb(&l, "ar_P", "ar_q", "ar_P", 8)
+	stop := "ar_st == AR_PREFIX"
+	if k.Seg() {
+		stop += fmt.Sprintf(" || ar_q_%d", len(k.Scan))
+	}
+	fmt.Fprintf(&l, "        if (%s) break;\n        ar_p--;\n      }\n", stop)
+	k.comb(&l, "ar_I", "ar_P", "ar_I", 6)
+	l.WriteString("    }\n")
+	k.publish(&l, "ar_tile", "ar_I", "AR_PREFIX", 4)
+	for j := range k.Acc {
+		fmt.Fprintf(&l, "    ar_bpre_%d = ar_P_%d;\n", j, j)
+	}
+	b.WriteString(indent(l.String(), 2))
 	b.WriteString("    }\n  }\n  __syncthreads();")
 	return b.String()
 }
@@ -1803,6 +1918,9 @@ func (k *scanKernel) unroll(checked bool) string {
 // passes were most of the module's code, and most of NVRTC's time for it
 // (issue 16's cold compile, bench/RESULTS.md, "Interactive latency").
 func (k *scanKernel) unrollSecondary() string {
+	if k.rolled() {
+		return "#pragma unroll 1"
+	}
 	if k.Unroll > 0 {
 		return fmt.Sprintf("#pragma unroll %d", k.Unroll)
 	}

@@ -14,8 +14,9 @@ import (
 )
 
 var (
-	tier1Lab     = flag.String("gpu.tier1lab", "", "semicolon-separated variants of tier 1's compile for TestTier1Lab to time, NAME=OPTIONS (NVRTC options space-separated; +trim: the trimmed prelude; +pch: the prelude as a precompiled header; +noinline: the map and operator not inlined; +roll: every loop rolled; jit:OPT=VAL: a further JIT option)")
+	tier1Lab     = flag.String("gpu.tier1lab", "", "semicolon-separated variants of tier 1's compile for TestTier1Lab to time, NAME=OPTIONS (NVRTC options space-separated; +trim: the trimmed prelude; +pch: the prelude as a precompiled header; +noinline: the map and operator not inlined; +roll: every loop rolled; +style=unrolled|rolled|serial|lookback: the scans' tier-1 texts in that tier1ScanStyle; jit:OPT=VAL: a further JIT option)")
 	tier1LabReps = flag.Int("gpu.tier1reps", 5, "compiles of each text under each TestTier1Lab variant")
+	tier1LabPTX  = flag.String("gpu.tier1ptx", "", "folder where TestTier1Lab writes each text's PTX under each variant (the last repetition's)")
 	tier1LabPar  = flag.String("gpu.tier1par", "", "comma-separated numbers of concurrent compiles of the MSSP scan's tier-1 text for TestTier1Lab to time (NVRTC's lock)")
 )
 
@@ -27,24 +28,36 @@ var (
 // "Interactive latency", run 17). Without the flag it only checks that
 // the texts generate; without a GPU it skips.
 func TestTier1Lab(t *testing.T) {
-	texts := map[string]string{}
-	var names []string
-	for _, c := range scanProgs() {
-		switch c.name {
-		case "scan_i32", "mssp_scan", "mssp_i64_post", "segscan_i32":
-		default:
-			continue
-		}
-		p := c.build()
-		for _, s := range p.Funs[0].Body.Stmts {
-			if m, err := genScan(p, s, DefaultLimits); err == nil && m.fastBody != "" {
-				texts[c.name] = m.prelude() + "\n" + canonical(m.fastBody)
-				names = append(names, c.name)
+	// textsIn generates the four scans' tier-1 texts in a tier1ScanStyle.
+	textsIn := func(style tier1Style) (map[string]string, []string) {
+		saved := tier1ScanStyle
+		tier1ScanStyle = style
+		defer func() { tier1ScanStyle = saved }()
+		texts := map[string]string{}
+		var names []string
+		for _, c := range scanProgs() {
+			switch c.name {
+			case "scan_i32", "mssp_scan", "mssp_i64_post", "segscan_i32":
+			default:
+				continue
+			}
+			p := c.build()
+			for _, s := range p.Funs[0].Body.Stmts {
+				if m, err := genScan(p, s, DefaultLimits); err == nil && m.fastBody != "" {
+					texts[c.name] = m.prelude() + "\n" + canonical(m.fastBody)
+					names = append(names, c.name)
+				}
 			}
 		}
+		if len(texts) != 4 {
+			t.Fatalf("want 4 texts, got %v", names)
+		}
+		return texts, names
 	}
-	if len(texts) != 4 {
-		t.Fatalf("want 4 texts, got %v", names)
+	texts, names := textsIn(tier1ScanStyle)
+	styled := map[tier1Style]map[string]string{}
+	for _, st := range tier1Styles {
+		styled[st], _ = textsIn(st)
 	}
 	if *tier1Lab == "" && *tier1LabPar == "" {
 		return
@@ -63,6 +76,7 @@ func TestTier1Lab(t *testing.T) {
 		opts                   []string
 		trim, pch, noinl, roll bool
 		jit                    []cuda.JITOption
+		style                  *tier1Style // the texts in this tier1ScanStyle
 	}
 	var vs []variant
 	for _, set := range strings.Split(*tier1Lab, ";") {
@@ -79,6 +93,12 @@ func TestTier1Lab(t *testing.T) {
 				v.noinl = true
 			case f == "+roll":
 				v.roll = true
+			case strings.HasPrefix(f, "+style="):
+				st, ok := tier1Styles[f[7:]]
+				if !ok {
+					t.Fatalf("unknown style %q", f)
+				}
+				v.style = &st
 			case f == "+pch":
 				v.pch = true
 				v.opts = append(v.opts, "-pch", "-pch-dir="+pchDir)
@@ -124,6 +144,11 @@ func TestTier1Lab(t *testing.T) {
 		if err != nil {
 			return nvrtc, 0, 0, err
 		}
+		if *tier1LabPTX != "" && v.name != "" {
+			if err := os.WriteFile(fmt.Sprintf("%s/%s.%s.ptx", *tier1LabPTX, name, v.name), ptx, 0o644); err != nil {
+				return nvrtc, 0, 0, err
+			}
+		}
 		saved := cuda.JITExtra
 		cuda.JITExtra = append(append([]cuda.JITOption(nil), saved...), v.jit...)
 		start = time.Now()
@@ -147,7 +172,11 @@ func TestTier1Lab(t *testing.T) {
 	for range *tier1LabReps {
 		for _, n := range names {
 			for _, v := range vs {
-				a, b, size, err := compile(n, texts[n], v)
+				text := texts[n]
+				if v.style != nil {
+					text = styled[*v.style][n]
+				}
+				a, b, size, err := compile(n, text, v)
 				if err != nil {
 					t.Errorf("%s under %s: %v", n, v.name, err)
 					continue
