@@ -691,8 +691,10 @@ func (g *scanGen) filter(s *core.Stmt, f *core.Filter) (*scanKernel, error) {
 // unrolled, the look-back folding windows of 32 states by shuffles),
 // tier1Rolled (every loop over a thread's elements or a warp's lanes
 // marked rolled), tier1Serial (rolled, and lane 0 of warp 0 looks back
-// one predecessor at a time: serialLookBack), or tier1LookBack (the
-// serial look-back alone), the default. Tier 2 is unaffected.
+// one predecessor at a time: serialLookBack), tier1LookBack (the serial
+// look-back alone, the default of run 18), or tier1Shared (the serial
+// look-back, and the block scan through shared memory: sharedScan), the
+// default. Tier 2 is unaffected.
 //
 // Measured on the H200 (bench/RESULTS.md, "Interactive latency", run 18;
 // NVRTC at -Ofc=mid to PTX, then the JIT at -O1): the serial look-back cut
@@ -703,6 +705,16 @@ func (g *scanGen) filter(s *core.Stmt, f *core.Filter) (*scanKernel, error) {
 // leaves them rolled anyway, and the PTX grew by up to 1 KB. The tier-1
 // kernel of a scan of 10^6 i32 ran 22.7 µs instead of 19.9 until tier 2
 // replaced it; the MSSP scan's as before (71-94 µs).
+//
+// Run 19 (two calls on one H200, interleaved): tier1Shared cut the MSSP
+// scan's PTX from 22.8 to 18.5 KB (the post-map scan's 29.0 -> 21.0,
+// scan i32 10.6 -> 9.1, segmented 16.9 -> 15.3) and its compile in
+// TestTier1Lab from 100.2 to 84.6 and 83.9 ms (means of 5 and 6); in the
+// REPL (`:time`'s compile stage, latency_cold.sh) the MSSP scan's mean of 5
+// sessions went from 102.8 to 91.6 ms (lower in each round; the first
+// call's 3 rounds tied at 96.7) and the 3-tuple scan's from 101.0 to 87.0.
+// The tier-1 kernels ran as before (MSSP scan 87-92 µs at 10^6, scan i32
+// 23 µs) until tier 2 replaced them.
 type tier1Style int
 
 const (
@@ -720,7 +732,7 @@ var tier1ScanStyle = func() tier1Style {
 	if st, ok := tier1Styles[os.Getenv("AREPL_TIER1_SCAN")]; ok {
 		return st
 	}
-	return tier1LookBack
+	return tier1Shared
 }()
 
 // rolled reports whether this rendering keeps tier 1's loops rolled.

@@ -14,7 +14,7 @@ import (
 )
 
 var (
-	tier1Lab     = flag.String("gpu.tier1lab", "", "semicolon-separated variants of tier 1's compile for TestTier1Lab to time, NAME=OPTIONS (NVRTC options space-separated; +trim: the trimmed prelude; +pch: the prelude as a precompiled header; +noinline: the map and operator not inlined; +roll: every loop rolled; +style=unrolled|rolled|serial|lookback: the scans' tier-1 texts in that tier1ScanStyle; jit:OPT=VAL: a further JIT option)")
+	tier1Lab     = flag.String("gpu.tier1lab", "", "semicolon-separated variants of tier 1's compile for TestTier1Lab to time, NAME=OPTIONS (NVRTC options space-separated; +trim: the trimmed prelude; +pch: the prelude as a precompiled header; +noinline: the map and operator not inlined; +roll: every loop rolled; +style=unrolled|rolled|serial|lookback|shared: the scans' tier-1 texts in that tier1ScanStyle; jit:OPT=VAL: a further JIT option)")
 	tier1LabReps = flag.Int("gpu.tier1reps", 5, "compiles of each text under each TestTier1Lab variant")
 	tier1LabPTX  = flag.String("gpu.tier1ptx", "", "folder where TestTier1Lab writes each text's PTX under each variant (the last repetition's)")
 	tier1LabSrc  = flag.String("gpu.tier1src", "", "folder where TestTier1Lab writes each text in each tier1ScanStyle, trimmed as tier 1 compiles it (NAME.STYLE.cu; no GPU needed)")
