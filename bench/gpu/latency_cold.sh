@@ -25,7 +25,8 @@
 # AREPL_TIER1_TRIM=0 (tier 1 with the full preludes, as before run 17),
 # AREPL_JIT_OPTIONS (further CUjit options of the PTX load, OPT=VAL,...),
 # AREPL_TIER1_SCAN (tier 1's scan text: unrolled as before run 18, rolled,
-# serial, lookback; eval/gpu/scan.go tier1ScanStyle).
+# serial, lookback as in run 18, shared (the default since run 19);
+# eval/gpu/scan.go tier1ScanStyle).
 # LAB: TestCompileTimes's option sets (unique sources, no process state
 # shared with the REPL), with LAB_FLAGS (e.g. -gpu.compilesrc 'lab/*.cu'
 # -gpu.compileonly '\.cu$': sources as they are); TIMETRACE: modules profiled by NVRTC

@@ -345,6 +345,35 @@ func TestScanFastVariant(t *testing.T) {
 	if recomputing == 0 {
 		t.Errorf("no scan program recomputes its store")
 	}
+	// tier1Shared: the plain scans' block scan is one loop over shared
+	// memory (sharedScan: no warp shuffles in tier 1's text, the same
+	// shared memory), a segmented scan's warps' totals one loop of thread 0.
+	saved := tier1ScanStyle
+	tier1ScanStyle = tier1Shared
+	defer func() { tier1ScanStyle = saved }()
+	for _, c := range scanProgs() {
+		p := c.build()
+		m, err := genScan(p, scanStmtOf(t, p), DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.fastBody == "" {
+			continue
+		}
+		_, sh := kernelHead(m.body)
+		_, fsh := kernelHead(m.fastBody)
+		if strings.Join(sh, "\n") != strings.Join(fsh, "\n") {
+			t.Errorf("%s: tier 1's shared memory differs in the shared style", c.name)
+		}
+		shuffles := strings.Count(m.fastBody, "ar_shfl_up(")
+		switch {
+		case m.k.Mode == scanPlain && (shuffles != 0 || !strings.Contains(m.fastBody, "[threadIdx.x - ar_o]")):
+			t.Errorf("%s: tier 1's block scan is not one loop over shared memory (%d shuffles)", c.name, shuffles)
+		case m.k.Mode == scanSeg && (shuffles != 2*len(m.k.Acc) || !strings.Contains(m.fastBody, "[ar_v]")):
+			t.Errorf("%s: tier 1's segmented block scan: %d shuffles, want one level (%d)", c.name, shuffles, 2*len(m.k.Acc))
+		}
+	}
+	tier1ScanStyle = saved
 	// The deterministic mode's fixed order is the window's: tier 1 keeps it.
 	for _, c := range scanProgs() {
 		p := c.build()

@@ -691,8 +691,10 @@ func (g *scanGen) filter(s *core.Stmt, f *core.Filter) (*scanKernel, error) {
 // unrolled, the look-back folding windows of 32 states by shuffles),
 // tier1Rolled (every loop over a thread's elements or a warp's lanes
 // marked rolled), tier1Serial (rolled, and lane 0 of warp 0 looks back
-// one predecessor at a time: serialLookBack), or tier1LookBack (the
-// serial look-back alone), the default. Tier 2 is unaffected.
+// one predecessor at a time: serialLookBack), tier1LookBack (the serial
+// look-back alone, the default of run 18), or tier1Shared (the serial
+// look-back, and the block scan through shared memory: sharedScan), the
+// default. Tier 2 is unaffected.
 //
 // Measured on the H200 (bench/RESULTS.md, "Interactive latency", run 18;
 // NVRTC at -Ofc=mid to PTX, then the JIT at -O1): the serial look-back cut
@@ -703,6 +705,16 @@ func (g *scanGen) filter(s *core.Stmt, f *core.Filter) (*scanKernel, error) {
 // leaves them rolled anyway, and the PTX grew by up to 1 KB. The tier-1
 // kernel of a scan of 10^6 i32 ran 22.7 µs instead of 19.9 until tier 2
 // replaced it; the MSSP scan's as before (71-94 µs).
+//
+// Run 19 (two calls on one H200, interleaved): tier1Shared cut the MSSP
+// scan's PTX from 22.8 to 18.5 KB (the post-map scan's 29.0 -> 21.0,
+// scan i32 10.6 -> 9.1, segmented 16.9 -> 15.3) and its compile in
+// TestTier1Lab from 100.2 to 84.6 and 83.9 ms (means of 5 and 6); in the
+// REPL (`:time`'s compile stage, latency_cold.sh) the MSSP scan's mean of 5
+// sessions went from 102.8 to 91.6 ms (lower in each round; the first
+// call's 3 rounds tied at 96.7) and the 3-tuple scan's from 101.0 to 87.0.
+// The tier-1 kernels ran as before (MSSP scan 87-92 µs at 10^6, scan i32
+// 23 µs) until tier 2 replaced them.
 type tier1Style int
 
 const (
@@ -710,16 +722,17 @@ const (
 	tier1Rolled
 	tier1Serial
 	tier1LookBack
+	tier1Shared
 )
 
 // tier1Styles names the styles for AREPL_TIER1_SCAN and the lab.
-var tier1Styles = map[string]tier1Style{"unrolled": tier1Unrolled, "rolled": tier1Rolled, "serial": tier1Serial, "lookback": tier1LookBack}
+var tier1Styles = map[string]tier1Style{"unrolled": tier1Unrolled, "rolled": tier1Rolled, "serial": tier1Serial, "lookback": tier1LookBack, "shared": tier1Shared}
 
 var tier1ScanStyle = func() tier1Style {
 	if st, ok := tier1Styles[os.Getenv("AREPL_TIER1_SCAN")]; ok {
 		return st
 	}
-	return tier1LookBack
+	return tier1Shared
 }()
 
 // rolled reports whether this rendering keeps tier 1's loops rolled.
@@ -730,7 +743,43 @@ func (k *scanKernel) rolled() bool {
 // serialLook reports whether this rendering looks back one predecessor at
 // a time (serialLookBack).
 func (k *scanKernel) serialLook() bool {
-	return k.Fast && !k.Det && (tier1ScanStyle == tier1Serial || tier1ScanStyle == tier1LookBack)
+	return k.Fast && !k.Det && (tier1ScanStyle == tier1Serial || tier1ScanStyle == tier1LookBack || tier1ScanStyle == tier1Shared)
+}
+
+// sharedBlockScan reports whether this rendering scans the block's
+// threads through shared memory (tier1Shared; sharedScan): a plain scan,
+// not deterministic, whose per-thread buffer (blockBuf) exists.
+func (k *scanKernel) sharedBlockScan() bool {
+	return k.serialLook() && tier1ScanStyle == tier1Shared && k.Mode == scanPlain && k.blockBufFits()
+}
+
+// blockBufFits reports whether the shared memory tier 2 already declares
+// holds one value of every accumulator component per thread, free from
+// the thread scan to the look-back's barrier: the threads' prefixes ar_tp
+// (a scan that keeps its scanned values), or the store's result buffer
+// ar_rb, which tier 1's one-pass store (recomputedStoreOnce) leaves unused.
+func (k *scanKernel) blockBufFits() bool {
+	if !k.Recompute {
+		return len(k.Acc) == len(k.Scan)
+	}
+	n := 0
+	for _, t := range k.Acc {
+		n += (k.Block*t.Size() + 15) &^ 15
+	}
+	return n <= tileSlots(k.Tile())*maxSize(k.Res)
+}
+
+// blockBuf is the shared array of accumulator component j's per-thread
+// values for sharedScan: ar_tp_j, or its part of ar_rb (16-byte aligned).
+func (k *scanKernel) blockBuf(j int) string {
+	if !k.Recompute {
+		return fmt.Sprintf("ar_tp_%d", j)
+	}
+	off := 0
+	for _, t := range k.Acc[:j] {
+		off += (k.Block*t.Size() + 15) &^ 15
+	}
+	return fmt.Sprintf("((%s *)(ar_rb + %d))", ctype(k.Acc[j]), off)
 }
 
 // finish instantiates the kernel's template after its device functions.
@@ -1321,6 +1370,13 @@ func (k *scanKernel) warpScan(b *strings.Builder, name string, indent int) {
 // which Finish adds after the look-back's barrier) and the block's
 // aggregate (ar_bagg), with one barrier: warp 0 goes on into the look-back.
 func (k *scanKernel) BlockScan() string {
+	if k.sharedBlockScan() {
+		return k.sharedScan()
+	}
+	// tier1Shared where no per-thread buffer is free (a segmented scan:
+	// its tile holds the thread scans' values until Finish): one level of
+	// warp shuffles, then thread 0 scans the warps' totals in a loop.
+	serialWarps := k.serialLook() && tier1ScanStyle == tier1Shared
 	var b strings.Builder
 	k.warpScan(&b, "ar_acc", 2)
 	b.WriteString("  if (ar_lane == 31) {\n")
@@ -1333,6 +1389,21 @@ func (k *scanKernel) BlockScan() string {
 	}
 	b.WriteString("  if (ar_lane == 0) {\n")
 	k.neutral(&b, "ar_ex", 4)
+	if serialWarps {
+		b.WriteString("  }\n  __syncthreads();\n  if (threadIdx.x == 0) {\n")
+		k.decl(&b, "ar_t", 4)
+		fmt.Fprintf(&b, "    for (int ar_v = 0; ar_v < %d; ar_v++) {\n", k.Block/32)
+		for j, t := range k.Acc {
+			fmt.Fprintf(&b, "      const %s ar_u_%d = ar_wt_%d[ar_v];\n      ar_wx_%d[ar_v] = ar_t_%d;\n", ctype(t), j, j, j, j)
+		}
+		k.comb(&b, "ar_t", "ar_t", "ar_u", 6)
+		b.WriteString("    }\n")
+		for j := range k.Acc {
+			fmt.Fprintf(&b, "    ar_bagg_%d = ar_t_%d;\n", j, j)
+		}
+		b.WriteString("  }")
+		return b.String()
+	}
 	b.WriteString("  }\n  __syncthreads();\n  if (ar_warp == 0) {\n")
 	for j, t := range k.Acc {
 		fmt.Fprintf(&b, "    %s ar_t_%d = ar_lane < %d ? ar_wt_%d[ar_lane] : %s;\n", ctype(t), j, k.Block/32, j, k.Neutral[j])
@@ -1352,6 +1423,45 @@ func (k *scanKernel) BlockScan() string {
 		fmt.Fprintf(&b, "      ar_bagg_%d = ar_t_%d;\n", j, j)
 	}
 	b.WriteString("    }\n  }")
+	return b.String()
+}
+
+// sharedScan is BlockScan for tier 1 in the tier1Shared style: one
+// Hillis-Steele loop over the threads' aggregates in shared memory
+// (blockBuf), log2(Block) rounds of a read, a barrier, one operator call
+// and a write, leaving every thread's exclusive prefix within the block in
+// ar_ex (Finish then adds no warp prefix) and the block's aggregate in
+// ar_bagg for thread 0, which the serial look-back runs on. One operator
+// call in the text instead of the two levels of warp shuffles (each with
+// its operator call and per-component shuffles); the barriers cost tier 1
+// some microseconds until tier 2 replaces it.
+func (k *scanKernel) sharedScan() string {
+	var b strings.Builder
+	for j := range k.Acc {
+		fmt.Fprintf(&b, "  %s[threadIdx.x] = ar_acc_%d;\n", k.blockBuf(j), j)
+	}
+	fmt.Fprintf(&b, "  __syncthreads();\n  for (int ar_o = 1; ar_o < %d; ar_o <<= 1) {\n", k.Block)
+	k.declUninit(&b, "ar_u", 4)
+	b.WriteString("    if (threadIdx.x >= ar_o) {\n")
+	for j := range k.Acc {
+		fmt.Fprintf(&b, "      ar_u_%d = %s[threadIdx.x - ar_o];\n", j, k.blockBuf(j))
+	}
+	b.WriteString("    }\n    __syncthreads();\n    if (threadIdx.x >= ar_o) {\n")
+	k.comb(&b, "ar_acc", "ar_u", "ar_acc", 6)
+	for j := range k.Acc {
+		fmt.Fprintf(&b, "      %s[threadIdx.x] = ar_acc_%d;\n", k.blockBuf(j), j)
+	}
+	b.WriteString("    }\n    __syncthreads();\n  }\n")
+	k.decl(&b, "ar_ex", 2)
+	b.WriteString("  if (threadIdx.x > 0) {\n")
+	for j := range k.Acc {
+		fmt.Fprintf(&b, "    ar_ex_%d = %s[threadIdx.x - 1];\n", j, k.blockBuf(j))
+	}
+	b.WriteString("  } else {\n")
+	for j := range k.Acc {
+		fmt.Fprintf(&b, "    ar_bagg_%d = %s[%d];\n", j, k.blockBuf(j), k.Block-1)
+	}
+	b.WriteString("  }")
 	return b.String()
 }
 
@@ -1657,11 +1767,16 @@ func (k *scanKernel) publish(b *strings.Builder, idx, val, st string, indent int
 func (k *scanKernel) Finish() string {
 	var b strings.Builder
 	b.WriteString("  {\n")
+	shared := k.sharedBlockScan() // ar_ex is already the block's
 	for j, t := range k.Acc {
-		fmt.Fprintf(&b, "    const %s ar_w_%d = ar_wx_%d[ar_warp];\n", ctype(t), j, j)
+		if !shared {
+			fmt.Fprintf(&b, "    const %s ar_w_%d = ar_wx_%d[ar_warp];\n", ctype(t), j, j)
+		}
 		fmt.Fprintf(&b, "    const %s ar_bp_%d = ar_bpre_%d;\n", ctype(t), j, j)
 	}
-	k.comb(&b, "ar_ex", "ar_w", "ar_ex", 4)
+	if !shared {
+		k.comb(&b, "ar_ex", "ar_w", "ar_ex", 4)
+	}
 	k.comb(&b, "ar_ex", "ar_bp", "ar_ex", 4)
 	b.WriteString("  }\n")
 	if k.Recompute {

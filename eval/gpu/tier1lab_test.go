@@ -14,9 +14,10 @@ import (
 )
 
 var (
-	tier1Lab     = flag.String("gpu.tier1lab", "", "semicolon-separated variants of tier 1's compile for TestTier1Lab to time, NAME=OPTIONS (NVRTC options space-separated; +trim: the trimmed prelude; +pch: the prelude as a precompiled header; +noinline: the map and operator not inlined; +roll: every loop rolled; +style=unrolled|rolled|serial|lookback: the scans' tier-1 texts in that tier1ScanStyle; jit:OPT=VAL: a further JIT option)")
+	tier1Lab     = flag.String("gpu.tier1lab", "", "semicolon-separated variants of tier 1's compile for TestTier1Lab to time, NAME=OPTIONS (NVRTC options space-separated; +trim: the trimmed prelude; +pch: the prelude as a precompiled header; +noinline: the map and operator not inlined; +roll: every loop rolled; +style=unrolled|rolled|serial|lookback|shared: the scans' tier-1 texts in that tier1ScanStyle; jit:OPT=VAL: a further JIT option)")
 	tier1LabReps = flag.Int("gpu.tier1reps", 5, "compiles of each text under each TestTier1Lab variant")
 	tier1LabPTX  = flag.String("gpu.tier1ptx", "", "folder where TestTier1Lab writes each text's PTX under each variant (the last repetition's)")
+	tier1LabSrc  = flag.String("gpu.tier1src", "", "folder where TestTier1Lab writes each text in each tier1ScanStyle, trimmed as tier 1 compiles it (NAME.STYLE.cu; no GPU needed)")
 	tier1LabPar  = flag.String("gpu.tier1par", "", "comma-separated numbers of concurrent compiles of the MSSP scan's tier-1 text for TestTier1Lab to time (NVRTC's lock)")
 )
 
@@ -56,8 +57,17 @@ func TestTier1Lab(t *testing.T) {
 	}
 	texts, names := textsIn(tier1ScanStyle)
 	styled := map[tier1Style]map[string]string{}
-	for _, st := range tier1Styles {
+	for sn, st := range tier1Styles {
 		styled[st], _ = textsIn(st)
+		if *tier1LabSrc == "" {
+			continue
+		}
+		for n, text := range styled[st] {
+			tr, _ := trimmedText(text)
+			if err := os.WriteFile(fmt.Sprintf("%s/%s.%s.cu", *tier1LabSrc, n, sn), []byte(tr), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	if *tier1Lab == "" && *tier1LabPar == "" {
 		return
