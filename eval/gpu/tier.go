@@ -202,6 +202,9 @@ type tierCache struct {
 	fg      int
 	fgEnd   time.Time
 	delay   time.Duration
+	// grace is how long close lets the queued optimised compiles run
+	// (closeGrace; 0 in tests of dropping them).
+	grace time.Duration
 	rush    int
 	wake    context.Context
 	wakeNow context.CancelFunc
@@ -219,7 +222,7 @@ type tierCache struct {
 func newTierCache(dir string, tiered bool, compile func(src, file string, fast bool) ([]byte, error)) *tierCache {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &tierCache{dir: dir, tiered: tiered, compile: compile, mods: map[string]*loaded{},
-		sem: make(chan struct{}, 1), ctx: ctx, cancel: cancel, delay: tier2Delay, t0: time.Now(),
+		sem: make(chan struct{}, 1), ctx: ctx, cancel: cancel, delay: tier2Delay, grace: closeGrace, t0: time.Now(),
 		warn: func(msg string) { fmt.Fprintln(os.Stderr, "arepl: "+msg) }}
 	c.wake, c.wakeNow = context.WithCancel(context.Background())
 	return c
@@ -529,10 +532,27 @@ func (c *tierCache) settle(ctx context.Context) error {
 	}
 }
 
-// close cancels the background compiles that have not started and waits
-// for the one running (NVRTC cannot be interrupted; it takes well under a
-// second). Later misses compile fully, without tiers.
+// closeGrace bounds how long close lets the optimised compiles still
+// queued run. A script or a notebook's "run all" compiles its new modules
+// back to back at tier 1 and queues their tier 2 for when the foreground
+// is idle, which for a piped session is its end: dropping them there left
+// the disk cache without them, and the next session compiled every module
+// at tier 1 again, 12-22 ms each, where a disk hit loads in about 1 ms
+// (bench/RESULTS.md, "Issue 16 in one call", compile-warm). So close first
+// runs them at once, one at a time, for up to closeGrace (a few hundred
+// milliseconds a module), and drops only what is left after that.
+const closeGrace = 3 * time.Second
+
+// close lets the queued background compiles run for c.grace, then cancels
+// those not started and waits for the one running (NVRTC cannot be
+// interrupted; it takes well under a second). Later misses compile fully,
+// without tiers.
 func (c *tierCache) close() {
+	if c.grace > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), c.grace)
+		_ = c.settle(ctx)
+		cancel()
+	}
 	c.cancel()
 	_ = c.settle(context.Background())
 }

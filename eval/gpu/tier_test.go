@@ -274,6 +274,7 @@ func TestTierCloseWithCompileInFlight(t *testing.T) {
 	f := newFakeTiers()
 	f.gate, f.open = context.WithCancel(context.Background())
 	c := newFakeCache(t, f, true)
+	c.grace = 0 // close drops what has not started
 	for _, k := range []string{"a", "b", "c"} {
 		l, _, err := c.get(k, "SRC-"+k, "a.cu", f.build)
 		if err != nil {
@@ -453,7 +454,7 @@ func TestTierSettleStartsAtOnce(t *testing.T) {
 
 	f2 := newFakeTiers()
 	c2 := newTierCache(t.TempDir(), true, f2.compile)
-	c2.delay = time.Hour
+	c2.delay, c2.grace = time.Hour, 0
 	for _, k := range []string{"a", "b"} {
 		l, _, err := c2.get(k, "SRC-"+k, "a.cu", f2.build)
 		if err != nil {
@@ -589,5 +590,40 @@ func TestTieredDevice(t *testing.T) {
 		if _, hit := cacheLoad(b.cache.dir, key); !hit {
 			t.Errorf("module %.12s: no optimised cubin on disk", key)
 		}
+	}
+}
+
+// TestTierCloseFinishesQueued: a session that ends while its optimised
+// compiles still wait for an idle foreground (a piped script's end) runs
+// them within the grace, so that the next session loads every module from
+// the disk cache rather than compiling it again.
+func TestTierCloseFinishesQueued(t *testing.T) {
+	f := newFakeTiers()
+	dir := t.TempDir()
+	c := newTierCache(dir, true, f.compile)
+	c.delay = time.Hour // the foreground never goes idle long enough
+	for _, k := range []string{"a", "b", "c"} {
+		l, info, err := c.get(k, "SRC-"+k, "a.cu", f.build)
+		if err != nil || !info.fast {
+			t.Fatalf("%s: %v, fast %v", k, err, info.fast)
+		}
+		c.release(l)
+	}
+	c.close()
+	if n := f.count(&f.full); n != 3 {
+		t.Errorf("%d optimised compiles ran by close, want 3", n)
+	}
+	f2 := newFakeTiers()
+	c2 := newTierCache(dir, true, f2.compile)
+	defer c2.close()
+	for _, k := range []string{"a", "b", "c"} {
+		l, info, err := c2.get(k, "SRC-"+k, "a.cu", f2.build)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !info.diskHit || f2.cubin(l) != "full:SRC-"+k {
+			t.Errorf("next session, %s: disk hit %v, module %q; want the optimised module from disk", k, info.diskHit, f2.cubin(l))
+		}
+		c2.release(l)
 	}
 }
