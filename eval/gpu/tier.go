@@ -199,12 +199,12 @@ type tierCache struct {
 	// zero and fgEnd is delay ago, or at once while rush (settle waits) is
 	// positive. wake is done, and replaced, when either changes (a
 	// context, as idle is: the package's tests have a close of their own).
-	fg      int
-	fgEnd   time.Time
-	delay   time.Duration
+	fg    int
+	fgEnd time.Time
+	delay time.Duration
 	// grace is how long close lets the queued optimised compiles run
 	// (closeGrace; 0 in tests of dropping them).
-	grace time.Duration
+	grace   time.Duration
 	rush    int
 	wake    context.Context
 	wakeNow context.CancelFunc
