@@ -194,6 +194,15 @@ func (c *checker) mustUnify(p source.Pos, want, got Type, what string) bool {
 }
 
 func (c *checker) unifyMsg(p source.Pos, a, b Type, strict bool, msg func(a, b string) string) bool {
+	return c.unifyChecking(p, a, b, strict, "", msg)
+}
+
+// unifyChecking is unifyMsg where a size mismatch is reported as Futhark
+// does in the context it names (checking, Futhark's first line:
+// "Function body does not have expected type."), followed by the two
+// types and the sizes that differ, on one line; an empty checking reports
+// it with msg. a is the type expected, b the type found.
+func (c *checker) unifyChecking(p source.Pos, a, b Type, strict bool, checking string, msg func(a, b string) string) bool {
 	m := c.s.unify(a, b, strict)
 	if m == nil {
 		return true
@@ -201,7 +210,7 @@ func (c *checker) unifyMsg(p source.Pos, a, b Type, strict bool, msg func(a, b s
 	sa, sb := showTypes(c.s.zonk(a), c.s.zonk(b))
 	switch {
 	case m.dims:
-		c.errorf(p, "%s (sizes %s and %s differ)", msg(sa, sb), dimText(m.da), dimText(m.db))
+		c.sizeError(p, checking, msg(sa, sb), sa, sb, m.da, m.db)
 	case m.fun:
 		c.errorf(p, "%s (a function is not allowed here)", msg(sa, sb))
 	case m.occurs:
@@ -267,6 +276,125 @@ func dimText(d Dim) string {
 		return d.Name
 	}
 	return fmt.Sprint(d.Const)
+}
+
+// sizeError reports two rigid sizes da and db that must be equal, in a
+// and b, the types expected and found: `Sizes "n" and "m" do not match.`
+// after Futhark's header for the context, or after what (arepl's "cannot
+// unify ... in ...") where there is none. An existential size is named by
+// the if it comes from.
+func (c *checker) sizeError(p source.Pos, checking, what, a, b string, da, db Dim) {
+	sizes := fmt.Sprintf("Sizes %q and %q do not match.", c.sizeName(da), c.sizeName(db))
+	for _, d := range []Dim{da, db} {
+		if e, ok := c.s.exists[d.Name]; ok {
+			sizes += fmt.Sprintf(" %s is the size of the if at %d:%d, whose branches have sizes [%s] and [%s].",
+				c.sizeName(d), e.at.Line, e.at.Col, dimText(e.a), dimText(e.b))
+		}
+	}
+	if checking == "" {
+		c.errorf(p, "%s: %s", what, sizes)
+		return
+	}
+	c.errorf(p, "%s Expected: %s Actual: %s %s", checking, a, b, sizes)
+}
+
+// sizeName is a rigid size as a message names it.
+func (c *checker) sizeName(d Dim) string {
+	if isExist(d) {
+		return "d" + strings.TrimPrefix(d.Name, existPrefix)
+	}
+	return dimText(d)
+}
+
+// clashIn finds two different rigid sizes at the same place of want and
+// got without unifying anything: where a loop's sizes may change between
+// iterations, only the sizes its pattern declares are checked.
+func (s *solver) clashIn(want, got Type) (Dim, Dim, bool) {
+	return s.clashIn1(want, got, map[[2]Type]bool{})
+}
+
+func (s *solver) clashIn1(want, got Type, done map[[2]Type]bool) (Dim, Dim, bool) {
+	if memoizable(want) && memoizable(got) {
+		if done[[2]Type{want, got}] {
+			return Dim{}, Dim{}, false
+		}
+		done[[2]Type{want, got}] = true
+	}
+	switch w := s.shallow(want).(type) {
+	case *Array:
+		g, ok := s.shallow(got).(*Array)
+		if !ok {
+			return Dim{}, Dim{}, false
+		}
+		for i := 0; i < len(w.Dims) && i < len(g.Dims); i++ {
+			if a, b := s.dim(w.Dims[i]), s.dim(g.Dims[i]); s.clash(a, b) {
+				return a, b, true
+			}
+		}
+		if len(w.Dims) == len(g.Dims) {
+			return s.clashIn1(w.Elem, g.Elem, done)
+		}
+	case *Tuple:
+		g, ok := s.shallow(got).(*Tuple)
+		if !ok || len(g.Elems) != len(w.Elems) {
+			return Dim{}, Dim{}, false
+		}
+		for i := range w.Elems {
+			if a, b, bad := s.clashIn1(w.Elems[i], g.Elems[i], done); bad {
+				return a, b, true
+			}
+		}
+	}
+	return Dim{}, Dim{}, false
+}
+
+// checkDeclaredSizes reports, in Futhark's words for checking, the first
+// rigid size of got that differs from the one want has at its place.
+func (c *checker) checkDeclaredSizes(p source.Pos, want, got Type, checking string) bool {
+	da, db, bad := c.s.clashIn(want, got)
+	if !bad {
+		return true
+	}
+	sa, sb := showTypes(c.s.zonk(want), c.s.zonk(got))
+	c.sizeError(p, checking, "", sa, sb, da, db)
+	return false
+}
+
+// Futhark's headers for the contexts that require equal sizes.
+const (
+	checkingReturn    = "Function body does not have expected type."
+	checkingAscribe   = "Expression does not have expected type from explicit ascription."
+	checkingLoopInit  = "Initial loop values do not have expected type."
+	checkingLoopBody  = "Loop body does not have expected type."
+	checkingLambdaRet = "Lambda body does not have expected type."
+)
+
+// checkingApply is Futhark's header for an argument of the wrong type:
+// `Cannot apply "f" to "ys" (invalid type).`
+func (c *checker) checkingApply(name string, arg syntax.Expr) string {
+	text := c.snippet(arg)
+	if name == "function" || name == "" {
+		return fmt.Sprintf("Cannot apply function to %q (invalid type).", text)
+	}
+	return fmt.Sprintf("Cannot apply %q to %q (invalid type).", name, text)
+}
+
+// snippet is the source text of e when it is short and on one line, or
+// an ellipsis.
+func (c *checker) snippet(e syntax.Expr) string {
+	sp := e.Span()
+	if c.src == nil || sp.Start.Line != sp.End.Line || sp.Start.Line < 1 {
+		return "..."
+	}
+	line := c.src.Line(sp.Start.Line)
+	from, to := sp.Start.Col-1, sp.End.Col-1
+	if from < 0 || to > len(line) || from >= to {
+		return "..."
+	}
+	if t := strings.TrimSpace(line[from:to]); t != "" && len(t) <= 40 {
+		return t
+	}
+	return "..."
 }
 
 // noFun reports a type holding a function where Futhark forbids one
@@ -475,7 +603,7 @@ func (c *checker) unflattenSizes(u unflattenUse) {
 	for i, d := range t.Dims[:u.rank] {
 		d = c.s.dim(d)
 		switch {
-		case isDimVar(d):
+		case isDimVar(d) || isExist(d):
 			unknown()
 			return
 		case d.Name != "":
@@ -658,7 +786,7 @@ func (c *checker) funDef(sc *scope, sizeParams []syntax.SizeParam, params []synt
 		c.mustUnify(pos(body), want, ft, "instance of "+name)
 	}
 	bt := c.expr(sc, body, rt)
-	c.unifyMsg(pos(body), rt, bt, true, func(a, b string) string {
+	c.unifyChecking(pos(body), rt, bt, true, checkingReturn, func(a, b string) string {
 		return fmt.Sprintf("Function body does not have expected type: %s returns %s but its body has type %s", name, a, b)
 	})
 	return ft
@@ -780,7 +908,9 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 			}
 			return dt
 		}
-		c.mustUnify(e.Pos(), dt, t, "type ascription")
+		c.unifyChecking(e.Pos(), dt, t, true, checkingAscribe, func(a, b string) string {
+			return fmt.Sprintf("cannot unify %s with %s in type ascription", a, b)
+		})
 		return t
 	case *syntax.Range:
 		return c.rangeExpr(sc, e)
@@ -808,7 +938,7 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		if !c.noFun(e.Pos(), tt, funInIf) {
 			return errT
 		}
-		return c.s.join(tt, et)
+		return c.s.join(tt, et, e.Pos())
 	case *syntax.LetIn:
 		c.distinctNames(e.Pat)
 		pt := c.patType(&tyCtx{sc: sc}, e.Pat)
@@ -953,7 +1083,10 @@ func (c *checker) useType(obj *Object, v *syntax.Var) Type {
 			}
 		}
 		return t
-	case Local, SizeVar, Value:
+	case Value:
+		// A session value's sizes are not rigid in a later input.
+		return c.s.renameDims(obj.Type, nil, map[string]Dim{})
+	case Local, SizeVar:
 		return obj.Type
 	default:
 		c.errorf(source.Pos{}, "internal error: unknown object kind %d", obj.Kind)
@@ -1227,7 +1360,9 @@ func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, a
 		} else {
 			at = c.expr(sc, args[i], params[i])
 		}
-		c.mustUnify(pos(args[i]), params[i], at, fmt.Sprintf("argument %d of %s", i+1, name))
+		c.unifyChecking(pos(args[i]), params[i], at, true, c.checkingApply(name, args[i]), func(a, b string) string {
+			return fmt.Sprintf("cannot unify %s with %s in argument %d of %s", a, b, i+1, name)
+		})
 	}
 	return rest
 }
@@ -1573,6 +1708,11 @@ func (c *checker) lambda(sc *scope, e *syntax.Lambda, hint Type) Type {
 	h := c.hintOf(hint)
 	for i, p := range e.Params {
 		pts[i] = c.patType(ctx, p)
+		// A size a lambda's parameter binds (`\(xs: [k]i32) -> ...`)
+		// is whatever the argument's is: not a rigid size.
+		for k := range ctx.sizes {
+			c.s.loose[k] = true
+		}
 		// Take the parameter type from the context where there is one;
 		// a failure is reported by the caller's unification.
 		if a, ok := h.(*Arrow); ok {
@@ -1588,7 +1728,9 @@ func (c *checker) lambda(sc *scope, e *syntax.Lambda, hint Type) Type {
 	if e.Ret != nil {
 		rt = c.typeExpr(&tyCtx{sc: sc}, e.Ret)
 		bt := c.expr(sc, e.Body, rt)
-		c.mustUnify(pos(e.Body), rt, bt, "lambda result")
+		c.unifyChecking(pos(e.Body), rt, bt, true, checkingLambdaRet, func(a, b string) string {
+			return fmt.Sprintf("cannot unify %s with %s in lambda result", a, b)
+		})
 	} else {
 		rt = c.expr(sc, e.Body, h)
 	}
@@ -1614,7 +1756,12 @@ func (c *checker) loop(sc *scope, l *syntax.Loop) Type {
 		l.Init = init
 	}
 	it := c.expr(sc, l.Init, nil)
-	c.mustUnify(pos(l.Init), pt, c.s.eraseDims(it), "loop initial value")
+	// The loop parameter's sizes may change from one iteration to the
+	// next, so only the sizes its pattern declares are checked, against
+	// the initial value and the body's result, as Futhark does.
+	if c.mustUnify(pos(l.Init), pt, c.s.eraseDims(it), "loop initial value") {
+		c.checkDeclaredSizes(pos(l.Init), pt, it, checkingLoopInit)
+	}
 	if !c.noFun(pos(l.Pat), pt, funInLoop) {
 		return errT
 	}
@@ -1648,6 +1795,9 @@ func (c *checker) loop(sc *scope, l *syntax.Loop) Type {
 		c.mustUnify(pos(cond), Prim{T: core.Bool}, c.expr(bodySc, cond, nil), "while condition")
 	}
 	bt := c.expr(bodySc, l.Body, pt)
+	if !c.checkDeclaredSizes(pos(l.Body), pt, bt, checkingLoopBody) {
+		return pt
+	}
 	c.unifyMsg(pos(l.Body), pt, bt, false, func(a, b string) string {
 		return fmt.Sprintf("loop parameter has type %s but the loop body returns %s", a, b)
 	})

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/arepl/arepl/lang/core"
+	"github.com/arepl/arepl/lang/source"
 )
 
 // This file holds the inference machinery: unification variables, the
@@ -130,6 +131,22 @@ const dimVarPrefix = "?"
 
 func isDimVar(d Dim) bool { return strings.HasPrefix(d.Name, dimVarPrefix) }
 
+// existPrefix starts the names of existential sizes: the size of an if
+// whose branches have different rigid sizes ([n] and [m], [3] and [4]).
+// Such a size is unknown but fixed, as in Futhark: it is rigid, and equal
+// only to itself. Zonk makes it unknown ([]), so no name of this form
+// leaves the solver.
+const existPrefix = "!"
+
+func isExist(d Dim) bool { return strings.HasPrefix(d.Name, existPrefix) }
+
+// existential is what a message says of an existential size: the sizes of
+// the if's branches and where the if is.
+type existential struct {
+	a, b Dim
+	at   source.Pos
+}
+
 // solver holds the state of one inference problem.
 type solver struct {
 	vars    []*tyVar
@@ -146,6 +163,18 @@ type solver struct {
 	// steps counts the links followed in chains of solved variables (a
 	// test bounds it: without path compression it grows quadratically).
 	steps int
+
+	// Static size checking (see rigid). loose are the size names bound
+	// implicitly by lambda parameters (`\(xs: [k]i32) -> ...`), which
+	// stand for whatever size the lambda is applied to, so they are not
+	// compared; lax is set while an instance of a polymorphic function is
+	// checked at a use's type, whose sizes were checked where the
+	// function was declared and where it is used (only two constants are
+	// still compared, as before static size checking). exists describes
+	// the existential sizes.
+	loose  map[string]bool
+	lax    bool
+	exists map[string]existential
 }
 
 // pendingProj is field `field` of a variable, whose type is res.
@@ -154,7 +183,40 @@ type pendingProj struct {
 	res   Type
 }
 
-func newSolver() *solver { return &solver{dims: map[string]Dim{}, products: map[string][2]Dim{}} }
+func newSolver() *solver {
+	return &solver{dims: map[string]Dim{}, products: map[string][2]Dim{}, loose: map[string]bool{}, exists: map[string]existential{}}
+}
+
+// rigid reports whether the (solved) size d is fixed: a constant, a size
+// name in scope (a size parameter, an i64 variable) or an existential.
+// Two different rigid sizes that must be equal are a type error, as in
+// Futhark, where a size parameter is rigid inside its function. Unknown
+// sizes ([], filter's result, a size expression other than a product)
+// and dimension variables are not rigid; neither are the names in loose,
+// nor any name while lax is set. Being conservative where arepl cannot
+// tell is the point: a valid program wrongly rejected is worse than a
+// mismatch left to the run-time check that lowering generates.
+func (s *solver) rigid(d Dim) bool {
+	switch {
+	case d.Name == "":
+		return d.Const >= 0
+	case isDimVar(d):
+		return false
+	}
+	return !s.lax && !s.loose[d.Name]
+}
+
+// clash reports whether the solved sizes a and b are rigid and differ.
+func (s *solver) clash(a, b Dim) bool { return a != b && s.rigid(a) && s.rigid(b) }
+
+// freshExist is a new existential size: the size of an if at p whose
+// branches have the sizes a and b.
+func (s *solver) freshExist(a, b Dim, p source.Pos) Dim {
+	s.nextDim++
+	d := Dim{Name: fmt.Sprintf("%s%d", existPrefix, s.nextDim)}
+	s.exists[d.Name] = existential{a: a, b: b, at: p}
+	return d
+}
 
 // freshProduct is a dimension variable standing for the size a*b.
 func (s *solver) freshProduct(a, b Dim) Dim {
@@ -395,12 +457,15 @@ func (s *solver) zonk2(t Type, names map[string]string, memo map[Type]Type) Type
 		dims := make([]Dim, len(t.Dims))
 		for i, d := range t.Dims {
 			d = s.dim(d)
-			if isDimVar(d) {
+			switch {
+			case isDimVar(d):
 				if n := names[d.Name]; n != "" {
 					d = Dim{Name: n}
 				} else {
 					d = AnyDim
 				}
+			case isExist(d):
+				d = AnyDim
 			}
 			dims[i] = d
 		}
@@ -485,9 +550,12 @@ type mismatch struct {
 	occurs bool // a variable would contain itself
 }
 
-// unify makes a and b equal. Sizes are tracked loosely: two different
-// constant sizes are a mismatch when strict is set; named sizes and unknown
-// sizes agree with anything (lowering checks sizes at run time).
+// unify makes a and b equal. When strict is set, two different rigid
+// sizes are a mismatch (Futhark's "Sizes "n" and "m" do not match"): a
+// context that requires equal sizes (an argument, an ascription, a
+// function's result) sets it. Unknown sizes agree with anything (lowering
+// checks sizes at run time), and a dimension variable becomes whatever
+// size it meets.
 func (s *solver) unify(a, b Type, strict bool) *mismatch {
 	return s.unify1(a, b, strict, map[[2]Type]bool{})
 }
@@ -587,7 +655,7 @@ func (s *solver) unifyDim(a, b Dim, strict bool) *mismatch {
 			}
 		}
 		return nil
-	case strict && a.Name == "" && b.Name == "" && a.Const >= 0 && b.Const >= 0:
+	case strict && s.clash(a, b):
 		return &mismatch{dims: true, da: a, db: b}
 	}
 	return nil
@@ -745,8 +813,10 @@ func (s *solver) eraseDims1(t Type, memo map[Type]Type) Type {
 
 // join is the type of a value that is either a or b, which have been
 // unified: where their sizes differ the size is unknown, as for
-// `if c then iota 3 else iota 4`.
-func (s *solver) join(a, b Type) Type {
+// `if c then iota 3 else iota 4`. Where both are rigid it is an
+// existential, unknown but fixed as Futhark makes it, so that the if
+// cannot then pass for an array of either size; p is the if.
+func (s *solver) join(a, b Type, p source.Pos) Type {
 	if a == b {
 		return a // the same (shared) type: nothing differs
 	}
@@ -763,13 +833,16 @@ func (s *solver) join(a, b Type) Type {
 		dims := make([]Dim, len(at.Dims))
 		for i := range dims {
 			da, db := s.dim(at.Dims[i]), s.dim(bt.Dims[i])
-			if da == db {
+			switch {
+			case da == db:
 				dims[i] = da
-			} else {
+			case s.clash(da, db):
+				dims[i] = s.freshExist(da, db, p)
+			default:
 				dims[i] = AnyDim
 			}
 		}
-		return arrayOf(s.join(at.Elem, bt.Elem), dims)
+		return arrayOf(s.join(at.Elem, bt.Elem, p), dims)
 	case *Tuple:
 		bt, ok := b.(*Tuple)
 		if !ok || len(bt.Elems) != len(at.Elems) {
@@ -777,7 +850,7 @@ func (s *solver) join(a, b Type) Type {
 		}
 		elems := make([]Type, len(at.Elems))
 		for i := range elems {
-			elems[i] = s.join(at.Elems[i], bt.Elems[i])
+			elems[i] = s.join(at.Elems[i], bt.Elems[i], p)
 		}
 		return &Tuple{Elems: elems, Names: at.Names}
 	}
@@ -808,7 +881,7 @@ func (s *solver) renameDims2(t Type, names map[string]bool, sub map[string]Dim, 
 		dims := make([]Dim, len(t.Dims))
 		for i, d := range t.Dims {
 			d = s.dim(d)
-			if d.Name != "" && !isDimVar(d) && (names == nil || names[d.Name]) {
+			if d.Name != "" && !isDimVar(d) && !isExist(d) && (names == nil || names[d.Name]) {
 				nd, ok := sub[d.Name]
 				if !ok {
 					nd = s.freshDimFor(d.Name)
