@@ -210,6 +210,7 @@ func (c *checker) unifyChecking(p source.Pos, a, b Type, strict bool, checking s
 	sa, sb := showTypes(c.s.zonk(a), c.s.zonk(b))
 	switch {
 	case m.dims:
+		sa, sb = c.showSized(a, b)
 		c.sizeError(p, checking, msg(sa, sb), sa, sb, m.da, m.db)
 	case m.fun:
 		c.errorf(p, "%s (a function is not allowed here)", msg(sa, sb))
@@ -287,7 +288,7 @@ func (c *checker) sizeError(p source.Pos, checking, what, a, b string, da, db Di
 	sizes := fmt.Sprintf("Sizes %q and %q do not match.", c.sizeName(da), c.sizeName(db))
 	for _, d := range []Dim{da, db} {
 		if e, ok := c.s.exists[d.Name]; ok {
-			sizes += fmt.Sprintf(" %s is the size of the if at %d:%d, whose branches have sizes [%s] and [%s].",
+			sizes += fmt.Sprintf(" %s is the size of "+e.of.describe()+".",
 				c.sizeName(d), e.at.Line, e.at.Col, dimText(e.a), dimText(e.b))
 		}
 	}
@@ -301,9 +302,17 @@ func (c *checker) sizeError(p source.Pos, checking, what, a, b string, da, db Di
 // sizeName is a rigid size as a message names it.
 func (c *checker) sizeName(d Dim) string {
 	if isExist(d) {
-		return "d" + strings.TrimPrefix(d.Name, existPrefix)
+		return existName(d)
 	}
 	return dimText(d)
+}
+
+// showSized prints a and b for a message about their sizes, naming
+// existential sizes rather than showing them unknown.
+func (c *checker) showSized(a, b Type) (string, string) {
+	c.s.showExist = true
+	defer func() { c.s.showExist = false }()
+	return showTypes(c.s.zonk(a), c.s.zonk(b))
 }
 
 // clashIn finds two different rigid sizes at the same place of want and
@@ -355,7 +364,7 @@ func (c *checker) checkDeclaredSizes(p source.Pos, want, got Type, checking stri
 	if !bad {
 		return true
 	}
-	sa, sb := showTypes(c.s.zonk(want), c.s.zonk(got))
+	sa, sb := c.showSized(want, got)
 	c.sizeError(p, checking, "", sa, sb, da, db)
 	return false
 }
@@ -938,7 +947,7 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		if !c.noFun(e.Pos(), tt, funInIf) {
 			return errT
 		}
-		return c.s.join(tt, et, e.Pos())
+		return c.s.join(tt, et, e.Pos(), joinIf)
 	case *syntax.LetIn:
 		c.distinctNames(e.Pat)
 		pt := c.patType(&tyCtx{sc: sc}, e.Pat)
@@ -1798,10 +1807,15 @@ func (c *checker) loop(sc *scope, l *syntax.Loop) Type {
 	if !c.checkDeclaredSizes(pos(l.Body), pt, bt, checkingLoopBody) {
 		return pt
 	}
-	c.unifyMsg(pos(l.Body), pt, bt, false, func(a, b string) string {
+	if !c.unifyMsg(pos(l.Body), pt, bt, false, func(a, b string) string {
 		return fmt.Sprintf("loop parameter has type %s but the loop body returns %s", a, b)
-	})
-	return pt
+	}) {
+		return pt
+	}
+	// The loop's result has the initial value's size where the body
+	// keeps it (and no loop runs, the initial value is the result); a
+	// size the body changes is not the initial one.
+	return c.s.join(pt, it, l.Pos(), joinLoop)
 }
 
 // patAsExpr turns a loop pattern into the expression that reads the

@@ -140,11 +140,34 @@ const existPrefix = "!"
 
 func isExist(d Dim) bool { return strings.HasPrefix(d.Name, existPrefix) }
 
-// existential is what a message says of an existential size: the sizes of
-// the if's branches and where the if is.
+// existName is how a message names an existential size: d1, d2, ...
+func existName(d Dim) string { return "d" + strings.TrimPrefix(d.Name, existPrefix) }
+
+// existential is what a message says of an existential size: the two
+// sizes it is one of, and the if (or loop) whose size it is.
 type existential struct {
 	a, b Dim
 	at   source.Pos
+	of   joinKind
+}
+
+// joinKind is what makes a value of one of two types: an if's branches, or
+// a loop's body and initial value.
+type joinKind int
+
+const (
+	joinIf joinKind = iota
+	joinLoop
+)
+
+func (k joinKind) describe() string {
+	switch k {
+	case joinIf:
+		return "the if at %d:%d, whose branches have sizes [%s] and [%s]"
+	case joinLoop:
+		return "the loop at %d:%d, whose body and initial value have sizes [%s] and [%s]"
+	}
+	return "the expression at %d:%d, of size [%s] or [%s]"
 }
 
 // solver holds the state of one inference problem.
@@ -175,6 +198,9 @@ type solver struct {
 	loose  map[string]bool
 	lax    bool
 	exists map[string]existential
+	// showExist makes zonk name existential sizes (d1, d2, ...) rather
+	// than make them unknown, for messages about them.
+	showExist bool
 }
 
 // pendingProj is field `field` of a variable, whose type is res.
@@ -209,12 +235,12 @@ func (s *solver) rigid(d Dim) bool {
 // clash reports whether the solved sizes a and b are rigid and differ.
 func (s *solver) clash(a, b Dim) bool { return a != b && s.rigid(a) && s.rigid(b) }
 
-// freshExist is a new existential size: the size of an if at p whose
-// branches have the sizes a and b.
-func (s *solver) freshExist(a, b Dim, p source.Pos) Dim {
+// freshExist is a new existential size: the size of an if (or loop) at p
+// that has the size a or b.
+func (s *solver) freshExist(a, b Dim, p source.Pos, of joinKind) Dim {
 	s.nextDim++
 	d := Dim{Name: fmt.Sprintf("%s%d", existPrefix, s.nextDim)}
-	s.exists[d.Name] = existential{a: a, b: b, at: p}
+	s.exists[d.Name] = existential{a: a, b: b, at: p, of: of}
 	return d
 }
 
@@ -464,6 +490,8 @@ func (s *solver) zonk2(t Type, names map[string]string, memo map[Type]Type) Type
 				} else {
 					d = AnyDim
 				}
+			case isExist(d) && s.showExist:
+				d = Dim{Name: existName(d)}
 			case isExist(d):
 				d = AnyDim
 			}
@@ -815,8 +843,29 @@ func (s *solver) eraseDims1(t Type, memo map[Type]Type) Type {
 // unified: where their sizes differ the size is unknown, as for
 // `if c then iota 3 else iota 4`. Where both are rigid it is an
 // existential, unknown but fixed as Futhark makes it, so that the if
-// cannot then pass for an array of either size; p is the if.
-func (s *solver) join(a, b Type, p source.Pos) Type {
+// cannot then pass for an array of either size; p is the if (or the loop,
+// as of says).
+func (s *solver) join(a, b Type, p source.Pos, of joinKind) Type {
+	return s.join1(a, b, p, of, map[[2]Type]Type{})
+}
+
+// join1 remembers the pairs of compound types it has joined: types are
+// DAGs, and walking a shared sub-type once per path is exponential.
+func (s *solver) join1(a, b Type, p source.Pos, of joinKind, memo map[[2]Type]Type) Type {
+	key := [2]Type{a, b}
+	if memoizable(a) && memoizable(b) {
+		if r, ok := memo[key]; ok {
+			return r
+		}
+	}
+	r := s.join2(a, b, p, of, memo)
+	if memoizable(a) && memoizable(b) {
+		memo[key] = r
+	}
+	return r
+}
+
+func (s *solver) join2(a, b Type, p source.Pos, of joinKind, memo map[[2]Type]Type) Type {
 	if a == b {
 		return a // the same (shared) type: nothing differs
 	}
@@ -837,12 +886,12 @@ func (s *solver) join(a, b Type, p source.Pos) Type {
 			case da == db:
 				dims[i] = da
 			case s.clash(da, db):
-				dims[i] = s.freshExist(da, db, p)
+				dims[i] = s.freshExist(da, db, p, of)
 			default:
 				dims[i] = AnyDim
 			}
 		}
-		return arrayOf(s.join(at.Elem, bt.Elem, p), dims)
+		return arrayOf(s.join1(at.Elem, bt.Elem, p, of, memo), dims)
 	case *Tuple:
 		bt, ok := b.(*Tuple)
 		if !ok || len(bt.Elems) != len(at.Elems) {
@@ -850,7 +899,7 @@ func (s *solver) join(a, b Type, p source.Pos) Type {
 		}
 		elems := make([]Type, len(at.Elems))
 		for i := range elems {
-			elems[i] = s.join(at.Elems[i], bt.Elems[i], p)
+			elems[i] = s.join1(at.Elems[i], bt.Elems[i], p, of, memo)
 		}
 		return &Tuple{Elems: elems, Names: at.Names}
 	}
