@@ -1095,7 +1095,12 @@ func (c *checker) useType(obj *Object, v *syntax.Var) Type {
 	case Value:
 		// A session value's sizes are not rigid in a later input.
 		return c.s.renameDims(obj.Type, nil, map[string]Dim{})
-	case Local, SizeVar:
+	case Local:
+		if IsFunction(c.s.shallow(obj.Type)) {
+			return c.s.freshenDims(obj.Type)
+		}
+		return obj.Type
+	case SizeVar:
 		return obj.Type
 	default:
 		c.errorf(source.Pos{}, "internal error: unknown object kind %d", obj.Kind)

@@ -906,6 +906,53 @@ func (s *solver) join2(a, b Type, p source.Pos, of joinKind, memo map[[2]Type]Ty
 	return a
 }
 
+// freshenDims gives every unsolved dimension variable of t (but product
+// variables, which unflatten reads) a fresh one, consistently: the sizes of
+// a let-bound function value (`let inc = map (+1)`) that nothing has fixed
+// are its own at each use, as Futhark generalises them, so that
+// `(inc xs, inc ys)` may take arrays of two sizes.
+func (s *solver) freshenDims(t Type) Type {
+	return s.freshenDims1(t, map[string]Dim{}, map[Type]Type{})
+}
+
+func (s *solver) freshenDims1(t Type, sub map[string]Dim, memo map[Type]Type) Type {
+	if r, ok := memo[t]; ok {
+		return r
+	}
+	var r Type
+	switch u := s.shallow(t).(type) {
+	case *Array:
+		dims := make([]Dim, len(u.Dims))
+		for i, d := range u.Dims {
+			d = s.dim(d)
+			if _, isProduct := s.products[d.Name]; isDimVar(d) && !isProduct {
+				nd, ok := sub[d.Name]
+				if !ok {
+					nd = s.freshDim()
+					sub[d.Name] = nd
+				}
+				d = nd
+			}
+			dims[i] = d
+		}
+		r = arrayOf(s.freshenDims1(u.Elem, sub, memo), dims)
+	case *Tuple:
+		elems := make([]Type, len(u.Elems))
+		for i, e := range u.Elems {
+			elems[i] = s.freshenDims1(e, sub, memo)
+		}
+		r = &Tuple{Elems: elems, Names: u.Names}
+	case *Arrow:
+		r = &Arrow{Param: s.freshenDims1(u.Param, sub, memo), Ret: s.freshenDims1(u.Ret, sub, memo)}
+	default:
+		r = u
+	}
+	if memoizable(t) {
+		memo[t] = r
+	}
+	return r
+}
+
 // renameDims gives every named size of t (those in names, or all of them
 // when names is nil) a fresh dimension variable, consistently: the
 // instantiation of a function's size parameters at a use.

@@ -48,3 +48,8 @@ def use [m] (a: [m]i32) = (first [1, 2] [3, 4], first a a)
 ---
 -- A loop whose body changes the initial value's size has an existential size.
 def loopy [n] [m] (xs: [n]i32) (ys: [m]i32) = map2 (+) ys (loop acc = xs for _i < 2 do ys)   -- ERROR "^Cannot apply \"map2\" .*Sizes \"m\" and \"d[0-9]+\" do not match\. d[0-9]+ is the size of the loop at [0-9]+:60, whose body and initial value have sizes \[m\] and \[n\]\.$"
+---
+-- A let-bound function value's unfixed sizes are its own at each use.
+def inc2 [n] [m] (xs: [n]i32) (ys: [m]i32) = let inc = map (+ 1) in (inc xs, inc ys)
+-- expr inc2 => [n]i32 -> [m]i32 -> ([n]i32, [m]i32)
+-- expr let inc = map (+ 1) in (inc [1, 2], inc [3])  => ([2]i32, [1]i32)
