@@ -378,10 +378,18 @@ const (
 	checkingLambdaRet = "Lambda body does not have expected type."
 )
 
+// sizedLet is the local function that the parser makes of a size-binding
+// let, `let [n] p = e in body` (syntax.convSizedLet): an argument of the
+// wrong size is a pattern that cannot match its value.
+const sizedLet = "_let_sizes"
+
 // checkingApply is Futhark's header for an argument of the wrong type:
 // `Cannot apply "f" to "ys" (invalid type).`
 func (c *checker) checkingApply(name string, arg syntax.Expr) string {
 	text := c.snippet(arg)
+	if name == sizedLet {
+		return "Pattern cannot match value of type."
+	}
 	if name == "function" || name == "" {
 		return fmt.Sprintf("Cannot apply function to %q (invalid type).", text)
 	}
@@ -937,8 +945,8 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 	case *syntax.If:
 		ct := c.expr(sc, e.Cond, nil)
 		c.mustUnify(pos(e.Cond), Prim{T: core.Bool}, ct, "if condition")
-		tt := c.expr(sc, e.Then, hint)
-		et := c.expr(sc, e.Else, hint)
+		tt := c.expr(sc, e.Then, c.s.hintCopy(hint))
+		et := c.expr(sc, e.Else, c.s.hintCopy(hint))
 		if !c.unifyMsg(e.Pos(), tt, et, false, func(a, b string) string {
 			return fmt.Sprintf("if branches have types %s and %s", a, b)
 		}) {

@@ -806,6 +806,51 @@ func (s *solver) constrain(t Type, set primSet) bool {
 	return false
 }
 
+// hintCopy is the hint t for one branch of an if: its known structure, with
+// fresh variables for its unsolved type variables and sizes, so that what
+// one branch's calls take from the hint (`map f xs` unifies its result
+// with it) does not fix the type or size of the if, which is the join of
+// both branches.
+func (s *solver) hintCopy(t Type) Type {
+	if t == nil {
+		return nil
+	}
+	return s.hintCopy1(t, map[Type]Type{})
+}
+
+func (s *solver) hintCopy1(t Type, memo map[Type]Type) Type {
+	if r, ok := memo[t]; ok {
+		return r
+	}
+	var r Type
+	switch u := s.shallow(t).(type) {
+	case *tyVar:
+		v := s.fresh()
+		v.prims, v.noFun, v.lit = u.prims, u.noFun, u.lit
+		r = v
+	case *Array:
+		dims := make([]Dim, len(u.Dims))
+		for i := range dims {
+			dims[i] = s.freshDim()
+		}
+		r = arrayOf(s.hintCopy1(u.Elem, memo), dims)
+	case *Tuple:
+		elems := make([]Type, len(u.Elems))
+		for i, e := range u.Elems {
+			elems[i] = s.hintCopy1(e, memo)
+		}
+		r = &Tuple{Elems: elems, Names: u.Names}
+	case *Arrow:
+		r = &Arrow{Param: s.hintCopy1(u.Param, memo), Ret: s.hintCopy1(u.Ret, memo)}
+	default:
+		r = u
+	}
+	if memoizable(t) {
+		memo[t] = r
+	}
+	return r
+}
+
 // eraseDims replaces every dimension of t by a fresh dimension variable;
 // loop parameters use it because their sizes may change between iterations.
 func (s *solver) eraseDims(t Type) Type { return s.eraseDims1(t, map[Type]Type{}) }
@@ -846,26 +891,35 @@ func (s *solver) eraseDims1(t Type, memo map[Type]Type) Type {
 // cannot then pass for an array of either size; p is the if (or the loop,
 // as of says).
 func (s *solver) join(a, b Type, p source.Pos, of joinKind) Type {
-	return s.join1(a, b, p, of, map[[2]Type]Type{})
+	return s.join1(a, b, p, of, &joinMemo{types: map[[2]Type]Type{}, exists: map[[2]Dim]Dim{}})
 }
 
-// join1 remembers the pairs of compound types it has joined: types are
-// DAGs, and walking a shared sub-type once per path is exponential.
-func (s *solver) join1(a, b Type, p source.Pos, of joinKind, memo map[[2]Type]Type) Type {
+// joinMemo is what one join remembers: the pairs of compound types it has
+// joined (types are DAGs, and walking a shared sub-type once per path is
+// exponential), and the existential it made for each pair of sizes, so
+// that `if b then ([1, 2, 3], [4, 5, 6]) else ([1, 2], [3, 4])` gives its
+// two arrays one size, as Futhark does: they are the same size in either
+// branch.
+type joinMemo struct {
+	types  map[[2]Type]Type
+	exists map[[2]Dim]Dim
+}
+
+func (s *solver) join1(a, b Type, p source.Pos, of joinKind, memo *joinMemo) Type {
 	key := [2]Type{a, b}
 	if memoizable(a) && memoizable(b) {
-		if r, ok := memo[key]; ok {
+		if r, ok := memo.types[key]; ok {
 			return r
 		}
 	}
 	r := s.join2(a, b, p, of, memo)
 	if memoizable(a) && memoizable(b) {
-		memo[key] = r
+		memo.types[key] = r
 	}
 	return r
 }
 
-func (s *solver) join2(a, b Type, p source.Pos, of joinKind, memo map[[2]Type]Type) Type {
+func (s *solver) join2(a, b Type, p source.Pos, of joinKind, memo *joinMemo) Type {
 	if a == b {
 		return a // the same (shared) type: nothing differs
 	}
@@ -886,7 +940,17 @@ func (s *solver) join2(a, b Type, p source.Pos, of joinKind, memo map[[2]Type]Ty
 			case da == db:
 				dims[i] = da
 			case s.clash(da, db):
-				dims[i] = s.freshExist(da, db, p, of)
+				e, ok := memo.exists[[2]Dim{da, db}]
+				if !ok {
+					e = s.freshExist(da, db, p, of)
+					memo.exists[[2]Dim{da, db}] = e
+				}
+				dims[i] = e
+			case of == joinLoop:
+				// The body's size where it is not known to differ
+				// from the initial one (a dimension variable may
+				// still be fixed by a later use: a declared result).
+				dims[i] = da
 			default:
 				dims[i] = AnyDim
 			}

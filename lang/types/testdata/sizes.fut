@@ -53,3 +53,15 @@ def loopy [n] [m] (xs: [n]i32) (ys: [m]i32) = map2 (+) ys (loop acc = xs for _i 
 def inc2 [n] [m] (xs: [n]i32) (ys: [m]i32) = let inc = map (+ 1) in (inc xs, inc ys)
 -- expr inc2 => [n]i32 -> [m]i32 -> ([n]i32, [m]i32)
 -- expr let inc = map (+ 1) in (inc [1, 2], inc [3])  => ([2]i32, [1]i32)
+---
+-- A size-binding let's pattern must match its value's sizes.
+def lets (x: i32) = let [n] (a: [n]i64, b: [n]i64) = (iota 1, iota 2) in zip a b   -- ERROR "^Pattern cannot match value of type\. Expected: \(\[1\]i64, \[1\]i64\) Actual: \(\[1\]i64, \[2\]i64\) Sizes \"1\" and \"2\" do not match\.$"
+---
+-- The branches of an if that have one size in either branch have one
+-- existential size; a record update may change a field's size.
+def pairs (b: bool) = let (xs, ys) = if b then ([1, 2, 3], [4, 5, 6]) else ([1, 2], [3, 4]) in zip xs ys
+def upd [n] [m] (xs: [n]i32) (ys: [m]i32) : ([m]i32, [m]i32) = let r = {xs, ys} with xs = ys in (r.xs, r.ys)
+def branchy [n] [m] (b: bool) (xs: [n]i32) (ys: [m]i32) = map (+ 1) (if b then map (* 2) xs else ys)
+-- expr pairs => bool -> [](i32, i32)
+-- expr upd => [n]i32 -> [m]i32 -> ([m]i32, [m]i32)
+-- expr branchy => bool -> [n]i32 -> [m]i32 -> []i32
