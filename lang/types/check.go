@@ -194,15 +194,16 @@ func (c *checker) mustUnify(p source.Pos, want, got Type, what string) bool {
 }
 
 func (c *checker) unifyMsg(p source.Pos, a, b Type, strict bool, msg func(a, b string) string) bool {
-	return c.unifyChecking(p, a, b, strict, "", msg)
+	return c.unifyChecking(p, a, b, strict, nil, msg)
 }
 
 // unifyChecking is unifyMsg where a size mismatch is reported as Futhark
-// does in the context it names (checking, Futhark's first line:
-// "Function body does not have expected type."), followed by the two
-// types and the sizes that differ, on one line; an empty checking reports
-// it with msg. a is the type expected, b the type found.
-func (c *checker) unifyChecking(p source.Pos, a, b Type, strict bool, checking string, msg func(a, b string) string) bool {
+// does in the context that checking names (Futhark's first line, "Function
+// body does not have expected type."; made only for a message, as an
+// argument's quotes its source text), followed by the two types and the
+// sizes that differ, on one line; with no checking it is reported after
+// msg. a is the type expected, b the type found.
+func (c *checker) unifyChecking(p source.Pos, a, b Type, strict bool, checking func() string, msg func(a, b string) string) bool {
 	m := c.s.unify(a, b, strict)
 	if m == nil {
 		return true
@@ -283,8 +284,8 @@ func dimText(d Dim) string {
 // and b, the types expected and found: `Sizes "n" and "m" do not match.`
 // after Futhark's header for the context, or after what (arepl's "cannot
 // unify ... in ...") where there is none. An existential size is named by
-// the if it comes from.
-func (c *checker) sizeError(p source.Pos, checking, what, a, b string, da, db Dim) {
+// the if or loop it comes from.
+func (c *checker) sizeError(p source.Pos, checking func() string, what, a, b string, da, db Dim) {
 	sizes := fmt.Sprintf("Sizes %q and %q do not match.", c.sizeName(da), c.sizeName(db))
 	for _, d := range []Dim{da, db} {
 		if e, ok := c.s.exists[d.Name]; ok {
@@ -292,11 +293,11 @@ func (c *checker) sizeError(p source.Pos, checking, what, a, b string, da, db Di
 				c.sizeName(d), e.at.Line, e.at.Col, dimText(e.a), dimText(e.b))
 		}
 	}
-	if checking == "" {
+	if checking == nil {
 		c.errorf(p, "%s: %s", what, sizes)
 		return
 	}
-	c.errorf(p, "%s Expected: %s Actual: %s %s", checking, a, b, sizes)
+	c.errorf(p, "%s Expected: %s Actual: %s %s", checking(), a, b, sizes)
 }
 
 // sizeName is a rigid size as a message names it.
@@ -359,7 +360,7 @@ func (s *solver) clashIn1(want, got Type, done map[[2]Type]bool) (Dim, Dim, bool
 
 // checkDeclaredSizes reports, in Futhark's words for checking, the first
 // rigid size of got that differs from the one want has at its place.
-func (c *checker) checkDeclaredSizes(p source.Pos, want, got Type, checking string) bool {
+func (c *checker) checkDeclaredSizes(p source.Pos, want, got Type, checking func() string) bool {
 	da, db, bad := c.s.clashIn(want, got)
 	if !bad {
 		return true
@@ -370,13 +371,15 @@ func (c *checker) checkDeclaredSizes(p source.Pos, want, got Type, checking stri
 }
 
 // Futhark's headers for the contexts that require equal sizes.
-const (
-	checkingReturn    = "Function body does not have expected type."
-	checkingAscribe   = "Expression does not have expected type from explicit ascription."
-	checkingLoopInit  = "Initial loop values do not have expected type."
-	checkingLoopBody  = "Loop body does not have expected type."
-	checkingLambdaRet = "Lambda body does not have expected type."
+var (
+	checkingReturn    = header("Function body does not have expected type.")
+	checkingAscribe   = header("Expression does not have expected type from explicit ascription.")
+	checkingLoopInit  = header("Initial loop values do not have expected type.")
+	checkingLoopBody  = header("Loop body does not have expected type.")
+	checkingLambdaRet = header("Lambda body does not have expected type.")
 )
+
+func header(text string) func() string { return func() string { return text } }
 
 // sizedLet is the local function that the parser makes of a size-binding
 // let, `let [n] p = e in body` (syntax.convSizedLet): an argument of the
@@ -385,15 +388,16 @@ const sizedLet = "_let_sizes"
 
 // checkingApply is Futhark's header for an argument of the wrong type:
 // `Cannot apply "f" to "ys" (invalid type).`
-func (c *checker) checkingApply(name string, arg syntax.Expr) string {
-	text := c.snippet(arg)
-	if name == sizedLet {
-		return "Pattern cannot match value of type."
+func (c *checker) checkingApply(name string, arg syntax.Expr) func() string {
+	return func() string {
+		if name == sizedLet {
+			return "Pattern cannot match value of type."
+		}
+		if name == "function" || name == "" {
+			return fmt.Sprintf("Cannot apply function to %q (invalid type).", c.snippet(arg))
+		}
+		return fmt.Sprintf("Cannot apply %q to %q (invalid type).", name, c.snippet(arg))
 	}
-	if name == "function" || name == "" {
-		return fmt.Sprintf("Cannot apply function to %q (invalid type).", text)
-	}
-	return fmt.Sprintf("Cannot apply %q to %q (invalid type).", name, text)
 }
 
 // snippet is the source text of e when it is short and on one line, or
@@ -1825,9 +1829,10 @@ func (c *checker) loop(sc *scope, l *syntax.Loop) Type {
 	}) {
 		return pt
 	}
-	// The loop's result has the initial value's size where the body
-	// keeps it (and no loop runs, the initial value is the result); a
-	// size the body changes is not the initial one.
+	// With no iteration the loop's result is the initial value: where
+	// the body's size is rigid and differs from the initial value's, the
+	// result's is an existential (joinLoop); elsewhere it is the
+	// parameter's, which the body's result has become.
 	return c.s.join(pt, it, l.Pos(), joinLoop)
 }
 

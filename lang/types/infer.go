@@ -132,7 +132,8 @@ const dimVarPrefix = "?"
 func isDimVar(d Dim) bool { return strings.HasPrefix(d.Name, dimVarPrefix) }
 
 // existPrefix starts the names of existential sizes: the size of an if
-// whose branches have different rigid sizes ([n] and [m], [3] and [4]).
+// whose branches have different rigid sizes ([n] and [m], [3] and [4]), or
+// of a loop whose body and initial value do.
 // Such a size is unknown but fixed, as in Futhark: it is rigid, and equal
 // only to itself. Zonk makes it unknown ([]), so no name of this form
 // leaves the solver.
