@@ -1096,7 +1096,9 @@ func (c *checker) useType(obj *Object, v *syntax.Var) Type {
 		}
 		return c.s.renameDims(obj.Type, nil, map[string]Dim{})
 	case LocalFun:
-		t := c.s.renameDims(obj.Type, c.localSizes[obj], map[string]Dim{})
+		// Its own sizes, and those inference left open, are fresh at
+		// each use: Futhark generalises a local function's sizes.
+		t := c.s.freshenDims(c.s.renameDims(obj.Type, c.localSizes[obj], map[string]Dim{}))
 		if lp := c.localPolys[obj]; lp != nil {
 			t = c.instantiateLocal(lp, t)
 			if v != nil {

@@ -973,9 +973,10 @@ func (s *solver) join2(a, b Type, p source.Pos, of joinKind, memo *joinMemo) Typ
 
 // freshenDims gives every unsolved dimension variable of t (but product
 // variables, which unflatten reads) a fresh one, consistently: the sizes of
-// a let-bound function value (`let inc = map (+1)`) that nothing has fixed
-// are its own at each use, as Futhark generalises them, so that
-// `(inc xs, inc ys)` may take arrays of two sizes.
+// a let-bound function value (`let inc = map (+1)`) or a local function
+// (`let inc zs = map (+1) zs`) that nothing has fixed are its own at each
+// use, as Futhark generalises them, so that `(inc xs, inc ys)` may take
+// arrays of two sizes.
 func (s *solver) freshenDims(t Type) Type {
 	return s.freshenDims1(t, map[string]Dim{}, map[Type]Type{})
 }

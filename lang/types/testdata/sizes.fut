@@ -65,3 +65,7 @@ def branchy [n] [m] (b: bool) (xs: [n]i32) (ys: [m]i32) = map (+ 1) (if b then m
 -- expr pairs => bool -> [](i32, i32)
 -- expr upd => [n]i32 -> [m]i32 -> ([m]i32, [m]i32)
 -- expr branchy => bool -> [n]i32 -> [m]i32 -> []i32
+---
+-- A local function's open sizes are its own at each use.
+def loc [n] [m] (xs: [n]i32) (ys: [m]i32) = let inc zs = map (+ 1) zs in (inc xs, inc ys)
+-- expr loc => [n]i32 -> [m]i32 -> ([n]i32, [m]i32)
