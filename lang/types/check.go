@@ -1065,6 +1065,13 @@ func (c *checker) varRef(sc *scope, v *syntax.Var) Type {
 		c.errorf(v.Pos(), "unknown name %q", name)
 		return errT
 	}
+	if obj.Type == nil {
+		// A function's own name in its parameter or result types, which
+		// are checked before the function has a type (its body may call
+		// it): as in Futhark, where a definition is not in its own scope.
+		c.errorf(v.Pos(), "unknown name %q (a function cannot be used in its own parameter or result types)", name)
+		return errT
+	}
 	c.info.Uses[v] = obj
 	if obj.Kind == Builtin && sizedResultRank(obj.Name) > 0 {
 		c.unflatVars[v] = true
