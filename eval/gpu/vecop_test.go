@@ -24,7 +24,7 @@ def red_lin [m] (as: [][m]i32) (bs: [][m]i32) : ([m]i32, [m]i32) =
 def scan_lin [m] (as: [][m]i32) (bs: [][m]i32) : [][m](i32, i32) =
   scan (\x y -> map2 (\(a, b) (c, d) -> (a * c, b * c + d)) x y) (replicate m (1, 0)) (map2 zip as bs)
 def red_from [m] (lo: i32) (xss: [][m]i32) : [m]i32 = reduce (map2 i32.max) (replicate m lo) xss
-def red_wide [m] (k: i64) (xss: [][m]i32) : [k]i32 = reduce (map2 (+)) (replicate k 0) xss
+def red_wide (k: i64) (xss: [][]i32) : [k]i32 = reduce (map2 (+)) (replicate k 0) xss
 def red_rows [m] (xss: [][m]i32) (ne: [m]i32) : [m]i32 = reduce (map2 (+)) ne xss
 `
 

@@ -194,6 +194,16 @@ func (c *checker) mustUnify(p source.Pos, want, got Type, what string) bool {
 }
 
 func (c *checker) unifyMsg(p source.Pos, a, b Type, strict bool, msg func(a, b string) string) bool {
+	return c.unifyChecking(p, a, b, strict, nil, msg)
+}
+
+// unifyChecking is unifyMsg where a size mismatch is reported as Futhark
+// does in the context that checking names (Futhark's first line, "Function
+// body does not have expected type."; made only for a message, as an
+// argument's quotes its source text), followed by the two types and the
+// sizes that differ, on one line; with no checking it is reported after
+// msg. a is the type expected, b the type found.
+func (c *checker) unifyChecking(p source.Pos, a, b Type, strict bool, checking func() string, msg func(a, b string) string) bool {
 	m := c.s.unify(a, b, strict)
 	if m == nil {
 		return true
@@ -201,7 +211,8 @@ func (c *checker) unifyMsg(p source.Pos, a, b Type, strict bool, msg func(a, b s
 	sa, sb := showTypes(c.s.zonk(a), c.s.zonk(b))
 	switch {
 	case m.dims:
-		c.errorf(p, "%s (sizes %s and %s differ)", msg(sa, sb), dimText(m.da), dimText(m.db))
+		sa, sb = c.showSized(a, b)
+		c.sizeError(p, checking, msg(sa, sb), sa, sb, m.da, m.db)
 	case m.fun:
 		c.errorf(p, "%s (a function is not allowed here)", msg(sa, sb))
 	case m.occurs:
@@ -267,6 +278,144 @@ func dimText(d Dim) string {
 		return d.Name
 	}
 	return fmt.Sprint(d.Const)
+}
+
+// sizeError reports two rigid sizes da and db that must be equal, in a
+// and b, the types expected and found: `Sizes "n" and "m" do not match.`
+// after Futhark's header for the context, or after what (arepl's "cannot
+// unify ... in ...") where there is none. An existential size is named by
+// the if or loop it comes from.
+func (c *checker) sizeError(p source.Pos, checking func() string, what, a, b string, da, db Dim) {
+	sizes := fmt.Sprintf("Sizes %q and %q do not match.", c.sizeName(da), c.sizeName(db))
+	for _, d := range []Dim{da, db} {
+		if e, ok := c.s.exists[d.Name]; ok {
+			sizes += fmt.Sprintf(" %s is the size of "+e.of.describe()+".",
+				c.sizeName(d), e.at.Line, e.at.Col, dimText(e.a), dimText(e.b))
+		}
+	}
+	if checking == nil {
+		c.errorf(p, "%s: %s", what, sizes)
+		return
+	}
+	c.errorf(p, "%s Expected: %s Actual: %s %s", checking(), a, b, sizes)
+}
+
+// sizeName is a rigid size as a message names it.
+func (c *checker) sizeName(d Dim) string {
+	if isExist(d) {
+		return existName(d)
+	}
+	return dimText(d)
+}
+
+// showSized prints a and b for a message about their sizes, naming
+// existential sizes rather than showing them unknown.
+func (c *checker) showSized(a, b Type) (string, string) {
+	c.s.showExist = true
+	defer func() { c.s.showExist = false }()
+	return showTypes(c.s.zonk(a), c.s.zonk(b))
+}
+
+// clashIn finds two different rigid sizes at the same place of want and
+// got without unifying anything: where a loop's sizes may change between
+// iterations, only the sizes its pattern declares are checked.
+func (s *solver) clashIn(want, got Type) (Dim, Dim, bool) {
+	return s.clashIn1(want, got, map[[2]Type]bool{})
+}
+
+func (s *solver) clashIn1(want, got Type, done map[[2]Type]bool) (Dim, Dim, bool) {
+	if memoizable(want) && memoizable(got) {
+		if done[[2]Type{want, got}] {
+			return Dim{}, Dim{}, false
+		}
+		done[[2]Type{want, got}] = true
+	}
+	switch w := s.shallow(want).(type) {
+	case *Array:
+		g, ok := s.shallow(got).(*Array)
+		if !ok {
+			return Dim{}, Dim{}, false
+		}
+		for i := 0; i < len(w.Dims) && i < len(g.Dims); i++ {
+			if a, b := s.dim(w.Dims[i]), s.dim(g.Dims[i]); s.clash(a, b) {
+				return a, b, true
+			}
+		}
+		if len(w.Dims) == len(g.Dims) {
+			return s.clashIn1(w.Elem, g.Elem, done)
+		}
+	case *Tuple:
+		g, ok := s.shallow(got).(*Tuple)
+		if !ok || len(g.Elems) != len(w.Elems) {
+			return Dim{}, Dim{}, false
+		}
+		for i := range w.Elems {
+			if a, b, bad := s.clashIn1(w.Elems[i], g.Elems[i], done); bad {
+				return a, b, true
+			}
+		}
+	}
+	return Dim{}, Dim{}, false
+}
+
+// checkDeclaredSizes reports, in Futhark's words for checking, the first
+// rigid size of got that differs from the one want has at its place.
+func (c *checker) checkDeclaredSizes(p source.Pos, want, got Type, checking func() string) bool {
+	da, db, bad := c.s.clashIn(want, got)
+	if !bad {
+		return true
+	}
+	sa, sb := c.showSized(want, got)
+	c.sizeError(p, checking, "", sa, sb, da, db)
+	return false
+}
+
+// Futhark's headers for the contexts that require equal sizes.
+var (
+	checkingReturn    = header("Function body does not have expected type.")
+	checkingAscribe   = header("Expression does not have expected type from explicit ascription.")
+	checkingLoopInit  = header("Initial loop values do not have expected type.")
+	checkingLoopBody  = header("Loop body does not have expected type.")
+	checkingLambdaRet = header("Lambda body does not have expected type.")
+)
+
+func header(text string) func() string { return func() string { return text } }
+
+// sizedLet is the local function that the parser makes of a size-binding
+// let, `let [n] p = e in body` (syntax.convSizedLet): an argument of the
+// wrong size is a pattern that cannot match its value.
+const sizedLet = "_let_sizes"
+
+// checkingApply is Futhark's header for an argument of the wrong type:
+// `Cannot apply "f" to "ys" (invalid type).`
+func (c *checker) checkingApply(name string, arg syntax.Expr) func() string {
+	return func() string {
+		if name == sizedLet {
+			return "Pattern cannot match value of type."
+		}
+		if name == "function" || name == "" {
+			return fmt.Sprintf("Cannot apply function to %q (invalid type).", c.snippet(arg))
+		}
+		return fmt.Sprintf("Cannot apply %q to %q (invalid type).", name, c.snippet(arg))
+	}
+}
+
+// snippet is the source text of e when it is short and on one line, or
+// an ellipsis.
+func (c *checker) snippet(e syntax.Expr) string {
+	sp := e.Span()
+	if c.src == nil || sp.Start.Line != sp.End.Line || sp.Start.Line < 1 {
+		return "..."
+	}
+	line := c.src.Line(sp.Start.Line)
+	from, to := sp.Start.Col-1, sp.End.Col-1
+	if from < 0 || to > len(line) || from >= to {
+		return "..."
+	}
+	if t := strings.TrimSpace(line[from:to]); t != "" && len(t) <= 40 {
+		return t
+	}
+	return "..."
 }
 
 // noFun reports a type holding a function where Futhark forbids one
@@ -475,7 +624,7 @@ func (c *checker) unflattenSizes(u unflattenUse) {
 	for i, d := range t.Dims[:u.rank] {
 		d = c.s.dim(d)
 		switch {
-		case isDimVar(d):
+		case isDimVar(d) || isExist(d):
 			unknown()
 			return
 		case d.Name != "":
@@ -658,7 +807,7 @@ func (c *checker) funDef(sc *scope, sizeParams []syntax.SizeParam, params []synt
 		c.mustUnify(pos(body), want, ft, "instance of "+name)
 	}
 	bt := c.expr(sc, body, rt)
-	c.unifyMsg(pos(body), rt, bt, true, func(a, b string) string {
+	c.unifyChecking(pos(body), rt, bt, true, checkingReturn, func(a, b string) string {
 		return fmt.Sprintf("Function body does not have expected type: %s returns %s but its body has type %s", name, a, b)
 	})
 	return ft
@@ -780,7 +929,9 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 			}
 			return dt
 		}
-		c.mustUnify(e.Pos(), dt, t, "type ascription")
+		c.unifyChecking(e.Pos(), dt, t, true, checkingAscribe, func(a, b string) string {
+			return fmt.Sprintf("cannot unify %s with %s in type ascription", a, b)
+		})
 		return t
 	case *syntax.Range:
 		return c.rangeExpr(sc, e)
@@ -798,8 +949,8 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 	case *syntax.If:
 		ct := c.expr(sc, e.Cond, nil)
 		c.mustUnify(pos(e.Cond), Prim{T: core.Bool}, ct, "if condition")
-		tt := c.expr(sc, e.Then, hint)
-		et := c.expr(sc, e.Else, hint)
+		tt := c.expr(sc, e.Then, c.s.hintCopy(hint))
+		et := c.expr(sc, e.Else, c.s.hintCopy(hint))
 		if !c.unifyMsg(e.Pos(), tt, et, false, func(a, b string) string {
 			return fmt.Sprintf("if branches have types %s and %s", a, b)
 		}) {
@@ -808,7 +959,7 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		if !c.noFun(e.Pos(), tt, funInIf) {
 			return errT
 		}
-		return c.s.join(tt, et)
+		return c.s.join(tt, et, e.Pos(), joinIf)
 	case *syntax.LetIn:
 		c.distinctNames(e.Pat)
 		pt := c.patType(&tyCtx{sc: sc}, e.Pat)
@@ -914,6 +1065,13 @@ func (c *checker) varRef(sc *scope, v *syntax.Var) Type {
 		c.errorf(v.Pos(), "unknown name %q", name)
 		return errT
 	}
+	if obj.Type == nil {
+		// A function's own name in its parameter or result types, which
+		// are checked before the function has a type (its body may call
+		// it): as in Futhark, where a definition is not in its own scope.
+		c.errorf(v.Pos(), "unknown name %q (a function cannot be used in its own parameter or result types)", name)
+		return errT
+	}
 	c.info.Uses[v] = obj
 	if obj.Kind == Builtin && sizedResultRank(obj.Name) > 0 {
 		c.unflatVars[v] = true
@@ -945,7 +1103,9 @@ func (c *checker) useType(obj *Object, v *syntax.Var) Type {
 		}
 		return c.s.renameDims(obj.Type, nil, map[string]Dim{})
 	case LocalFun:
-		t := c.s.renameDims(obj.Type, c.localSizes[obj], map[string]Dim{})
+		// Its own sizes, and those inference left open, are fresh at
+		// each use: Futhark generalises a local function's sizes.
+		t := c.s.freshenDims(c.s.renameDims(obj.Type, c.localSizes[obj], map[string]Dim{}))
 		if lp := c.localPolys[obj]; lp != nil {
 			t = c.instantiateLocal(lp, t)
 			if v != nil {
@@ -953,7 +1113,15 @@ func (c *checker) useType(obj *Object, v *syntax.Var) Type {
 			}
 		}
 		return t
-	case Local, SizeVar, Value:
+	case Value:
+		// A session value's sizes are not rigid in a later input.
+		return c.s.renameDims(obj.Type, nil, map[string]Dim{})
+	case Local:
+		if IsFunction(c.s.shallow(obj.Type)) {
+			return c.s.freshenDims(obj.Type)
+		}
+		return obj.Type
+	case SizeVar:
 		return obj.Type
 	default:
 		c.errorf(source.Pos{}, "internal error: unknown object kind %d", obj.Kind)
@@ -1227,7 +1395,9 @@ func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, a
 		} else {
 			at = c.expr(sc, args[i], params[i])
 		}
-		c.mustUnify(pos(args[i]), params[i], at, fmt.Sprintf("argument %d of %s", i+1, name))
+		c.unifyChecking(pos(args[i]), params[i], at, true, c.checkingApply(name, args[i]), func(a, b string) string {
+			return fmt.Sprintf("cannot unify %s with %s in argument %d of %s", a, b, i+1, name)
+		})
 	}
 	return rest
 }
@@ -1573,6 +1743,11 @@ func (c *checker) lambda(sc *scope, e *syntax.Lambda, hint Type) Type {
 	h := c.hintOf(hint)
 	for i, p := range e.Params {
 		pts[i] = c.patType(ctx, p)
+		// A size a lambda's parameter binds (`\(xs: [k]i32) -> ...`)
+		// is whatever the argument's is: not a rigid size.
+		for k := range ctx.sizes {
+			c.s.loose[k] = true
+		}
 		// Take the parameter type from the context where there is one;
 		// a failure is reported by the caller's unification.
 		if a, ok := h.(*Arrow); ok {
@@ -1588,7 +1763,9 @@ func (c *checker) lambda(sc *scope, e *syntax.Lambda, hint Type) Type {
 	if e.Ret != nil {
 		rt = c.typeExpr(&tyCtx{sc: sc}, e.Ret)
 		bt := c.expr(sc, e.Body, rt)
-		c.mustUnify(pos(e.Body), rt, bt, "lambda result")
+		c.unifyChecking(pos(e.Body), rt, bt, true, checkingLambdaRet, func(a, b string) string {
+			return fmt.Sprintf("cannot unify %s with %s in lambda result", a, b)
+		})
 	} else {
 		rt = c.expr(sc, e.Body, h)
 	}
@@ -1614,7 +1791,12 @@ func (c *checker) loop(sc *scope, l *syntax.Loop) Type {
 		l.Init = init
 	}
 	it := c.expr(sc, l.Init, nil)
-	c.mustUnify(pos(l.Init), pt, c.s.eraseDims(it), "loop initial value")
+	// The loop parameter's sizes may change from one iteration to the
+	// next, so only the sizes its pattern declares are checked, against
+	// the initial value and the body's result, as Futhark does.
+	if c.mustUnify(pos(l.Init), pt, c.s.eraseDims(it), "loop initial value") {
+		c.checkDeclaredSizes(pos(l.Init), pt, it, checkingLoopInit)
+	}
 	if !c.noFun(pos(l.Pat), pt, funInLoop) {
 		return errT
 	}
@@ -1648,10 +1830,19 @@ func (c *checker) loop(sc *scope, l *syntax.Loop) Type {
 		c.mustUnify(pos(cond), Prim{T: core.Bool}, c.expr(bodySc, cond, nil), "while condition")
 	}
 	bt := c.expr(bodySc, l.Body, pt)
-	c.unifyMsg(pos(l.Body), pt, bt, false, func(a, b string) string {
+	if !c.checkDeclaredSizes(pos(l.Body), pt, bt, checkingLoopBody) {
+		return pt
+	}
+	if !c.unifyMsg(pos(l.Body), pt, bt, false, func(a, b string) string {
 		return fmt.Sprintf("loop parameter has type %s but the loop body returns %s", a, b)
-	})
-	return pt
+	}) {
+		return pt
+	}
+	// With no iteration the loop's result is the initial value: where
+	// the body's size is rigid and differs from the initial value's, the
+	// result's is an existential (joinLoop); elsewhere it is the
+	// parameter's, which the body's result has become.
+	return c.s.join(pt, it, l.Pos(), joinLoop)
 }
 
 // patAsExpr turns a loop pattern into the expression that reads the

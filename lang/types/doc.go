@@ -28,10 +28,16 @@
 // generalise local functions. A user function's sizes
 // ([n], or a name in a parameter type) are instantiated at each use, so
 // `dup [1, 2, 3]` has type [3]f32 while :type dup shows [n]f32 -> [n]f32.
-// Sizes are tracked loosely: ranks and element types must agree, two known
-// constant sizes must be equal where Futhark requires it (arguments, array
-// elements, ascriptions), and everything else is checked at run time by
-// the code lowering generates.
+// Sizes are checked as Futhark checks them where both are known (infer.go,
+// solver.rigid): a size name in scope (a size parameter, rigid in its
+// function, or an i64 variable), a constant, or the existential size of an
+// if or loop whose two sizes differ is rigid, and two different rigid
+// sizes that a context requires equal (arguments, array elements,
+// ascriptions, declared results and loop patterns) are an error in
+// Futhark's words. A use of a function instantiates its sizes with
+// dimension variables, which become whatever they meet. Unknown sizes
+// ([], filter's) are left, conservatively, to the run-time checks that
+// lowering generates.
 //
 // Function values may be passed, bound by let and returned from lambdas,
 // but never stored in arrays or tuples, returned from if, or carried by a

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/arepl/arepl/lang/core"
+	"github.com/arepl/arepl/lang/source"
 )
 
 // This file holds the inference machinery: unification variables, the
@@ -130,6 +131,46 @@ const dimVarPrefix = "?"
 
 func isDimVar(d Dim) bool { return strings.HasPrefix(d.Name, dimVarPrefix) }
 
+// existPrefix starts the names of existential sizes: the size of an if
+// whose branches have different rigid sizes ([n] and [m], [3] and [4]), or
+// of a loop whose body and initial value do.
+// Such a size is unknown but fixed, as in Futhark: it is rigid, and equal
+// only to itself. Zonk makes it unknown ([]), so no name of this form
+// leaves the solver.
+const existPrefix = "!"
+
+func isExist(d Dim) bool { return strings.HasPrefix(d.Name, existPrefix) }
+
+// existName is how a message names an existential size: d1, d2, ...
+func existName(d Dim) string { return "d" + strings.TrimPrefix(d.Name, existPrefix) }
+
+// existential is what a message says of an existential size: the two
+// sizes it is one of, and the if (or loop) whose size it is.
+type existential struct {
+	a, b Dim
+	at   source.Pos
+	of   joinKind
+}
+
+// joinKind is what makes a value of one of two types: an if's branches, or
+// a loop's body and initial value.
+type joinKind int
+
+const (
+	joinIf joinKind = iota
+	joinLoop
+)
+
+func (k joinKind) describe() string {
+	switch k {
+	case joinIf:
+		return "the if at %d:%d, whose branches have sizes [%s] and [%s]"
+	case joinLoop:
+		return "the loop at %d:%d, whose body and initial value have sizes [%s] and [%s]"
+	}
+	return "the expression at %d:%d, of size [%s] or [%s]"
+}
+
 // solver holds the state of one inference problem.
 type solver struct {
 	vars    []*tyVar
@@ -146,6 +187,21 @@ type solver struct {
 	// steps counts the links followed in chains of solved variables (a
 	// test bounds it: without path compression it grows quadratically).
 	steps int
+
+	// Static size checking (see rigid). loose are the size names bound
+	// implicitly by lambda parameters (`\(xs: [k]i32) -> ...`), which
+	// stand for whatever size the lambda is applied to, so they are not
+	// compared; lax is set while an instance of a polymorphic function is
+	// checked at a use's type, whose sizes were checked where the
+	// function was declared and where it is used (only two constants are
+	// still compared, as before static size checking). exists describes
+	// the existential sizes.
+	loose  map[string]bool
+	lax    bool
+	exists map[string]existential
+	// showExist makes zonk name existential sizes (d1, d2, ...) rather
+	// than make them unknown, for messages about them.
+	showExist bool
 }
 
 // pendingProj is field `field` of a variable, whose type is res.
@@ -154,7 +210,40 @@ type pendingProj struct {
 	res   Type
 }
 
-func newSolver() *solver { return &solver{dims: map[string]Dim{}, products: map[string][2]Dim{}} }
+func newSolver() *solver {
+	return &solver{dims: map[string]Dim{}, products: map[string][2]Dim{}, loose: map[string]bool{}, exists: map[string]existential{}}
+}
+
+// rigid reports whether the (solved) size d is fixed: a constant, a size
+// name in scope (a size parameter, an i64 variable) or an existential.
+// Two different rigid sizes that must be equal are a type error, as in
+// Futhark, where a size parameter is rigid inside its function. Unknown
+// sizes ([], filter's result, a size expression other than a product)
+// and dimension variables are not rigid; neither are the names in loose,
+// nor any name while lax is set. Being conservative where arepl cannot
+// tell is the point: a valid program wrongly rejected is worse than a
+// mismatch left to the run-time check that lowering generates.
+func (s *solver) rigid(d Dim) bool {
+	switch {
+	case d.Name == "":
+		return d.Const >= 0
+	case isDimVar(d):
+		return false
+	}
+	return !s.lax && !s.loose[d.Name]
+}
+
+// clash reports whether the solved sizes a and b are rigid and differ.
+func (s *solver) clash(a, b Dim) bool { return a != b && s.rigid(a) && s.rigid(b) }
+
+// freshExist is a new existential size: the size of an if (or loop) at p
+// that has the size a or b.
+func (s *solver) freshExist(a, b Dim, p source.Pos, of joinKind) Dim {
+	s.nextDim++
+	d := Dim{Name: fmt.Sprintf("%s%d", existPrefix, s.nextDim)}
+	s.exists[d.Name] = existential{a: a, b: b, at: p, of: of}
+	return d
+}
 
 // freshProduct is a dimension variable standing for the size a*b.
 func (s *solver) freshProduct(a, b Dim) Dim {
@@ -395,12 +484,17 @@ func (s *solver) zonk2(t Type, names map[string]string, memo map[Type]Type) Type
 		dims := make([]Dim, len(t.Dims))
 		for i, d := range t.Dims {
 			d = s.dim(d)
-			if isDimVar(d) {
+			switch {
+			case isDimVar(d):
 				if n := names[d.Name]; n != "" {
 					d = Dim{Name: n}
 				} else {
 					d = AnyDim
 				}
+			case isExist(d) && s.showExist:
+				d = Dim{Name: existName(d)}
+			case isExist(d):
+				d = AnyDim
 			}
 			dims[i] = d
 		}
@@ -485,9 +579,12 @@ type mismatch struct {
 	occurs bool // a variable would contain itself
 }
 
-// unify makes a and b equal. Sizes are tracked loosely: two different
-// constant sizes are a mismatch when strict is set; named sizes and unknown
-// sizes agree with anything (lowering checks sizes at run time).
+// unify makes a and b equal. When strict is set, two different rigid
+// sizes are a mismatch (Futhark's "Sizes "n" and "m" do not match"): a
+// context that requires equal sizes (an argument, an ascription, a
+// function's result) sets it. Unknown sizes agree with anything (lowering
+// checks sizes at run time), and a dimension variable becomes whatever
+// size it meets.
 func (s *solver) unify(a, b Type, strict bool) *mismatch {
 	return s.unify1(a, b, strict, map[[2]Type]bool{})
 }
@@ -587,7 +684,7 @@ func (s *solver) unifyDim(a, b Dim, strict bool) *mismatch {
 			}
 		}
 		return nil
-	case strict && a.Name == "" && b.Name == "" && a.Const >= 0 && b.Const >= 0:
+	case strict && s.clash(a, b):
 		return &mismatch{dims: true, da: a, db: b}
 	}
 	return nil
@@ -710,6 +807,51 @@ func (s *solver) constrain(t Type, set primSet) bool {
 	return false
 }
 
+// hintCopy is the hint t for one branch of an if: its known structure, with
+// fresh variables for its unsolved type variables and sizes, so that what
+// one branch's calls take from the hint (`map f xs` unifies its result
+// with it) does not fix the type or size of the if, which is the join of
+// both branches.
+func (s *solver) hintCopy(t Type) Type {
+	if t == nil {
+		return nil
+	}
+	return s.hintCopy1(t, map[Type]Type{})
+}
+
+func (s *solver) hintCopy1(t Type, memo map[Type]Type) Type {
+	if r, ok := memo[t]; ok {
+		return r
+	}
+	var r Type
+	switch u := s.shallow(t).(type) {
+	case *tyVar:
+		v := s.fresh()
+		v.prims, v.noFun, v.lit = u.prims, u.noFun, u.lit
+		r = v
+	case *Array:
+		dims := make([]Dim, len(u.Dims))
+		for i := range dims {
+			dims[i] = s.freshDim()
+		}
+		r = arrayOf(s.hintCopy1(u.Elem, memo), dims)
+	case *Tuple:
+		elems := make([]Type, len(u.Elems))
+		for i, e := range u.Elems {
+			elems[i] = s.hintCopy1(e, memo)
+		}
+		r = &Tuple{Elems: elems, Names: u.Names}
+	case *Arrow:
+		r = &Arrow{Param: s.hintCopy1(u.Param, memo), Ret: s.hintCopy1(u.Ret, memo)}
+	default:
+		r = u
+	}
+	if memoizable(t) {
+		memo[t] = r
+	}
+	return r
+}
+
 // eraseDims replaces every dimension of t by a fresh dimension variable;
 // loop parameters use it because their sizes may change between iterations.
 func (s *solver) eraseDims(t Type) Type { return s.eraseDims1(t, map[Type]Type{}) }
@@ -745,8 +887,40 @@ func (s *solver) eraseDims1(t Type, memo map[Type]Type) Type {
 
 // join is the type of a value that is either a or b, which have been
 // unified: where their sizes differ the size is unknown, as for
-// `if c then iota 3 else iota 4`.
-func (s *solver) join(a, b Type) Type {
+// `if c then iota 3 else iota 4`. Where both are rigid it is an
+// existential, unknown but fixed as Futhark makes it, so that the if
+// cannot then pass for an array of either size; p is the if (or the loop,
+// as of says).
+func (s *solver) join(a, b Type, p source.Pos, of joinKind) Type {
+	return s.join1(a, b, p, of, &joinMemo{types: map[[2]Type]Type{}, exists: map[[2]Dim]Dim{}})
+}
+
+// joinMemo is what one join remembers: the pairs of compound types it has
+// joined (types are DAGs, and walking a shared sub-type once per path is
+// exponential), and the existential it made for each pair of sizes, so
+// that `if b then ([1, 2, 3], [4, 5, 6]) else ([1, 2], [3, 4])` gives its
+// two arrays one size, as Futhark does: they are the same size in either
+// branch.
+type joinMemo struct {
+	types  map[[2]Type]Type
+	exists map[[2]Dim]Dim
+}
+
+func (s *solver) join1(a, b Type, p source.Pos, of joinKind, memo *joinMemo) Type {
+	key := [2]Type{a, b}
+	if memoizable(a) && memoizable(b) {
+		if r, ok := memo.types[key]; ok {
+			return r
+		}
+	}
+	r := s.join2(a, b, p, of, memo)
+	if memoizable(a) && memoizable(b) {
+		memo.types[key] = r
+	}
+	return r
+}
+
+func (s *solver) join2(a, b Type, p source.Pos, of joinKind, memo *joinMemo) Type {
 	if a == b {
 		return a // the same (shared) type: nothing differs
 	}
@@ -763,13 +937,26 @@ func (s *solver) join(a, b Type) Type {
 		dims := make([]Dim, len(at.Dims))
 		for i := range dims {
 			da, db := s.dim(at.Dims[i]), s.dim(bt.Dims[i])
-			if da == db {
+			switch {
+			case da == db:
 				dims[i] = da
-			} else {
+			case s.clash(da, db):
+				e, ok := memo.exists[[2]Dim{da, db}]
+				if !ok {
+					e = s.freshExist(da, db, p, of)
+					memo.exists[[2]Dim{da, db}] = e
+				}
+				dims[i] = e
+			case of == joinLoop:
+				// The body's size where it is not known to differ
+				// from the initial one (a dimension variable may
+				// still be fixed by a later use: a declared result).
+				dims[i] = da
+			default:
 				dims[i] = AnyDim
 			}
 		}
-		return arrayOf(s.join(at.Elem, bt.Elem), dims)
+		return arrayOf(s.join1(at.Elem, bt.Elem, p, of, memo), dims)
 	case *Tuple:
 		bt, ok := b.(*Tuple)
 		if !ok || len(bt.Elems) != len(at.Elems) {
@@ -777,11 +964,59 @@ func (s *solver) join(a, b Type) Type {
 		}
 		elems := make([]Type, len(at.Elems))
 		for i := range elems {
-			elems[i] = s.join(at.Elems[i], bt.Elems[i])
+			elems[i] = s.join1(at.Elems[i], bt.Elems[i], p, of, memo)
 		}
 		return &Tuple{Elems: elems, Names: at.Names}
 	}
 	return a
+}
+
+// freshenDims gives every unsolved dimension variable of t (but product
+// variables, which unflatten reads) a fresh one, consistently: the sizes of
+// a let-bound function value (`let inc = map (+1)`) or a local function
+// (`let inc zs = map (+1) zs`) that nothing has fixed are its own at each
+// use, as Futhark generalises them, so that `(inc xs, inc ys)` may take
+// arrays of two sizes.
+func (s *solver) freshenDims(t Type) Type {
+	return s.freshenDims1(t, map[string]Dim{}, map[Type]Type{})
+}
+
+func (s *solver) freshenDims1(t Type, sub map[string]Dim, memo map[Type]Type) Type {
+	if r, ok := memo[t]; ok {
+		return r
+	}
+	var r Type
+	switch u := s.shallow(t).(type) {
+	case *Array:
+		dims := make([]Dim, len(u.Dims))
+		for i, d := range u.Dims {
+			d = s.dim(d)
+			if _, isProduct := s.products[d.Name]; isDimVar(d) && !isProduct {
+				nd, ok := sub[d.Name]
+				if !ok {
+					nd = s.freshDim()
+					sub[d.Name] = nd
+				}
+				d = nd
+			}
+			dims[i] = d
+		}
+		r = arrayOf(s.freshenDims1(u.Elem, sub, memo), dims)
+	case *Tuple:
+		elems := make([]Type, len(u.Elems))
+		for i, e := range u.Elems {
+			elems[i] = s.freshenDims1(e, sub, memo)
+		}
+		r = &Tuple{Elems: elems, Names: u.Names}
+	case *Arrow:
+		r = &Arrow{Param: s.freshenDims1(u.Param, sub, memo), Ret: s.freshenDims1(u.Ret, sub, memo)}
+	default:
+		r = u
+	}
+	if memoizable(t) {
+		memo[t] = r
+	}
+	return r
 }
 
 // renameDims gives every named size of t (those in names, or all of them
@@ -808,7 +1043,7 @@ func (s *solver) renameDims2(t Type, names map[string]bool, sub map[string]Dim, 
 		dims := make([]Dim, len(t.Dims))
 		for i, d := range t.Dims {
 			d = s.dim(d)
-			if d.Name != "" && !isDimVar(d) && (names == nil || names[d.Name]) {
+			if d.Name != "" && !isDimVar(d) && !isExist(d) && (names == nil || names[d.Name]) {
 				nd, ok := sub[d.Name]
 				if !ok {
 					nd = s.freshDimFor(d.Name)

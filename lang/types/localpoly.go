@@ -104,6 +104,10 @@ func (c *checker) localInstance(f *Object, lp *localPoly, t Type, at source.Pos)
 	}
 	fun := f.Fun
 	sub := newChecker(c.src, c.env)
+	// The use's type carries the caller's sizes, which the instance's own
+	// size names cannot be compared with: sizes were checked where the
+	// function was declared and where it is used.
+	sub.s.lax = true
 	sub.globals = c.globals
 	sub.typeDecls = c.typeDecls
 	sub.instances = c.instances

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/arepl/arepl/lang/source"
@@ -92,8 +93,29 @@ func (c *checker) recordUpdate(sc *scope, e *syntax.Update) Type {
 	}
 	c.info.FieldPath[e] = path
 	vt := c.expr(sc, e.Val, t)
-	c.mustUnify(pos(e.Val), t, vt, "record update")
-	return xt
+	// The new value may have other sizes than the field's (Futhark lets a
+	// record update change them): the result has the new value's type
+	// in that field.
+	if !c.unifyMsg(pos(e.Val), t, vt, false, func(a, b string) string {
+		return fmt.Sprintf("cannot unify %s with %s in record update", a, b)
+	}) {
+		return xt
+	}
+	return c.withField(xt, path, vt)
+}
+
+// withField is the record type t with the field at path replaced by v.
+func (c *checker) withField(t Type, path []int, v Type) Type {
+	if len(path) == 0 {
+		return v
+	}
+	tup, ok := c.s.shallow(t).(*Tuple)
+	if !ok || path[0] >= len(tup.Elems) {
+		return t
+	}
+	elems := append([]Type(nil), tup.Elems...)
+	elems[path[0]] = c.withField(elems[path[0]], path[1:], v)
+	return &Tuple{Elems: elems, Names: tup.Names}
 }
 
 // recordPatType is the type a record pattern declares.

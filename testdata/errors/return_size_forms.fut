@@ -1,9 +1,9 @@
--- Return sizes named by an i64 parameter, an inner dimension, a tuple
--- component, a local function and a recursive function are all checked;
+-- Return sizes named by an i64 parameter, an inner dimension (a slice's: [2] would be static), a
+-- tuple component, a local function and a recursive function are all checked at run time;
 -- `[]` and sizes bound nowhere (existential) accept any size.
 def upto (n: i64) : [n]i64 = iota (n + 1)
 def pairs [n] (xs: [n]i32) : [n][2]i32 = map (\x -> [x, x]) xs
-def rows [n] (xs: [n]i32) : [n][n]i32 = map (\x -> [x, x]) xs
+def rows [n] (xs: [n]i32) : [n][n]i32 = map (\x -> [x, x][0:2]) xs
 def split [n] (xs: [n]i32) : ([n]i32, []i32) = (filter (> 0) xs, xs)
 def inner (xs: []i32) = let three (ys: []i32) : [3]i32 = ys in three xs
 def grow [n] (k: i32) (xs: [n]i32) : [n]i32 = if k <= 0 then xs ++ xs else grow (k - 1) xs

@@ -50,12 +50,14 @@ entry check (n: i64) (m: i64) : (bool, i64) =
 
 -- A neutral element of another length than the rows: map2's size error
 -- when there are rows, the neutral element itself when there are none.
+-- (The rows have an unknown size ([]): with [m] the mismatch with [k] is
+-- a static error, as in Futhark; arepl leaves unknown sizes to run time.)
 -- ==
 -- entry: wide
 -- input { 3i64 [[1i32, 2i32]] } error: map2: arrays of different sizes
 -- input { 3i64 empty([0][2]i32) } output { [0i32, 0i32, 0i32] }
 -- input { 2i64 [[1i32, 2i32], [3i32, 4i32]] } output { [4i32, 6i32] }
-entry wide [m] (k: i64) (xss: [][m]i32) : []i32 = reduce (map2 (+)) (replicate k 0) xss
+entry wide (k: i64) (xss: [][]i32) : []i32 = reduce (map2 (+)) (replicate k 0) xss
 
 -- Two arrays reduced together with a non-commutative operator (composition
 -- of linear functions): the column kernel must fold in row order.

@@ -43,8 +43,8 @@ def e = []                  -- ERROR "cannot infer the type"
 -- Sizes must agree where they are known constants.
 def pair [n] (xs: [n]i32) (ys: [n]i32) = map2 (+) xs ys
 -- expr pair [1, 2] [3, 4] => [2]i32
--- expr pair [1, 2] [3, 4, 5] => ERROR "sizes 2 and 3 differ"
--- expr [1, 2] : [3]i32 => ERROR "sizes 3 and 2 differ"
+-- expr pair [1, 2] [3, 4, 5] => ERROR "Cannot apply \"pair\" .*Sizes \"2\" and \"3\" do not match"
+-- expr [1, 2] : [3]i32 => ERROR "explicit ascription.*Sizes \"3\" and \"2\" do not match"
 -- expr iota 5 => [5]i64
 -- expr let n = 7 in iota n => [n]i64
 ---
