@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -218,9 +219,52 @@ func (c *checker) unifyChecking(p source.Pos, a, b Type, strict bool, checking f
 	case m.occurs:
 		c.errorf(p, "Occurs check: cannot instantiate a type variable with a type that contains it: %s", msg(sa, sb))
 	default:
-		c.errorf(p, "%s", msg(sa, sb))
+		c.errorf(p, "%s%s", msg(sa, sb), c.unsharedFields(a, b))
 	}
 	return false
+}
+
+// unsharedFields names the fields that only one of two record types has
+// (Futhark's "unshared fields"), for a message about their mismatch, or
+// is empty where a and b are not both records (or arrays of them).
+func (c *checker) unsharedFields(a, b Type) string {
+	for {
+		aa, ok1 := c.s.shallow(a).(*Array)
+		ba, ok2 := c.s.shallow(b).(*Array)
+		if !ok1 || !ok2 {
+			break
+		}
+		a, b = aa.Elem, ba.Elem
+	}
+	ra, ok1 := c.s.shallow(a).(*Tuple)
+	rb, ok2 := c.s.shallow(b).(*Tuple)
+	if !ok1 || !ok2 || ra.Names == nil || rb.Names == nil {
+		return ""
+	}
+	in := func(name string, names []string) bool {
+		for _, n := range names {
+			if n == name {
+				return true
+			}
+		}
+		return false
+	}
+	var only []string
+	for _, n := range ra.Names {
+		if !in(n, rb.Names) {
+			only = append(only, n)
+		}
+	}
+	for _, n := range rb.Names {
+		if !in(n, ra.Names) {
+			only = append(only, n)
+		}
+	}
+	if len(only) == 0 {
+		return ""
+	}
+	sort.Strings(only)
+	return " (unshared fields: " + strings.Join(only, ", ") + ".)"
 }
 
 // inferenceVar is how an unsolved type variable prints (tyVar.String).
@@ -1351,8 +1395,15 @@ func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, a
 			params[i], rest = u.Param, u.Ret
 		case *tyVar:
 			a := &Arrow{Param: c.s.fresh(), Ret: c.s.fresh()}
-			if c.s.bind(u, a) != nil {
-				c.errorf(fnPos, "cannot apply a value of type %s as a function", showType(c.s.zonk(u)))
+			if m := c.s.bind(u, a); m != nil {
+				// The variable's constraints rule out a function: it is
+				// an array element, a loop parameter or compared for
+				// equality, which Futhark reports as non-functional.
+				why := "is not a function type"
+				if m.fun {
+					why = "was inferred to be non-functional, but is used as a function type here"
+				}
+				c.errorf(fnPos, "Cannot apply expression as function: its type %s %s", showType(c.s.zonk(u)), why)
 				return c.skipArgs(sc, args, pre)
 			}
 			params[i], rest = a.Param, a.Ret
@@ -1360,7 +1411,7 @@ func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, a
 			params[i], rest = errT, errT
 		default:
 			if i == 0 {
-				c.errorf(fnPos, "cannot apply a value of type %s as a function", showType(c.s.zonk(u)))
+				c.errorf(fnPos, "Cannot apply expression as function: its type %s is not a function type", showType(c.s.zonk(u)))
 			} else {
 				c.errorf(fnPos, "function expects %s, got %d", describeArity(i), len(args))
 			}
@@ -1395,8 +1446,9 @@ func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, a
 		} else {
 			at = c.expr(sc, args[i], params[i])
 		}
-		c.unifyChecking(pos(args[i]), params[i], at, true, c.checkingApply(name, args[i]), func(a, b string) string {
-			return fmt.Sprintf("cannot unify %s with %s in argument %d of %s", a, b, i+1, name)
+		checking := c.checkingApply(name, args[i])
+		c.unifyChecking(pos(args[i]), params[i], at, true, checking, func(a, b string) string {
+			return fmt.Sprintf("%s cannot unify %s with %s in argument %d of %s", checking(), a, b, i+1, name)
 		})
 	}
 	return rest

@@ -25,7 +25,10 @@ func (c *checker) sortedFields(fields []syntax.RecordField) ([]int, []string) {
 	for k, i := range order {
 		names[k] = fields[i].Name
 		if k > 0 && names[k] == names[k-1] {
-			c.errorf(fields[i].Pos(), "field %s is given twice", names[k])
+			// Futhark's wording ("Duplicate fields", "previously
+			// defined"), which its tests match.
+			prev := fields[order[k-1]].Pos()
+			c.errorf(fields[i].Pos(), "Duplicate fields: field %s is given twice (previously defined at %d:%d)", names[k], prev.Line, prev.Col)
 		}
 	}
 	return order, names

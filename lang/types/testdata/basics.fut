@@ -48,7 +48,7 @@ def d = 1i32 + 2.0   -- ERROR "cannot unify i32 with f64 in operands of \+"
 def e = true + 1     -- ERROR "operator \+ is not defined on bool"
 def f = 1.0 & 2.0    -- ERROR "operator & is not defined on f64"
 def g = d + e + f
-def h = 1 2          -- ERROR "cannot apply a value of type i32"
+def h = 1 2          -- ERROR "Cannot apply expression as function: its type i32 is not a function type"
 ---
 -- Unknown names.
 def x = foo + 1   -- ERROR "unknown name \"foo\""
