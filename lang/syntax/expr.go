@@ -1002,6 +1002,11 @@ func (p *parser) updateSteps(lex *lexer.PeekingLexer, steps []updateStep) ([]upd
 		if n := lex.Peek(); n.Type == p.lx.tIdent || n.Type == p.lx.tQualIdent {
 			lex.Next()
 			steps = append(steps, updateStep{fields: strings.Split(n.Value, ".")})
+		} else if fields, ok := tupleFieldPath(p, n); ok {
+			// A tuple's fields are numbered: `t with 0 = v`, and `0.1`
+			// (which lexes as a float) is the path 0, 1.
+			lex.Next()
+			steps = append(steps, updateStep{fields: fields})
 		} else {
 			idx, err := p.bracketIndices(lex, true)
 			if err != nil {
@@ -1024,7 +1029,7 @@ func (p *parser) updateSteps(lex *lexer.PeekingLexer, steps []updateStep) ([]upd
 				continue
 			}
 			steps = append(steps, updateStep{indices: idx.List})
-		case t.Type == p.lx.tProj && !isDigit(t.Value[1]):
+		case t.Type == p.lx.tProj:
 			lex.Next()
 			if last := &steps[len(steps)-1]; last.fields != nil {
 				last.fields = append(last.fields, t.Value[1:])
@@ -1035,6 +1040,24 @@ func (p *parser) updateSteps(lex *lexer.PeekingLexer, steps []updateStep) ([]upd
 			return steps, nil
 		}
 	}
+}
+
+// tupleFieldPath is the field path that a number after `with` names:
+// digits (`0`), or two runs of digits joined by a dot (`0.1`).
+func tupleFieldPath(p *parser, t *lexer.Token) ([]string, bool) {
+	if t.Type != p.lx.tInt && t.Type != p.lx.tFloat {
+		return nil, false
+	}
+	fields := strings.Split(t.Value, ".")
+	if len(fields) > 2 || (len(fields) == 2) != (t.Type == p.lx.tFloat) {
+		return nil, false
+	}
+	for _, f := range fields {
+		if f == "" || strings.TrimLeft(f, "0123456789") != "" {
+			return nil, false
+		}
+	}
+	return fields, true
 }
 
 func allFixed(idx []DimIndex) bool {
@@ -1066,6 +1089,10 @@ func updateChain(at At, x Expr, steps []updateStep, v Expr) Expr {
 		var part Expr = &Var{At: xv.At, Qual: xv.Qual, Name: xv.Name}
 		if s.fields != nil {
 			for _, f := range s.fields {
+				if n, err := strconv.Atoi(f); err == nil {
+					part = &Project{At: at, X: part, Field: n} // a tuple's element
+					continue
+				}
 				part = &Project{At: at, X: part, Field: -1, Name: f}
 			}
 		} else {

@@ -3,6 +3,7 @@ package types
 import (
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/arepl/arepl/lang/source"
 	"github.com/arepl/arepl/lang/syntax"
@@ -87,7 +88,7 @@ func (c *checker) recordUpdate(sc *scope, e *syntax.Update) Type {
 	path := make([]int, 0, len(e.Path))
 	for _, name := range e.Path {
 		var i int
-		t, i = c.field(t, name, e.Pos())
+		t, i = c.updatedField(t, name, e.Pos())
 		if i < 0 {
 			c.expr(sc, e.Val, nil)
 			return errT
@@ -105,6 +106,21 @@ func (c *checker) recordUpdate(sc *scope, e *syntax.Update) Type {
 		return xt
 	}
 	return c.withField(xt, path, vt)
+}
+
+// updatedField is field's answer for a step of an update path, where a
+// number also names a tuple's element (`t with 0 = v`).
+func (c *checker) updatedField(t Type, name string, p source.Pos) (Type, int) {
+	if tup, ok := c.s.shallow(t).(*Tuple); ok && tup.Names == nil {
+		if n, err := strconv.Atoi(name); err == nil {
+			if n >= len(tup.Elems) {
+				c.errorf(p, "tuple of type %s has no element %d", showType(c.s.zonk(tup)), n)
+				return errT, -1
+			}
+			return tup.Elems[n], n
+		}
+	}
+	return c.field(t, name, p)
 }
 
 // withField is the record type t with the field at path replaced by v.
