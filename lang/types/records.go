@@ -64,7 +64,7 @@ func (c *checker) field(t Type, name string, p source.Pos) (Type, int) {
 		return u.Elems[i], i
 	case *tyVar:
 		if u.prims == 0 {
-			c.errorf(p, "cannot infer the record type for field %s; add a type annotation", name)
+			c.errorf(p, "cannot infer the record type for field %s: the type is ambiguous here; add a type annotation", name)
 			return errT, -1
 		}
 	}
