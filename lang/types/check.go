@@ -709,10 +709,13 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 	}
 	if len(d.TypeParams) > 0 {
 		c.typeNames = map[string]Type{}
+		seen := map[string]source.Pos{}
 		for i := range d.TypeParams {
 			p := &d.TypeParams[i]
-			if _, dup := c.typeNames[p.Name]; dup {
-				c.errorf(p.Pos(), "%s has two type parameters named %s", d.Name, p.Name)
+			if prev, dup := seen[p.Name]; dup {
+				c.errorf(p.Pos(), "%s has two type parameters named %s (previously defined at %d:%d)", d.Name, p.Name, prev.Line, prev.Col)
+			} else {
+				seen[p.Name] = p.Pos()
 			}
 			c.typeNames[p.Name] = &tyParam{name: p.Name, lifted: p.Lifted}
 			c.info.Binds[p] = &Object{Kind: Local, Name: p.Name, Type: c.typeNames[p.Name], Pos: p.Pos()}

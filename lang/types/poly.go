@@ -39,12 +39,13 @@ const maxInstanceDepth = 50
 // typeDecl checks a type abbreviation by expanding it with its parameters
 // left abstract, and records it for later declarations.
 func (c *checker) typeDecl(d *syntax.TypeDecl) {
-	seen := map[string]bool{}
+	seen := map[string]source.Pos{}
 	for _, p := range d.Params {
-		if seen[p.Name] {
-			c.errorf(p.Pos(), "type %s has two parameters named %s", d.Name, p.Name)
+		if prev, dup := seen[p.Name]; dup {
+			c.errorf(p.Pos(), "type %s has two parameters named %s (previously defined at %d:%d)", d.Name, p.Name, prev.Line, prev.Col)
+			continue
 		}
-		seen[p.Name] = true
+		seen[p.Name] = p.Pos()
 	}
 	args := make([]syntax.TypeArg, len(d.Params))
 	saved := c.typeNames
