@@ -366,6 +366,8 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 			return nil, err
 		}
 		return &RecordTypeExpr{At: rat, Fields: fields}, nil
+	case p.isPunct(t, "(") && p.peek2(lex).Type == p.lx.tIdent && p.isPunct(p.peekAt(lex, 2), ":"):
+		return p.namedParamType(lex)
 	case p.isPunct(t, "("):
 		lex.Next()
 		elems, err := commaList(p, lex, ")", p.typ)
@@ -408,6 +410,43 @@ func (p *parser) dimExpr(lex *lexer.PeekingLexer) (*DimExpr, error) {
 		return nil, err
 	}
 	return &DimExpr{At: At{p.spanOf(start, p.lastEnd(lex))}, Expr: e}, nil
+}
+
+// peekAt is the token k places after the next one (peek2 is peekAt 1).
+func (p *parser) peekAt(lex *lexer.PeekingLexer, k int) *lexer.Token {
+	i := lex.Cursor() + k
+	if i >= len(p.toks) {
+		return &p.toks[len(p.toks)-1]
+	}
+	return &p.toks[i]
+}
+
+// namedParamType parses a function type whose parameter is named,
+// `(n: i64) -> [n]t`, so that sizes in the result may refer to it. As for
+// an existential, sizes are checked loosely: the result's sizes that name
+// the parameter become anonymous, `i64 -> []t`.
+func (p *parser) namedParamType(lex *lexer.PeekingLexer) (TypeExpr, error) {
+	start := lex.Next().Pos.Offset
+	name := lex.Next().Value
+	lex.Next() // ":"
+	param, err := p.typ(lex)
+	if err != nil {
+		return nil, err
+	}
+	if c := lex.Peek(); !p.isPunct(c, ")") {
+		return nil, p.unexpected(c, `")"`)
+	}
+	lex.Next()
+	if a := lex.Peek(); !p.isOp(a, "->") {
+		return nil, p.unexpected(a, `"->" (a named parameter's function type)`)
+	}
+	lex.Next()
+	ret, err := p.typ(lex)
+	if err != nil {
+		return nil, err
+	}
+	eraseSizes(ret, map[string]bool{name: true})
+	return &FuncTypeExpr{At: At{p.spanOf(start, p.lastEnd(lex))}, Param: param, Ret: ret}, nil
 }
 
 // existential parses `?[n][m].t`, a type whose sizes n and m are unknown
