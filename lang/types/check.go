@@ -1451,6 +1451,9 @@ func (c *checker) applyType(sc *scope, ft Type, name string, fnPos source.Pos, a
 		}
 		checking := c.checkingApply(name, args[i])
 		c.unifyChecking(pos(args[i]), params[i], at, true, checking, func(a, b string) string {
+			if name == sizedLet { // the parser's function, not the user's
+				return fmt.Sprintf("%s cannot unify %s with %s in a size-binding let", checking(), a, b)
+			}
 			return fmt.Sprintf("%s cannot unify %s with %s in argument %d of %s", checking(), a, b, i+1, name)
 		})
 	}
