@@ -816,16 +816,26 @@ func (s *solver) hintCopy(t Type) Type {
 	if t == nil {
 		return nil
 	}
-	return s.hintCopy1(t, map[Type]Type{})
+	return s.freshen(t, true, map[Type]Type{})
 }
 
-func (s *solver) hintCopy1(t Type, memo map[Type]Type) Type {
+// eraseDims replaces every dimension of t by a fresh dimension variable;
+// loop parameters use it because their sizes may change between iterations.
+func (s *solver) eraseDims(t Type) Type { return s.freshen(t, false, map[Type]Type{}) }
+
+// freshen copies t with a fresh variable for every dimension and, with
+// vars, for every unsolved type variable (keeping its constraints).
+func (s *solver) freshen(t Type, vars bool, memo map[Type]Type) Type {
 	if r, ok := memo[t]; ok {
 		return r
 	}
 	var r Type
 	switch u := s.shallow(t).(type) {
 	case *tyVar:
+		if !vars {
+			r = u
+			break
+		}
 		v := s.fresh()
 		v.prims, v.noFun, v.lit = u.prims, u.noFun, u.lit
 		r = v
@@ -834,48 +844,15 @@ func (s *solver) hintCopy1(t Type, memo map[Type]Type) Type {
 		for i := range dims {
 			dims[i] = s.freshDim()
 		}
-		r = arrayOf(s.hintCopy1(u.Elem, memo), dims)
+		r = arrayOf(s.freshen(u.Elem, vars, memo), dims)
 	case *Tuple:
 		elems := make([]Type, len(u.Elems))
 		for i, e := range u.Elems {
-			elems[i] = s.hintCopy1(e, memo)
+			elems[i] = s.freshen(e, vars, memo)
 		}
 		r = &Tuple{Elems: elems, Names: u.Names}
 	case *Arrow:
-		r = &Arrow{Param: s.hintCopy1(u.Param, memo), Ret: s.hintCopy1(u.Ret, memo)}
-	default:
-		r = u
-	}
-	if memoizable(t) {
-		memo[t] = r
-	}
-	return r
-}
-
-// eraseDims replaces every dimension of t by a fresh dimension variable;
-// loop parameters use it because their sizes may change between iterations.
-func (s *solver) eraseDims(t Type) Type { return s.eraseDims1(t, map[Type]Type{}) }
-
-func (s *solver) eraseDims1(t Type, memo map[Type]Type) Type {
-	if r, ok := memo[t]; ok {
-		return r
-	}
-	var r Type
-	switch u := s.shallow(t).(type) {
-	case *Array:
-		dims := make([]Dim, len(u.Dims))
-		for i := range dims {
-			dims[i] = s.freshDim()
-		}
-		r = arrayOf(s.eraseDims1(u.Elem, memo), dims)
-	case *Tuple:
-		elems := make([]Type, len(u.Elems))
-		for i, e := range u.Elems {
-			elems[i] = s.eraseDims1(e, memo)
-		}
-		r = &Tuple{Elems: elems, Names: u.Names}
-	case *Arrow:
-		r = &Arrow{Param: s.eraseDims1(u.Param, memo), Ret: s.eraseDims1(u.Ret, memo)}
+		r = &Arrow{Param: s.freshen(u.Param, vars, memo), Ret: s.freshen(u.Ret, vars, memo)}
 	default:
 		r = u
 	}
