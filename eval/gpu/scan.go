@@ -1476,13 +1476,7 @@ func (k *scanKernel) LookBack() string {
 		return k.serialLookBack()
 	}
 	var b strings.Builder
-	if k.Seg() {
-		fmt.Fprintf(&b, "  if (ar_w <= %d) {\n    // Whole segments per tile: the prefix of earlier tiles never reaches this one.\n    if (threadIdx.x == 0) {\n", k.Tile())
-		k.neutral(&b, "ar_bpre", 6)
-		b.WriteString("    }\n  } else ")
-	} else {
-		b.WriteString("  ")
-	}
+	k.lookBackGuard(&b)
 	b.WriteString("if (ar_warp == 0) {\n    __syncwarp(); // ar_bagg is written by a lane of this warp\n")
 	k.decl(&b, "ar_P", 4)
 	for j, t := range k.Acc {
@@ -1567,6 +1561,19 @@ func (k *scanKernel) LookBack() string {
 	return b.String()
 }
 
+// lookBackGuard opens the look-back's condition: a segmented scan whose
+// segments fit in a tile needs no prefix of earlier tiles (its block
+// prefix is the neutral element); the caller writes the `if` that follows.
+func (k *scanKernel) lookBackGuard(b *strings.Builder) {
+	if !k.Seg() {
+		b.WriteString("  ")
+		return
+	}
+	fmt.Fprintf(b, "  if (ar_w <= %d) {\n    // Whole segments per tile: the prefix of earlier tiles never reaches this one.\n    if (threadIdx.x == 0) {\n", k.Tile())
+	k.neutral(b, "ar_bpre", 6)
+	b.WriteString("    }\n  } else ")
+}
+
 // serialLookBack is LookBack for tier 1 in the tier1Serial style: lane 0
 // of warp 0 publishes the block's aggregate, then reads its predecessors'
 // states one at a time, nearest first, folding each in on the left, until
@@ -1579,13 +1586,7 @@ func (k *scanKernel) LookBack() string {
 // deterministic mode (Det), whose fixed order is the window's.
 func (k *scanKernel) serialLookBack() string {
 	var b strings.Builder
-	if k.Seg() {
-		fmt.Fprintf(&b, "  if (ar_w <= %d) {\n    // Whole segments per tile: the prefix of earlier tiles never reaches this one.\n    if (threadIdx.x == 0) {\n", k.Tile())
-		k.neutral(&b, "ar_bpre", 6)
-		b.WriteString("    }\n  } else ")
-	} else {
-		b.WriteString("  ")
-	}
+	k.lookBackGuard(&b)
 	// ar_bagg is written by a lane of warp 0.
 	b.WriteString("if (ar_warp == 0) {\n    __syncwarp();\n    if (ar_lane == 0) {\n")
 	// Lane 0's part, written at the indentation of readState's loop body
