@@ -237,13 +237,10 @@ func TestVecRecognise(t *testing.T) {
 	}
 }
 
-// TestVecAdjacentShape checks the shape of the host-checked path with
-// neighbouring rows (vecAdjacent): in the branch where every row is in the
-// space, all rows' lanes come before the first store, and row u's results
-// go to row u. TestNarrowDevice runs it against the CPU.
-func TestVecAdjacentShape(t *testing.T) {
-	defer func(r int, a bool) { segmapVecRows, segmapVecAdj = r, a }(segmapVecRows, segmapVecAdj)
-	segmapVecRows, segmapVecAdj = 2, true
+// fstencilKernel generates stencil_vec.fut's fstencil with the knobs as
+// they are and returns its last kernel that want accepts.
+func fstencilKernel(t *testing.T, want func(*kernel) bool) *kernel {
+	t.Helper()
 	src, err := os.ReadFile("../../testdata/nested/stencil_vec.fut")
 	if err != nil {
 		t.Fatal(err)
@@ -252,17 +249,28 @@ func TestVecAdjacentShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vk *kernel
+	var found *kernel
 	for _, ks := range m.kernels {
 		for _, k := range ks {
-			if k.Vector != "" {
-				vk = k
+			if want(k) {
+				found = k
 			}
 		}
 	}
-	if vk == nil {
-		t.Fatal("fstencil has no vector kernel")
+	if found == nil {
+		t.Fatal("fstencil has no kernel of the kind the test looks for")
 	}
+	return found
+}
+
+// TestVecAdjacentShape checks the shape of the host-checked path with
+// neighbouring rows (vecAdjacent): in the branch where every row is in the
+// space, all rows' lanes come before the first store, and row u's results
+// go to row u. TestNarrowDevice runs it against the CPU.
+func TestVecAdjacentShape(t *testing.T) {
+	defer func(r int, a bool) { segmapVecRows, segmapVecAdj = r, a }(segmapVecRows, segmapVecAdj)
+	segmapVecRows, segmapVecAdj = 2, true
+	vk := fstencilKernel(t, func(k *kernel) bool { return k.Vector != "" })
 	i := strings.Index(vk.src, "const i32 ar_lvlb = ")
 	if i < 0 {
 		t.Fatalf("no neighbouring rows in:\n%s", vk.src)
@@ -288,25 +296,7 @@ func TestVecAdjacentShape(t *testing.T) {
 // alignment or another shape asks check again; where a condition names a
 // pointer otherwise than for its alignment, pointers enter the key whole.
 func TestVecHostCache(t *testing.T) {
-	src, err := os.ReadFile("../../testdata/nested/stencil_vec.fut")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := generate(futProg(t, string(src), "fstencil"), DefaultLimits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var k *kernel
-	for _, ks := range m.kernels {
-		for _, kk := range ks {
-			if kk.vecHost != nil {
-				k = kk
-			}
-		}
-	}
-	if k == nil {
-		t.Fatal("fstencil has no host-checked vector path")
-	}
+	k := fstencilKernel(t, func(k *kernel) bool { return k.vecHost != nil })
 	// A launch over 64 × width with the arrays at base and the result at out.
 	launch := func(h *vecHost, width int64, base, out cuda.Ptr) (int32, int32, bool, map[string]int64) {
 		var env0 []any
