@@ -39,17 +39,7 @@ cp bench/gpu/latency.py bench/gpu/latency.cold.txt bench/gpu/hitpath/latency.hit
 hit() { XDG_CACHE_HOME=$(mktemp -d) CUDA_CACHE_PATH=$(mktemp -d) AREPL_GC_FLOOR_MB=$2 timeout 60 python3 "$d/latency.py" --arepl "$d/arepl" --inputs "$d/latency.hit.txt" --out "$L/hit-$1.jsonl" --timeout 30 >/dev/null || echo "session $1 failed"; }
 t=$SECONDS
 for r in 1 2 3; do for f in 0 16 64; do hit floor$f-$r $f; done; done
-python3 - "$L" <<'PY' | tee -a $OUT/summary.txt
-import glob, json, os, re, statistics, sys
-groups = {}
-for f in sorted(glob.glob(sys.argv[1] + "/hit-*.jsonl")):
-    rows = [json.loads(l) for l in open(f)]
-    seen = [r["ms"] for r in rows if r["name"].startswith(("repeat", "renamed"))]
-    groups.setdefault(re.sub(r"-\d+$", "", os.path.basename(f)[4:-6]), []).extend(seen)
-for g, w in sorted(groups.items()):
-    w.sort()
-    print(f"hit {g}: seen {len(w)} min {w[0]:.3f} median {statistics.median(w):.3f} p90 {w[int(0.9*len(w))]:.3f} max {w[-1]:.3f} over2ms {sum(x > 2 for x in w)}")
-PY
+python3 bench/gpu/hitpath/hitsummary.py "$L" | tee -a $OUT/summary.txt
 echo "STEP hit $((SECONDS-t))s" | tee -a $OUT/summary.txt
 step cold env VARIANTS="now=" ROUNDS=${COLDR:-4} bash bench/gpu/latency_cold.sh "$d" $L/coldout
 sed -n '/compile stage ms/,/per session: NVRTC/p' $L/coldout/cold.log >> $OUT/summary.txt

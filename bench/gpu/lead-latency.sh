@@ -32,18 +32,8 @@ PY
 grep -A3 -i 'sum_i32\|copy_d2d\|^arepl bench\|mean' $L/lat/latency.log | grep -v '^--$' | head -30 >> $OUT/summary.txt
 hit() { XDG_CACHE_HOME=$(mktemp -d) CUDA_CACHE_PATH=$(mktemp -d) env $2 timeout 60 python3 "$d/latency.py" --arepl "$d/arepl" --inputs "$d/latency.hit.txt" --out "$L/hit-$1.jsonl" --timeout 30 >/dev/null || echo "session $1 failed"; }
 t=$SECONDS
-for r in 1 2 3; do hit default-$r AREPL_X=1; hit floor0-$r AREPL_GC_FLOOR_MB=0; done
-python3 - "$L" <<'PY' | tee -a $OUT/summary.txt
-import glob, json, os, re, statistics, sys
-groups = {}
-for f in sorted(glob.glob(sys.argv[1] + "/hit-*.jsonl")):
-    rows = [json.loads(l) for l in open(f)]
-    seen = [r["ms"] for r in rows if r["name"].startswith(("repeat", "renamed"))]
-    groups.setdefault(re.sub(r"-\d+$", "", os.path.basename(f)[4:-6]), []).extend(seen)
-for g, w in sorted(groups.items()):
-    w.sort()
-    print(f"hit {g}: seen {len(w)} min {w[0]:.3f} median {statistics.median(w):.3f} p90 {w[int(0.9*len(w))]:.3f} max {w[-1]:.3f} over2ms {sum(x > 2 for x in w)}")
-PY
+for r in 1 2 3; do hit default-$r ""; hit floor0-$r AREPL_GC_FLOOR_MB=0; done
+python3 bench/gpu/hitpath/hitsummary.py "$L" | tee -a $OUT/summary.txt
 echo "STEP hit $((SECONDS-t))s" | tee -a $OUT/summary.txt
 t=$SECONDS
 VARIANTS="now=" ROUNDS=${COLDR:-3} bash bench/gpu/latency_cold.sh "$d" $L/coldout >/dev/null 2>&1
