@@ -58,10 +58,7 @@ func keepGCFloor() {
 		if _, set := os.LookupEnv("GOGC"); set {
 			return
 		}
-		mb := gcFloorMB
-		if v, err := strconv.Atoi(os.Getenv("AREPL_GC_FLOOR_MB")); err == nil && v >= 0 {
-			mb = v
-		}
+		mb := floorMB(os.Getenv("AREPL_GC_FLOOR_MB"))
 		if mb == 0 {
 			return
 		}
@@ -70,6 +67,21 @@ func keepGCFloor() {
 		retuneGC()
 		armGCFloor()
 	})
+}
+
+// maxFloorMB caps AREPL_GC_FLOOR_MB (1 TiB): the floor in bytes, times
+// 100 for GOGC, must stay far from overflowing, where it would turn
+// negative and switch the collector off.
+const maxFloorMB = 1 << 20
+
+// floorMB is the floor AREPL_GC_FLOOR_MB asks for: gcFloorMB when it is
+// unset or not a count, at most maxFloorMB.
+func floorMB(env string) int {
+	v, err := strconv.Atoi(env)
+	if err != nil || v < 0 {
+		return gcFloorMB
+	}
+	return min(v, maxFloorMB)
 }
 
 // gcSentinel is an object that only a collection frees: its cleanup paces
@@ -95,7 +107,7 @@ func retuneGC() {
 	if live > 0 {
 		pct = int(max(100, min(gcFloor.bytes*100/live, 1_000_000)))
 	} else {
-		pct = int(gcFloor.bytes * 100 / (4 << 20)) // before the first collection: the runtime's 4 MB minimum
+		pct = int(min(gcFloor.bytes*100/(4<<20), 1_000_000)) // before the first collection: the runtime's 4 MB minimum
 	}
 	if pct != gcFloor.pct {
 		gcFloor.pct = pct

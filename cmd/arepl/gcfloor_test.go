@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"runtime"
 	"testing"
 	"time"
@@ -35,5 +36,22 @@ func TestGCFloorSpacesCollections(t *testing.T) {
 	if n := after.NumGC - before.NumGC; n > 0 {
 		t.Errorf("%d collections during %d MB of small allocations (heap goal %d MB, GOGC %d): the floor does not space them",
 			n, gcFloorMB*3/4, after.NextGC>>20, gcFloor.pct)
+	}
+}
+
+// A careless AREPL_GC_FLOOR_MB never switches the collector off: words and
+// negatives give the default, a huge count is capped well below where the
+// floor's arithmetic would overflow.
+func TestGCFloorEnv(t *testing.T) {
+	for env, want := range map[string]int{
+		"": gcFloorMB, "x": gcFloorMB, "-5": gcFloorMB, "0": 0, "32": 32,
+		"99999999999999999": maxFloorMB, "99999999999999999999999": gcFloorMB,
+	} {
+		if got := floorMB(env); got != want {
+			t.Errorf("floorMB(%q) = %d, want %d", env, got, want)
+		}
+	}
+	if b := uint64(maxFloorMB) << 20; b > math.MaxInt64/100 {
+		t.Errorf("the capped floor, %d bytes, overflows GOGC's arithmetic", b)
 	}
 }
