@@ -63,6 +63,7 @@ func init() {
 		"all":             {2, boolMapReduce(core.LogAnd, true)},
 		"any":             {2, boolMapReduce(core.LogOr, false)},
 	}
+	addADBuiltins()
 }
 
 // soacInput is the arrays of a SOAC: their width, the component variables

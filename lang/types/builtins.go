@@ -59,6 +59,15 @@ var builtinDefs = []builtinDef{
 	{"any", "(a -> bool) -> [n]a -> bool", "whether some element satisfies a predicate", nil},
 	{"multiscan", "(a -> a -> a) -> a -> i64 -> [n]i64 -> [n]a -> [n]a",
 		"arepl extension: multiscan op ne k keys xs scans xs separately for each of the k key values", nil},
+	// Automatic differentiation (lang/ad): Futhark's prelude/ad.fut.
+	{"jvp", "(a -> b) -> a -> a -> b", "forward mode: jvp f x dx is the derivative of f at x in the direction dx", nil},
+	{"jvp2", "(a -> b) -> a -> a -> (b, b)", "forward mode, with the primal result: (f x, jvp f x dx)", nil},
+	{"vjp", "(a -> b) -> a -> b -> a", "reverse mode: vjp f x dy pulls the cotangent dy of f's result back to x", nil},
+	{"vjp2", "(a -> b) -> a -> b -> (b, a)", "reverse mode, with the primal result: (f x, vjp f x dy)", nil},
+	{"jmp", "(a -> b) -> a -> [n]a -> [n]b", "jvp for each of an array of tangents", nil},
+	{"jmp2", "(a -> b) -> a -> [n]a -> (b, [n]b)", "jmp, with the primal result", nil},
+	{"mjp", "(a -> b) -> a -> [n]b -> [n]a", "vjp for each of an array of cotangents", nil},
+	{"mjp2", "(a -> b) -> a -> [n]b -> (b, [n]a)", "mjp, with the primal result", nil},
 }
 
 // modEntry is one entry of the numeric modules: the name is qualified by

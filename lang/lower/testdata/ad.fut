@@ -1,0 +1,12 @@
+-- Automatic differentiation (lang/ad): the function's lambda, transformed,
+-- inlined at the call. Tangents that are zero are never computed.
+-- value: x = 2.0
+-- value: xs = [1.0, 2.0]
+-- lower: jvp (\a -> a * a + f64.sin a) x 1
+-- lower: vjp (\a -> a * 3) x 1
+-- lower: jvp (\(a, b) -> a * b) (x, 3) (1, 0)
+-- lower: vjp f64.sum xs 1
+-- lower: jvp (\a -> loop s = 0 for i < 3 do s + a) x 1
+-- Errors: an operator without a derivative rule.
+-- lower: jvp (\a -> f64.gamma a) x 1
+-- lower: vjp f64.lgamma x 1
