@@ -70,8 +70,19 @@ func JVP(prog *core.Program, fresh Fresh, l *core.Lambda, pos source.Pos) (*core
 
 // VJP returns the reverse-mode version of l: a lambda taking l's
 // parameters then one cotangent per result of l, and returning l's results
-// then one cotangent per parameter (false for bools).
+// then one cotangent per parameter (false for bools). It is a return sweep
+// (rev.go) where every construct of l has a rule there, and one forward
+// pass per component of the argument otherwise.
 func VJP(prog *core.Program, fresh Fresh, l *core.Lambda, pos source.Pos) (*core.Lambda, error) {
+	if vl, ok, err := revVJP(prog, fresh, l, pos); ok || err != nil {
+		return vl, err
+	}
+	return basisVJP(prog, fresh, l, pos)
+}
+
+// basisVJP is VJP by forward passes: the cotangent of x_k is the dot
+// product of dy with the tangent in the direction of x_k.
+func basisVJP(prog *core.Program, fresh Fresh, l *core.Lambda, pos source.Pos) (*core.Lambda, error) {
 	g := newFwd(prog, fresh, pos)
 	xs := make([]*core.Var, len(l.Params))
 	for i, p := range l.Params {

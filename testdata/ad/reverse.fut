@@ -1,0 +1,67 @@
+-- Reverse mode's return sweep (lang/ad/rev.go): adjoints accumulated where
+-- a value is used twice, through gathers inside a map, general reduction
+-- operators (by the prefix and suffix of the operands), array-valued
+-- operators, and array rearrangements.
+
+-- A gather inside a map: every use of xs[i] adds to its adjoint.
+-- ==
+-- entry: gather
+-- input { [1.0, 2.0, 3.0] [1.0, 10.0, 100.0] } output { [20.0, 0.0, 606.0] }
+entry gather (xs: []f64) (dy: []f64) = vjp (\a -> map (\i -> a[i] * a[i]) [2, 0, 2]) xs dy
+
+-- An argmax by a reduction on (value, index) pairs: the gradient of the
+-- maximum is one at the largest element.
+-- ==
+-- entry: argmax
+-- input { [3.0, 7.0, 5.0] } output { [0.0, 1.0, 0.0] }
+entry argmax (xs: []f64) =
+  let f (a: []f64) =
+    (reduce (\(x, i) (y, j) -> if x >= y then (x, i) else (y, j)) (-f64.inf, -1i64) (zip a (indices a))).0
+  in vjp f xs 1
+
+-- A reduction whose operator adds rows: every row gets the cotangent.
+-- ==
+-- entry: rows
+-- input { [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]] } output { [[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]] }
+entry rows (m: [][2]f64) = vjp (reduce (map2 (+)) [0, 0]) m [1, 2]
+
+-- A reduction with multiplication over rows: d/dm_ij of the column
+-- products is the product of the column's other elements.
+-- ==
+-- entry: row_products
+-- input { [[1.0, 2.0], [3.0, 4.0]] } output { [[3.0, 4.0], [1.0, 2.0]] }
+entry row_products (m: [][2]f64) = vjp (reduce (map2 (*)) [1, 1]) m [1, 1]
+
+-- replicate and flatten: six copies of x.
+-- ==
+-- entry: copies
+-- input { 1.0 } output { 6.0 }
+entry copies (x: f64) = vjp (\a -> f64.sum (flatten (replicate 2 (replicate 3 a)))) x 1
+
+-- rotate: (rotate 1 xs)[0] is xs[1].
+-- ==
+-- entry: rotated
+-- input { [1.0, 2.0, 3.0] } output { [0.0, 2.0, 0.0] }
+entry rotated (xs: []f64) = vjp (\a -> (rotate 1 a)[0] * 2) xs 1
+
+-- A branch inside a map.
+-- ==
+-- entry: relu_square
+-- input { [2.0, -1.0] } output { [4.0, 0.0] }
+entry relu_square (xs: []f64) = vjp (map (\x -> if x > 0 then x * x else 0)) xs [1, 1]
+
+-- A matrix product's adjoints: dA = dY Bᵀ and dB = Aᵀ dY.
+-- ==
+-- entry: matmul
+-- input { [[1.0, 2.0], [3.0, 4.0]] [[5.0, 6.0], [7.0, 8.0]] }
+-- output { [[11.0, 15.0], [11.0, 15.0]] [[4.0, 4.0], [6.0, 6.0]] }
+def mm (a: [][]f64, b: [][]f64) =
+  map (\row -> map (\col -> f64.sum (map2 (*) row col)) (transpose b)) a
+
+entry matmul (a: [2][2]f64) (b: [2][2]f64) = vjp mm (a, b) [[1, 1], [1, 1]]
+
+-- A value used twice and a tuple result.
+-- ==
+-- entry: shared
+-- input { 3.0 } output { 69.0 }
+entry shared (x: f64) = vjp (\a -> let s = a * a in (s + a, s * 2)) x (3, 4)
