@@ -22,8 +22,9 @@ func square(b *core.Builder) *core.Lambda {
 	})
 }
 
-// TestReverseSweep checks that straight-line code, maps and reductions take
-// the return sweep, and that a loop falls back to forward passes: the
+// TestReverseSweep checks that straight-line code, maps, reductions and
+// for loops take the return sweep, and that a while loop falls back to
+// forward passes: the
 // fallback's code maps over the basis vectors (one-hot seeds of the argument's
 // size), the sweep's does not.
 func TestReverseSweep(t *testing.T) {
@@ -43,11 +44,22 @@ func TestReverseSweep(t *testing.T) {
 			Form: &core.ForLoop{I: i, Bound: lb.Size(ps[0], 0)}, Body: body.Body(next)})
 		return []core.Atom{out[0]}
 	})
+	while := b.Lambda([]core.Type{core.ArrayOf(core.F64, 1)}, func(lb *core.Builder, ps []*core.Var) []core.Atom {
+		x := lb.Let("x", &core.IndexExp{Arr: ps[0], Idx: []core.DimIndex{core.Fix(core.IntConst(core.I64, 0))}})
+		acc := lb.Fresh("acc", f64)
+		go_ := lb.Fresh("go", core.Scalar(core.Bool))
+		body := lb.Nested()
+		next := body.BinOp(core.Mul, acc, x)
+		more := body.BinOp(core.Lt, next, core.FloatConst(core.F64, 100))
+		out := lb.Bind("loop", &core.LoopExp{Params: []*core.Var{acc, go_}, Init: []core.Atom{x, core.BoolConst(true)},
+			Form: &core.WhileLoop{Cond: go_}, Body: body.Body(next, more)})
+		return []core.Atom{out[0]}
+	})
 	for _, c := range []struct {
 		name  string
 		l     *core.Lambda
 		sweep bool
-	}{{"map-reduce", sumSquares, true}, {"loop", loop, false}} {
+	}{{"map-reduce", sumSquares, true}, {"for", loop, true}, {"while", while, false}} {
 		prog := &core.Program{}
 		_, ok, err := revVJP(prog, freshOf(b), c.l, source.Pos{})
 		if err != nil || ok != c.sweep {

@@ -245,7 +245,9 @@ func (r *rev) stmtRev(s *core.Stmt) {
 		r.ifRev(s, e)
 	case *core.Screma:
 		r.scremaRev(s, e)
-	case *core.LoopExp, *core.ApplyExp, *core.Hist, *core.Scatter, *core.Filter, *core.Segmented, *core.MultiScan:
+	case *core.LoopExp:
+		r.loopRev(s, e)
+	case *core.ApplyExp, *core.Hist, *core.Scatter, *core.Filter, *core.Segmented, *core.MultiScan:
 		r.unsup()
 	default:
 		r.unsup()
@@ -613,4 +615,113 @@ func (f *fwd) inlineLambda(l *core.Lambda, args []core.Atom) []core.Atom {
 	}
 	f.stmts = append(f.stmts, l.Body.Stmts...)
 	return l.Body.Result
+}
+
+// loopRev reverses a for loop with a tape: the loop runs again recording
+// its state at the start of every iteration (an array of n states), then
+// a loop from the last iteration to the first recomputes each iteration's
+// body from its recorded state and sweeps it back, carrying the adjoints
+// of the state and accumulating those of the body's free variables.
+func (r *rev) loopRev(s *core.Stmt, e *core.LoopExp) {
+	fl := core.ForOf(e.Form)
+	if fl == nil {
+		r.unsup()
+		return
+	}
+	n := r.atom(fl.Bound)
+	if n.AtomType().Elem != core.I64 {
+		n = r.let("n", &core.ConvExp{From: n.AtomType().Elem, To: core.I64, X: n})
+	}
+	// The taping loop: state, then one tape per state variable.
+	init := r.atoms(e.Init)
+	params := make([]*core.Var, len(e.Params))
+	for i, p := range e.Params {
+		params[i] = r.fresh(baseName(p.Name), p.Type)
+		r.names[p.Name] = params[i]
+		r.active[p.Name] = true
+	}
+	tapes := make([]*core.Var, len(e.Params))
+	tapeInit := make([]core.Atom, len(e.Params))
+	for i, p := range e.Params {
+		tapes[i] = r.fresh("tape", p.Type.Lift())
+		tapeInit[i] = r.let("tape", &core.ReplicateExp{N: n, V: init[i]})
+	}
+	iv := r.fresh("i", fl.I.Type)
+	r.names[fl.I.Name] = iv
+	i64 := func(a core.Atom) core.Atom {
+		if a.AtomType().Elem == core.I64 {
+			return a
+		}
+		return r.let("i", &core.ConvExp{From: a.AtomType().Elem, To: core.I64, X: a})
+	}
+	tbody := r.nested(func() []core.Atom {
+		var rec []core.Atom
+		ii := i64(iv)
+		for k, t := range tapes {
+			rec = append(rec, r.let("tape", &core.UpdateExp{Arr: t, Idx: []core.DimIndex{core.Fix(ii)}, Val: params[k]}))
+		}
+		res, _ := r.body(e.Body)
+		return append(res, rec...)
+	})
+	allParams := append(append([]*core.Var{}, params...), tapes...)
+	allInit := append(append([]core.Atom{}, init...), tapeInit...)
+	out := r.bindTypes("taped", core.TypesOf(allParams), &core.LoopExp{Params: allParams, Init: allInit,
+		Form: &core.ForLoop{I: iv, Bound: r.atom(fl.Bound)}, Body: tbody})
+	recorded := out[len(e.Params):]
+
+	// The reverse loop: the state's adjoints, then the free variables'.
+	free := r.lambdaFree(&core.Lambda{Params: append([]*core.Var{fl.I}, e.Params...), Body: e.Body})
+	adjParams := make([]*core.Var, len(e.Params))
+	adjInit := make([]core.Atom, len(e.Params))
+	for i, p := range e.Params {
+		adjParams[i] = r.fresh("adj", p.Type)
+		adjInit[i] = r.orZero(r.adjOf(s.Pat[i]), r.vr(s.Pat[i]))
+	}
+	freeParams := make([]*core.Var, len(free))
+	freeInit := make([]core.Atom, len(free))
+	for i, v := range free {
+		freeParams[i] = r.fresh("adj", v.Type)
+		freeInit[i] = r.zero(r.vr(v))
+	}
+	jv := r.fresh("j", core.Scalar(core.I64))
+	rbody := r.nested(func() []core.Atom {
+		// Iteration i = n-1-j, from its recorded state.
+		last := r.sub(n, core.IntConst(core.I64, 1))
+		i := r.sub(last, jv)
+		var iOld core.Atom = i
+		if fl.I.Type.Elem != core.I64 {
+			iOld = r.let("i", &core.ConvExp{From: core.I64, To: fl.I.Type.Elem, X: i})
+		}
+		r.names[fl.I.Name] = iOld
+		for k, p := range e.Params {
+			r.names[p.Name] = r.let(baseName(p.Name), &core.IndexExp{Arr: recorded[k], Idx: []core.DimIndex{core.Fix(i)}})
+		}
+		want := append(append([]*core.Var{}, e.Params...), free...)
+		got := r.nestedRev(e.Body, varAtoms(adjParams), want)
+		var res []core.Atom
+		for k, p := range e.Params {
+			res = append(res, r.orZero(got[k], r.vr(p)))
+		}
+		for k := range free {
+			g := got[len(e.Params)+k]
+			if g == nil {
+				res = append(res, freeParams[k])
+			} else {
+				res = append(res, r.addV(freeParams[k], g))
+			}
+		}
+		return res
+	})
+	// nestedRev seeds with adjParams as atoms; a zero seed is still a
+	// variable here, which is correct (it holds zeros).
+	rp := append(append([]*core.Var{}, adjParams...), freeParams...)
+	ri := append(append([]core.Atom{}, adjInit...), freeInit...)
+	adj := r.bindTypes("adj", core.TypesOf(rp), &core.LoopExp{Params: rp, Init: ri,
+		Form: &core.ForLoop{I: jv, Bound: n}, Body: rbody})
+	for k := range e.Params {
+		r.addAdj(e.Init[k], adj[k])
+	}
+	for k, v := range free {
+		r.addAdj(v, adj[len(e.Params)+k])
+	}
 }

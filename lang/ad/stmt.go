@@ -221,6 +221,11 @@ func (f *fwd) unTan(e *core.UnOpExp, x, r core.Atom) core.Atom {
 		f.fail(f.pos, "cannot differentiate %s: its derivative is not available", e.Op)
 		return nil
 	}
+	if core.UnOps[e.Op].BitCast != nil {
+		// As Futhark: the tangent of a bit cast is the bit cast of the
+		// tangent.
+		return f.un(e.Op, dx)
+	}
 	rule, ok := unRules[e.Op]
 	if !ok {
 		return nil

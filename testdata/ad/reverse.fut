@@ -65,3 +65,26 @@ entry matmul (a: [2][2]f64) (b: [2][2]f64) = vjp mm (a, b) [[1, 1], [1, 1]]
 -- entry: shared
 -- input { 3.0 } output { 69.0 }
 entry shared (x: f64) = vjp (\a -> let s = a * a in (s + a, s * 2)) x (3, 4)
+
+-- A for loop is reversed with a tape of its states: acc = c³x + c + 2
+-- after three steps, d/dx = c³ and d/dc = 3c²x + 1.
+-- ==
+-- entry: loop_scalar
+-- input { 2.0 3.0 } output { 27.0 55.0 }
+entry loop_scalar (x: f64) (c: f64) =
+  vjp (\(a, b) -> loop acc = a for i < 3 do acc * b + f64.i64 i) (x, c) 1
+
+-- Array state, and a free variable of the loop body: sum (xs * c²).
+-- ==
+-- entry: loop_array
+-- input { [1.0, 2.0] 3.0 } output { [9.0, 9.0] 18.0 }
+entry loop_array (xs: []f64) (c: f64) =
+  vjp (\(a, b) -> f64.sum (loop ys = a for _i < 2 do map (* b) ys)) (xs, c) 1
+
+-- In-place updates in a loop: a running sum, whose last element is the
+-- sum of all.
+-- ==
+-- entry: loop_inplace
+-- input { [1.0, 2.0, 3.0] } output { [1.0, 1.0, 1.0] }
+entry loop_inplace [n] (xs: [n]f64) =
+  vjp (\a -> let s = loop s = copy a for i < n - 1 do s with [i + 1] = s[i + 1] + s[i] in s[n - 1]) xs 1

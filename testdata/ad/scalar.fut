@@ -92,3 +92,10 @@ entry second (x: f64) =
 -- entry: f32s
 -- input { 2f32 } output { 4f32 0f32 }
 entry f32s (x: f32) = (vjp (\a -> a * a) x 1, jvp (\_ -> 3f32) x 1)
+
+-- A bit cast's tangent is the bit cast of the tangent (Futhark's rule):
+-- the bits of 1.0f32 are 1065353216.
+-- ==
+-- entry: bits
+-- input { 3f32 } output { 1065353216u32 }
+entry bits (x: f32) = jvp f32.to_bits x 1
