@@ -23,8 +23,8 @@ func square(b *core.Builder) *core.Lambda {
 }
 
 // TestReverseSweep checks that straight-line code, maps, reductions and
-// for loops take the return sweep, and that a while loop falls back to
-// forward passes: the
+// loops take the return sweep, and that a scan falls back to forward
+// passes: the
 // fallback's code maps over the basis vectors (one-hot seeds of the argument's
 // size), the sweep's does not.
 func TestReverseSweep(t *testing.T) {
@@ -55,11 +55,15 @@ func TestReverseSweep(t *testing.T) {
 			Form: &core.WhileLoop{Cond: go_}, Body: body.Body(next, more)})
 		return []core.Atom{out[0]}
 	})
+	prefix := b.Lambda([]core.Type{core.ArrayOf(core.F64, 1)}, func(lb *core.Builder, ps []*core.Var) []core.Atom {
+		sc := lb.Scan(lb.Size(ps[0], 0), ps, lb.BinOpLambda(core.Mul, core.F64), []core.Atom{core.FloatConst(core.F64, 1)})
+		return []core.Atom{sc[0]}
+	})
 	for _, c := range []struct {
 		name  string
 		l     *core.Lambda
 		sweep bool
-	}{{"map-reduce", sumSquares, true}, {"for", loop, true}, {"while", while, false}} {
+	}{{"map-reduce", sumSquares, true}, {"for", loop, true}, {"while", while, true}, {"scan", prefix, false}} {
 		prog := &core.Program{}
 		_, ok, err := revVJP(prog, freshOf(b), c.l, source.Pos{})
 		if err != nil || ok != c.sweep {

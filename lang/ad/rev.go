@@ -624,6 +624,20 @@ func (f *fwd) inlineLambda(l *core.Lambda, args []core.Atom) []core.Atom {
 // of the state and accumulating those of the body's free variables.
 func (r *rev) loopRev(s *core.Stmt, e *core.LoopExp) {
 	fl := core.ForOf(e.Form)
+	if wl := core.WhileOf(e.Form); wl != nil {
+		// A while loop runs again counting its iterations, and is then
+		// reversed as a for loop of that many.
+		params := r.rebindAll(e.Params)
+		c := r.fresh("count", core.Scalar(core.I64))
+		body := r.nested(func() []core.Atom {
+			res, _ := r.body(e.Body)
+			return append(res, r.add(c, core.IntConst(core.I64, 1)))
+		})
+		out := r.bindTypes("count", append(core.TypesOf(e.Params), c.Type), &core.LoopExp{
+			Params: append(params, c), Init: append(r.atoms(e.Init), core.IntConst(core.I64, 0)),
+			Form: &core.WhileLoop{Cond: r.vr(wl.Cond)}, Body: body})
+		fl = &core.ForLoop{I: r.fresh("i", core.Scalar(core.I64)), Bound: out[len(out)-1]}
+	}
 	if fl == nil {
 		r.unsup()
 		return
