@@ -351,41 +351,66 @@ func (r *rev) ifRev(s *core.Stmt, e *core.IfExp) {
 // recomputed as arrays by the map, their adjoints come from the reduction
 // rules, and then the map is reversed.
 func (r *rev) scremaRev(s *core.Stmt, e *core.Screma) {
-	if len(e.Scans) > 0 || e.Post != nil {
+	if e.Post != nil {
 		r.unsup()
 		return
 	}
+	for _, op := range e.Scans {
+		if !isAddLambda(op.Lambda, len(op.Neutral)) {
+			r.unsup()
+			return
+		}
+	}
 	w := r.atom(e.W)
-	nr := e.NumReduced()
-	// The adjoints of the map's results: reductions' operands, then the
-	// map-out arrays.
+	ns, nr := e.NumScanned(), e.NumReduced()
+	// The adjoints of the map's results: the scans' and reductions'
+	// operands, then the map-out arrays (the statement's results are in
+	// the same order).
 	mapAdj := make([]core.Atom, len(e.Map.Ret))
-	for j := nr; j < len(e.Map.Ret); j++ {
+	for j := ns + nr; j < len(e.Map.Ret); j++ {
 		mapAdj[j] = r.adjOf(s.Pat[j])
+	}
+	// A scan with + : the adjoint of operand i is the sum of the result
+	// adjoints from i on, a scan of the reversed adjoints.
+	k := 0
+	for _, op := range e.Scans {
+		for j, ne := range op.Neutral {
+			if d := r.adjOf(s.Pat[k+j]); d != nil {
+				rd := r.let("rev", &core.ReverseExp{Arr: d.(*core.Var)})
+				t := ne.AtomType()
+				x, y := r.fresh("x", t), r.fresh("y", t)
+				ob := r.nested(func() []core.Atom { return []core.Atom{r.addV(x, y)} })
+				p := r.fresh("p", t)
+				sc := r.let("adj", &core.Screma{W: w, Arrs: []*core.Var{rd},
+					Map:   &core.Lambda{Params: []*core.Var{p}, Body: &core.Body{Result: []core.Atom{p}}, Ret: []core.Type{t}},
+					Scans: []*core.ScanOp{{Lambda: &core.Lambda{Params: []*core.Var{x, y}, Body: ob, Ret: []core.Type{t}}, Neutral: []core.Atom{r.zero(r.atom(ne))}}}})
+				mapAdj[k+j] = r.let("adj", &core.ReverseExp{Arr: sc})
+			}
+		}
+		k += len(op.Neutral)
 	}
 	if nr > 0 {
 		// Recompute the reductions' operands as arrays.
-		g := r.fwd
-		ml := g.lambda(e.Map, make([]bool, len(e.Arrs)))
-		ml.body.Result = ml.body.Result[:nr]
 		var index *core.Var
 		if e.Index != nil {
-			index = g.rebind(e.Index)
+			index = r.rebind(e.Index)
 		}
-		ys := r.bindTypes("red_in", liftTypes(e.Map.Ret[:nr]), &core.Screma{W: w, Arrs: r.vars(e.Arrs), Index: index,
-			Map: &core.Lambda{Params: ml.params, Body: ml.body, Ret: e.Map.Ret[:nr]}})
+		ml := r.lambda(e.Map, make([]bool, len(e.Arrs)))
+		ml.body.Result = ml.body.Result[ns : ns+nr]
+		ys := r.bindTypes("red_in", liftTypes(e.Map.Ret[ns:ns+nr]), &core.Screma{W: w, Arrs: r.vars(e.Arrs), Index: index,
+			Map: &core.Lambda{Params: ml.params, Body: ml.body, Ret: e.Map.Ret[ns : ns+nr]}})
 		k := 0
 		for _, op := range e.Reds {
 			n := len(op.Neutral)
 			seeds := make([]core.Atom, n)
 			any := false
 			for j := 0; j < n; j++ {
-				seeds[j] = r.adjOf(s.Pat[k+j])
+				seeds[j] = r.adjOf(s.Pat[ns+k+j])
 				any = any || seeds[j] != nil
 			}
 			if any {
 				adjs := r.reduceRev(w, op, r.atoms(op.Neutral), ys[k:k+n], seeds)
-				copy(mapAdj[k:k+n], adjs)
+				copy(mapAdj[ns+k:ns+k+n], adjs)
 			}
 			k += n
 		}
@@ -480,23 +505,46 @@ func (r *rev) mapRev(w core.Atom, e *core.Screma, adjs []core.Atom) {
 	}
 }
 
-// isAddOp reports whether op adds its two tuples componentwise (`(+)` on
-// scalars or on tuples of scalars).
-func isAddOp(op *core.Lambda, k int) bool {
-	if len(op.Body.Stmts) != k || len(op.Params) != 2*k {
+// isAddLambda reports whether op adds its two tuples componentwise:
+// `(+)` on scalars or tuples of scalars, or `map2 (+)` (nested) on arrays.
+func isAddLambda(op *core.Lambda, k int) bool {
+	// Size checks (map2's assertion that the rows match) compute nothing.
+	var stmts []*core.Stmt
+	for _, st := range op.Body.Stmts {
+		switch e := st.Exp.(type) {
+		case *core.SizeExp, *core.AssertExp:
+			continue
+		case *core.BinOpExp:
+			if core.BinOps[e.Op].Comparison {
+				continue
+			}
+		}
+		stmts = append(stmts, st)
+	}
+	if len(stmts) != k || len(op.Params) != 2*k || len(op.Body.Result) != k {
 		return false
 	}
-	for j, st := range op.Body.Stmts {
-		b, ok := st.Exp.(*core.BinOpExp)
-		if !ok || b.Op != core.Add || len(st.Pat) != 1 || st.Pat[0].Type.Rank != 0 {
-			return false
-		}
-		x, xok := b.X.(*core.Var)
-		y, yok := b.Y.(*core.Var)
-		if !xok || !yok || x.Name != op.Params[j].Name || y.Name != op.Params[k+j].Name {
+	for j, st := range stmts {
+		if len(st.Pat) != 1 {
 			return false
 		}
 		if v, ok := op.Body.Result[j].(*core.Var); !ok || v.Name != st.Pat[0].Name {
+			return false
+		}
+		a, b := op.Params[j], op.Params[k+j]
+		switch e := st.Exp.(type) {
+		case *core.BinOpExp:
+			x, xok := e.X.(*core.Var)
+			y, yok := e.Y.(*core.Var)
+			if e.Op != core.Add || !xok || !yok || x.Name != a.Name || y.Name != b.Name {
+				return false
+			}
+		case *core.Screma:
+			if len(e.Scans)+len(e.Reds) > 0 || e.Post != nil || e.Index != nil || len(e.Arrs) != 2 ||
+				e.Arrs[0].Name != a.Name || e.Arrs[1].Name != b.Name || !isAddLambda(e.Map, 1) {
+				return false
+			}
+		default:
 			return false
 		}
 	}
@@ -508,7 +556,7 @@ func isAddOp(op *core.Lambda, k int) bool {
 func (r *rev) reduceRev(w core.Atom, op *core.RedOp, ne []core.Atom, ys []*core.Var, seeds []core.Atom) []core.Atom {
 	k := len(ne)
 	out := make([]core.Atom, k)
-	if isAddOp(op.Lambda, k) {
+	if isAddLambda(op.Lambda, k) {
 		for j, sd := range seeds {
 			if sd != nil {
 				out[j] = r.let("adj", &core.ReplicateExp{N: w, V: sd})

@@ -88,3 +88,13 @@ entry loop_array (xs: []f64) (c: f64) =
 -- input { [1.0, 2.0, 3.0] } output { [1.0, 1.0, 1.0] }
 entry loop_inplace [n] (xs: [n]f64) =
   vjp (\a -> let s = loop s = copy a for i < n - 1 do s with [i + 1] = s[i + 1] + s[i] in s[n - 1]) xs 1
+
+-- A scan with + is reversed by a scan of the reversed adjoints, for rows
+-- too.
+-- ==
+-- entry: scan_rows
+-- input { [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]] } output { [[3.0, 6.0], [2.0, 4.0], [1.0, 2.0]] [3.0, 2.0, 1.0] }
+entry scan_rows (m: [][2]f64) =
+  ( vjp (scan (map2 (+)) [0, 0]) m [[1, 2], [1, 2], [1, 2]]
+  , vjp (scan (+) 0) (map (\r -> r[0]) m) [1, 1, 1]
+  )
