@@ -116,7 +116,10 @@ func (f *fwd) jvpFun(name string) *core.Fun {
 	}
 	fn := f.prog.Fun(name)
 	if fn == nil {
-		f.fail(f.pos, "internal error: no function %s to differentiate", name)
+		// Lowering adds a recursive function to the program once its
+		// body is complete: a derivative taken inside that body cannot
+		// see the body yet.
+		f.fail(f.pos, "cannot differentiate a call of %s inside its own definition", baseName(name))
 		return nil
 	}
 	g := newFwd(f.prog, f.fresh, fn.Pos)

@@ -10,3 +10,6 @@
 -- Errors: an operator without a derivative rule.
 -- lower: jvp (\a -> f64.gamma a) x 1
 -- lower: vjp f64.lgamma x 1
+-- A derivative of a recursive function inside its own definition.
+-- def: def rg (n: i32) (x: f64): f64 = if n == 0 then x * x else vjp (rg (n - 1)) x 1
+-- lower: rg 2 3.0
