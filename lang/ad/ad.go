@@ -17,13 +17,14 @@
 // As in Futhark, integers have tangents too (integer arithmetic); bools do
 // not.
 //
-// Reverse mode (VJP) is computed from forward mode: the pullback of dy at
-// x is, for every scalar component x_k of x, the dot product of dy with
-// the jvp in direction e_k, so one forward pass per component of x, as an
-// ordinary map over the basis vectors. That is exact and runs on every
-// backend, but it costs O(n) times the work of f for an argument of n
-// scalars, where Futhark's reverse mode (a tape and a return sweep) costs
-// a constant factor: a performance difference, not a semantic one.
+// Reverse mode (VJP) is a return sweep (rev.go) where every construct of
+// the function has a rule there. Otherwise it is computed from forward
+// mode: the pullback of dy at x is, for every scalar component x_k of x,
+// the dot product of dy with the jvp in direction e_k, so one forward pass
+// per component of x, as an ordinary map over the basis vectors. That is
+// exact and runs on every backend, but it costs O(n) times the work of f
+// for an argument of n scalars, where Futhark's reverse mode costs a
+// constant factor: a performance difference, not a semantic one.
 //
 // Every variable the output binds is fresh (from the caller's Fresh), so a
 // transformed lambda can be inlined where the caller likes, once.

@@ -18,9 +18,12 @@ import (
 // A reduction with a general operator uses the exclusive prefix and
 // suffix of its operands: element i contributes op(op(pre_i, x_i), suf_i),
 // whose pullback at x_i (small: the operator's arity) is computed by
-// forward passes. Loops, recursive calls and the remaining SOAC forms have
-// no return-sweep rule here: for them VJP falls back to one forward pass
-// per component of the argument (ad.go).
+// forward passes. Loops are taped: a loop runs again recording its state
+// at every iteration, and a reverse loop sweeps the iterations back.
+// Scans and histograms with + and scatters have direct rules. Recursive
+// calls, filters and scans or histograms with other operators have no
+// return-sweep rule here: for them VJP falls back to one forward pass per
+// component of the argument (ad.go).
 
 // errUnsupported marks a construct the return sweep has no rule for.
 type errUnsupported struct{ pos source.Pos }
@@ -247,7 +250,11 @@ func (r *rev) stmtRev(s *core.Stmt) {
 		r.scremaRev(s, e)
 	case *core.LoopExp:
 		r.loopRev(s, e)
-	case *core.ApplyExp, *core.Hist, *core.Scatter, *core.Filter, *core.Segmented, *core.MultiScan:
+	case *core.Hist:
+		r.histRev(s, e)
+	case *core.Scatter:
+		r.scatterRev(s, e)
+	case *core.ApplyExp, *core.Filter, *core.Segmented, *core.MultiScan:
 		r.unsup()
 	default:
 		r.unsup()
@@ -786,4 +793,126 @@ func (r *rev) loopRev(s *core.Stmt, e *core.LoopExp) {
 	for k, v := range free {
 		r.addAdj(v, adj[len(e.Params)+k])
 	}
+}
+
+// recomputeMap runs a SOAC's map lambda again as a map, giving all its
+// results as arrays.
+func (r *rev) recomputeMap(w core.Atom, arrs []*core.Var, index *core.Var, m *core.Lambda) []*core.Var {
+	var ni *core.Var
+	if index != nil {
+		ni = r.rebind(index)
+	}
+	ml := r.lambda(m, make([]bool, len(arrs)))
+	return r.bindTypes("recomputed", liftTypes(m.Ret), &core.Screma{W: w, Arrs: r.vars(arrs), Index: ni,
+		Map: &core.Lambda{Params: ml.params, Body: ml.body, Ret: m.Ret}})
+}
+
+// gatherAdj is, for every index of is, the row of adj at that index, or
+// zero where the index is outside adj (the writes a scatter or histogram
+// ignored).
+//
+// With winner non-nil (a scatter's), element k gets the adjoint only where
+// winner at its index is k: of several writes to one position, only the
+// one that took effect gets its adjoint.
+func (r *rev) gatherAdj(w core.Atom, is *core.Var, adj *core.Var, winner *core.Var) *core.Var {
+	row := adj.Type.Row()
+	n := r.let("n", &core.SizeExp{Arr: adj, Dim: 0})
+	var zero core.Atom
+	if row.Rank == 0 {
+		zero = r.zero(r.fresh("z", row))
+	} else {
+		// A zero row shaped like adj's rows (adj has at least one row
+		// wherever an index is inside it).
+		zero = nil
+	}
+	ix := r.fresh("ix", core.Scalar(core.I64))
+	k := r.fresh("k", core.Scalar(core.I64))
+	body := r.nested(func() []core.Atom {
+		in := r.bin(core.LogAnd, r.bin(core.Ge, ix, core.IntConst(core.I64, 0)), r.bin(core.Lt, ix, n))
+		if winner != nil {
+			// Bounds first: winner is indexed only inside them.
+			in = r.let("won", &core.IfExp{Cond: in, Ret: []core.Type{core.Scalar(core.Bool)},
+				Then: r.nested(func() []core.Atom {
+					wk := r.let("w", &core.IndexExp{Arr: winner, Idx: []core.DimIndex{core.Fix(ix)}})
+					return []core.Atom{r.bin(core.Eq, wk, k)}
+				}),
+				Else: &core.Body{Result: []core.Atom{core.BoolConst(false)}}})
+		}
+		then := r.nested(func() []core.Atom {
+			return []core.Atom{r.let("adj", &core.IndexExp{Arr: adj, Idx: []core.DimIndex{core.Fix(ix)}})}
+		})
+		els := r.nested(func() []core.Atom {
+			if zero != nil {
+				return []core.Atom{zero}
+			}
+			first := r.let("row", &core.IndexExp{Arr: adj, Idx: []core.DimIndex{core.Fix(core.IntConst(core.I64, 0))}})
+			return []core.Atom{r.zero(first)}
+		})
+		return []core.Atom{r.let("adj", &core.IfExp{Cond: in, Then: then, Else: els, Ret: []core.Type{row}})}
+	})
+	ks := r.let("k", &core.IotaExp{N: w, Start: core.IntConst(core.I64, 0), Step: core.IntConst(core.I64, 1), T: core.I64})
+	return r.let("adj", &core.Screma{W: w, Arrs: []*core.Var{is, ks},
+		Map: &core.Lambda{Params: []*core.Var{ix, k}, Body: body, Ret: []core.Type{row}}})
+}
+
+// histRev reverses reduce_by_index with + : a bin's adjoint flows to its
+// initial value and to every value that landed in it.
+func (r *rev) histRev(s *core.Stmt, e *core.Hist) {
+	for _, op := range e.Ops {
+		if !isAddLambda(op.Lambda, len(op.Neutral)) {
+			r.unsup()
+			return
+		}
+	}
+	w := r.atom(e.W)
+	outs := r.recomputeMap(w, e.Arrs, e.Index, e.Map)
+	mapAdj := make([]core.Atom, len(e.Map.Ret))
+	k, o := 0, 0
+	for _, op := range e.Ops {
+		is := outs[k]
+		for j, d := range op.Dests {
+			adj := r.adjOf(s.Pat[o+j])
+			if adj == nil {
+				continue
+			}
+			r.addAdj(d, adj)
+			mapAdj[k+1+j] = r.gatherAdj(w, is, adj.(*core.Var), nil)
+		}
+		k += 1 + len(op.Dests)
+		o += len(op.Dests)
+	}
+	r.mapRev(w, &core.Screma{W: e.W, Arrs: e.Arrs, Index: e.Index, Map: e.Map}, mapAdj)
+}
+
+// scatterRev reverses scatter: the written positions of a destination
+// lose their adjoint, which flows to the values written there.
+func (r *rev) scatterRev(s *core.Stmt, e *core.Scatter) {
+	w := r.atom(e.W)
+	outs := r.recomputeMap(w, e.Arrs, e.Index, e.Map)
+	mapAdj := make([]core.Atom, len(e.Map.Ret))
+	for j, d := range e.Dests {
+		adj := r.adjOf(s.Pat[j])
+		if adj == nil {
+			continue
+		}
+		av := adj.(*core.Var)
+		is, vals := outs[2*j], outs[2*j+1]
+		n := r.let("n", &core.SizeExp{Arr: av, Dim: 0})
+		ks := r.let("k", &core.IotaExp{N: w, Start: core.IntConst(core.I64, 0), Step: core.IntConst(core.I64, 1), T: core.I64})
+		ix, kv := r.fresh("ix", core.Scalar(core.I64)), r.fresh("k", core.Scalar(core.I64))
+		none := r.let("winner", &core.ReplicateExp{N: n, V: core.IntConst(core.I64, -1)})
+		winner := r.let("winner", &core.Scatter{W: w, Arrs: []*core.Var{is, ks},
+			Map:   &core.Lambda{Params: []*core.Var{ix, kv}, Body: &core.Body{Result: []core.Atom{ix, kv}}, Ret: []core.Type{ix.Type, kv.Type}},
+			Dests: []*core.Var{none}})
+		mapAdj[2*j+1] = r.gatherAdj(w, is, av, winner)
+		// The destination's adjoint with the written positions zeroed.
+		ix = r.fresh("ix", core.Scalar(core.I64))
+		v := r.fresh("v", vals.Type.Row())
+		zb := r.nested(func() []core.Atom { return []core.Atom{ix, r.zero(v)} })
+		cleared := r.let("adj", &core.Scatter{W: w, Arrs: []*core.Var{is, vals},
+			Map:   &core.Lambda{Params: []*core.Var{ix, v}, Body: zb, Ret: []core.Type{ix.Type, v.Type}},
+			Dests: []*core.Var{r.let("adj", &core.CopyExp{Arr: av})}})
+		r.addAdj(d, cleared)
+	}
+	r.mapRev(w, &core.Screma{W: e.W, Arrs: e.Arrs, Index: e.Index, Map: e.Map}, mapAdj)
 }

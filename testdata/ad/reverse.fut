@@ -98,3 +98,13 @@ entry scan_rows (m: [][2]f64) =
   ( vjp (scan (map2 (+)) [0, 0]) m [[1, 2], [1, 2], [1, 2]]
   , vjp (scan (+) 0) (map (\r -> r[0]) m) [1, 1, 1]
   )
+
+-- scatter and reduce_by_index ignore indices outside the destination, and
+-- so do their adjoints.
+-- ==
+-- entry: out_of_bounds
+-- input { [1.0, 2.0, 3.0, 4.0] } output { [10.0, 0.0, 20.0, 0.0] [1.0, 0.0, 10.0, 1.0] }
+entry out_of_bounds (xs: []f64) =
+  ( vjp (\a -> scatter (replicate 2 0) [0, 5, 1, -1] a) xs [10, 20]
+  , vjp (\a -> reduce_by_index (replicate 2 0) (+) 0 [0, -1, 1, 0] a) xs [1, 10]
+  )
