@@ -172,12 +172,12 @@ func (f *fwd) screma(s *core.Stmt, e *core.Screma) {
 	k := 0
 	groups := func(ops [][]core.Atom) {
 		for _, ne := range ops {
-			any := false
+			some := false
 			for j := range ne {
-				any = any || want[k+j]
+				some = some || want[k+j]
 			}
 			for j := range ne {
-				want[k+j] = any && differentiable(e.Map.Ret[k+j].Elem)
+				want[k+j] = some && differentiable(e.Map.Ret[k+j].Elem)
 			}
 			k += len(ne)
 		}
@@ -319,13 +319,13 @@ func (f *fwd) hist(s *core.Stmt, e *core.Hist) {
 	k := 0
 	for i, op := range e.Ops {
 		n := len(op.Neutral)
-		any := false
+		some := false
 		for j := 0; j < n; j++ {
-			any = any || ml.tans[k+1+j] != nil || f.tanOf(op.Dests[j]) != nil
+			some = some || ml.tans[k+1+j] != nil || f.tanOf(op.Dests[j]) != nil
 		}
 		wants[i] = make([]bool, n)
 		for j := 0; j < n; j++ {
-			wants[i][j] = any && differentiable(op.Dests[j].Type.Elem)
+			wants[i][j] = some && differentiable(op.Dests[j].Type.Elem)
 		}
 		k += 1 + n
 	}

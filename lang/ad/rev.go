@@ -99,11 +99,11 @@ func (r *rev) forward(stmts []*core.Stmt) {
 func (r *rev) backward(stmts []*core.Stmt) {
 	for i := len(stmts) - 1; i >= 0 && !r.unsupported && r.err == nil; i-- {
 		s := stmts[i]
-		any := false
+		some := false
 		for _, p := range s.Pat {
-			any = any || r.adj[p.Name] != nil
+			some = some || r.adj[p.Name] != nil
 		}
-		if !any {
+		if !some {
 			continue
 		}
 		saved := r.pos
@@ -410,12 +410,12 @@ func (r *rev) scremaRev(s *core.Stmt, e *core.Screma) {
 		for _, op := range e.Reds {
 			n := len(op.Neutral)
 			seeds := make([]core.Atom, n)
-			any := false
+			some := false
 			for j := 0; j < n; j++ {
 				seeds[j] = r.adjOf(s.Pat[ns+k+j])
-				any = any || seeds[j] != nil
+				some = some || seeds[j] != nil
 			}
-			if any {
+			if some {
 				adjs := r.reduceRev(w, op, r.atoms(op.Neutral), ys[k:k+n], seeds)
 				copy(mapAdj[ns+k:ns+k+n], adjs)
 			}
@@ -439,11 +439,11 @@ func liftTypes(ts []core.Type) []core.Type {
 // of the element (arrays) and those of the active free variables, which a
 // reduction with + sums over the elements.
 func (r *rev) mapRev(w core.Atom, e *core.Screma, adjs []core.Atom) {
-	any := false
+	some := false
 	for _, a := range adjs {
-		any = any || a != nil
+		some = some || a != nil
 	}
-	if !any {
+	if !some {
 		return
 	}
 	free := r.lambdaFree(e.Map)
