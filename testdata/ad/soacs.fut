@@ -95,3 +95,13 @@ entry jacobian (xs: [2]f64) =
 -- entry: pointwise
 -- input { [0.0, 1.0] } output { [1.0, 0.5403023058681398] }
 entry pointwise (xs: []f64) = map (\x -> jvp f64.sin x 1) xs
+
+-- reduce_by_index with min: each bin's derivative follows the element it
+-- picked (forward mode pairs values with tangents; reverse mode takes
+-- forward passes for an operator other than +).
+-- ==
+-- entry: bin_min
+-- input { [5.0, 3.0, 4.0] } output { [2.0, 3.0] [0.0, 1.0, 10.0] }
+entry bin_min (vs: []f64) =
+  let f (a: []f64) = reduce_by_index (replicate 2 f64.inf) f64.min f64.inf [0, 0, 1] a
+  in (jvp f vs [1, 2, 3], vjp f vs [1, 10])
