@@ -54,6 +54,29 @@ func (l *lowerer) inlineLambda(pos source.Pos, lam *core.Lambda, args []core.Ato
 	return lam.Body.Result, nil
 }
 
+// sameShapes asserts at run time that each array of got has the shape of
+// the corresponding array of want, from dimension skip of got on (a seed
+// array of jmp has one more, outer, dimension), so that a tangent or
+// cotangent of the wrong shape is an error at the call and not an
+// out-of-bounds read inside the derivative.
+func (l *lowerer) sameShapes(pos source.Pos, want, got []core.Atom, skip int, msg string) error {
+	for i, w := range want {
+		wt := w.AtomType()
+		for d := 0; d < wt.Rank; d++ {
+			a, err := l.size(pos, w, d)
+			if err != nil {
+				return err
+			}
+			b, err := l.size(pos, got[i], d+skip)
+			if err != nil {
+				return err
+			}
+			l.assertEq(pos, a, b, msg)
+		}
+	}
+	return nil
+}
+
 // transform is ad.JVP or ad.VJP of lam, as an error at pos where it fails.
 func (l *lowerer) transform(reverse bool, lam *core.Lambda, pos source.Pos) (*core.Lambda, error) {
 	if reverse {
@@ -71,6 +94,9 @@ func jvpB(withPrimal bool) builtinImpl {
 		}
 		jl, err := l.transform(false, lam, pos)
 		if err != nil {
+			return value{}, err
+		}
+		if err := l.sameShapes(pos, args[1].atoms, args[2].atoms, 0, f.name+": the tangent's shape differs from the argument's"); err != nil {
 			return value{}, err
 		}
 		out, err := l.inlineLambda(pos, jl, append(append([]core.Atom{}, args[1].atoms...), args[2].atoms...))
@@ -102,6 +128,9 @@ func vjpB(withPrimal bool) builtinImpl {
 			return value{}, err
 		}
 		n := len(lam.Ret)
+		if err := l.sameShapes(pos, out[:n], args[2].atoms, 0, f.name+": the cotangent's shape differs from the result's"); err != nil {
+			return value{}, err
+		}
 		y, dx := value{t: rt, atoms: out[:n]}, value{t: normalize(args[1].t), atoms: out[n:]}
 		if withPrimal {
 			return tupleValue([]value{y, dx}), nil
@@ -125,6 +154,11 @@ func jmpB(reverse, withPrimal bool) builtinImpl {
 		tl, err := l.transform(reverse, lam, pos)
 		if err != nil {
 			return value{}, err
+		}
+		if !reverse {
+			if err := l.sameShapes(pos, args[1].atoms, args[2].atoms, 1, f.name+": a tangent's shape differs from the argument's"); err != nil {
+				return value{}, err
+			}
 		}
 		params := make([]*core.Var, len(in.arrs))
 		for i, a := range in.arrs {
