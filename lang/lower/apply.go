@@ -201,9 +201,10 @@ func (l *lowerer) checkResult(c ctx, ret syntax.TypeExpr, v value, pos source.Po
 
 func (l *lowerer) checkResultSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom, depth int, pos source.Pos) error {
 	switch te := te.(type) {
-	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr, *syntax.NamedTypeExpr:
+	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr, *syntax.NamedTypeExpr, *syntax.SumTypeExpr:
 		// Sizes inside a type abbreviation or a type parameter are not
-		// written here: like bindSizes, the check does not look inside.
+		// written here: like bindSizes, the check does not look inside
+		// (nor inside a sum type's payloads).
 		return nil
 	case *syntax.UniqueTypeExpr:
 		return l.checkResultSizes(c, te.Elem, atoms, depth, pos)
@@ -377,7 +378,7 @@ func typeExprWidth(te syntax.TypeExpr) int {
 		return n
 	case *syntax.UniqueTypeExpr:
 		return typeExprWidth(te.Elem)
-	case *syntax.NamedTypeExpr:
+	case *syntax.NamedTypeExpr, *syntax.SumTypeExpr:
 		return -1 // known from the checker's types only
 	case *syntax.RecordTypeExpr:
 		n := 0
@@ -399,9 +400,9 @@ func typeExprWidth(te syntax.TypeExpr) int {
 // value, a size already known is checked, an unknown name is bound.
 func (l *lowerer) bindSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom, depth int, pos source.Pos) error {
 	switch te := te.(type) {
-	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr, *syntax.NamedTypeExpr, *syntax.RecordTypeExpr:
+	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr, *syntax.NamedTypeExpr, *syntax.RecordTypeExpr, *syntax.SumTypeExpr:
 		// Sizes named inside a type abbreviation or a type parameter
-		// are not bound by the pattern.
+		// (or a sum type's payloads) are not bound by the pattern.
 		return nil
 	case *syntax.UniqueTypeExpr:
 		return l.bindSizes(c, te.Elem, atoms, depth, pos)
@@ -932,6 +933,14 @@ func walkExpr(x syntax.Expr, f func(syntax.Expr)) {
 		idx(x.Indices)
 		w(x.Val)
 	case *syntax.Lambda:
+		w(x.Body)
+	case *syntax.Constr:
+		w(x.Args...)
+	case *syntax.ConTest:
+		w(x.X)
+	case *syntax.ConField:
+		w(x.X)
+	case *syntax.Match:
 		w(x.Body)
 	case *syntax.Loop:
 		w(x.Init, x.Body)

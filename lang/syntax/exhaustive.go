@@ -46,7 +46,11 @@ func wilds(n int) []*mpat {
 
 // missing returns a vector of n values that no row of rows matches, and
 // whether there is one.
-func missing(rows [][]*mpat, n int) ([]string, bool) {
+func missing(rows [][]*mpat, n int) ([]string, bool) { return missingWith(rows, n, nil) }
+
+// missing1 is missing for a column without constructors; sigs is passed on
+// to the columns below (sums.go).
+func missing1(rows [][]*mpat, n int, sigs func(Expr) []ConSig) ([]string, bool) {
 	if n == 0 {
 		return nil, len(rows) == 0
 	}
@@ -78,7 +82,7 @@ func missing(rows [][]*mpat, n int) ([]string, bool) {
 				spec = append(spec, append(wilds(k), rest(r)...))
 			}
 		}
-		w, ok := missing(spec, k+n-1)
+		w, ok := missingWith(spec, k+n-1, sigs)
 		if !ok {
 			return nil, false
 		}
@@ -105,7 +109,7 @@ func missing(rows [][]*mpat, n int) ([]string, bool) {
 				spec = append(spec, append(wilds(len(names)), rest(r)...))
 			}
 		}
-		w, ok := missing(spec, len(names)+n-1)
+		w, ok := missingWith(spec, len(names)+n-1, sigs)
 		if !ok {
 			return nil, false
 		}
@@ -123,7 +127,7 @@ func missing(rows [][]*mpat, n int) ([]string, bool) {
 					spec = append(spec, rest(r))
 				}
 			}
-			if w, ok := missing(spec, n-1); ok {
+			if w, ok := missingWith(spec, n-1, sigs); ok {
 				return append([]string{boolText(b)}, w...), true
 			}
 		}
@@ -137,7 +141,7 @@ func missing(rows [][]*mpat, n int) ([]string, bool) {
 			def = append(def, rest(r))
 		}
 	}
-	w, ok := missing(def, n-1)
+	w, ok := missingWith(def, n-1, sigs)
 	if !ok {
 		return nil, false
 	}

@@ -268,6 +268,9 @@ func (p *parser) innerPat(lex *lexer.PeekingLexer) (Pat, error) {
 // associative).
 func (p *parser) typ(lex *lexer.PeekingLexer) (TypeExpr, error) {
 	start := lex.Peek().Pos.Offset
+	if p.isConstrTok(lex.Peek()) {
+		return p.sumType(lex)
+	}
 	param, err := p.typeTerm(lex)
 	if err != nil {
 		return nil, err

@@ -73,6 +73,7 @@ type checker struct {
 	abbrevDims map[string]Dim
 	polyUses   []polyUse
 	generalize *syntax.ValDecl
+	matches    []*syntax.Match // matches with constructors (sums.go)
 
 	// localPolys are the polymorphic local functions, localUses their
 	// uses, localInsts their instances by type (localpoly.go).
@@ -110,6 +111,7 @@ func (c *checker) begin() {
 	c.instDims = map[*syntax.Var]map[string]Dim{}
 	c.unflatVars = map[*syntax.Var]bool{}
 	c.indexVars, c.typeNames, c.polyUses, c.generalize = nil, nil, nil, nil
+	c.matches = nil
 }
 
 func (c *checker) lookupGlobal(name string) *Object {
@@ -498,6 +500,7 @@ func (c *checker) finish(result Type) {
 			c.s.unify(v, Prim{T: core.I64}, false)
 		}
 	}
+	c.s.closeSums()
 	for _, v := range c.s.vars {
 		if v.ref == nil && v.prims != 0 {
 			v.ref = Prim{T: v.prims.defaultPrim()}
@@ -540,6 +543,7 @@ func (c *checker) finish(result Type) {
 		c.info.Types[e] = t
 		ambiguous(pos(e), t, "this expression")
 	}
+	c.checkMatches()
 	// What is still unsolved was reported (or follows from an error):
 	// make it an error type so that no variable outlives its declaration.
 	for _, v := range c.s.vars {
@@ -1071,6 +1075,8 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		return c.lambda(sc, e, hint)
 	case *syntax.Loop:
 		return c.loop(sc, e)
+	case *syntax.Constr, *syntax.ConTest, *syntax.ConField, *syntax.Match:
+		return c.sumExpr(sc, e, hint)
 	case nil:
 		c.errorf(source.Pos{}, "internal error: missing expression")
 		return errT

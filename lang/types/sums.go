@@ -1,0 +1,331 @@
+package types
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/arepl/arepl/lang/core"
+	"github.com/arepl/arepl/lang/syntax"
+)
+
+// Sum types are structural, as in Futhark: `#some i32 | #none` is the same
+// type wherever it is written, and a constructor alone (`#some 3`) has a
+// type that is only known to be "a sum type with constructor some of
+// payload i32" until unification or an ascription says which.
+//
+// A sum type is represented as a record (a Tuple with Names) whose first
+// field, named "#", is the tag (u8) and whose other fields, named "#c"
+// for each constructor c in Futhark's order (sorted by name), are tuples
+// of the constructors' payloads. Every stage after the checker then sees
+// a tuple: lowering writes a sum value as the tag and every constructor's
+// payload, the inactive ones zero, which is Futhark's representation, so
+// the core IR, fusion and both backends need nothing new. Unification,
+// zonking and the rest of the solver's walks treat it as the record it
+// is; equal sum types are equal records. Field names starting with "#"
+// cannot be written, so no record is ever mistaken for a sum.
+//
+// The open type of a lone constructor is a constraint on a type variable
+// (tyVar.cons): the constructors known so far and their payloads. Binding
+// such a variable to a sum type checks that each known constructor is in
+// it with as many payload components and unifies the payloads; binding
+// two such variables merges their constructors. A variable that is still
+// open when its declaration ends becomes the sum of exactly its known
+// constructors (closeSums).
+
+// sumTag is the name of a sum type's tag field.
+const sumTag = "#"
+
+// IsSum reports whether t is a sum type (a Tuple whose first field is the
+// tag).
+func IsSum(t *Tuple) bool { return len(t.Names) > 0 && t.Names[0] == sumTag }
+
+// SumConstructor returns the position of constructor name in the sum type
+// t (the tag it gets is that position minus one) and its payload; -1 when
+// t has no such constructor.
+func SumConstructor(t *Tuple, name string) (int, *Tuple) {
+	i := t.FieldIndex(sumTag + name)
+	if i <= 0 {
+		return -1, nil
+	}
+	p, _ := t.Elems[i].(*Tuple)
+	return i, p
+}
+
+// SumConstructors lists the constructor names of the sum type t in tag
+// order, without the "#".
+func SumConstructors(t *Tuple) []string {
+	out := make([]string, 0, len(t.Names)-1)
+	for _, n := range t.Names[1:] {
+		out = append(out, strings.TrimPrefix(n, sumTag))
+	}
+	return out
+}
+
+// sumOf is the sum type with exactly the constructors cons.
+func sumOf(cons map[string][]Type) *Tuple {
+	names := make([]string, 0, len(cons))
+	for n := range cons {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	t := &Tuple{Elems: []Type{Prim{T: core.U8}}, Names: []string{sumTag}}
+	for _, n := range names {
+		t.Names = append(t.Names, sumTag+n)
+		t.Elems = append(t.Elems, &Tuple{Elems: append([]Type{}, cons[n]...)})
+	}
+	return t
+}
+
+// sumString writes a sum type as Futhark does: `#none | #some i32`.
+func sumString(t *Tuple) string {
+	parts := make([]string, 0, len(t.Elems)-1)
+	for i := 1; i < len(t.Elems); i++ {
+		con := []string{t.Names[i]}
+		if p, ok := t.Elems[i].(*Tuple); ok {
+			for _, e := range p.Elems {
+				s := e.String()
+				if strings.ContainsAny(s, " ") && !strings.HasPrefix(s, "(") && !strings.HasPrefix(s, "{") {
+					s = "(" + s + ")"
+				}
+				con = append(con, s)
+			}
+		}
+		parts = append(parts, strings.Join(con, " "))
+	}
+	return strings.Join(parts, " | ")
+}
+
+// sumTypeExpr resolves a written sum type.
+func (c *checker) sumTypeExpr(ctx *tyCtx, te *syntax.SumTypeExpr) Type {
+	cons := map[string][]Type{}
+	for _, con := range te.Cons {
+		if _, dup := cons[con.Name]; dup {
+			c.errorf(con.Pos(), "Duplicate constructor #%s in sum type", con.Name)
+			continue
+		}
+		ps := make([]Type, len(con.Payload))
+		for i, pt := range con.Payload {
+			ps[i] = c.typeExpr(ctx, pt)
+			if containsArrow(ps[i]) {
+				c.errorf(pos(pt), "Contructor #%s may not carry a function (type %s)", con.Name, showType(c.s.zonk(ps[i])))
+				ps[i] = errT
+			}
+		}
+		cons[con.Name] = ps
+	}
+	if len(cons) > 255 {
+		c.errorf(te.Pos(), "a sum type has at most 255 constructors, not %d", len(cons))
+	}
+	return sumOf(cons)
+}
+
+// openSum is a fresh variable for "a sum type with constructor name and
+// these payload types".
+func (s *solver) openSum(name string, payload []Type) *tyVar {
+	v := s.fresh()
+	v.noFun = true
+	v.cons = map[string][]Type{name: payload}
+	return v
+}
+
+// constr checks a constructor application `#name args`.
+func (c *checker) constr(sc *scope, e *syntax.Constr, hint Type) Type {
+	var hs []Type
+	if h, ok := c.hintOf(hint).(*Tuple); ok && IsSum(h) {
+		if _, p := SumConstructor(h, e.Name); p != nil && len(p.Elems) == len(e.Args) {
+			hs = p.Elems
+		}
+	}
+	args := make([]Type, len(e.Args))
+	for i, a := range e.Args {
+		var h Type
+		if hs != nil {
+			h = hs[i]
+		}
+		args[i] = c.expr(sc, a, h)
+		if !c.noFun(pos(a), args[i], "a constructor's payload may not be a function") {
+			args[i] = errT
+		}
+	}
+	return c.s.openSum(e.Name, args)
+}
+
+// conPayload requires x's type to be a sum type with constructor name of
+// arity components, and returns their types.
+func (c *checker) conPayload(sc *scope, x syntax.Expr, name string, arity int) []Type {
+	xt := c.expr(sc, x, nil)
+	ps := make([]Type, arity)
+	for i := range ps {
+		ps[i] = c.s.fresh()
+	}
+	if m := c.s.unify(c.s.openSum(name, ps), xt, false); m != nil {
+		args := strings.Repeat(" _", arity)
+		c.errorf(pos(x), "pattern #%s%s cannot match a value of type %s", name, args, showType(c.s.zonk(xt)))
+		for i := range ps {
+			ps[i] = errT
+		}
+	}
+	return ps
+}
+
+// sumExpr checks the sum-type expression nodes (a hook of expr1).
+func (c *checker) sumExpr(sc *scope, e syntax.Expr, hint Type) Type {
+	switch e := e.(type) {
+	case *syntax.Constr:
+		return c.constr(sc, e, hint)
+	case *syntax.ConTest:
+		c.conPayload(sc, e.X, e.Name, e.Arity)
+		return Prim{T: core.Bool}
+	case *syntax.ConField:
+		return c.conPayload(sc, e.X, e.Name, e.Arity)[e.Field]
+	case *syntax.Match:
+		t := c.expr(sc, e.Body, hint)
+		c.matches = append(c.matches, e)
+		return t
+	}
+	c.errorf(pos(e), "internal error: unknown expression %T", e)
+	return errT
+}
+
+// bindCons merges v's constructor constraint into t, which v is being
+// bound to (bind's hook): t must be a sum type with v's constructors, or
+// a variable that may become one.
+func (s *solver) bindCons(v *tyVar, t Type) *mismatch {
+	if w, ok := t.(*tyVar); ok && w.cons != nil && v.prims != 0 {
+		return &mismatch{}
+	}
+	if v.cons == nil {
+		return nil
+	}
+	names := make([]string, 0, len(v.cons))
+	for n := range v.cons {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	switch u := t.(type) {
+	case errType:
+		return nil
+	case *tyVar:
+		if u.prims != 0 {
+			return &mismatch{}
+		}
+		if u.cons == nil {
+			u.cons = map[string][]Type{}
+		}
+		u.noFun = true
+		for _, n := range names {
+			ps := v.cons[n]
+			qs, ok := u.cons[n]
+			if !ok {
+				u.cons[n] = ps
+				continue
+			}
+			if len(qs) != len(ps) {
+				return &mismatch{}
+			}
+			for i := range ps {
+				if m := s.unify(ps[i], qs[i], false); m != nil {
+					return m
+				}
+			}
+		}
+		return nil
+	case *Tuple:
+		if !IsSum(u) {
+			return &mismatch{}
+		}
+		for _, n := range names {
+			ps := v.cons[n]
+			_, p := SumConstructor(u, n)
+			if p == nil || len(p.Elems) != len(ps) {
+				return &mismatch{}
+			}
+			for i := range ps {
+				if m := s.unify(ps[i], p.Elems[i], false); m != nil {
+					return m
+				}
+			}
+		}
+		return nil
+	}
+	return &mismatch{}
+}
+
+// closeSums makes every variable that is still an open sum the sum of
+// exactly the constructors it met (at the end of a declaration).
+func (s *solver) closeSums() {
+	for _, v := range s.vars {
+		if v.ref == nil && v.cons != nil {
+			v.ref = sumOf(v.cons)
+		}
+	}
+}
+
+// checkMatches reports the matches with constructor patterns that leave
+// a value unmatched, in Futhark's words, once the declaration's types are
+// known.
+func (c *checker) checkMatches() {
+	for _, m := range c.matches {
+		w := m.Unmatched(func(path syntax.Expr) []syntax.ConSig {
+			t, ok := c.s.shallow(c.pathType(m, path)).(*Tuple)
+			if !ok || !IsSum(t) {
+				return nil
+			}
+			sigs := make([]syntax.ConSig, len(t.Elems)-1)
+			for i, n := range SumConstructors(t) {
+				p, _ := t.Elems[i+1].(*Tuple)
+				if p == nil {
+					return nil
+				}
+				sigs[i] = syntax.ConSig{Name: n, Arity: len(p.Elems)}
+			}
+			return sigs
+		})
+		if w != "" {
+			c.errorf(m.Pos(), "Unmatched cases in match expression: %s", w)
+		}
+	}
+	c.matches = nil
+}
+
+// pathType is the type of a path into m's scrutinee (the scrutinee's
+// variable, projections and payload components), which may be a node that
+// the expansion made but did not keep (the last case is taken untested).
+func (c *checker) pathType(m *syntax.Match, x syntax.Expr) Type {
+	if t, ok := c.info.Types[x]; ok {
+		return t
+	}
+	switch x := x.(type) {
+	case *syntax.Var:
+		return c.info.Types[m.Scrut]
+	case *syntax.Project:
+		t, ok := c.s.shallow(c.pathType(m, x.X)).(*Tuple)
+		if !ok {
+			return nil
+		}
+		i := x.Field
+		if x.Name != "" {
+			i = t.FieldIndex(x.Name)
+		}
+		if i < 0 || i >= len(t.Elems) {
+			return nil
+		}
+		return t.Elems[i]
+	case *syntax.ConField:
+		t, ok := c.s.shallow(c.pathType(m, x.X)).(*Tuple)
+		if !ok || !IsSum(t) {
+			return nil
+		}
+		_, p := SumConstructor(t, x.Name)
+		if p == nil || x.Field >= len(p.Elems) {
+			return nil
+		}
+		return p.Elems[x.Field]
+	}
+	return nil
+}
+
+// describeCons describes an open sum for messages.
+func describeCons(cons map[string][]Type) string {
+	return sumOf(cons).String() + " | ..."
+}
