@@ -120,7 +120,7 @@ func FormatRun(t types.Type, vs []Value) (string, error) {
 	var lines []string
 	var walk func(t types.Type, vs []Value) error
 	walk = func(t types.Type, vs []Value) error {
-		if tup, ok := t.(*types.Tuple); ok {
+		if tup, ok := t.(*types.Tuple); ok && !types.IsSum(tup) {
 			for _, e := range tup.Elems {
 				n := leafCount(e)
 				if err := walk(e, vs[:n]); err != nil {
@@ -369,6 +369,9 @@ func (p *printer) value(t types.Type, vs []Value, summarising bool) error {
 		p.scalar(vs[0], 0)
 		return nil
 	case *types.Tuple:
+		if types.IsSum(t) {
+			return p.sum(t, vs, summarising)
+		}
 		open, close := byte('('), byte(')')
 		if t.Names != nil {
 			open, close = '{', '}' // a record: {a = 1, b = 2}, as Futhark prints it

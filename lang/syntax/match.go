@@ -116,15 +116,17 @@ func (p *parser) match(lex *lexer.PeekingLexer) (Expr, error) {
 			body = &LetIn{At: armAt, Pat: lets[k].pat, Val: lets[k].val, Body: body}
 		}
 		taken := &LetIn{At: armAt, Pat: bind, Val: v(a.pat.at), Body: body}
+		if chain == nil && withCons && len(conds) > 0 {
+			// The last case is taken untested, but its constructors
+			// must still be checked against the scrutinee's type:
+			// its test is bound and unused.
+			taken = &LetIn{At: armAt, Pat: &WildPat{At: a.pat.at}, Val: andAll(conds, a.pat.at), Body: taken}
+		}
 		if chain == nil || len(conds) == 0 {
 			chain = taken
 			continue
 		}
-		cond := conds[0]
-		for _, c := range conds[1:] {
-			cond = &BinOp{At: a.pat.at, Op: "&&", OpPos: a.pat.at.Pos(), Lhs: cond, Rhs: c}
-		}
-		chain = &If{At: at, Cond: cond, Then: taken, Else: chain}
+		chain = &If{At: at, Cond: andAll(conds, a.pat.at), Then: taken, Else: chain}
 	}
 	whole := &LetIn{At: at, Pat: &IdPat{At: At{scrut.Span()}, Name: matchScrutinee}, Val: scrut, Body: chain}
 	if withCons {
@@ -277,4 +279,13 @@ func (p *parser) matchInner(lex *lexer.PeekingLexer) (*mpat, error) {
 		return mp, nil
 	}
 	return nil, p.unexpected(t, "pattern")
+}
+
+// andAll is the conjunction of a case's tests.
+func andAll(conds []Expr, at At) Expr {
+	cond := conds[0]
+	for _, c := range conds[1:] {
+		cond = &BinOp{At: at, Op: "&&", OpPos: at.Pos(), Lhs: cond, Rhs: c}
+	}
+	return cond
 }

@@ -318,7 +318,12 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 			return nil, p.unexpected(c, `"]"`)
 		}
 		lex.Next()
-		elem, err := p.typeTerm(lex)
+		var elem TypeExpr
+		if p.isConstrTok(lex.Peek()) {
+			elem, err = p.sumType(lex) // []#foo | #bar, as in Futhark
+		} else {
+			elem, err = p.typeTerm(lex)
+		}
 		if err != nil {
 			return nil, err
 		}

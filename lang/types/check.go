@@ -74,6 +74,7 @@ type checker struct {
 	polyUses   []polyUse
 	generalize *syntax.ValDecl
 	matches    []*syntax.Match // matches with constructors (sums.go)
+	sumUses    []sumUse        // constructor applications (sums.go)
 
 	// localPolys are the polymorphic local functions, localUses their
 	// uses, localInsts their instances by type (localpoly.go).
@@ -111,7 +112,7 @@ func (c *checker) begin() {
 	c.instDims = map[*syntax.Var]map[string]Dim{}
 	c.unflatVars = map[*syntax.Var]bool{}
 	c.indexVars, c.typeNames, c.polyUses, c.generalize = nil, nil, nil, nil
-	c.matches = nil
+	c.matches, c.sumUses = nil, nil
 }
 
 func (c *checker) lookupGlobal(name string) *Object {
@@ -237,6 +238,9 @@ func (c *checker) unsharedFields(a, b Type) string {
 			break
 		}
 		a, b = aa.Elem, ba.Elem
+	}
+	if s := c.unsharedCons(a, b); s != "" {
+		return s
 	}
 	ra, ok1 := c.s.shallow(a).(*Tuple)
 	rb, ok2 := c.s.shallow(b).(*Tuple)
@@ -500,7 +504,7 @@ func (c *checker) finish(result Type) {
 			c.s.unify(v, Prim{T: core.I64}, false)
 		}
 	}
-	c.s.closeSums()
+	c.closeSums()
 	for _, v := range c.s.vars {
 		if v.ref == nil && v.prims != 0 {
 			v.ref = Prim{T: v.prims.defaultPrim()}

@@ -147,7 +147,9 @@ func (c *checker) constr(sc *scope, e *syntax.Constr, hint Type) Type {
 			args[i] = errT
 		}
 	}
-	return c.s.openSum(e.Name, args)
+	v := c.s.openSum(e.Name, args)
+	c.sumUses = append(c.sumUses, sumUse{v, e})
+	return v
 }
 
 // conPayload requires x's type to be a sum type with constructor name of
@@ -160,12 +162,35 @@ func (c *checker) conPayload(sc *scope, x syntax.Expr, name string, arity int) [
 	}
 	if m := c.s.unify(c.s.openSum(name, ps), xt, false); m != nil {
 		args := strings.Repeat(" _", arity)
-		c.errorf(pos(x), "pattern #%s%s cannot match a value of type %s", name, args, showType(c.s.zonk(xt)))
+		if n, ok := c.conArity(xt, name); ok && n != arity {
+			c.errorf(pos(x), "pattern #%s%s and type %s: constructors #%s differ in arity (%d and %d)", name, args, showType(c.s.zonk(xt)), name, arity, n)
+		} else {
+			c.errorf(pos(x), "pattern #%s%s cannot match a value of type %s", name, args, showType(c.s.zonk(xt)))
+		}
 		for i := range ps {
 			ps[i] = errT
 		}
 	}
 	return ps
+}
+
+// conArity is the number of payload components of constructor name in
+// the (possibly open) sum type t.
+func (c *checker) conArity(t Type, name string) (int, bool) {
+	switch t := c.s.shallow(t).(type) {
+	case *Tuple:
+		if !IsSum(t) {
+			return 0, false
+		}
+		if _, p := SumConstructor(t, name); p != nil {
+			return len(p.Elems), true
+		}
+	case *tyVar:
+		if ps, ok := t.cons[name]; ok {
+			return len(ps), true
+		}
+	}
+	return 0, false
 }
 
 // sumExpr checks the sum-type expression nodes (a hook of expr1).
@@ -251,20 +276,97 @@ func (s *solver) bindCons(v *tyVar, t Type) *mismatch {
 	return &mismatch{}
 }
 
-// closeSums makes every variable that is still an open sum the sum of
-// exactly the constructors it met (at the end of a declaration).
-func (s *solver) closeSums() {
-	for _, v := range s.vars {
+// sumUse is a constructor application and its open type.
+type sumUse struct {
+	v *tyVar
+	e *syntax.Constr
+}
+
+// closeSums ends a declaration's open sums. The type of a constructor
+// application that nothing fixed is ambiguous, as in Futhark; a sum type
+// that only patterns describe (`def f x = match x case #a -> 1 case #b ->
+// 2`) becomes the sum of exactly the constructors they name.
+func (c *checker) closeSums() {
+	clean := len(c.errs) == c.errsAtStart
+	for _, u := range c.sumUses {
+		if v, ok := c.s.shallow(u.v).(*tyVar); ok && v.cons != nil {
+			if clean {
+				c.errorf(u.e.Pos(), "Type is ambiguous: %s; add a type annotation", describeCons(v.cons))
+			}
+			v.ref = sumOf(v.cons)
+		}
+	}
+	for _, v := range c.s.vars {
 		if v.ref == nil && v.cons != nil {
 			v.ref = sumOf(v.cons)
 		}
 	}
 }
 
+// unsharedCons names the constructors that only one of two sum types has
+// (Futhark's "Unshared constructors"), or is empty where a and b are not
+// both sum types (or one an open sum).
+func (c *checker) unsharedCons(a, b Type) string {
+	consOf := func(t Type) (map[string]bool, bool, bool) {
+		switch t := c.s.shallow(t).(type) {
+		case *Tuple:
+			if !IsSum(t) {
+				return nil, false, false
+			}
+			out := map[string]bool{}
+			for _, n := range SumConstructors(t) {
+				out[n] = true
+			}
+			return out, false, true
+		case *tyVar:
+			if t.cons == nil {
+				return nil, false, false
+			}
+			out := map[string]bool{}
+			for n := range t.cons {
+				out[n] = true
+			}
+			return out, true, true
+		}
+		return nil, false, false
+	}
+	ca, openA, okA := consOf(a)
+	cb, openB, okB := consOf(b)
+	if !okA || !okB {
+		return ""
+	}
+	var only []string
+	if !openA {
+		for n := range cb {
+			if !ca[n] {
+				only = append(only, "#"+n)
+			}
+		}
+	}
+	if !openB {
+		for n := range ca {
+			if !cb[n] {
+				only = append(only, "#"+n)
+			}
+		}
+	}
+	if len(only) == 0 {
+		return ""
+	}
+	sort.Strings(only)
+	return " (Unshared constructors: " + strings.Join(only, ", ") + ".)"
+}
+
 // checkMatches reports the matches with constructor patterns that leave
 // a value unmatched, in Futhark's words, once the declaration's types are
 // known.
 func (c *checker) checkMatches() {
+	if len(c.errs) > c.errsAtStart {
+		// A type error in a case (a constructor of the wrong arity)
+		// says more than what it leaves unmatched.
+		c.matches = nil
+		return
+	}
 	for _, m := range c.matches {
 		w := m.Unmatched(func(path syntax.Expr) []syntax.ConSig {
 			t, ok := c.s.shallow(c.pathType(m, path)).(*Tuple)
@@ -327,5 +429,5 @@ func (c *checker) pathType(m *syntax.Match, x syntax.Expr) Type {
 
 // describeCons describes an open sum for messages.
 func describeCons(cons map[string][]Type) string {
-	return sumOf(cons).String() + " | ..."
+	return "sum type " + sumOf(cons).String() + " | ..."
 }

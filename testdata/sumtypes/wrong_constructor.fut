@@ -1,6 +1,6 @@
 -- A constructor that the type lacks is a type error.
 -- ==
--- error: main returns #bar \| #foo i32 but its body has type #baz i32
+-- error: main returns #bar \| #foo i32 but its body has type sum type #baz i32 \| \.\.\. \(Unshared constructors: #baz\.\)
 
 type t = #foo i32 | #bar
 
