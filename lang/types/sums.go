@@ -165,7 +165,7 @@ func (c *checker) conPayload(sc *scope, x syntax.Expr, name string, arity int) [
 		if n, ok := c.conArity(xt, name); ok && n != arity {
 			c.errorf(pos(x), "pattern #%s%s and type %s: constructors #%s differ in arity (%d and %d)", name, args, showType(c.s.zonk(xt)), name, arity, n)
 		} else {
-			c.errorf(pos(x), "pattern #%s%s cannot match a value of type %s", name, args, showType(c.s.zonk(xt)))
+			c.errorf(pos(x), "Cannot unify type with constructors #%s%s with type %s: the pattern cannot match its value", name, args, showType(c.s.zonk(xt)))
 		}
 		for i := range ps {
 			ps[i] = errT

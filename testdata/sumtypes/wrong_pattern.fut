@@ -1,6 +1,6 @@
 -- A pattern whose constructor the scrutinee's type lacks is a type error.
 -- ==
--- error: pattern #baz _ cannot match a value of type #bar \| #foo i32
+-- error: Cannot unify type with constructors #baz _ with type #bar \| #foo i32
 
 type t = #foo i32 | #bar
 
