@@ -68,11 +68,7 @@ func (p *parser) match(lex *lexer.PeekingLexer) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	type arm struct {
-		pat  *mpat
-		body Expr
-	}
-	var arms []arm
+	var arms []matchArm
 	for p.isKeyword(lex.Peek(), "case") {
 		lex.Next()
 		mp, err := p.matchPat(lex)
@@ -87,11 +83,23 @@ func (p *parser) match(lex *lexer.PeekingLexer) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		arms = append(arms, arm{mp, body})
+		arms = append(arms, matchArm{mp, body})
 	}
 	if len(arms) == 0 {
 		return nil, p.unexpected(lex.Peek(), `"case"`)
 	}
+	return p.expandMatch(kw, At{p.spanOf(start, p.lastEnd(lex))}, scrut, arms)
+}
+
+// matchArm is one case of a match.
+type matchArm struct {
+	pat  *mpat
+	body Expr
+}
+
+// expandMatch writes the match of scrut against arms (at the keyword kw,
+// spanning at) as what it means.
+func (p *parser) expandMatch(kw *lexer.Token, at At, scrut Expr, arms []matchArm) (Expr, error) {
 	pats := make([]*mpat, len(arms))
 	for i, a := range arms {
 		pats[i] = a.pat
@@ -100,10 +108,9 @@ func (p *parser) match(lex *lexer.PeekingLexer) (Expr, error) {
 	for _, mp := range pats {
 		withCons = withCons || hasConstr(mp)
 	}
-	if w := unmatched(pats); !withCons && w != "" {
+	if w := unmatched(pats); !withCons && w != "" && kw != nil {
 		return nil, p.errorf(kw, "Unmatched cases in match expression: %s", w)
 	}
-	at := At{p.spanOf(start, p.lastEnd(lex))}
 	v := func(a At) Expr { return &Var{At: a, Name: matchScrutinee} }
 	// Build the chain of ifs from the last case back.
 	var chain Expr

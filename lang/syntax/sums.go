@@ -4,7 +4,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/arepl/arepl/lang/source"
 )
 
 // Sum types, Futhark's way: a sum type is written as its constructors,
@@ -404,3 +407,114 @@ func sumTypeString(t *SumTypeExpr) string {
 	}
 	return strings.Join(cons, " | ")
 }
+
+// ConPat is a constructor pattern outside match, `let #x y = e` or
+// `def f ((#x y): t)`: irrefutable where the type has that one
+// constructor. It never leaves the parser: a let or parameter bound by
+// one is rewritten into a match of one case (liftConPats), whose
+// exhaustiveness check rejects a type with other constructors, as
+// Futhark does; anywhere else it is an error.
+type ConPat struct {
+	At
+	mp  *mpat
+	tok lexer.Position // for errors, which participle positions
+}
+
+func (*ConPat) pat() {}
+
+// conPatOf returns the constructor pattern that p is, possibly ascribed,
+// with the ascription's type (nil when none).
+func conPatOf(p Pat) (*ConPat, TypeExpr) {
+	switch q := p.(type) {
+	case *ConPat:
+		return q, nil
+	case *AscribedPat:
+		if c, ok := q.Pat.(*ConPat); ok {
+			return c, q.Type
+		}
+	}
+	return nil, nil
+}
+
+// conParamName names the value a constructor parameter binds; the
+// leading underscore keeps it out of the way of the user's names.
+const conParamName = "_con_param"
+
+// liftConPats rewrites the parameters among params that are constructor
+// patterns into names, and body into a match of each such name against
+// its pattern; what remains may hold no constructor pattern.
+func (p *parser) liftConPats(params []Pat, body Expr) ([]Pat, Expr, error) {
+	out := append([]Pat{}, params...)
+	for i := len(params) - 1; i >= 0; i-- {
+		cp, typ := conPatOf(params[i])
+		if cp == nil {
+			continue
+		}
+		name := &IdPat{At: cp.At, Name: conParamName + strconv.Itoa(i)}
+		out[i] = name
+		if typ != nil {
+			out[i] = &AscribedPat{At: At{params[i].Span()}, Pat: name, Type: typ}
+		}
+		if body == nil {
+			return nil, nil, p.conPatError(cp)
+		}
+		at := At{spanJoin(params[i].Span(), body.Span())}
+		m, err := p.expandMatch(nil, at, &Var{At: cp.At, Name: name.Name}, []matchArm{{cp.mp, body}})
+		if err != nil {
+			return nil, nil, err
+		}
+		body = m
+	}
+	for _, q := range out {
+		if err := p.noConPat(q); err != nil {
+			return nil, nil, err
+		}
+	}
+	return out, body, nil
+}
+
+// letConPat rewrites `let #x y = val in body` into a match of one case.
+func (p *parser) letConPat(at At, pat Pat, val, body Expr) (Expr, bool, error) {
+	cp, typ := conPatOf(pat)
+	if cp == nil {
+		return nil, false, p.noConPat(pat)
+	}
+	if typ != nil {
+		val = &Ascribe{At: At{val.Span()}, X: val, Type: typ}
+	}
+	m, err := p.expandMatch(nil, at, val, []matchArm{{cp.mp, body}})
+	return m, true, err
+}
+
+// noConPat reports a constructor pattern inside p, where none may be.
+func (p *parser) noConPat(q Pat) error {
+	switch q := q.(type) {
+	case *ConPat:
+		return p.conPatError(q)
+	case *AscribedPat:
+		return p.noConPat(q.Pat)
+	case *TuplePat:
+		for _, e := range q.Elems {
+			if err := p.noConPat(e); err != nil {
+				return err
+			}
+		}
+	case *RecordPat:
+		for _, f := range q.Fields {
+			if f.Pat != nil {
+				if err := p.noConPat(f.Pat); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (p *parser) conPatError(cp *ConPat) error {
+	return participle.Errorf(cp.tok,
+		"a constructor pattern (#%s) is allowed in match, and as a whole let or parameter pattern, not here", cp.mp.con)
+}
+
+// spanJoin is the span from a's start to b's end.
+func spanJoin(a, b source.Span) source.Span { return source.Span{Start: a.Start, End: b.End} }
