@@ -182,8 +182,8 @@ func (p *parser) constr(lex *lexer.PeekingLexer, withArgs bool) (Expr, error) {
 			c.Args = append(c.Args, lam)
 			break
 		}
-		if !p.startsAtom(n) || p.isConstrTok(n) {
-			break
+		if !p.startsAtom(n) {
+			break // a constructor argument is a bare (nullary) one, as #none in `#pair 1 #none`
 		}
 		a, err := p.atom(lex)
 		if err != nil {

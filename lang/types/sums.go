@@ -107,7 +107,7 @@ func (c *checker) sumTypeExpr(ctx *tyCtx, te *syntax.SumTypeExpr) Type {
 		for i, pt := range con.Payload {
 			ps[i] = c.typeExpr(ctx, pt)
 			if containsArrow(ps[i]) {
-				c.errorf(pos(pt), "Contructor #%s may not carry a function (type %s)", con.Name, showType(c.s.zonk(ps[i])))
+				c.errorf(pos(pt), "Constructor #%s may not carry a function (type %s): arepl's sum types hold no functions", con.Name, showType(c.s.zonk(ps[i])))
 				ps[i] = errT
 			}
 		}
