@@ -24,6 +24,7 @@ const (
 	fnProject                    // (.0.1)
 	fnIndex                      // (.[i, j]): indices, lowered in info and sc
 	fnCompose                    // f >-> g: bound = [f, g], applied as g (f x)
+	fnBlank                      // an inactive payload of a sum type (sums.go): typ, gives zeros
 )
 
 // fnVal is a function value known at lowering time. bound holds the
@@ -79,6 +80,8 @@ func (l *lowerer) arity(f *fnVal) (int, error) {
 		return 1, nil
 	case fnCompose:
 		return 3, nil
+	case fnBlank:
+		return blankArity(f.typ), nil
 	}
 	return 0, source.Errorf(f.pos, "internal error: unknown function kind %d", f.kind)
 }
@@ -152,6 +155,8 @@ func (l *lowerer) call(f *fnVal, args []value, pos source.Pos) (value, error) {
 			return value{}, source.Errorf(pos, "internal error: projecting a function")
 		}
 		return project(pos, args[0], f.fields)
+	case fnBlank:
+		return l.zeroValue(pos, blankResult(f.typ))
 	}
 	return value{}, source.Errorf(pos, "internal error: unknown function kind %d", f.kind)
 }

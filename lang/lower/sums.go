@@ -36,7 +36,7 @@ func (l *lowerer) sumExpr(c ctx, x syntax.Expr) (value, error) {
 			}
 			args := make([]value, len(x.Args))
 			for j, a := range x.Args {
-				v, err := l.exprFO(c, a)
+				v, err := l.expr(c, a)
 				if err != nil {
 					return value{}, err
 				}
@@ -80,7 +80,7 @@ func (l *lowerer) sumOperand(c ctx, x syntax.Expr, name string, pos source.Pos) 
 	if err != nil {
 		return value{}, 0, err
 	}
-	v, err := l.exprFO(c, x)
+	v, err := l.expr(c, x)
 	return v, k, err
 }
 
@@ -133,6 +133,28 @@ func (l *lowerer) zeroValue(pos source.Pos, t types.Type) (value, error) {
 			atoms[i] = a
 		}
 		return value{t: t, atoms: atoms}, nil
+	case *types.Arrow:
+		// Applied only where the tag says another constructor is not
+		// taken (a case's body is lowered whatever the tag).
+		return value{fn: &fnVal{kind: fnBlank, typ: t, pos: pos}}, nil
 	}
 	return value{}, source.Errorf(pos, "a sum type's payload of type %v is not supported", t)
+}
+
+// blankArity is the number of arguments a blank function of type t takes
+// before it gives a first-order value.
+func blankArity(t types.Type) int {
+	n := 0
+	for a, ok := t.(*types.Arrow); ok; a, ok = a.Ret.(*types.Arrow) {
+		n++
+	}
+	return n
+}
+
+// blankResult is that first-order value's type.
+func blankResult(t types.Type) types.Type {
+	for a, ok := t.(*types.Arrow); ok; a, ok = t.(*types.Arrow) {
+		t = a.Ret
+	}
+	return t
 }

@@ -106,10 +106,6 @@ func (c *checker) sumTypeExpr(ctx *tyCtx, te *syntax.SumTypeExpr) Type {
 		ps := make([]Type, len(con.Payload))
 		for i, pt := range con.Payload {
 			ps[i] = c.typeExpr(ctx, pt)
-			if containsArrow(ps[i]) {
-				c.errorf(pos(pt), "Constructor #%s may not carry a function (type %s): arepl's sum types hold no functions", con.Name, showType(c.s.zonk(ps[i])))
-				ps[i] = errT
-			}
 		}
 		cons[con.Name] = ps
 	}
@@ -123,7 +119,6 @@ func (c *checker) sumTypeExpr(ctx *tyCtx, te *syntax.SumTypeExpr) Type {
 // these payload types".
 func (s *solver) openSum(name string, payload []Type) *tyVar {
 	v := s.fresh()
-	v.noFun = true
 	v.cons = map[string][]Type{name: payload}
 	return v
 }
@@ -143,9 +138,6 @@ func (c *checker) constr(sc *scope, e *syntax.Constr, hint Type) Type {
 			h = hs[i]
 		}
 		args[i] = c.expr(sc, a, h)
-		if !c.noFun(pos(a), args[i], "a constructor's payload may not be a function") {
-			args[i] = errT
-		}
 	}
 	v := c.s.openSum(e.Name, args)
 	c.sumUses = append(c.sumUses, sumUse{v, e})
@@ -237,7 +229,6 @@ func (s *solver) bindCons(v *tyVar, t Type) *mismatch {
 		if u.cons == nil {
 			u.cons = map[string][]Type{}
 		}
-		u.noFun = true
 		for _, n := range names {
 			ps := v.cons[n]
 			qs, ok := u.cons[n]
