@@ -156,7 +156,7 @@ func (l *lowerer) call(f *fnVal, args []value, pos source.Pos) (value, error) {
 		}
 		return project(pos, args[0], f.fields)
 	case fnBlank:
-		return l.zeroValue(pos, blankResult(f.typ))
+		return l.zeroValue(ctx{info: f.info, sc: f.sc}, pos, blankResult(f.typ))
 	}
 	return value{}, source.Errorf(pos, "internal error: unknown function kind %d", f.kind)
 }

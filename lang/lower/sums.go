@@ -27,7 +27,7 @@ func (l *lowerer) sumExpr(c ctx, x syntax.Expr) (value, error) {
 		comps := []value{{t: types.Prim{T: core.U8}, atoms: []core.Atom{core.IntConst(core.U8, int64(k-1))}}}
 		for i := 1; i < len(st.Elems); i++ {
 			if i != k {
-				z, err := l.zeroValue(pos, st.Elems[i])
+				z, err := l.zeroValue(c, pos, st.Elems[i])
 				if err != nil {
 					return value{}, err
 				}
@@ -100,14 +100,14 @@ func sumConstructor(t types.Type, name string, pos source.Pos) (*types.Tuple, in
 // zeroValue is the blank value of type t that fills an inactive payload:
 // zeros, and arrays of the sizes t states where they are constants
 // (empty where they are not).
-func (l *lowerer) zeroValue(pos source.Pos, t types.Type) (value, error) {
+func (l *lowerer) zeroValue(c ctx, pos source.Pos, t types.Type) (value, error) {
 	switch t := t.(type) {
 	case types.Prim:
 		return value{t: t, atoms: []core.Atom{zeroOf(t.T)}}, nil
 	case *types.Tuple:
 		vs := make([]value, len(t.Elems))
 		for i, e := range t.Elems {
-			v, err := l.zeroValue(pos, e)
+			v, err := l.zeroValue(c, pos, e)
 			if err != nil {
 				return value{}, err
 			}
@@ -117,18 +117,14 @@ func (l *lowerer) zeroValue(pos source.Pos, t types.Type) (value, error) {
 		v.t = t
 		return v, nil
 	case *types.Array:
-		row, err := l.zeroValue(pos, t.Elem)
+		row, err := l.zeroValue(c, pos, t.Elem)
 		if err != nil {
 			return value{}, err
 		}
 		atoms := make([]core.Atom, len(row.atoms))
 		for i, a := range row.atoms {
 			for k := len(t.Dims) - 1; k >= 0; k-- {
-				n := int64(0)
-				if d := t.Dims[k]; d.Name == "" && d.Const >= 0 {
-					n = d.Const
-				}
-				a = l.emit1(pos, "blank", a.AtomType().Lift(), &core.ReplicateExp{N: core.IntConst(core.I64, n), V: a})
+				a = l.emit1(pos, "blank", a.AtomType().Lift(), &core.ReplicateExp{N: l.blankSize(c, t.Dims[k]), V: a})
 			}
 			atoms[i] = a
 		}
@@ -136,9 +132,23 @@ func (l *lowerer) zeroValue(pos source.Pos, t types.Type) (value, error) {
 	case *types.Arrow:
 		// Applied only where the tag says another constructor is not
 		// taken (a case's body is lowered whatever the tag).
-		return value{fn: &fnVal{kind: fnBlank, typ: t, pos: pos}}, nil
+		return value{fn: &fnVal{kind: fnBlank, typ: t, info: c.info, sc: c.sc, pos: pos}}, nil
 	}
 	return value{}, source.Errorf(pos, "a sum type's payload of type %v is not supported", t)
+}
+
+// blankSize is the size d of a blank array: a constant, a size in scope,
+// or else 0.
+func (l *lowerer) blankSize(c ctx, d types.Dim) core.Atom {
+	switch {
+	case d.Name == "" && d.Const >= 0:
+		return core.IntConst(core.I64, d.Const)
+	case d.Name != "" && c.sc != nil:
+		if v, ok := c.sc.lookupName(d.Name); ok && !v.pending && v.fn == nil && len(v.atoms) == 1 && v.atoms[0].AtomType() == core.Scalar(core.I64) {
+			return v.atoms[0]
+		}
+	}
+	return core.IntConst(core.I64, 0)
 }
 
 // blankArity is the number of arguments a blank function of type t takes

@@ -740,6 +740,9 @@ func (s *solver) bind(v *tyVar, t Type) *mismatch {
 	if m := s.bindCons(v, t); m != nil {
 		return m
 	}
+	if u, ok := t.(*Tuple); ok {
+		t = sharpenSum(v, u)
+	}
 	v.ref = t
 	if ps := s.projs[v]; ps != nil {
 		delete(s.projs, v)

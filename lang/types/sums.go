@@ -267,6 +267,24 @@ func (s *solver) bindCons(v *tyVar, t Type) *mismatch {
 	return &mismatch{}
 }
 
+// sharpenSum is the sum type u, which v (an open sum) is bound to, with
+// v's own payload types for v's constructors: they unified with u's but
+// may know sizes that u leaves unknown (`[#none, #some [1, 2, 3]] :
+// []opt ([]i32)`), which the blank payloads of the other constructors'
+// values need to be regular.
+func sharpenSum(v *tyVar, u *Tuple) *Tuple {
+	if v.cons == nil || !IsSum(u) {
+		return u
+	}
+	out := &Tuple{Elems: append([]Type{}, u.Elems...), Names: u.Names}
+	for n, ps := range v.cons {
+		if i, p := SumConstructor(u, n); p != nil && len(p.Elems) == len(ps) {
+			out.Elems[i] = &Tuple{Elems: ps}
+		}
+	}
+	return out
+}
+
 // sumUse is a constructor application and its open type.
 type sumUse struct {
 	v *tyVar
