@@ -185,7 +185,7 @@ func FormatHTML(t types.Type, vs []Value, limit int) string {
 	if err != nil {
 		return "<pre>" + html.EscapeString(err.Error()) + "</pre>"
 	}
-	if a, ok := t.(*types.Array); ok && len(vs) > 0 {
+	if a, ok := t.(*types.Array); ok && len(vs) > 0 && !containsSum(a.Elem) { // a sum prints as #some 3, not its components
 		switch {
 		case len(a.Dims) == 1 && vs[0].Shape[0] > 0:
 			if s, ok := htmlTable1(a, vs, limit); ok {
