@@ -1236,13 +1236,17 @@ func (c *checker) project(t Type, field int, p source.Pos) Type {
 	case errType:
 		return errT
 	case *Tuple:
+		if IsSum(u) {
+			c.errorf(p, "cannot take field %d of a value of sum type %s (not a tuple): use match", field, showType(c.s.zonk(u)))
+			return errT
+		}
 		if field < 0 || field >= len(u.Elems) {
 			c.errorf(p, "tuple of type %s has no field %d", showType(c.s.zonk(u)), field)
 			return errT
 		}
 		return u.Elems[field]
 	case *tyVar:
-		if u.prims == 0 {
+		if u.prims == 0 && u.cons == nil {
 			// Resolved when u is bound to a tuple (solver.bind);
 			// otherwise the result stays ambiguous and is reported.
 			r := c.s.fresh()
