@@ -124,7 +124,11 @@ func (p *parser) sumType(lex *lexer.PeekingLexer) (TypeExpr, error) {
 	for {
 		t := lex.Peek()
 		if !p.isConstrTok(t) {
-			return nil, p.unexpected(t, "constructor")
+			if t.EOF() {
+				return nil, p.unexpected(t, "constructor")
+			}
+			// Futhark's wording, which its tests match.
+			return nil, p.errorf(t, "Unexpected token: '%s' (a constructor of a sum type is #name)", t.Value)
 		}
 		lex.Next()
 		con := SumCon{Name: constrName(t)}
@@ -398,7 +402,7 @@ func sumTypeString(t *SumTypeExpr) string {
 		parts := []string{"#" + c.Name}
 		for _, pt := range c.Payload {
 			s := TypeString(pt)
-			if strings.ContainsAny(s, " ") {
+			if strings.ContainsAny(s, " ") && !strings.HasPrefix(s, "(") && !strings.HasPrefix(s, "{") {
 				s = "(" + s + ")"
 			}
 			parts = append(parts, s)
