@@ -5,12 +5,13 @@ import "strings"
 // Exhaustiveness of match expressions. Futhark rejects a match whose cases
 // leave some value unmatched ("Unmatched cases in match expression"), and
 // the expansion in match.go relies on it: its last case is taken without
-// a test. Without sum types the constructors are few: tuples and records
-// (one constructor each, complete as soon as one case destructures them),
-// true and false (complete when both appear), and numbers and characters
-// (never complete: some other value always remains). unmatched is
-// Maranget's algorithm for finding a value no row matches, specialised
-// to these.
+// a test. The constructors are tuples and records (one constructor each,
+// complete as soon as one case destructures them), true and false
+// (complete when both appear), numbers and characters (never complete:
+// some other value always remains), and a sum type's constructors
+// (complete when all appear: missingWith in sums.go, which needs the
+// types and so runs in the checker). unmatched is Maranget's algorithm
+// for finding a value no row matches, specialised to these.
 
 // unmatched returns a value that no case matches, as Futhark prints it,
 // or "" when the cases are exhaustive.
