@@ -120,7 +120,7 @@ func FormatRun(t types.Type, vs []Value) (string, error) {
 	var lines []string
 	var walk func(t types.Type, vs []Value) error
 	walk = func(t types.Type, vs []Value) error {
-		if tup, ok := t.(*types.Tuple); ok {
+		if tup, ok := t.(*types.Tuple); ok && !types.IsSum(tup) {
 			for _, e := range tup.Elems {
 				n := leafCount(e)
 				if err := walk(e, vs[:n]); err != nil {
@@ -185,7 +185,7 @@ func FormatHTML(t types.Type, vs []Value, limit int) string {
 	if err != nil {
 		return "<pre>" + html.EscapeString(err.Error()) + "</pre>"
 	}
-	if a, ok := t.(*types.Array); ok && len(vs) > 0 {
+	if a, ok := t.(*types.Array); ok && len(vs) > 0 && !containsSum(a.Elem) { // a sum prints as #some 3, not its components
 		switch {
 		case len(a.Dims) == 1 && vs[0].Shape[0] > 0:
 			if s, ok := htmlTable1(a, vs, limit); ok {
@@ -369,6 +369,9 @@ func (p *printer) value(t types.Type, vs []Value, summarising bool) error {
 		p.scalar(vs[0], 0)
 		return nil
 	case *types.Tuple:
+		if types.IsSum(t) {
+			return p.sum(t, vs, summarising)
+		}
 		open, close := byte('('), byte(')')
 		if t.Names != nil {
 			open, close = '{', '}' // a record: {a = 1, b = 2}, as Futhark prints it

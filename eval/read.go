@@ -76,6 +76,9 @@ func ReadValuesFile(name, src string, want []types.Type) ([][]Value, error) {
 	out := make([][]Value, len(want))
 	read := 0
 	for i, t := range want {
+		if containsSum(t) {
+			return nil, r.file.Errorf(r.pos, "cannot read a value of type %s: a sum type is opaque to an entry point's caller, as in Futhark", t)
+		}
 		leaves, err := Leaves(t)
 		if err != nil {
 			return nil, r.file.Errorf(r.pos, "cannot read a value of type %s: %v", t, err)

@@ -24,6 +24,7 @@ const (
 	fnProject                    // (.0.1)
 	fnIndex                      // (.[i, j]): indices, lowered in info and sc
 	fnCompose                    // f >-> g: bound = [f, g], applied as g (f x)
+	fnBlank                      // an inactive payload of a sum type (sums.go): typ, gives zeros
 )
 
 // fnVal is a function value known at lowering time. bound holds the
@@ -79,6 +80,8 @@ func (l *lowerer) arity(f *fnVal) (int, error) {
 		return 1, nil
 	case fnCompose:
 		return 3, nil
+	case fnBlank:
+		return blankArity(f.typ), nil
 	}
 	return 0, source.Errorf(f.pos, "internal error: unknown function kind %d", f.kind)
 }
@@ -152,6 +155,8 @@ func (l *lowerer) call(f *fnVal, args []value, pos source.Pos) (value, error) {
 			return value{}, source.Errorf(pos, "internal error: projecting a function")
 		}
 		return project(pos, args[0], f.fields)
+	case fnBlank:
+		return l.zeroValue(ctx{info: f.info, sc: f.sc}, pos, blankResult(f.typ))
 	}
 	return value{}, source.Errorf(pos, "internal error: unknown function kind %d", f.kind)
 }
@@ -201,9 +206,10 @@ func (l *lowerer) checkResult(c ctx, ret syntax.TypeExpr, v value, pos source.Po
 
 func (l *lowerer) checkResultSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom, depth int, pos source.Pos) error {
 	switch te := te.(type) {
-	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr, *syntax.NamedTypeExpr:
+	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr, *syntax.NamedTypeExpr, *syntax.SumTypeExpr:
 		// Sizes inside a type abbreviation or a type parameter are not
-		// written here: like bindSizes, the check does not look inside.
+		// written here: like bindSizes, the check does not look inside
+		// (nor inside a sum type's payloads).
 		return nil
 	case *syntax.UniqueTypeExpr:
 		return l.checkResultSizes(c, te.Elem, atoms, depth, pos)
@@ -377,7 +383,7 @@ func typeExprWidth(te syntax.TypeExpr) int {
 		return n
 	case *syntax.UniqueTypeExpr:
 		return typeExprWidth(te.Elem)
-	case *syntax.NamedTypeExpr:
+	case *syntax.NamedTypeExpr, *syntax.SumTypeExpr:
 		return -1 // known from the checker's types only
 	case *syntax.RecordTypeExpr:
 		n := 0
@@ -399,9 +405,9 @@ func typeExprWidth(te syntax.TypeExpr) int {
 // value, a size already known is checked, an unknown name is bound.
 func (l *lowerer) bindSizes(c ctx, te syntax.TypeExpr, atoms []core.Atom, depth int, pos source.Pos) error {
 	switch te := te.(type) {
-	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr, *syntax.NamedTypeExpr, *syntax.RecordTypeExpr:
+	case *syntax.PrimTypeExpr, *syntax.FuncTypeExpr, *syntax.NamedTypeExpr, *syntax.RecordTypeExpr, *syntax.SumTypeExpr:
 		// Sizes named inside a type abbreviation or a type parameter
-		// are not bound by the pattern.
+		// (or a sum type's payloads) are not bound by the pattern.
 		return nil
 	case *syntax.UniqueTypeExpr:
 		return l.bindSizes(c, te.Elem, atoms, depth, pos)
@@ -932,6 +938,14 @@ func walkExpr(x syntax.Expr, f func(syntax.Expr)) {
 		idx(x.Indices)
 		w(x.Val)
 	case *syntax.Lambda:
+		w(x.Body)
+	case *syntax.Constr:
+		w(x.Args...)
+	case *syntax.ConTest:
+		w(x.X)
+	case *syntax.ConField:
+		w(x.X)
+	case *syntax.Match:
 		w(x.Body)
 	case *syntax.Loop:
 		w(x.Init, x.Body)

@@ -209,6 +209,8 @@ func (l *lowerer) expr1(c ctx, x syntax.Expr) (value, error) {
 		return l.expr(c, x.X)
 	case *syntax.If:
 		return l.ifExpr(c, x)
+	case *syntax.Constr, *syntax.ConTest, *syntax.ConField, *syntax.Match:
+		return l.sumExpr(c, x)
 	case *syntax.LetIn:
 		v, err := l.expr(c, x.Val)
 		if err != nil {

@@ -16,6 +16,10 @@ var declKinds = map[string]DefKind{"def": KindDef, "let": KindLet, "entry": Kind
 func (p *parser) convDecl(g *gDecl) (Decl, error) {
 	sizes, params := p.convSignature(g.Sizes, g.Params)
 	sizes, tparams := splitTypeParams(sizes)
+	params, body, err := p.liftConPats(params, g.Body)
+	if err != nil {
+		return nil, err
+	}
 	sp := p.tokSpan(g.Tokens)
 	return &ValDecl{
 		TypeParams: tparams,
@@ -26,7 +30,7 @@ func (p *parser) convDecl(g *gDecl) (Decl, error) {
 		SizeParams: sizes,
 		Params:     params,
 		Ret:        g.Ret,
-		Body:       g.Body,
+		Body:       body,
 		Doc:        docAbove(p.comments, sp.Start.Line),
 	}, nil
 }
@@ -59,9 +63,15 @@ func (p *parser) convSignature(gs []sizeSpec, gp []paramSpec) ([]SizeParam, []Pa
 func (p *parser) convLet(g *gLet) (Expr, error) {
 	at := At{p.tokSpan(g.Tokens)}
 	if g.Pat != nil && len(g.Sizes) > 0 {
+		if err := p.noConPat(g.Pat); err != nil {
+			return nil, err
+		}
 		return p.convSizedLet(at, g), nil
 	}
 	if g.Pat != nil {
+		if m, ok, err := p.letConPat(at, g.Pat, g.Val, g.Body.get()); ok || err != nil {
+			return m, err
+		}
 		return &LetIn{At: at, Pat: g.Pat, Val: g.Val, Body: g.Body.get()}, nil
 	}
 	n := g.Named
@@ -82,8 +92,12 @@ func (p *parser) convLet(g *gLet) (Expr, error) {
 	case len(n.Params) > 0:
 		sizes, params := p.convSignature(n.Sizes, n.Params)
 		sizes, tparams := splitTypeParams(sizes)
+		params, fnBody, err := p.liftConPats(params, g.Val)
+		if err != nil {
+			return nil, err
+		}
 		return &LetFun{At: at, Name: name, NamePos: p.tokSpan(n.Name.Tokens).Start, TypeParams: tparams,
-			SizeParams: sizes, Params: params, Ret: n.Type, FnBody: g.Val, Body: g.Body.get()}, nil
+			SizeParams: sizes, Params: params, Ret: n.Type, FnBody: fnBody, Body: g.Body.get()}, nil
 	}
 	var pat Pat = &IdPat{At: At{p.tokSpan(n.Name.Tokens)}, Name: name}
 	if n.Type != nil {
@@ -125,6 +139,14 @@ func (p *parser) convLoop(g *gLoop) (Expr, error) {
 	default:
 		return nil, p.internal(g.Tokens, "loop with no form")
 	}
+	if err := p.noConPat(g.Pat); err != nil {
+		return nil, err
+	}
+	if fl, ok := form.(*ForInLoop); ok {
+		if err := p.noConPat(fl.Pat); err != nil {
+			return nil, err
+		}
+	}
 	return &Loop{At: At{p.tokSpan(g.Tokens)}, Pat: g.Pat, Init: g.Init, Form: form, Body: g.Body}, nil
 }
 
@@ -134,7 +156,11 @@ func (p *parser) convLambda(g *gLambda) (Expr, error) {
 		ret = g.Ret.get()
 	}
 	_, params := p.convSignature(nil, g.Params)
-	return &Lambda{At: At{p.tokSpan(g.Tokens)}, Params: params, Ret: ret, Body: g.Body}, nil
+	params, body, err := p.liftConPats(params, g.Body)
+	if err != nil {
+		return nil, err
+	}
+	return &Lambda{At: At{p.tokSpan(g.Tokens)}, Params: params, Ret: ret, Body: body}, nil
 }
 
 // internal reports a grammar struct that participle filled in a way the

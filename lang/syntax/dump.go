@@ -210,6 +210,8 @@ func dump(b *strings.Builder, n Node) {
 		w(parts...)
 	case *AscribedPat:
 		w(":", n.Pat, n.Type)
+	case *Constr, *ConTest, *ConField, *Match:
+		dumpSum(b, n, w)
 	case TypeExpr:
 		b.WriteString(TypeString(n))
 	default:
@@ -255,6 +257,8 @@ func typeIsNil(t TypeExpr) bool {
 	case *RecordTypeExpr:
 		return t == nil
 	case *NamedTypeExpr:
+		return t == nil
+	case *SumTypeExpr:
 		return t == nil
 	}
 	return false
@@ -332,6 +336,8 @@ func TypeString(t TypeExpr) string {
 			param = "(" + param + ")"
 		}
 		return param + " -> " + TypeString(t.Ret)
+	case *SumTypeExpr:
+		return sumTypeString(t)
 	case nil:
 		return "_"
 	}

@@ -5,12 +5,13 @@ import "strings"
 // Exhaustiveness of match expressions. Futhark rejects a match whose cases
 // leave some value unmatched ("Unmatched cases in match expression"), and
 // the expansion in match.go relies on it: its last case is taken without
-// a test. Without sum types the constructors are few: tuples and records
-// (one constructor each, complete as soon as one case destructures them),
-// true and false (complete when both appear), and numbers and characters
-// (never complete: some other value always remains). unmatched is
-// Maranget's algorithm for finding a value no row matches, specialised
-// to these.
+// a test. The constructors are tuples and records (one constructor each,
+// complete as soon as one case destructures them), true and false
+// (complete when both appear), numbers and characters (never complete:
+// some other value always remains), and a sum type's constructors
+// (complete when all appear: missingWith in sums.go, which needs the
+// types and so runs in the checker). unmatched is Maranget's algorithm
+// for finding a value no row matches, specialised to these.
 
 // unmatched returns a value that no case matches, as Futhark prints it,
 // or "" when the cases are exhaustive.
@@ -46,7 +47,11 @@ func wilds(n int) []*mpat {
 
 // missing returns a vector of n values that no row of rows matches, and
 // whether there is one.
-func missing(rows [][]*mpat, n int) ([]string, bool) {
+func missing(rows [][]*mpat, n int) ([]string, bool) { return missingWith(rows, n, nil) }
+
+// missing1 is missing for a column without constructors; sigs is passed on
+// to the columns below (sums.go).
+func missing1(rows [][]*mpat, n int, sigs func(Expr) []ConSig) ([]string, bool) {
 	if n == 0 {
 		return nil, len(rows) == 0
 	}
@@ -78,7 +83,7 @@ func missing(rows [][]*mpat, n int) ([]string, bool) {
 				spec = append(spec, append(wilds(k), rest(r)...))
 			}
 		}
-		w, ok := missing(spec, k+n-1)
+		w, ok := missingWith(spec, k+n-1, sigs)
 		if !ok {
 			return nil, false
 		}
@@ -105,7 +110,7 @@ func missing(rows [][]*mpat, n int) ([]string, bool) {
 				spec = append(spec, append(wilds(len(names)), rest(r)...))
 			}
 		}
-		w, ok := missing(spec, len(names)+n-1)
+		w, ok := missingWith(spec, len(names)+n-1, sigs)
 		if !ok {
 			return nil, false
 		}
@@ -123,7 +128,7 @@ func missing(rows [][]*mpat, n int) ([]string, bool) {
 					spec = append(spec, rest(r))
 				}
 			}
-			if w, ok := missing(spec, n-1); ok {
+			if w, ok := missingWith(spec, n-1, sigs); ok {
 				return append([]string{boolText(b)}, w...), true
 			}
 		}
@@ -137,7 +142,7 @@ func missing(rows [][]*mpat, n int) ([]string, bool) {
 			def = append(def, rest(r))
 		}
 	}
-	w, ok := missing(def, n-1)
+	w, ok := missingWith(def, n-1, sigs)
 	if !ok {
 		return nil, false
 	}

@@ -380,8 +380,8 @@ func (p *parser) startsAtom(t *lexer.Token) bool {
 	case p.lx.tKeyword:
 		return t.Value == "true" || t.Value == "false"
 	case p.lx.tPunct:
-		// "?" starts an atom only as ??? (a hole).
-		return t.Value == "(" || t.Value == "[" || t.Value == "{" || t.Value == "?"
+		// "?" starts an atom only as ??? (a hole); "#name" is a constructor.
+		return t.Value == "(" || t.Value == "[" || t.Value == "{" || t.Value == "?" || p.isConstrTok(t)
 	}
 	return false
 }
@@ -405,6 +405,9 @@ func (p *parser) apply(lex *lexer.PeekingLexer) (Expr, error) {
 			return nil, err
 		}
 		return &Assert{At: At{p.spanOf(start, p.lastEnd(lex))}, Cond: cond, X: x, CondText: text}, nil
+	}
+	if p.isConstrTok(lex.Peek()) {
+		return p.constr(lex, true)
 	}
 	fn, err := p.atom(lex)
 	if err != nil {
@@ -566,6 +569,9 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 			return p.arrayLit(lex)
 		case "{":
 			return p.recordLit(lex)
+		}
+		if p.isConstrTok(t) {
+			return p.constr(lex, false)
 		}
 	}
 	return nil, p.unexpected(t, "expression")

@@ -278,6 +278,22 @@ func children(t *testing.T, n Node) []Node {
 		add(n.Elem)
 	case *FuncTypeExpr:
 		add(n.Param, n.Ret)
+	case *Constr:
+		for _, a := range n.Args {
+			add(a)
+		}
+	case *ConTest:
+		add(n.X)
+	case *ConField:
+		add(n.X)
+	case *Match:
+		add(n.Body)
+	case *SumTypeExpr:
+		for _, c := range n.Cons {
+			for _, pt := range c.Payload {
+				add(pt)
+			}
+		}
 	default:
 		t.Errorf("children: unknown node %T", n)
 	}

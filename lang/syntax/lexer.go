@@ -346,6 +346,8 @@ func (d *futLexer) scan(text string, off int) (lexer.TokenType, int) {
 		default:
 			return d.tPunct, 1 // the index section (.[i]), or ?[n].t
 		}
+	case c == '#' && isLetter(at(1)):
+		return d.tPunct, 1 + span(text, off+1, isNameChar) // a constructor (sums.go)
 	case c == '~':
 		return d.tOp, 1 // type~ (a size-lifted type abbreviation)
 	case c == '`':
@@ -533,7 +535,7 @@ func describeBadChar(text string, off int) string {
 	case r[0] == '\'':
 		return "malformed character literal: one character (or escape) between single quotes"
 	case r[0] == '#':
-		return `unexpected "#": sum types (#constructors) are not supported by arepl`
+		return `unexpected "#": a constructor is "#" and a name (#some)`
 	}
 	return fmt.Sprintf("unexpected character %q", string(r[0]))
 }

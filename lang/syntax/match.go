@@ -6,28 +6,31 @@ import (
 	"github.com/arepl/arepl/lang/source"
 )
 
-// Pattern matching without sum types: `match e case p -> a case q -> b`,
-// where a pattern is a name, `_`, a literal (`1`, `-2`, `1.5f32`, `true`),
-// a tuple or record of patterns, or a pattern with a type ascription, as in
-// Futhark. The parser writes it as what it means:
+// Pattern matching: `match e case p -> a case q -> b`, where a pattern is a
+// name, `_`, a literal (`1`, `-2`, `1.5f32`, `true`), a tuple or record of
+// patterns, a constructor with argument patterns (`#some x`, sums.go), or
+// a pattern with a type ascription, as in Futhark. The parser writes it
+// as what it means:
 //
 //	let _match_v = e in
 //	if <p matches _match_v> then (let p' = _match_v in a)
 //	else (let q' = _match_v in b)
 //
 // where "p matches v" is the conjunction of `v.path == literal` over p's
-// literals and p' is p with its literals replaced by `_`. The last case is
-// taken without a test: a match that is not exhaustive is rejected, as
-// Futhark rejects it (exhaustive.go), so the last case matches whatever
-// reaches it. A
-// case without literals matches everything, and the cases after it are
-// never reached. Constructors (`#some x`) belong to sum types, which the
-// lexer reports as outside the subset.
+// literals and of a ConTest over its constructors, and p' is p with its
+// literals and constructors replaced by `_` (a constructor's arguments
+// are bound by lets of its payload's components, ConFields, around a).
+// The last case is taken without a test: a match that is not exhaustive
+// is rejected, as Futhark rejects it (exhaustive.go), so the last case
+// matches whatever reaches it. A case without literals or constructors
+// matches everything, and the cases after it are never reached. Without
+// constructors exhaustiveness is decided here; with them it needs the
+// types, and the expansion is wrapped in a Match for the checker.
 //
 //	match   = "match" exp ("case" mpat "->" exp)+
 //	mpat    = minner [":" type]
 //	minner  = name | "_" | literal | "-" number | char | "(" [mpat ("," mpat)*] ")"
-//	        | "{" [field ["=" mpat] ("," field ["=" mpat])*] "}"
+//	        | "{" [field ["=" mpat] ("," field ["=" mpat])*] "}" | constr marg*
 
 // matchScrutinee names the matched value in the expansion; a leading
 // underscore keeps it out of the way of the user's names.
@@ -46,6 +49,9 @@ type mpat struct {
 	record bool
 	inner  *mpat // ascription: inner : typ
 	typ    TypeExpr
+	con    string   // a constructor pattern (sums.go): its name,
+	args   []*mpat  // its arguments,
+	test   *ConTest // and the test the expansion made for it
 }
 
 type mfield struct {
@@ -62,11 +68,7 @@ func (p *parser) match(lex *lexer.PeekingLexer) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	type arm struct {
-		pat  *mpat
-		body Expr
-	}
-	var arms []arm
+	var arms []matchArm
 	for p.isKeyword(lex.Peek(), "case") {
 		lex.Next()
 		mp, err := p.matchPat(lex)
@@ -81,72 +83,108 @@ func (p *parser) match(lex *lexer.PeekingLexer) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		arms = append(arms, arm{mp, body})
+		arms = append(arms, matchArm{mp, body})
 	}
 	if len(arms) == 0 {
 		return nil, p.unexpected(lex.Peek(), `"case"`)
 	}
+	return p.expandMatch(kw, At{p.spanOf(start, p.lastEnd(lex))}, scrut, arms)
+}
+
+// matchArm is one case of a match.
+type matchArm struct {
+	pat  *mpat
+	body Expr
+}
+
+// expandMatch writes the match of scrut against arms (at the keyword kw,
+// spanning at) as what it means.
+func (p *parser) expandMatch(kw *lexer.Token, at At, scrut Expr, arms []matchArm) (Expr, error) {
 	pats := make([]*mpat, len(arms))
 	for i, a := range arms {
 		pats[i] = a.pat
 	}
-	if w := unmatched(pats); w != "" {
+	withCons := false
+	for _, mp := range pats {
+		withCons = withCons || hasConstr(mp)
+	}
+	if w := unmatched(pats); !withCons && w != "" && kw != nil {
 		return nil, p.errorf(kw, "Unmatched cases in match expression: %s", w)
 	}
-	at := At{p.spanOf(start, p.lastEnd(lex))}
 	v := func(a At) Expr { return &Var{At: a, Name: matchScrutinee} }
 	// Build the chain of ifs from the last case back.
 	var chain Expr
 	for i := len(arms) - 1; i >= 0; i-- {
 		a := arms[i]
-		conds, bind := expandMatchPat(a.pat, v(a.pat.at))
+		conds, bind, lets := expandMatchPatLets(a.pat, v(a.pat.at))
 		armAt := At{source.Span{Start: a.pat.at.Span().Start, End: a.body.Span().End}}
-		taken := &LetIn{At: armAt, Pat: bind, Val: v(a.pat.at), Body: a.body}
+		body := a.body
+		for k := len(lets) - 1; k >= 0; k-- {
+			body = &LetIn{At: armAt, Pat: lets[k].pat, Val: lets[k].val, Body: body}
+		}
+		taken := &LetIn{At: armAt, Pat: bind, Val: v(a.pat.at), Body: body}
+		if chain == nil && withCons && len(conds) > 0 {
+			// The last case is taken untested, but its constructors
+			// must still be checked against the scrutinee's type:
+			// its test is bound and unused.
+			taken = &LetIn{At: armAt, Pat: &WildPat{At: a.pat.at}, Val: andAll(conds, a.pat.at), Body: taken}
+		}
 		if chain == nil || len(conds) == 0 {
 			chain = taken
 			continue
 		}
-		cond := conds[0]
-		for _, c := range conds[1:] {
-			cond = &BinOp{At: a.pat.at, Op: "&&", OpPos: a.pat.at.Pos(), Lhs: cond, Rhs: c}
-		}
-		chain = &If{At: at, Cond: cond, Then: taken, Else: chain}
+		chain = &If{At: at, Cond: andAll(conds, a.pat.at), Then: taken, Else: chain}
 	}
-	return &LetIn{At: at, Pat: &IdPat{At: At{scrut.Span()}, Name: matchScrutinee}, Val: scrut, Body: chain}, nil
+	whole := &LetIn{At: at, Pat: &IdPat{At: At{scrut.Span()}, Name: matchScrutinee}, Val: scrut, Body: chain}
+	if withCons {
+		return &Match{At: at, Body: whole, Scrut: scrut, cases: pats}, nil
+	}
+	return whole, nil
 }
 
 // expandMatchPat returns the tests that decide whether x matches mp, and
 // the binding pattern that then destructures x. The tests' nodes take x's
 // span (the whole case pattern), inside which every node of them lies.
-func expandMatchPat(mp *mpat, x Expr) ([]Expr, Pat) {
+//
+// A constructor pattern binds nothing in that pattern (a wildcard): its
+// arguments are bound to its payload's components by the lets returned,
+// which the case's body is put inside, in order.
+func expandMatchPatLets(mp *mpat, x Expr) ([]Expr, Pat, []matchLet) {
 	xat := At{x.Span()}
 	switch {
 	case mp.bind != nil:
-		return nil, mp.bind
+		return nil, mp.bind, nil
 	case mp.lit != nil:
 		eq := &BinOp{At: xat, Op: "==", OpPos: mp.at.Pos(), Lhs: x, Rhs: mp.lit}
-		return []Expr{eq}, &WildPat{At: mp.at}
+		return []Expr{eq}, &WildPat{At: mp.at}, nil
+	case mp.con != "":
+		conds, lets := expandConstr(mp, x)
+		return conds, &WildPat{At: mp.at}, lets
 	case mp.tuple:
 		var conds []Expr
 		var elems []Pat
+		var lets []matchLet
 		for i, e := range mp.elems {
-			c, b := expandMatchPat(e, &Project{At: xat, X: x, Field: i})
+			c, b, ls := expandMatchPatLets(e, &Project{At: xat, X: x, Field: i})
 			conds = append(conds, c...)
 			elems = append(elems, b)
+			lets = append(lets, ls...)
 		}
-		return conds, &TuplePat{At: mp.at, Elems: elems}
+		return conds, &TuplePat{At: mp.at, Elems: elems}, lets
 	case mp.record:
 		var conds []Expr
 		var fields []RecordField
+		var lets []matchLet
 		for _, f := range mp.fields {
-			c, b := expandMatchPat(f.pat, &Project{At: xat, X: x, Field: -1, Name: f.name})
+			c, b, ls := expandMatchPatLets(f.pat, &Project{At: xat, X: x, Field: -1, Name: f.name})
 			conds = append(conds, c...)
 			fields = append(fields, RecordField{At: f.at, Name: f.name, Pat: b})
+			lets = append(lets, ls...)
 		}
-		return conds, &RecordPat{At: mp.at, Fields: fields}
+		return conds, &RecordPat{At: mp.at, Fields: fields}, lets
 	default: // ascription
-		conds, b := expandMatchPat(mp.inner, x)
-		return conds, &AscribedPat{At: mp.at, Pat: b, Type: mp.typ}
+		conds, b, lets := expandMatchPatLets(mp.inner, x)
+		return conds, &AscribedPat{At: mp.at, Pat: b, Type: mp.typ}, lets
 	}
 }
 
@@ -177,6 +215,8 @@ func (p *parser) matchInner(lex *lexer.PeekingLexer) (*mpat, error) {
 	start := t.Pos.Offset
 	at := func() At { return At{p.spanOf(start, p.lastEnd(lex))} }
 	switch {
+	case p.isConstrTok(t):
+		return p.constrPat(lex, true)
 	case t.Type == p.lx.tIdent:
 		lex.Next()
 		return &mpat{at: at(), bind: &IdPat{At: at(), Name: t.Value}}, nil
@@ -246,4 +286,13 @@ func (p *parser) matchInner(lex *lexer.PeekingLexer) (*mpat, error) {
 		return mp, nil
 	}
 	return nil, p.unexpected(t, "pattern")
+}
+
+// andAll is the conjunction of a case's tests.
+func andAll(conds []Expr, at At) Expr {
+	cond := conds[0]
+	for _, c := range conds[1:] {
+		cond = &BinOp{At: at, Op: "&&", OpPos: at.Pos(), Lhs: cond, Rhs: c}
+	}
+	return cond
 }

@@ -145,7 +145,7 @@ func (p *parser) isOpenBracket(t *lexer.Token) bool {
 }
 
 func (p *parser) startsPat(t *lexer.Token) bool {
-	return t.Type == p.lx.tIdent || p.isPunct(t, "_") || p.isPunct(t, "(") || p.isPunct(t, "{")
+	return t.Type == p.lx.tIdent || p.isPunct(t, "_") || p.isPunct(t, "(") || p.isPunct(t, "{") || p.isConstrTok(t)
 }
 
 // recordFields parses `{f1 sep x1, f2, ...}` for record patterns
@@ -237,6 +237,12 @@ func (p *parser) innerPat(lex *lexer.PeekingLexer) (Pat, error) {
 	case t.Type == p.lx.tIdent:
 		lex.Next()
 		return &IdPat{At: at, Name: t.Value}, nil
+	case p.isConstrTok(t):
+		mp, err := p.constrPat(lex, true)
+		if err != nil {
+			return nil, err
+		}
+		return &ConPat{At: mp.at, mp: mp, tok: t.Pos}, nil
 	case p.isPunct(t, "_"):
 		lex.Next()
 		return &WildPat{At: at}, nil
@@ -268,6 +274,9 @@ func (p *parser) innerPat(lex *lexer.PeekingLexer) (Pat, error) {
 // associative).
 func (p *parser) typ(lex *lexer.PeekingLexer) (TypeExpr, error) {
 	start := lex.Peek().Pos.Offset
+	if p.isConstrTok(lex.Peek()) {
+		return p.sumType(lex)
+	}
 	param, err := p.typeTerm(lex)
 	if err != nil {
 		return nil, err
@@ -315,7 +324,12 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 			return nil, p.unexpected(c, `"]"`)
 		}
 		lex.Next()
-		elem, err := p.typeTerm(lex)
+		var elem TypeExpr
+		if p.isConstrTok(lex.Peek()) {
+			elem, err = p.sumType(lex) // []#foo | #bar, as in Futhark
+		} else {
+			elem, err = p.typeTerm(lex)
+		}
 		if err != nil {
 			return nil, err
 		}

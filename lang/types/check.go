@@ -73,6 +73,8 @@ type checker struct {
 	abbrevDims map[string]Dim
 	polyUses   []polyUse
 	generalize *syntax.ValDecl
+	matches    []*syntax.Match // matches with constructors (sums.go)
+	sumUses    []sumUse        // constructor applications (sums.go)
 
 	// localPolys are the polymorphic local functions, localUses their
 	// uses, localInsts their instances by type (localpoly.go).
@@ -110,6 +112,7 @@ func (c *checker) begin() {
 	c.instDims = map[*syntax.Var]map[string]Dim{}
 	c.unflatVars = map[*syntax.Var]bool{}
 	c.indexVars, c.typeNames, c.polyUses, c.generalize = nil, nil, nil, nil
+	c.matches, c.sumUses = nil, nil
 }
 
 func (c *checker) lookupGlobal(name string) *Object {
@@ -235,6 +238,9 @@ func (c *checker) unsharedFields(a, b Type) string {
 			break
 		}
 		a, b = aa.Elem, ba.Elem
+	}
+	if s := c.unsharedCons(a, b); s != "" {
+		return s
 	}
 	ra, ok1 := c.s.shallow(a).(*Tuple)
 	rb, ok2 := c.s.shallow(b).(*Tuple)
@@ -498,6 +504,7 @@ func (c *checker) finish(result Type) {
 			c.s.unify(v, Prim{T: core.I64}, false)
 		}
 	}
+	c.closeSums()
 	for _, v := range c.s.vars {
 		if v.ref == nil && v.prims != 0 {
 			v.ref = Prim{T: v.prims.defaultPrim()}
@@ -540,6 +547,7 @@ func (c *checker) finish(result Type) {
 		c.info.Types[e] = t
 		ambiguous(pos(e), t, "this expression")
 	}
+	c.checkMatches()
 	// What is still unsolved was reported (or follows from an error):
 	// make it an error type so that no variable outlives its declaration.
 	for _, v := range c.s.vars {
@@ -1071,6 +1079,8 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		return c.lambda(sc, e, hint)
 	case *syntax.Loop:
 		return c.loop(sc, e)
+	case *syntax.Constr, *syntax.ConTest, *syntax.ConField, *syntax.Match:
+		return c.sumExpr(sc, e, hint)
 	case nil:
 		c.errorf(source.Pos{}, "internal error: missing expression")
 		return errT
@@ -1226,13 +1236,17 @@ func (c *checker) project(t Type, field int, p source.Pos) Type {
 	case errType:
 		return errT
 	case *Tuple:
+		if IsSum(u) {
+			c.errorf(p, "cannot take field %d of a value of sum type %s (not a tuple): use match", field, showType(c.s.zonk(u)))
+			return errT
+		}
 		if field < 0 || field >= len(u.Elems) {
 			c.errorf(p, "tuple of type %s has no field %d", showType(c.s.zonk(u)), field)
 			return errT
 		}
 		return u.Elems[field]
 	case *tyVar:
-		if u.prims == 0 {
+		if u.prims == 0 && u.cons == nil {
 			// Resolved when u is bound to a tuple (solver.bind);
 			// otherwise the result stays ambiguous and is reported.
 			r := c.s.fresh()

@@ -589,6 +589,22 @@ func (k *consumer) expr1(e syntax.Expr) aval {
 		return fresh()
 	case *syntax.Loop:
 		return k.loop(e)
+	case *syntax.Constr:
+		// A sum value is a record of its payloads (sums.go).
+		out := aval{set: aliasSet{}}
+		for _, a := range e.Args {
+			for o := range k.expr(a).flat() {
+				out.set[o] = true
+			}
+		}
+		return out
+	case *syntax.ConTest:
+		k.expr(e.X)
+		return fresh()
+	case *syntax.ConField:
+		return aval{set: k.expr(e.X).flat()}
+	case *syntax.Match:
+		return k.expr(e.Body)
 	}
 	return fresh()
 }

@@ -87,6 +87,8 @@ type tyVar struct {
 	prims primSet
 	noFun bool
 	lit   bool // created for an unsuffixed literal: messages show its default
+
+	cons map[string][]Type // an open sum type's known constructors (sums.go)
 }
 
 func (*tyVar) isType() {}
@@ -94,6 +96,9 @@ func (*tyVar) isType() {}
 func (v *tyVar) String() string {
 	if v.ref != nil {
 		return v.ref.String()
+	}
+	if v.cons != nil {
+		return describeCons(v.cons)
 	}
 	if v.prims != 0 {
 		if v.lit {
@@ -707,6 +712,9 @@ func (s *solver) bind(v *tyVar, t Type) *mismatch {
 				return &mismatch{}
 			}
 		}
+		if m := s.bindCons(v, w); m != nil {
+			return m
+		}
 		w.prims = set
 		w.noFun = w.noFun || v.noFun
 		w.lit = w.lit || v.lit
@@ -728,6 +736,12 @@ func (s *solver) bind(v *tyVar, t Type) *mismatch {
 	}
 	if v.noFun && !s.forbidFun(t) {
 		return &mismatch{fun: true}
+	}
+	if m := s.bindCons(v, t); m != nil {
+		return m
+	}
+	if u, ok := t.(*Tuple); ok {
+		t = sharpenSum(v, u)
 	}
 	v.ref = t
 	if ps := s.projs[v]; ps != nil {
@@ -838,6 +852,12 @@ func (s *solver) freshen(t Type, vars bool, memo map[Type]Type) Type {
 		}
 		v := s.fresh()
 		v.prims, v.noFun, v.lit = u.prims, u.noFun, u.lit
+		if u.cons != nil {
+			v.cons = map[string][]Type{}
+			for n, ps := range u.cons {
+				v.cons[n] = append([]Type{}, ps...)
+			}
+		}
 		r = v
 	case *Array:
 		dims := make([]Dim, len(u.Dims))

@@ -54,6 +54,8 @@ func (c *checker) typeExpr(ctx *tyCtx, te syntax.TypeExpr) Type {
 		return c.namedType(ctx, te)
 	case *syntax.RecordTypeExpr:
 		return c.recordType(ctx, te)
+	case *syntax.SumTypeExpr:
+		return c.sumTypeExpr(ctx, te)
 	case nil:
 		c.errorf(source.Pos{}, "internal error: missing type")
 		return errT

@@ -112,11 +112,6 @@ func (c *checker) expandAbbrev(ctx *tyCtx, d *syntax.TypeDecl, args []syntax.Typ
 		c.errorf(at, "type %s refers to itself", d.Name)
 		return errT
 	}
-	if c.expanding == nil {
-		c.expanding = map[*syntax.TypeDecl]bool{}
-	}
-	c.expanding[d] = true
-	defer delete(c.expanding, d)
 	names := map[string]Type{}
 	dims := map[string]Dim{}
 	for i, p := range d.Params {
@@ -138,6 +133,13 @@ func (c *checker) expandAbbrev(ctx *tyCtx, d *syntax.TypeDecl, args []syntax.Typ
 			return errT
 		}
 	}
+	// The arguments are resolved first: `either bool (either i32 i32)`
+	// uses either in an argument, which is not a cycle.
+	if c.expanding == nil {
+		c.expanding = map[*syntax.TypeDecl]bool{}
+	}
+	c.expanding[d] = true
+	defer delete(c.expanding, d)
 	saved, savedDims := c.typeNames, c.abbrevDims
 	c.typeNames, c.abbrevDims = names, dims
 	t := c.typeExpr(&tyCtx{sc: nil}, d.Type)

@@ -86,6 +86,9 @@ func (a *Array) String() string {
 }
 
 func (t *Tuple) String() string {
+	if IsSum(t) {
+		return sumString(t)
+	}
 	parts := make([]string, len(t.Elems))
 	for i, e := range t.Elems {
 		parts[i] = e.String()
