@@ -2,15 +2,82 @@ package cpu
 
 import "github.com/arepl/arepl/lang/core"
 
-// The f16 operators. The interpreter never sees an f16: the session widens
-// f16 programs to f32 (eval.WidenHalf) with an explicit rounding after
-// every operation, so these three kernels are all that f16 adds here.
+// The f16 operators. The session widens f16 programs to f32
+// (eval.WidenHalf) with an explicit rounding after every operation, so the
+// three kernels of those roundings are all that a session's f16 needs
+// here. The f16 columns of the operator tables are filled all the same,
+// from the f32 kernels with the result rounded, so that a program given to
+// the backend unwidened (an f16 column is a []float32, every element a
+// half) computes the same values.
 
 func initHalfTables() {
 	unTab[core.HalfRound][core.F32] = u1(kHalfRound[float32])
 	unTab[core.HalfRound][core.F64] = u1(kHalfRound[float64])
 	unTab[core.HalfToBits][core.F32] = u1(kHalfToBits)
 	unTab[core.HalfFromBits][core.U16] = u1(kHalfFromBits)
+
+	f16, f32 := core.F16, core.F32
+	for op := range binTab {
+		if k := binTab[op][f32]; k != nil && core.BinOpValid(core.BinOp(op), f16) {
+			if core.BinOps[op].Comparison {
+				binTab[op][f16] = k
+			} else {
+				binTab[op][f16] = roundBin(k)
+			}
+		}
+	}
+	for op := range unTab {
+		k := unTab[op][f32]
+		switch {
+		case k == nil || !core.UnOpValid(core.UnOp(op), f16):
+		case core.UnOpResult(core.UnOp(op), f16) == f16:
+			unTab[op][f16] = roundUn(k)
+		default: // isnan, isinf
+			unTab[op][f16] = k
+		}
+	}
+	unTab[core.ToBits][f16] = u1(kHalfToBits)
+	unTab[core.FromBits][core.U16] = u1(kHalfFromBits)
+	for _, t := range core.PrimTypes {
+		switch t {
+		case f16:
+			convTab[f16][f16] = u1(kCopy[float32])
+		case core.F64:
+			convTab[t][f16] = kHalfFromF64
+			convTab[f16][t] = convTab[f32][t]
+		default:
+			convTab[t][f16] = roundUn(convTab[t][f32])
+			convTab[f16][t] = convTab[f32][t]
+		}
+	}
+}
+
+// roundBin is the f32 kernel k with its result rounded to halves.
+func roundBin(k binK) binK {
+	return func(d, x, y any) kerr {
+		res := k(d, x, y)
+		kHalfRound(d.([]float32), d.([]float32))
+		return res
+	}
+}
+
+// roundUn is roundBin for unary kernels and conversions.
+func roundUn(k unK) unK {
+	return func(d, x any) kerr {
+		res := k(d, x)
+		kHalfRound(d.([]float32), d.([]float32))
+		return res
+	}
+}
+
+// kHalfFromF64 is f16.f64: straight to the nearest half (through f32 it
+// would round twice).
+func kHalfFromF64(d, x any) kerr {
+	ds, xs := d.([]float32), x.([]float64)[:len(d.([]float32))]
+	for i := range ds {
+		ds[i] = core.HalfFloat(core.HalfBits(xs[i]))
+	}
+	return kOK
 }
 
 // kHalfRound rounds each element to the nearest binary16 value, ties to

@@ -75,7 +75,12 @@ func RoundHalf32(f float32) float32 { return HalfFloat(HalfBits(float64(f))) }
 
 // FormatHalf is the shortest decimal text ('g' format) that reads back as
 // the half f: 0.1f16 prints as 0.1, not as its exact value 0.0999755859375.
+// Integers (every half from 2048 up is one) print exactly: 65504, not the
+// 65500 that would also read back.
 func FormatHalf(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e7 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
 	h := HalfBits(f)
 	for prec := 1; prec < 17; prec++ {
 		s := strconv.FormatFloat(f, 'g', prec, 64)

@@ -87,7 +87,7 @@ func TestFormatHalf(t *testing.T) {
 	for _, c := range []struct {
 		f    float64
 		want string
-	}{{RoundHalf(0.1), "0.1"}, {1.5, "1.5"}, {65504, "65500"}, {RoundHalf(1.0 / 3), "0.3333"}, {HalfFloat64(1), "6e-08"}} {
+	}{{RoundHalf(0.1), "0.1"}, {1.5, "1.5"}, {65504, "65504"}, {RoundHalf(1.0 / 3), "0.3333"}, {HalfFloat64(1), "6e-08"}} {
 		if got := FormatHalf(c.f); got != c.want {
 			t.Errorf("FormatHalf(%v) = %q, want %q", c.f, got, c.want)
 		}
