@@ -355,6 +355,10 @@ func floatUn[T float](op core.UnOp, d, x int32) op {
 		}
 		return func(_ *thread, r *regs) { r.i[d] = int64(math.Float64bits(r.f[x])) }
 	case core.HalfRound:
+		var z T
+		if _, f32 := any(z).(float32); f32 {
+			return func(_ *thread, r *regs) { r.f[d] = float64(core.RoundHalf32(float32(r.f[x]))) }
+		}
 		return func(_ *thread, r *regs) { r.f[d] = core.RoundHalf(r.f[x]) }
 	case core.HalfToBits:
 		return func(_ *thread, r *regs) { r.i[d] = int64(core.HalfBits(r.f[x])) }

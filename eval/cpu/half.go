@@ -11,8 +11,8 @@ import "github.com/arepl/arepl/lang/core"
 // half) computes the same values.
 
 func initHalfTables() {
-	unTab[core.HalfRound][core.F32] = u1(kHalfRound[float32])
-	unTab[core.HalfRound][core.F64] = u1(kHalfRound[float64])
+	unTab[core.HalfRound][core.F32] = u1(kHalfRound)
+	unTab[core.HalfRound][core.F64] = u1(kHalfRound64)
 	unTab[core.HalfToBits][core.F32] = u1(kHalfToBits)
 	unTab[core.HalfFromBits][core.U16] = u1(kHalfFromBits)
 
@@ -81,11 +81,20 @@ func kHalfFromF64(d, x any) kerr {
 }
 
 // kHalfRound rounds each element to the nearest binary16 value, ties to
-// even (core.HalfBits), keeping its type.
-func kHalfRound[T float](d, x []T) kerr {
+// even (core.RoundHalf32).
+func kHalfRound(d, x []float32) kerr {
 	x = x[:len(d)]
 	for i := range d {
-		d[i] = T(core.HalfFloat(core.HalfBits(float64(x[i]))))
+		d[i] = core.RoundHalf32(x[i])
+	}
+	return kOK
+}
+
+// kHalfRound64 is kHalfRound on f64 (the first step of f16.f64).
+func kHalfRound64(d, x []float64) kerr {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = core.RoundHalf(x[i])
 	}
 	return kOK
 }

@@ -70,8 +70,28 @@ func HalfFloat(h uint16) float32 {
 // RoundHalf rounds f to the nearest binary16 value (ties to even).
 func RoundHalf(f float64) float64 { return float64(HalfFloat(HalfBits(f))) }
 
-// RoundHalf32 rounds f to the nearest binary16 value (ties to even).
-func RoundHalf32(f float32) float32 { return HalfFloat(HalfBits(float64(f))) }
+// RoundHalf32 rounds f to the nearest binary16 value (ties to even),
+// on float32's bits: it is what every f16 operation of the CPU backend
+// ends with, so it avoids the trip through float64 and uint16.
+func RoundHalf32(f float32) float32 {
+	b := math.Float32bits(f)
+	sign, a := b&0x80000000, b&0x7fffffff
+	switch {
+	case a >= 0x7f800000: // inf, NaN
+		return f
+	case a >= 0x477ff000: // 65520 and above round to inf (65520 is a tie, to even)
+		return math.Float32frombits(sign | 0x7f800000)
+	case a >= 0x38800000: // a normal half: keep 10 of the 23 fraction bits
+		a += 0xfff + (a>>13)&1
+		return math.Float32frombits(sign | a&^0x1fff)
+	}
+	// A subnormal half is a multiple of 2^-24, the spacing of float32 in
+	// [0.5, 1): the float32 addition rounds to it, ties to even, and the
+	// subtraction is exact.
+	v := math.Float32frombits(a)
+	v = (v + 0.5) - 0.5
+	return math.Float32frombits(sign | math.Float32bits(v))
+}
 
 // FormatHalf is the shortest decimal text ('g' format) that reads back as
 // the half f: 0.1f16 prints as 0.1, not as its exact value 0.0999755859375.

@@ -102,3 +102,31 @@ func TestFormatHalf(t *testing.T) {
 }
 
 func HalfFloat64(h uint16) float64 { return float64(HalfFloat(h)) }
+
+// TestRoundHalf32: the float32 rounding agrees with HalfBits at every
+// midpoint between halves, one float32 step either side of it, and on a
+// sweep of float32 bit patterns.
+func TestRoundHalf32(t *testing.T) {
+	check := func(f float32) {
+		want := HalfFloat(HalfBits(float64(f)))
+		got := RoundHalf32(f)
+		if math.Float32bits(got) != math.Float32bits(want) && !(got != got && want != want) {
+			t.Fatalf("RoundHalf32(%v = %#08x) = %v, want %v", f, math.Float32bits(f), got, want)
+		}
+	}
+	for b := 0; b < 0x7c00; b++ {
+		lo := HalfFloat(uint16(b))
+		hi := float32(65536)
+		if b < 0x7bff {
+			hi = HalfFloat(uint16(b + 1))
+		}
+		mid := (lo + hi) / 2 // exact: 12 significant bits
+		for _, f := range []float32{lo, mid, math.Nextafter32(mid, 0), math.Nextafter32(mid, 1e9)} {
+			check(f)
+			check(-f)
+		}
+	}
+	for b := uint64(0); b < 1<<32; b += 4093 {
+		check(math.Float32frombits(uint32(b)))
+	}
+}
