@@ -17,6 +17,18 @@ func initHalfTables() {
 	unTab[core.HalfFromBits][core.U16] = u1(kHalfFromBits)
 
 	f16, f32 := core.F16, core.F32
+	// The reductions of f16 + and * (recogniseHalf): an f32 operation
+	// rounded, on the f32 columns of the widened program.
+	for op, fn := range map[core.BinOp]func(a, b float32) float32{
+		core.Add: func(a, b float32) float32 { return core.RoundHalf32(a + b) },
+		core.Mul: func(a, b float32) float32 { return core.RoundHalf32(a * b) },
+	} {
+		foldTab[op][f16] = fold1(fn)
+		scanTab[op][f16] = scan1(fn)
+		histTab[op][f16] = hist1(fn)
+		regMS(op, f16, fn)
+	}
+	partScatter[f16] = partScatter[f32]
 	for op := range binTab {
 		if k := binTab[op][f32]; k != nil && core.BinOpValid(core.BinOp(op), f16) {
 			if core.BinOps[op].Comparison {
@@ -115,4 +127,40 @@ func kHalfFromBits(d []float32, x []uint16) kerr {
 		d[i] = core.HalfFloat(x[i])
 	}
 	return kOK
+}
+
+// recogniseHalf recognises the operator lambda of an f16 reduction or
+// scan by + or * as widened (eval.WidenHalf): `t = x op y` on f32, then
+// `r = f16_round t`, returning r. Its reduction runs from the F16 column
+// of the fold, scan, histogram and multiscan tables, whose kernels work
+// on the f32 columns and round after each step.
+func recogniseHalf(l *core.Lambda) (core.BinOp, bool) {
+	if l == nil || len(l.Params) != 2 || len(l.Body.Stmts) != 2 || len(l.Body.Result) != 1 {
+		return 0, false
+	}
+	s0, s1 := l.Body.Stmts[0], l.Body.Stmts[1]
+	e, ok0 := s0.Exp.(*core.BinOpExp)
+	r, ok1 := s1.Exp.(*core.UnOpExp)
+	if !ok0 || !ok1 || len(s0.Pat) != 1 || len(s1.Pat) != 1 || e.T != core.F32 || r.Op != core.HalfRound || r.T != core.F32 {
+		return 0, false
+	}
+	if e.Op != core.Add && e.Op != core.Mul {
+		return 0, false
+	}
+	if v, ok := r.X.(*core.Var); !ok || v.Name != s0.Pat[0].Name {
+		return 0, false
+	}
+	if v, ok := l.Body.Result[0].(*core.Var); !ok || v.Name != s1.Pat[0].Name {
+		return 0, false
+	}
+	x, xok := e.X.(*core.Var)
+	y, yok := e.Y.(*core.Var)
+	if !xok || !yok {
+		return 0, false
+	}
+	p0, p1 := l.Params[0].Name, l.Params[1].Name
+	if !(x.Name == p0 && y.Name == p1) && !(x.Name == p1 && y.Name == p0) {
+		return 0, false
+	}
+	return e.Op, true
 }

@@ -50,6 +50,9 @@ func recognise(l *core.Lambda) (core.BinOp, core.PrimType, bool) {
 	if op, t, ok := recogniseSelect(l); ok {
 		return op, t, true
 	}
+	if op, ok := recogniseHalf(l); ok {
+		return op, core.F16, true
+	}
 	if l == nil || len(l.Params) != 2 || len(l.Body.Stmts) != 1 || len(l.Body.Result) != 1 {
 		return 0, 0, false
 	}

@@ -49,3 +49,13 @@ entry others (is: []i64) (vs: []f16) : ([]f16, []f16, []f16, []f16) =
   let big = filter (>= 1) vs
   let sc = scatter (replicate 3 0f16) [2, 0] [2f16, 4f16]
   in (h, rows, big, sc)
+
+-- a large reduce_by_index (two values a bin, so exact in any order)
+-- ==
+-- entry: bighist
+-- input { 100000i64 } output { [6f16, 1f16, 3f16] 9f16 }
+-- input { 2000000i64 } output { [1f16, 3f16, 5f16] 1f16 }
+entry bighist (n: i64) : ([]f16, f16) =
+  let h = n / 2
+  let hs = reduce_by_index (replicate h 0f16) (+) 0 (map (% h) (iota n)) (map (\i -> f16.i64 (i % 7)) (iota n))
+  in (take 3 hs, hs[h-1])
