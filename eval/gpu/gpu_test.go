@@ -265,7 +265,7 @@ func TestDevice(t *testing.T) {
 	t.Run("allops", func(t *testing.T) {
 		var in []eval.Value
 		// All ones: every operator is defined on them (x / x, x % x, ...).
-		for _, ty := range PrimTypes {
+		for _, ty := range gpuPrims {
 			v := eval.NewArray(ty, 1000)
 			rv := reflect.ValueOf(v.Data)
 			one := reflect.ValueOf(true)
