@@ -17,7 +17,10 @@ import (
 //
 // The operators are written inline where they are used, not in
 // kernels/prelude.cu: the prelude is in every module's text and cache key,
-// and a program without f16 must generate the same text as before.
+// and a program without f16 must generate the same text as before. The
+// asm strings are the only string literals of generated code; they hold
+// no "//" or "/*" and no v_ or f_ name, so canonical (canon.go) passes
+// them through unchanged.
 
 // halfOp is the C statement for d = op(a) of an f16 operator on t; ok is
 // false for every other operator.
