@@ -165,6 +165,9 @@ func (w *widener) stmt(s *core.Stmt) {
 		switch e.Op {
 		case core.Min, core.Max, core.CopySign: // exact
 			return
+		case core.NextAfter: // a step of a half, not of an f32
+			w.nextAfter(s, e)
+			return
 		}
 		w.then(s, e, core.F16, core.HalfRound)
 	case *core.UnOpExp:
@@ -195,6 +198,46 @@ func (w *widener) stmt(s *core.Stmt) {
 			w.then(s, e, core.F16, core.HalfRound)
 		}
 	}
+}
+
+// nextAfter replaces x = nextafter a b on f16 by its computation on the
+// bits of the halves, with selections written as arithmetic on u16
+// (sel c p q = q + c*(p - q), c 0 or 1), as C's nextafter: a step of the
+// bits away from or towards zero, the smallest subnormal from zero, b
+// when a == b, NaN when either is NaN.
+func (w *widener) nextAfter(s *core.Stmt, e *core.BinOpExp) {
+	pos, x := s.Pos, s.Pat[0]
+	var out []*core.Stmt
+	let := func(t core.PrimType, ex core.Exp) core.Atom {
+		v := w.tmp(x, core.Scalar(t))
+		out = append(out, &core.Stmt{Pat: []*core.Var{v}, Exp: ex, Pos: pos})
+		return v
+	}
+	u16 := func(v int64) core.Atom { return core.IntConst(core.U16, v) }
+	bin := func(op core.BinOp, t core.PrimType, a, b core.Atom) core.Atom {
+		return let(core.BinOpResult(op, t), &core.BinOpExp{Op: op, T: t, X: a, Y: b})
+	}
+	flag := func(op core.BinOp, a, b core.Atom) core.Atom { // u16.bool (a op b) on f16
+		return let(core.U16, &core.ConvExp{From: core.Bool, To: core.U16, X: bin(op, core.F16, a, b)})
+	}
+	sel := func(c, p, q core.Atom) core.Atom {
+		return bin(core.Add, core.U16, q, bin(core.Mul, core.U16, c, bin(core.Sub, core.U16, p, q)))
+	}
+	a, b := e.X, e.Y
+	zero := core.FloatConst(core.F16, 0)
+	ba := let(core.U16, &core.UnOpExp{Op: core.HalfToBits, T: core.F16, X: a})
+	bb := let(core.U16, &core.UnOpExp{Op: core.HalfToBits, T: core.F16, X: b})
+	// Away from zero (bits + 1) when a < b and a > 0 agree, else towards.
+	up := bin(core.Sub, core.U16, u16(1), bin(core.Xor, core.U16, flag(core.Lt, a, b), flag(core.Gt, a, zero)))
+	r := bin(core.Sub, core.U16, bin(core.Add, core.U16, ba, bin(core.Add, core.U16, up, up)), u16(1))
+	fromZero := bin(core.Sub, core.U16, u16(0x8001), bin(core.Mul, core.U16, flag(core.Gt, b, zero), u16(0x8000)))
+	r = sel(flag(core.Eq, a, zero), fromZero, r)
+	r = sel(flag(core.Eq, a, b), bb, r)
+	nan := let(core.U16, &core.ConvExp{From: core.Bool, To: core.U16, X: let(core.Bool, &core.BinOpExp{Op: core.LogOr, T: core.Bool,
+		X: let(core.Bool, &core.UnOpExp{Op: core.IsNan, T: core.F16, X: a}), Y: let(core.Bool, &core.UnOpExp{Op: core.IsNan, T: core.F16, X: b})})})
+	r = sel(nan, u16(0x7e00), r)
+	out = append(out, &core.Stmt{Pat: []*core.Var{x}, Exp: &core.UnOpExp{Op: core.HalfFromBits, T: core.U16, X: r}, Pos: pos})
+	w.replace(s, out...)
 }
 
 // ptrKey identifies a pointer by address and type (a struct and its first

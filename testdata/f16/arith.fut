@@ -66,3 +66,12 @@ entry consts (x: f16) : (u16, u16, u16, u16, f16, f16, i32) =
 -- input { 65504f16 1f16 } output { 0x0000u16 0x7c00u16 }
 entry chain (x: f16) (y: f16) : (u16, u16) =
   (f16.to_bits ((x + y) - x), f16.to_bits (x * 2 / 4))
+
+-- f16.nextafter steps by one half (C's nextafter on binary16)
+-- ==
+-- entry: next
+-- input { [1f16, 1f16, 0f16, 0f16, 65504f16, f16.inf, -1f16, 2f16, 0.00000006f16]
+--         [2f16, 0f16, 1f16, -1f16, f16.inf, 0f16, 0f16, 2f16, 0f16] }
+-- output { [0x3c01u16, 0x3bffu16, 0x0001u16, 0x8001u16, 0x7c00u16, 0x7bffu16, 0xbbffu16, 0x4000u16, 0x0000u16] }
+-- input { [f16.nan, 1f16] [1f16, f16.nan] } output { [0x7e00u16, 0x7e00u16] }
+entry next (xs: []f16) (ys: []f16) : []u16 = map2 (\x y -> f16.to_bits (f16.nextafter x y)) xs ys
