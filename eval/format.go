@@ -478,6 +478,9 @@ func formatElem(t core.PrimType, data any, i int64, st style) string {
 	case []uint64:
 		return strconv.FormatUint(d[i], 10) + suffix
 	case []float32:
+		if t == core.F16 { // an f16 is held as the float32 of the same value
+			return formatFloat(float64(d[i]), 16, st)
+		}
 		return formatFloat(float64(d[i]), 32, st)
 	case []float64:
 		return formatFloat(d[i], 64, st)
@@ -487,10 +490,7 @@ func formatElem(t core.PrimType, data any, i int64, st style) string {
 
 // formatFloat prints x (of the given bit size) as Futhark does.
 func formatFloat(x float64, bits int, st style) string {
-	typ := "f64"
-	if bits == 32 {
-		typ = "f32"
-	}
+	typ := "f" + strconv.Itoa(bits)
 	switch {
 	case math.IsNaN(x):
 		if st == runStyle {
@@ -519,6 +519,12 @@ func formatFloat(x float64, bits int, st style) string {
 // trip, in Haskell's show layout: fixed notation with at least one digit
 // after the point in [0.1, 10^7), else d.ddde±x with no '+' and no padding.
 func shortestFloat(x float64, bits int) string {
+	if bits == 16 {
+		// The fewest digits that read back as the same half, in the
+		// layout below (strconv knows no 16-bit floats).
+		x, _ = strconv.ParseFloat(core.FormatHalf(x), 64)
+		bits = 64
+	}
 	a := math.Abs(x)
 	if a == 0 || (a >= 0.1 && a < 1e7) {
 		s := strconv.FormatFloat(x, 'f', -1, bits)
@@ -657,6 +663,9 @@ func checkData(v Value) error {
 		}
 	}
 	elem, n, ok := sliceInfo(v.Data)
+	if elem == core.F32 && v.Elem == core.F16 {
+		elem = core.F16 // an f16 is held as the float32 of the same value
+	}
 	if !ok || elem != v.Elem {
 		return fmt.Errorf("data of Go type %T for elements of type %s", v.Data, v.Elem)
 	}

@@ -553,7 +553,7 @@ func hasZero(dims []int64) bool {
 
 // suffixes are the type suffixes of literals, longest first so "i16" is
 // not taken for "i1"+"6".
-var suffixes = []core.PrimType{core.I16, core.I32, core.I64, core.U16, core.U32, core.U64, core.F32, core.F64, core.I8, core.U8}
+var suffixes = []core.PrimType{core.I16, core.I32, core.I64, core.U16, core.U32, core.U64, core.F32, core.F64, core.F16, core.I8, core.U8}
 
 // parseScalar parses a scalar, with its sign, at the current token.
 func (r *reader) parseScalar() (lit, error) {
@@ -584,11 +584,14 @@ func (r *reader) parseUnsigned() (lit, error) {
 		l.isBool, l.b = true, w == "true"
 		r.next()
 		return l, nil
-	case "f32.nan", "f64.nan", "f32.inf", "f64.inf":
+	case "f32.nan", "f64.nan", "f32.inf", "f64.inf", "f16.nan", "f16.inf":
 		l.text, l.isFloat, l.special = w[4:], true, true
 		l.suffix, l.hasSuffix = core.F32, true
 		if w[:3] == "f64" {
 			l.suffix = core.F64
+		}
+		if w[:3] == "f16" {
+			l.suffix = core.F16
 		}
 		r.next()
 		return l, nil
@@ -722,7 +725,7 @@ func (b *buffer) data() any {
 		d = b.u32
 	case core.U64:
 		d = b.u64
-	case core.F32:
+	case core.F32, core.F16:
 		d = b.f32
 	case core.F64:
 		d = b.f64
@@ -761,9 +764,12 @@ func (r *reader) store(buf *buffer, l lit, t core.PrimType) error {
 		if err != nil {
 			return err
 		}
-		if t == core.F32 {
+		switch t {
+		case core.F32:
 			buf.f32 = append(buf.f32, float32(f))
-		} else {
+		case core.F16:
+			buf.f32 = append(buf.f32, float32(core.RoundHalf(f)))
+		default:
 			buf.f64 = append(buf.f64, f)
 		}
 		return nil

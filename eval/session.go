@@ -197,7 +197,8 @@ type compiled struct {
 	prog    *core.Program
 	params  []lower.Param
 	plan    *fusion.Plan
-	timings Timings // what the steps above cost, and their notes
+	timings Timings       // what the steps above cost, and their notes
+	half    *core.Program // prog before WidenHalf (half.go), when it has f16
 }
 
 // compile checks, lowers and fuses an expression.
@@ -242,6 +243,9 @@ func (s *Session) compileChecked(env *types.Env, x syntax.Expr, typ types.Type, 
 		}
 	}
 	c.typ, c.prog, c.params = typ, prog, params
+	if wide := WidenHalf(prog); wide != prog {
+		c.prog, c.half = wide, prog
+	}
 	return c, nil
 }
 
@@ -258,6 +262,7 @@ func (s *Session) run(ctx context.Context, c *compiled, t Timings) (*Result, err
 		}
 		args = append(args, vals...)
 	}
+	args = widenArgs(args)
 	backend, err := s.backend(&res.Timings, c.prog, args)
 	if err != nil {
 		return nil, err
@@ -266,6 +271,9 @@ func (s *Session) run(ctx context.Context, c *compiled, t Timings) (*Result, err
 	vals, err := runGuarded(ctx, backend, c.prog, args, &res.Timings)
 	if err != nil {
 		return nil, s.quote(err)
+	}
+	if c.half != nil {
+		vals = narrowResults(c.half, "main", vals)
 	}
 	res.Values = vals
 	return res, nil
@@ -764,7 +772,7 @@ func (s *Session) Upload(ctx context.Context, args [][]Value) ([][]Value, Timing
 	}
 	out := make([][]Value, len(args))
 	for i, vs := range args {
-		if out[i], err = u.Upload(ctx, vs, &t); err != nil {
+		if out[i], err = u.Upload(ctx, widenArgs(vs), &t); err != nil {
 			return nil, t, err
 		}
 	}
@@ -1010,6 +1018,7 @@ func (s *Session) compileIn(env *types.Env, name, src string) (*Compiled, error)
 		c.Plan, c.Program = plan, fused
 	}
 	c.Plan.SetNames(c.Unfused, c.Program, declsNames(env, x))
+	c.Program = WidenHalf(c.Program) // what runs
 	return c, nil
 }
 

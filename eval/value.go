@@ -16,7 +16,8 @@ import (
 //
 // On the CPU, Data is a typed slice whose element type matches Elem
 // ([]bool, []int8, []int16, []int32, []int64, []uint8, []uint16, []uint32,
-// []uint64, []float32, []float64) and whose length is the product of Shape
+// []uint64, []float32, []float64; an f16 is a []float32 whose elements
+// are always exactly representable halves) and whose length is the product of Shape
 // (1 for a scalar). A value computed on a GPU keeps Dev set and Data nil
 // until it is needed on the host (Host fetches it).
 type Value struct {
@@ -112,7 +113,7 @@ func makeSlice(t core.PrimType, n int) any {
 		return make([]uint32, n)
 	case core.U64:
 		return make([]uint64, n)
-	case core.F32:
+	case core.F32, core.F16:
 		return make([]float32, n)
 	case core.F64:
 		return make([]float64, n)

@@ -74,7 +74,7 @@ func isBinaryValue(data []byte) bool {
 // binaryTypes maps the four-character type names of the binary format.
 var binaryTypes = map[string]core.PrimType{
 	"bool": core.Bool, "  i8": core.I8, " i16": core.I16, " i32": core.I32, " i64": core.I64,
-	"  u8": core.U8, " u16": core.U16, " u32": core.U32, " u64": core.U64, " f32": core.F32, " f64": core.F64,
+	"  u8": core.U8, " u16": core.U16, " u32": core.U32, " u64": core.U64, " f32": core.F32, " f64": core.F64, " f16": core.F16,
 }
 
 // readBinaryValues reads values in Futhark's binary data format (each: 'b',
@@ -219,6 +219,12 @@ func decodeElems(elem core.PrimType, b []byte, n int) any {
 		out := make([]float32, n)
 		for i := range out {
 			out[i] = math.Float32frombits(le.Uint32(b[4*i:]))
+		}
+		return out
+	case core.F16: // held as the float32 of the same value
+		out := make([]float32, n)
+		for i := range out {
+			out[i] = core.HalfFloat(le.Uint16(b[2*i:]))
 		}
 		return out
 	case core.F64:

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/arepl/arepl/lang/core"
 )
 
 // randomInput turns the body of a `random input { [100]i32 [10][2]f32 }`
@@ -90,6 +92,7 @@ var randomScalars = map[string]func(*rand.Rand) string{
 	"u64": func(r *rand.Rand) string { return strconv.FormatUint(r.Uint64(), 10) },
 	"f32": func(r *rand.Rand) string { return strconv.FormatFloat(float64(r.Float32()), 'g', -1, 32) },
 	"f64": func(r *rand.Rand) string { return strconv.FormatFloat(r.Float64(), 'g', -1, 64) },
+	"f16": func(r *rand.Rand) string { return core.FormatHalf(r.Float64()) },
 	"bool": func(r *rand.Rand) string {
 		if r.IntN(2) == 0 {
 			return "false"

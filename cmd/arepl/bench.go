@@ -529,6 +529,11 @@ func randomArgs(params []types.Type, size int64, seed uint64) ([][]eval.Value, e
 			}
 			v := eval.NewArray(l.Elem, shape...)
 			fillRandom(v.Data, rng)
+			if l.Elem == core.F16 { // held as float32s that are halves
+				for j, x := range v.Data.([]float32) {
+					v.Data.([]float32)[j] = core.RoundHalf32(x)
+				}
+			}
 			out[i] = append(out[i], v)
 		}
 	}

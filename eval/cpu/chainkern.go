@@ -30,9 +30,9 @@ type chainFoldK func(acc, x, c1, c2 any)
 type chainScanK func(dst, x, c1, c2, carry any)
 
 var (
-	chainFold2 [3][3][11]chainFoldK
-	chainScan1 [3][11]chainScanK
-	chainScan2 [3][3][11]chainScanK
+	chainFold2 [3][3][core.NumPrims]chainFoldK
+	chainScan1 [3][core.NumPrims]chainScanK
+	chainScan2 [3][3][core.NumPrims]chainScanK
 )
 
 func cfIAddAdd[T integer](acc, x, c1, c2 any) {

@@ -282,6 +282,8 @@ func intUn[T integer](op core.UnOp, signed bool, d, x int32) op {
 			return func(_ *thread, r *regs) { r.f[d] = float64(math.Float32frombits(uint32(r.i[x]))) }
 		}
 		return func(_ *thread, r *regs) { r.f[d] = math.Float64frombits(uint64(r.i[x])) }
+	case core.HalfFromBits:
+		return func(_ *thread, r *regs) { r.f[d] = float64(core.HalfFloat(uint16(r.i[x]))) }
 	}
 	return nil
 }
@@ -352,6 +354,14 @@ func floatUn[T float](op core.UnOp, d, x int32) op {
 			return func(_ *thread, r *regs) { r.i[d] = int64(math.Float32bits(float32(r.f[x]))) }
 		}
 		return func(_ *thread, r *regs) { r.i[d] = int64(math.Float64bits(r.f[x])) }
+	case core.HalfRound:
+		var z T
+		if _, f32 := any(z).(float32); f32 {
+			return func(_ *thread, r *regs) { r.f[d] = float64(core.RoundHalf32(float32(r.f[x]))) }
+		}
+		return func(_ *thread, r *regs) { r.f[d] = core.RoundHalf(r.f[x]) }
+	case core.HalfToBits:
+		return func(_ *thread, r *regs) { r.i[d] = int64(core.HalfBits(r.f[x])) }
 	}
 	if fn, ok := mathFuns[op]; ok {
 		return func(_ *thread, r *regs) { r.f[d] = float64(T(fn(r.f[x]))) }

@@ -137,7 +137,7 @@ func (f *frame) histByRanges(s *core.Stmt, e *core.Hist, op *opInfo, ins []eval.
 // is where the block's next pair of range r goes.
 type partScatterK func(dIdx []int64, dVal any, idx []int64, val any, next []int64, h int64)
 
-var partScatter [11]partScatterK
+var partScatter [core.NumPrims]partScatterK
 
 func regPartScatter[T any](t core.PrimType) {
 	partScatter[t] = func(dIdx []int64, dVal any, idx []int64, val any, next []int64, h int64) {

@@ -40,9 +40,9 @@ type binK func(dst, x, y any) kerr
 type unK func(dst, x any) kerr
 
 var (
-	binTab  [len(core.BinOps)][11]binK
-	unTab   [len(core.UnOps)][11]unK
-	convTab [11][11]unK
+	binTab  [len(core.BinOps)][core.NumPrims]binK
+	unTab   [len(core.UnOps)][core.NumPrims]unK
+	convTab [core.NumPrims][core.NumPrims]unK
 )
 
 type signed interface {
@@ -1017,7 +1017,7 @@ func kBitCast[T, R any](cast func(T) R) func(d []R, x []T) kerr {
 // binVSK computes dst[i] = x[i] op c[0].
 type binVSK func(dst, x, c any) kerr
 
-var binVSTab [len(core.BinOps)][11]binVSK
+var binVSTab [len(core.BinOps)][core.NumPrims]binVSK
 
 func vs[T, R any](k func(d []R, x []T, c T) kerr) binVSK {
 	return func(d, x, c any) kerr { return k(d.([]R), x.([]T), c.([]T)[0]) }

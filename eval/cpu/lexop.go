@@ -417,7 +417,7 @@ func (lexT[T]) cmp(a any, i int, b any, j int) int {
 	return 0
 }
 
-var lexTab [11]lexCol
+var lexTab [core.NumPrims]lexCol
 
 // initLexTables fills lexTab (tables.go calls it).
 func initLexTables() {

@@ -37,18 +37,21 @@ type msCarryK func(out, carry any, labels []int64)
 type msZipK func(acc, before any)
 
 var (
-	msTab   [len(core.BinOps)][11]msK
-	msCarry [len(core.BinOps)][11]msCarryK
-	msZip   [len(core.BinOps)][11]msZipK
-	foldTab [len(core.BinOps)][11]foldK
-	scanTab [len(core.BinOps)][11]scanK
-	histTab [len(core.BinOps)][11]histK
+	msTab   [len(core.BinOps)][core.NumPrims]msK
+	msCarry [len(core.BinOps)][core.NumPrims]msCarryK
+	msZip   [len(core.BinOps)][core.NumPrims]msZipK
+	foldTab [len(core.BinOps)][core.NumPrims]foldK
+	scanTab [len(core.BinOps)][core.NumPrims]scanK
+	histTab [len(core.BinOps)][core.NumPrims]histK
 )
 
 // recognise returns the builtin operator a reduce/scan lambda consists of.
 func recognise(l *core.Lambda) (core.BinOp, core.PrimType, bool) {
 	if op, t, ok := recogniseSelect(l); ok {
 		return op, t, true
+	}
+	if op, ok := recogniseHalf(l); ok {
+		return op, core.F16, true
 	}
 	if l == nil || len(l.Params) != 2 || len(l.Body.Stmts) != 1 || len(l.Body.Result) != 1 {
 		return 0, 0, false

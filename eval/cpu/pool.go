@@ -12,9 +12,9 @@ import (
 // one goroutine.
 type pool struct {
 	size  int
-	free  [11][]any // columns of at least size elements
-	small [11][]any // shorter columns (columnLen), kept apart so that get does not search them
-	used  [11][]any
+	free  [core.NumPrims][]any // columns of at least size elements
+	small [core.NumPrims][]any // shorter columns (columnLen), kept apart so that get does not search them
+	used  [core.NumPrims][]any
 }
 
 func newPool(size int) *pool { return &pool{size: size} }
@@ -112,7 +112,7 @@ func capAny(d any) int {
 
 // poolMark is a point in a pool's allocations, for releasing the columns
 // of one loop iteration while keeping those made before it.
-type poolMark [11]int
+type poolMark [core.NumPrims]int
 
 func (p *pool) mark() (m poolMark) {
 	for t := range p.used {

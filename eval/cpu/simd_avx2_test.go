@@ -128,6 +128,8 @@ func column(t core.PrimType, r *rand.Rand, n int) any {
 		return fill(r, n, specialI32)
 	case core.U32:
 		return fill(r, n, func(r *rand.Rand) uint32 { return uint32(specialI32(r)) })
+	case core.U16: // the bits of halves (core.HalfToBits's result)
+		return fill(r, n, func(r *rand.Rand) uint16 { return uint16(specialI32(r)) })
 	case core.I64:
 		return fill(r, n, specialI64)
 	case core.U64:
@@ -144,18 +146,18 @@ func makeCol(t core.PrimType, n int) any {
 }
 
 // portableTables are the kernel tables as the portable build fills them.
-func portableTables() (bin [len(core.BinOps)][11]binK, un [len(core.UnOps)][11]unK, bvs [len(core.BinOps)][11]binVSK, fold [len(core.BinOps)][11]foldK) {
+func portableTables() (bin [len(core.BinOps)][core.NumPrims]binK, un [len(core.UnOps)][core.NumPrims]unK, bvs [len(core.BinOps)][core.NumPrims]binVSK, fold [len(core.BinOps)][core.NumPrims]foldK) {
 	// initReduceTables refills scanTab, histTab and msTab too: keep them.
 	saved := [5]any{binTab, unTab, binVSTab, foldTab, scanTab}
 	initKernelTables()
 	initVSTables()
 	initReduceTables()
 	bin, un, bvs, fold = binTab, unTab, binVSTab, foldTab
-	binTab = saved[0].([len(core.BinOps)][11]binK)
-	unTab = saved[1].([len(core.UnOps)][11]unK)
-	binVSTab = saved[2].([len(core.BinOps)][11]binVSK)
-	foldTab = saved[3].([len(core.BinOps)][11]foldK)
-	scanTab = saved[4].([len(core.BinOps)][11]scanK)
+	binTab = saved[0].([len(core.BinOps)][core.NumPrims]binK)
+	unTab = saved[1].([len(core.UnOps)][core.NumPrims]unK)
+	binVSTab = saved[2].([len(core.BinOps)][core.NumPrims]binVSK)
+	foldTab = saved[3].([len(core.BinOps)][core.NumPrims]foldK)
+	scanTab = saved[4].([len(core.BinOps)][core.NumPrims]scanK)
 	return
 }
 

@@ -199,7 +199,7 @@ func newOp(l *core.Lambda, ne []core.Atom) *opInfo {
 	op := &opInfo{lam: l, ne: ne, types: core.AtomTypes(ne)}
 	if len(ne) == 1 && ne[0].AtomType().Rank == 0 {
 		op.bop, op.bt, op.builtin = recognise(l)
-		op.builtin = op.builtin && op.bt == ne[0].AtomType().Elem
+		op.builtin = op.builtin && (op.bt == ne[0].AtomType().Elem || op.bt == core.F16 && ne[0].AtomType().Elem == core.F32)
 	}
 	if !op.builtin {
 		op.lex = recogniseLex(l)

@@ -13,5 +13,6 @@ func init() {
 	initChainTables()
 	initLexTables()
 	initPartScatterTables()
+	initHalfTables()
 	useSIMD()
 }

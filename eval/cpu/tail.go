@@ -17,8 +17,8 @@ import (
 type tailK func(acc, x, y any)
 
 var (
-	tailVV [len(core.BinOps)][11]tailK
-	tailVS [len(core.BinOps)][11]tailK
+	tailVV [len(core.BinOps)][core.NumPrims]tailK
+	tailVS [len(core.BinOps)][core.NumPrims]tailK
 )
 
 // The explicit conversion T(...) rounds each product as the unfused

@@ -314,6 +314,10 @@ func (e *emitter) stmt(s *core.Stmt) error {
 		if err != nil {
 			return err
 		}
+		if c, ok := halfOp(x.Op, x.T, d, a); ok {
+			e.line("%s", c)
+			break
+		}
 		e.line("%s = %s_%s(%s);", d, core.UnOps[x.Op].Name, ctype(x.T), a)
 	case *core.ConvExp:
 		d, err := one()

@@ -58,10 +58,12 @@ func TestKernelGolden(t *testing.T) {
 
 // buildAllOps maps every unary and binary operator valid on each primitive
 // type, and every conversion, so the golden file shows the whole operator
-// table's rendering (and the device test compiles it).
+// table's rendering (and the device test compiles it). f16 is left out: no
+// backend sees it (eval.WidenHalf makes it f32 with explicit roundings, the
+// f16 operators on f32, f64 and u16 that this program includes).
 func buildAllOps() *Program {
 	var params []*Var
-	for _, t := range PrimTypes {
+	for _, t := range gpuPrims {
 		params = append(params, &Var{Name: "xs_" + t.String(), Type: ArrayOf(t, 1)})
 	}
 	return fun(params, func(b *Builder) []Atom {
@@ -72,10 +74,10 @@ func buildAllOps() *Program {
 		}
 		f := b.Lambda(ts, func(lb *Builder, ps []*Var) []Atom {
 			var out []Atom
-			for i, t := range PrimTypes {
+			for i, t := range gpuPrims {
 				x := ps[i]
 				for op := UnOp(0); int(op) < len(UnOps); op++ {
-					if UnOpValid(op, t) {
+					if UnOpValid(op, t) && UnOpResult(op, t) != F16 {
 						out = append(out, lb.UnOp(op, x))
 					}
 				}
@@ -84,7 +86,7 @@ func buildAllOps() *Program {
 						out = append(out, lb.BinOp(op, x, x))
 					}
 				}
-				for _, to := range PrimTypes {
+				for _, to := range gpuPrims {
 					out = append(out, lb.Conv(to, x))
 				}
 			}
@@ -98,6 +100,9 @@ func buildAllOps() *Program {
 		return out
 	})
 }
+
+// gpuPrims are the primitive types a backend meets.
+var gpuPrims = PrimTypes[:F16]
 
 // buildFallback has a scan, which this backend leaves to the fallback:
 // Kernel must say so.
@@ -260,7 +265,7 @@ func TestDevice(t *testing.T) {
 	t.Run("allops", func(t *testing.T) {
 		var in []eval.Value
 		// All ones: every operator is defined on them (x / x, x % x, ...).
-		for _, ty := range PrimTypes {
+		for _, ty := range gpuPrims {
 			v := eval.NewArray(ty, 1000)
 			rv := reflect.ValueOf(v.Data)
 			one := reflect.ValueOf(true)

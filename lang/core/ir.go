@@ -46,12 +46,16 @@ const (
 	U64
 	F32
 	F64
+	F16 // after F64: PrimType values index tables and feed IR fingerprints
 )
 
 // PrimTypes lists every primitive type, in declaration order.
-var PrimTypes = []PrimType{Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64}
+var PrimTypes = []PrimType{Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, F16}
 
-var primNames = [...]string{"bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"}
+// NumPrims is the number of primitive types: the size of tables indexed by PrimType.
+const NumPrims = int(F16) + 1
+
+var primNames = [...]string{"bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64", "f16"}
 
 func (t PrimType) String() string {
 	if int(t) < len(primNames) {
@@ -79,15 +83,15 @@ func (t PrimType) IsSigned() bool { return t >= I8 && t <= I64 }
 // IsUnsigned reports whether t is an unsigned integer type.
 func (t PrimType) IsUnsigned() bool { return t >= U8 && t <= U64 }
 
-// IsFloat reports whether t is f32 or f64.
-func (t PrimType) IsFloat() bool { return t == F32 || t == F64 }
+// IsFloat reports whether t is f16, f32 or f64.
+func (t PrimType) IsFloat() bool { return t == F32 || t == F64 || t == F16 }
 
 // Size is the size of one element in bytes (bool is one byte).
 func (t PrimType) Size() int {
 	switch t {
 	case Bool, I8, U8:
 		return 1
-	case I16, U16:
+	case I16, U16, F16:
 		return 2
 	case I32, U32, F32:
 		return 4
@@ -156,8 +160,8 @@ func (*Var) atom()            {}
 
 // Const is a primitive constant. Bits holds the value: integers
 // sign-extended (signed) or zero-extended (unsigned) to 64 bits, f64 as
-// math.Float64bits, f32 as math.Float64bits of the (exactly representable)
-// f32 value, bool as 0 or 1.
+// math.Float64bits, f32 and f16 as math.Float64bits of the (exactly
+// representable) f32 or f16 value, bool as 0 or 1.
 type Const struct {
 	T    PrimType
 	Bits uint64
@@ -175,10 +179,14 @@ func IntConst(t PrimType, v int64) Const { return Const{T: t, Bits: Wrap(t, uint
 // has a payload of 1, which to_bits would show.
 func NaN() float64 { return math.Float64frombits(0x7ff8000000000000) }
 
-// FloatConst returns the constant v of float type t (rounded to f32 for F32).
+// FloatConst returns the constant v of float type t (rounded to f32 for F32,
+// to binary16 for F16).
 func FloatConst(t PrimType, v float64) Const {
-	if t == F32 {
+	switch t {
+	case F32:
 		v = float64(float32(v))
+	case F16:
+		v = RoundHalf(v)
 	}
 	return Const{T: t, Bits: math.Float64bits(v)}
 }

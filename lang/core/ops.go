@@ -126,6 +126,11 @@ const (
 	Atanh
 	ToBits   // the IEEE 754 bits of a float as the unsigned type of its width (Futhark's f64.to_bits)
 	FromBits // the float whose IEEE 754 bits an unsigned integer holds (f64.from_bits)
+	// The f16 operators of the widened program (half.go's WidenHalf):
+	// no source name reaches them.
+	HalfRound    // round an f32 or f64 to the nearest binary16 value, ties to even
+	HalfToBits   // the binary16 bits (u16) of an f32 that holds a half
+	HalfFromBits // the f32 value of the binary16 bits a u16 holds
 	numUnOps
 )
 
@@ -140,6 +145,10 @@ type UnOpInfo struct {
 	// type of the same width each is reinterpreted as: the bits are kept
 	// exactly (NaN payloads included), nothing is converted or rounded.
 	BitCast map[PrimType]PrimType
+	// Operands, where set, lists the operand types of an operator that
+	// user code cannot name (the f16 operators) and the result type of
+	// each.
+	Operands map[PrimType]PrimType
 }
 
 // UnOps is the unary operator table, indexed by UnOp.
@@ -183,8 +192,12 @@ var UnOps = [numUnOps]UnOpInfo{
 	// Bit casts are operators, not conversions: a ConvExp converts the
 	// value, and every backend already handles a unary operator whose
 	// result type differs from its operand's (isnan, popc).
-	ToBits:   {Name: "to_bits", BitCast: map[PrimType]PrimType{F32: U32, F64: U64}},
-	FromBits: {Name: "from_bits", BitCast: map[PrimType]PrimType{U32: F32, U64: F64}},
+	ToBits:   {Name: "to_bits", BitCast: map[PrimType]PrimType{F32: U32, F64: U64, F16: U16}},
+	FromBits: {Name: "from_bits", BitCast: map[PrimType]PrimType{U32: F32, U64: F64, U16: F16}},
+
+	HalfRound:    {Name: "f16_round", Operands: map[PrimType]PrimType{F32: F32, F64: F64}},
+	HalfToBits:   {Name: "f16_to_bits", Operands: map[PrimType]PrimType{F32: U16}},
+	HalfFromBits: {Name: "f16_from_bits", Operands: map[PrimType]PrimType{U16: F32}},
 }
 
 func (op UnOp) String() string { return UnOps[op].Name }

@@ -141,6 +141,9 @@ func ConstString(c Const) string {
 			bits = 32
 		}
 		s := strconv.FormatFloat(f, 'g', -1, bits)
+		if c.T == F16 {
+			s = FormatHalf(f)
+		}
 		if !strings.ContainsAny(s, ".eEn") {
 			s += ".0"
 		}

@@ -49,6 +49,9 @@ func UnOpValid(op UnOp, t PrimType) bool {
 	case info.BitCast != nil:
 		_, ok := info.BitCast[t]
 		return ok
+	case info.Operands != nil:
+		_, ok := info.Operands[t]
+		return ok
 	case info.FloatOnly:
 		return t.IsFloat()
 	case op == Popc || op == Clz || op == Ctz:
@@ -67,6 +70,10 @@ func UnOpResult(op UnOp, t PrimType) PrimType {
 	switch info := UnOps[op]; {
 	case info.BitCast != nil:
 		if r, ok := info.BitCast[t]; ok {
+			return r
+		}
+	case info.Operands != nil:
+		if r, ok := info.Operands[t]; ok {
 			return r
 		}
 	case info.BoolResult:

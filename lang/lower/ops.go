@@ -62,6 +62,8 @@ var moduleConsts = map[string]func(core.PrimType) (core.Const, bool){
 			return core.FloatConst(t, float64(math.Nextafter32(1, 2)-1)), true
 		case core.F64:
 			return core.FloatConst(t, math.Nextafter(1, 2)-1), true
+		case core.F16:
+			return core.FloatConst(t, 1.0/1024), true
 		}
 		return core.Const{}, false
 	},

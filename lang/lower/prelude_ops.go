@@ -163,6 +163,9 @@ func bitsOf(t core.PrimType) core.PrimType {
 	if t == core.F32 {
 		return core.U32
 	}
+	if t == core.F16 {
+		return core.U16
+	}
 	return core.U64
 }
 

@@ -224,7 +224,7 @@ type FloatLit struct {
 	At
 	Text   string
 	Value  float64
-	Suffix string // "", "f32" or "f64"
+	Suffix string // "", "f16", "f32" or "f64"
 }
 
 // BoolLit is `true` or `false`.

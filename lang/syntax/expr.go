@@ -849,9 +849,6 @@ func (p *parser) floatLit(t *lexer.Token, at At) (Expr, error) {
 			suffix = s
 		}
 	}
-	if suffix == "f16" {
-		return nil, p.errorf(t, "f16 literals are not supported")
-	}
 	digits := strings.ReplaceAll(strings.TrimSuffix(text, suffix), "_", "")
 	if hex && !strings.ContainsAny(digits, "pP") {
 		return nil, p.errorf(t, "malformed hexadecimal float literal %s", text)

@@ -295,7 +295,7 @@ func (p *parser) typ(lex *lexer.PeekingLexer) (TypeExpr, error) {
 // primTypes are the type names of the subset.
 var primTypes = map[string]bool{
 	"bool": true, "i8": true, "i16": true, "i32": true, "i64": true,
-	"u8": true, "u16": true, "u32": true, "u64": true, "f32": true, "f64": true,
+	"u8": true, "u16": true, "u32": true, "u64": true, "f32": true, "f64": true, "f16": true,
 }
 
 func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {

@@ -134,6 +134,8 @@ var modEntries = func() []modEntry {
 		{"to_bits", setOf(core.F64), "t -> u64", "the IEEE 754 bits of x"},
 		{"from_bits", setOf(core.F32), "u32 -> t", "the float whose IEEE 754 bits are b"},
 		{"from_bits", setOf(core.F64), "u64 -> t", "the float whose IEEE 754 bits are b"},
+		{"to_bits", setOf(core.F16), "t -> u16", "the IEEE 754 bits of x"},
+		{"from_bits", setOf(core.F16), "u16 -> t", "the float whose IEEE 754 bits are b"},
 		{"ctz", intSet, "t -> i32", "the number of trailing zero bits"},
 		{"mul_hi", intSet, "t -> t -> t", "the high half of the double-width product"},
 		{"mad_hi", intSet, "t -> t -> t -> t", "mul_hi a b + c"},

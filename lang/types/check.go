@@ -634,6 +634,9 @@ func (c *checker) checkLiteral(l litUse) {
 		if p.T == core.F32 && !math.IsInf(e.Value, 0) && math.IsInf(float64(float32(e.Value)), 0) {
 			c.errorf(e.Pos(), "literal %s does not fit in f32", e.Text)
 		}
+		if p.T == core.F16 && !math.IsInf(e.Value, 0) && math.IsInf(core.RoundHalf(e.Value), 0) {
+			c.errorf(e.Pos(), "literal %s does not fit in f16", e.Text)
+		}
 	}
 }
 

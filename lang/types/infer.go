@@ -28,7 +28,7 @@ func (s primSet) has(t core.PrimType) bool { return s&(1<<t) != 0 }
 
 var (
 	intSet   = setOf(core.I8, core.I16, core.I32, core.I64, core.U8, core.U16, core.U32, core.U64)
-	floatSet = setOf(core.F32, core.F64)
+	floatSet = setOf(core.F32, core.F64, core.F16)
 	numSet   = intSet | floatSet
 	boolSet  = setOf(core.Bool)
 	allPrims = numSet | boolSet
