@@ -106,7 +106,7 @@ func TestNotDifferentiable(t *testing.T) {
 func TestRulesCoverOps(t *testing.T) {
 	zeroUn := map[core.UnOp]bool{core.Signum: true, core.Floor: true, core.Ceil: true, core.Round: true, core.Trunc: true,
 		core.IsNan: true, core.IsInf: true, core.Popc: true, core.Clz: true, core.Ctz: true, core.Not: true,
-		core.ToBits: true, core.FromBits: true}
+		core.ToBits: true, core.FromBits: true, core.HalfToBits: true, core.HalfFromBits: true}
 	for op := core.UnOp(0); int(op) < len(core.UnOps); op++ {
 		if _, ok := unRules[op]; !ok && !zeroUn[op] && !notDifferentiable[op] {
 			t.Errorf("unary %s has no derivative rule", op)

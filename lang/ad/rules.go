@@ -80,6 +80,11 @@ var unRules = map[core.UnOp]unRule{
 	core.Erfc: func(d *fwd, t core.PrimType, x, _ core.Atom) core.Atom {
 		return d.mul(d.num(t, -2/math.Sqrt(math.Pi)), d.un(core.ExpF, d.un(core.Neg, d.mul(x, x))))
 	},
+	// Rounding to a half is the identity to first order (as rounding an
+	// f64 result to f32 would be). AD runs at lowering, before the session
+	// widens f16 to f32 with these operators, so this rule is for
+	// completeness: an f16 tangent is rounded when the session widens it.
+	core.HalfRound: func(d *fwd, t core.PrimType, _, _ core.Atom) core.Atom { return d.num(t, 1) },
 }
 
 // notDifferentiable lists the operators whose derivative arepl cannot
