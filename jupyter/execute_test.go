@@ -253,6 +253,29 @@ func TestInterruptKeepsKernel(t *testing.T) {
 	}
 }
 
+// TestAbortOnlyWhatWasQueued: a request sent after the client has the
+// error reply is not aborted by stop_on_error, however long the executor
+// takes to settle the failed cell (make test under load saw
+// TestInterruptKeepsKernel's next cell aborted). A request queued before
+// the error reply still is.
+func TestAbortOnlyWhatWasQueued(t *testing.T) {
+	c, _ := startKernelSet(t, newFake(), func(k *kernel) {
+		k.afterCell = func() { time.Sleep(300 * time.Millisecond) }
+	})
+	id1 := c.send(c.shell, "execute_request", executeContent("slowbad"))
+	queued := c.send(c.shell, "execute_request", executeContent("1"))
+	if r := contentOf(t, c.wait(c.shellR, id1)); r["status"] != "error" {
+		t.Fatalf("failing cell: %v", r)
+	}
+	after := c.send(c.shell, "execute_request", executeContent("5"))
+	if r := contentOf(t, c.wait(c.shellR, queued)); r["status"] != "aborted" {
+		t.Errorf("request queued before the error: %v, want aborted", r)
+	}
+	if r := contentOf(t, c.wait(c.shellR, after)); r["status"] != "ok" {
+		t.Errorf("request sent after the error reply: %v, want ok", r)
+	}
+}
+
 // TestFloodArrivesWhole prints 20,000 lines, one write each, and checks
 // that they arrive complete, coalesced into few stream messages, with the
 // final idle.

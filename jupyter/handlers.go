@@ -195,6 +195,10 @@ func (k *kernel) execute(c *channel, m *Message) {
 		k.hist.add(count, r.Code, out.resultText)
 	}
 	if err != nil {
+		// What is queued now was sent before the client could see this
+		// error; only that is aborted (stop_on_error), not a request the
+		// client sends once the error reply is out.
+		queued := len(k.queue)
 		var ce *cellError
 		if !errors.As(err, &ce) {
 			ce = toCellError(err)
@@ -207,6 +211,7 @@ func (k *kernel) execute(c *channel, m *Message) {
 		// The executor aborts what is queued once this request's idle
 		// status is out, so status pairs never nest.
 		k.abortAfter = c == k.shell && orTrue(r.StopOnError)
+		k.abortCount = queued
 		return
 	}
 	m.clock.mark(stageOther)

@@ -80,6 +80,12 @@ type kernel struct {
 	// abortAfter is set by a failed execute_request with stop_on_error;
 	// only the executor goroutine touches it.
 	abortAfter bool
+	// abortCount is how many requests were queued when that error was
+	// reported: those are aborted, and nothing queued after them.
+	abortCount int
+	// afterCell, when set (by tests), runs where the executor finishes a
+	// cell's bookkeeping: it stands for a slow settle on a loaded machine.
+	afterCell func()
 
 	// running is the cancel function of the evaluation in progress, for
 	// interrupts from control or SIGINT.
@@ -304,6 +310,9 @@ func (k *kernel) executor() {
 			// bookkeeping before the next request is read.
 			k.ev.settle()
 			k.gc.pace()
+			if k.afterCell != nil {
+				k.afterCell()
+			}
 			if k.abortAfter {
 				k.abortAfter = false
 				k.abortQueued()
@@ -312,14 +321,16 @@ func (k *kernel) executor() {
 	}
 }
 
-// abortQueued answers every execute_request already waiting in the shell
-// queue with status "aborted" (stop_on_error); other requests in the queue
-// are handled normally, in order. Only what was queued when the error was
-// reported is aborted: a client that reads the abort replies and sends a
-// new request at once must not see that one aborted too (found by CI on a
-// loaded machine).
+// abortQueued answers every execute_request that was already waiting in
+// the shell queue when the error reply went out with status "aborted"
+// (stop_on_error); other requests among them are handled normally, in
+// order. Only what was queued when the error was reported is aborted: a
+// client that reads the error or abort replies and sends a new request at
+// once must not see that one aborted too (found by CI on a loaded machine,
+// and again by make test under load: a request sent after the error reply
+// reached the queue before the executor had settled the failed cell).
 func (k *kernel) abortQueued() {
-	for n := len(k.queue); n > 0; n-- {
+	for n := k.abortCount; n > 0; n-- {
 		m := <-k.queue
 		if m.Header.MsgType == "execute_request" {
 			k.iopub.status(m, "busy")

@@ -37,12 +37,20 @@ func startKernel(t *testing.T) (*client, <-chan error) {
 
 func startKernelWith(t *testing.T, sess session) (*client, <-chan error) {
 	t.Helper()
+	return startKernelSet(t, sess, func(*kernel) {})
+}
+
+// startKernelSet is startKernelWith with set applied to the kernel before
+// it serves.
+func startKernelSet(t *testing.T, sess session, set func(*kernel)) (*client, <-chan error) {
+	t.Helper()
 	ci := &ConnectionInfo{Transport: "ipc", IP: filepath.Join(t.TempDir(), "k"), ShellPort: 1, ControlPort: 2,
 		StdinPort: 3, IOPubPort: 4, HBPort: 5, Key: "test-key", SignatureScheme: "hmac-sha256"}
 	k, err := newKernel(ci, newEvaluator(sess))
 	if err != nil {
 		t.Fatal(err)
 	}
+	set(k)
 	done := make(chan error, 1)
 	bound := make(chan error, 1)
 	go func() {
