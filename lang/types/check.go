@@ -1515,7 +1515,11 @@ func (c *checker) builtinSizes(v *syntax.Var, o *Object, args []syntax.Expr) {
 			}
 			d = Dim{Name: a.Name}
 		default:
-			continue
+			p, ok := c.argProduct(a)
+			if !ok {
+				continue
+			}
+			d = p
 		}
 		c.s.unifyDim(dims[name], d, false)
 	}
