@@ -619,18 +619,24 @@ func (c *checker) checkLiteral(l litUse) {
 		if l.neg {
 			text = "-" + text
 		}
-		c.errorf(e.Pos(), "literal %s does not fit in %s", text, p.T)
+		c.errorf(e.Pos(), "literal %s is out of bounds for type %s", text, p.T)
 	case *syntax.FloatLit:
 		// What rounds to the largest f32 fits (f32.highest prints as
-		// 3.4028235e38f32).
-		if p.T == core.F32 && !math.IsInf(e.Value, 0) && math.IsInf(float64(float32(e.Value)), 0) {
-			c.errorf(e.Pos(), "literal %s does not fit in f32", e.Text)
+		// 3.4028235e38f32); what rounds to infinity does not, as in
+		// Futhark (1e400 in f64 too).
+		v := e.Value
+		if p.T == core.F32 {
+			v = float64(float32(v))
+		}
+		if math.IsInf(v, 0) {
+			c.errorf(e.Pos(), "literal %s is out of bounds for type %s", e.Text, p.T)
 		}
 	}
 }
 
 // intFits reports whether the magnitude v (negated when neg) is a value of
-// integer type t. Negated unsigned literals wrap, as in Futhark.
+// integer type t. A negated unsigned literal is out of bounds, as in
+// Futhark (`-4 : u8`; the operator applied to a value, `-x`, wraps).
 func intFits(v uint64, neg bool, t core.PrimType) bool {
 	bits := uint(t.Bits())
 	switch {
@@ -642,6 +648,8 @@ func intFits(v uint64, neg bool, t core.PrimType) bool {
 			return v <= lim
 		}
 		return v < lim
+	case neg && v != 0:
+		return false
 	case bits == 64:
 		return true
 	}
