@@ -215,7 +215,7 @@ func (c *checker) unifyChecking(p source.Pos, a, b Type, strict bool, checking f
 		sa, sb = c.showSized(a, b)
 		c.sizeError(p, checking, msg(sa, sb), sa, sb, m.da, m.db)
 	case m.fun:
-		c.errorf(p, "%s (a function is not allowed here)", msg(sa, sb))
+		c.errorf(p, "%s (a function is not allowed here: cannot instantiate with a functional type)", msg(sa, sb))
 	case m.occurs:
 		c.errorf(p, "Occurs check: cannot instantiate a type variable with a type that contains it: %s", msg(sa, sb))
 	default:
