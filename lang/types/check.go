@@ -734,6 +734,9 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 		c.generalize = d
 	}
 	c.finish(nil)
+	if self != nil && len(c.errs) == c.errsAtStart {
+		c.recursionCheck(d, self)
+	}
 	if len(c.errs) == c.errsAtStart && d.NamePos.File != preludeFile {
 		c.consumption(d)
 	}
