@@ -721,7 +721,7 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 		for i := range d.TypeParams {
 			p := &d.TypeParams[i]
 			if prev, dup := seen[p.Name]; dup {
-				c.errorf(p.Pos(), "%s has two type parameters named %s (previously defined at %d:%d)", d.Name, p.Name, prev.Line, prev.Col)
+				c.errorf(p.Pos(), "Name %q also bound at %d:%d: %s has two type parameters named %s.", p.Name, prev.Line, prev.Col, d.Name, p.Name)
 			} else {
 				seen[p.Name] = p.Pos()
 			}
@@ -839,6 +839,7 @@ func (c *checker) funDef(sc *scope, sizeParams []syntax.SizeParam, params []synt
 		sizes[sp.Name] = true
 	}
 	c.distinctNames(params...)
+	c.sizeParamsDistinct(sizeParams, params)
 	// Earlier parameters are in scope in the types of later ones:
 	// `(n: i64) (xs: [n]f32)`.
 	ctx := &tyCtx{sc: sc, implicit: true, sizes: sizes}
