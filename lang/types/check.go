@@ -704,6 +704,7 @@ func isI64(t Type) bool {
 
 func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 	obj := &Object{Kind: Global, Name: d.Name, Pos: d.NamePos, Doc: d.Doc, Decl: d, Info: c.info}
+	c.notRedefinable(d.Name, d.NamePos)
 	c.info.Binds[d] = obj
 	c.objs = append(c.objs, obj)
 	// Recursion (an arepl extension: Futhark's defs are not recursive): the

@@ -31,3 +31,11 @@ func (c *checker) sizeParamsDistinct(sizeParams []syntax.SizeParam, params []syn
 		}
 	}
 }
+
+// notRedefinable reports a definition of && or ||, which Futhark forbids:
+// they short-circuit, which no function does.
+func (c *checker) notRedefinable(name string, at source.Pos) {
+	if name == "&&" || name == "||" {
+		c.errorf(at, "The %s operator may not be redefined.", name)
+	}
+}
