@@ -742,7 +742,10 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 		c.consumption(d)
 	}
 	if d.Kind == syntax.KindEntry && len(c.errs) == c.errsAtStart && containsParam(obj.Type) {
-		c.errorf(d.NamePos, "entry point %s cannot be polymorphic (type %s)", d.Name, obj.Type)
+		c.errorf(d.NamePos, "Entry point functions may not be polymorphic: entry point %s cannot be polymorphic (type %s)", d.Name, obj.Type)
+	}
+	if d.Kind == syntax.KindEntry && len(c.errs) == c.errsAtStart {
+		c.entrySizes(d, obj)
 	}
 	if d.Kind == syntax.KindEntry && len(c.errs) == c.errsAtStart {
 		t := obj.Type
