@@ -61,6 +61,7 @@ type checker struct {
 	instDims    map[*syntax.Var]map[string]Dim
 	unflatVars  map[*syntax.Var]bool
 	unflattens  []unflattenUse
+	eqUses      []eqUse // equality.go
 	// indexVars are the types of index expressions; those still
 	// undecided at the end take i64, Futhark's default for indices.
 	indexVars []Type
@@ -104,6 +105,7 @@ func (c *checker) begin() {
 	c.s = newSolver()
 	c.errsAtStart = len(c.errs)
 	c.exprs, c.pats, c.objs, c.lits, c.unflattens = nil, nil, nil, nil, nil
+	c.eqUses = nil
 	c.negLits = map[syntax.Expr]bool{}
 	c.localSizes = map[*Object]map[string]bool{}
 	c.localPolys, c.localUses, c.localInsts = map[*Object]*localPoly{}, nil, map[localKey]*Object{}
@@ -564,6 +566,7 @@ func (c *checker) finish(result Type) {
 	for v := range c.unflatVars {
 		c.errorf(v.Pos(), "%s must be applied to an argument", v.Name)
 	}
+	c.equalityTypes()
 	if len(c.errs) == c.errsAtStart {
 		c.instantiatePolyUses(c.polyUses)
 		c.instantiateLocalUses()
@@ -1729,6 +1732,7 @@ func (c *checker) plainOp(sc *scope, e *syntax.BinOp, rule opRule, lt Type) Type
 			c.errorf(e.OpPos, "Comparing equality of values of type %s which does not support equality (operator %s on functions).", c.s.zonk(t), e.Op)
 			return errT
 		}
+		c.eqUses = append(c.eqUses, eqUse{at: e.OpPos, op: e.Op, t: lt})
 	default:
 		if !c.s.constrain(lt, rule.operands) {
 			c.errorf(e.OpPos, "operator %s is not defined on %s", e.Op, showType(c.s.zonk(lt)))
