@@ -352,7 +352,11 @@ func (k *consumer) consume(v aval, p source.Pos) {
 	for _, o := range sorted(v.flat()) {
 		b := k.env[o]
 		if b == nil || !b.consumable || b.fence != k.fence {
-			k.c.errorf(p, "Consuming variable %q, which is not consumable.%s", o.Name, indexLink("not-consumable"))
+			what := ""
+			if o.Kind == Global {
+				what = " (it is a top-level constant)"
+			}
+			k.c.errorf(p, "Consuming variable %q, which is not consumable%s.%s", o.Name, what, indexLink("not-consumable"))
 			break
 		}
 	}
