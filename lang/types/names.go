@@ -1,6 +1,8 @@
 package types
 
 import (
+	"strings"
+
 	"github.com/arepl/arepl/lang/source"
 	"github.com/arepl/arepl/lang/syntax"
 )
@@ -38,4 +40,21 @@ func (c *checker) notRedefinable(name string, at source.Pos) {
 	if name == "&&" || name == "||" {
 		c.errorf(at, "The %s operator may not be redefined.", name)
 	}
+}
+
+// underscoreUse reports a use of a variable whose name starts with an
+// underscore, which Futhark forbids: such a name says the value is unused.
+// Only a name written in the source counts: the front end's own variables
+// (a section's parameter, a sized let's function) have such names too, on
+// a span that holds other text.
+func (c *checker) underscoreUse(v *syntax.Var) {
+	if v.Qual != "" || !strings.HasPrefix(v.Name, "_") || c.src == nil {
+		return
+	}
+	p := v.Pos()
+	line := c.src.Line(p.Line)
+	if p.Col < 1 || p.Col > len(line) || !strings.HasPrefix(line[p.Col-1:], v.Name) {
+		return
+	}
+	c.errorf(p, "Use of %q: variables prefixed with underscore may not be accessed.", v.Name)
 }
