@@ -920,7 +920,7 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 	case *syntax.BoolLit:
 		return Prim{T: core.Bool}
 	case *syntax.Var:
-		c.underscoreUse(e)
+		c.underscoreUse(sc, e)
 		return c.varRef(sc, e)
 	case *syntax.ParenExpr:
 		if e.Open != "" {

@@ -47,8 +47,13 @@ func (c *checker) notRedefinable(name string, at source.Pos) {
 // Only a name written in the source counts: the front end's own variables
 // (a section's parameter, a sized let's function) have such names too, on
 // a span that holds other text.
-func (c *checker) underscoreUse(v *syntax.Var) {
+func (c *checker) underscoreUse(sc *scope, v *syntax.Var) {
 	if v.Qual != "" || !strings.HasPrefix(v.Name, "_") || c.src == nil {
+		return
+	}
+	// A value the session holds (the REPL's earlier results _0, _1, ...)
+	// may be used; an unknown name is reported as one.
+	if o := c.lookup(sc, v.Name); o == nil || o.Kind == Value {
 		return
 	}
 	p := v.Pos()
