@@ -562,6 +562,7 @@ func (s *Session) Load(ctx context.Context, path string) ([]string, error) {
 	defer s.mu.Unlock()
 	old, oldValues := s.env, s.values
 	s.env, s.values = types.NewEnv(), map[*types.Object][]Value{}
+	markMainEntry(f.Decls)
 	res, err := s.declare(ctx, file, f.Decls)
 	if err != nil {
 		s.env, s.values = old, oldValues

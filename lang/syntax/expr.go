@@ -627,13 +627,17 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 			}
 			fields, names = append(fields, n), append(names, "")
 		}
-		if err := p.closeParen(lex); err != nil {
-			return nil, err
-		}
 		if !named {
 			names = nil
 		}
-		return &ProjectSection{At: at(), Fields: fields, Names: names}, nil
+		sec, err := p.sectionPath(lex, at(), &ProjectSection{At: at(), Fields: fields, Names: names})
+		if err != nil {
+			return nil, err
+		}
+		if err := p.closeParen(lex); err != nil {
+			return nil, err
+		}
+		return sec, nil
 	}
 	if p.isPunct(t, ".") {
 		// (.[i]) is an index section.
@@ -642,10 +646,14 @@ func (p *parser) paren(lex *lexer.PeekingLexer) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		sec, err := p.sectionPath(lex, at(), &IndexSection{At: at(), Indices: idx.List})
+		if err != nil {
+			return nil, err
+		}
 		if err := p.closeParen(lex); err != nil {
 			return nil, err
 		}
-		return &IndexSection{At: at(), Indices: idx.List}, nil
+		return sec, nil
 	}
 	if op, qual, ok := p.binOp(t); ok {
 		// (-x) negates and (- x) too; only (-) is a section. `!` is

@@ -61,6 +61,7 @@ type checker struct {
 	instDims    map[*syntax.Var]map[string]Dim
 	unflatVars  map[*syntax.Var]bool
 	unflattens  []unflattenUse
+	eqUses      []eqUse // equality.go
 	// indexVars are the types of index expressions; those still
 	// undecided at the end take i64, Futhark's default for indices.
 	indexVars []Type
@@ -106,6 +107,7 @@ func (c *checker) begin() {
 	c.s = newSolver()
 	c.errsAtStart = len(c.errs)
 	c.exprs, c.pats, c.objs, c.lits, c.unflattens = nil, nil, nil, nil, nil
+	c.eqUses = nil
 	c.negLits = map[syntax.Expr]bool{}
 	c.localSizes = map[*Object]map[string]bool{}
 	c.localPolys, c.localUses, c.localInsts = map[*Object]*localPoly{}, nil, map[localKey]*Object{}
@@ -218,7 +220,7 @@ func (c *checker) unifyChecking(p source.Pos, a, b Type, strict bool, checking f
 		sa, sb = c.showSized(a, b)
 		c.sizeError(p, checking, msg(sa, sb), sa, sb, m.da, m.db)
 	case m.fun:
-		c.errorf(p, "%s (a function is not allowed here)", msg(sa, sb))
+		c.errorf(p, "%s (a function is not allowed here: cannot instantiate with a functional type)", msg(sa, sb))
 	case m.occurs:
 		c.errorf(p, "Occurs check: cannot instantiate a type variable with a type that contains it: %s", msg(sa, sb))
 	default:
@@ -572,6 +574,7 @@ func (c *checker) finish(result Type) {
 	for v := range c.unflatVars {
 		c.errorf(v.Pos(), "%s must be applied to an argument", v.Name)
 	}
+	c.equalityTypes()
 	if len(c.errs) == c.errsAtStart {
 		c.instantiatePolyUses(c.polyUses)
 		c.instantiateLocalUses()
@@ -627,12 +630,17 @@ func (c *checker) checkLiteral(l litUse) {
 		if l.neg {
 			text = "-" + text
 		}
-		c.errorf(e.Pos(), "literal %s does not fit in %s", text, p.T)
+		c.errorf(e.Pos(), "literal %s is out of bounds for type %s", text, p.T)
 	case *syntax.FloatLit:
 		// What rounds to the largest f32 fits (f32.highest prints as
-		// 3.4028235e38f32).
-		if p.T == core.F32 && !math.IsInf(e.Value, 0) && math.IsInf(float64(float32(e.Value)), 0) {
-			c.errorf(e.Pos(), "literal %s does not fit in f32", e.Text)
+		// 3.4028235e38f32); what rounds to infinity does not, as in
+		// Futhark (1e400 in f64 too).
+		v := e.Value
+		if p.T == core.F32 {
+			v = float64(float32(v))
+		}
+		if math.IsInf(v, 0) {
+			c.errorf(e.Pos(), "literal %s is out of bounds for type %s", e.Text, p.T)
 		}
 		if p.T == core.F16 && !math.IsInf(e.Value, 0) && math.IsInf(core.RoundHalf(e.Value), 0) {
 			c.errorf(e.Pos(), "literal %s does not fit in f16", e.Text)
@@ -641,7 +649,8 @@ func (c *checker) checkLiteral(l litUse) {
 }
 
 // intFits reports whether the magnitude v (negated when neg) is a value of
-// integer type t. Negated unsigned literals wrap, as in Futhark.
+// integer type t. A negated unsigned literal is out of bounds, as in
+// Futhark (`-4 : u8`; the operator applied to a value, `-x`, wraps).
 func intFits(v uint64, neg bool, t core.PrimType) bool {
 	bits := uint(t.Bits())
 	switch {
@@ -653,6 +662,8 @@ func intFits(v uint64, neg bool, t core.PrimType) bool {
 			return v <= lim
 		}
 		return v < lim
+	case neg && v != 0:
+		return false
 	case bits == 64:
 		return true
 	}
@@ -707,6 +718,7 @@ func isI64(t Type) bool {
 
 func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 	obj := &Object{Kind: Global, Name: d.Name, Pos: d.NamePos, Doc: d.Doc, Decl: d, Info: c.info}
+	c.notRedefinable(d.Name, d.NamePos)
 	c.info.Binds[d] = obj
 	c.objs = append(c.objs, obj)
 	// Recursion (an arepl extension: Futhark's defs are not recursive): the
@@ -724,7 +736,7 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 		for i := range d.TypeParams {
 			p := &d.TypeParams[i]
 			if prev, dup := seen[p.Name]; dup {
-				c.errorf(p.Pos(), "%s has two type parameters named %s (previously defined at %d:%d)", d.Name, p.Name, prev.Line, prev.Col)
+				c.errorf(p.Pos(), "Name %q also bound at %d:%d: %s has two type parameters named %s.", p.Name, prev.Line, prev.Col, d.Name, p.Name)
 			} else {
 				seen[p.Name] = p.Pos()
 			}
@@ -737,11 +749,17 @@ func (c *checker) valDecl(d *syntax.ValDecl) *Object {
 		c.generalize = d
 	}
 	c.finish(nil)
+	if self != nil && len(c.errs) == c.errsAtStart {
+		c.recursionCheck(d, self)
+	}
 	if len(c.errs) == c.errsAtStart && d.NamePos.File != preludeFile {
 		c.consumption(d)
 	}
 	if d.Kind == syntax.KindEntry && len(c.errs) == c.errsAtStart && containsParam(obj.Type) {
-		c.errorf(d.NamePos, "entry point %s cannot be polymorphic (type %s)", d.Name, obj.Type)
+		c.errorf(d.NamePos, "Entry point functions may not be polymorphic: entry point %s cannot be polymorphic (type %s)", d.Name, obj.Type)
+	}
+	if d.Kind == syntax.KindEntry && len(c.errs) == c.errsAtStart {
+		c.entrySizes(d, obj)
 	}
 	if d.Kind == syntax.KindEntry && len(c.errs) == c.errsAtStart {
 		t := obj.Type
@@ -839,6 +857,7 @@ func (c *checker) funDef(sc *scope, sizeParams []syntax.SizeParam, params []synt
 		sizes[sp.Name] = true
 	}
 	c.distinctNames(params...)
+	c.sizeParamsDistinct(sizeParams, params)
 	// Earlier parameters are in scope in the types of later ones:
 	// `(n: i64) (xs: [n]f32)`.
 	ctx := &tyCtx{sc: sc, implicit: true, sizes: sizes}
@@ -912,6 +931,7 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 	case *syntax.BoolLit:
 		return Prim{T: core.Bool}
 	case *syntax.Var:
+		c.underscoreUse(sc, e)
 		return c.varRef(sc, e)
 	case *syntax.ParenExpr:
 		if e.Open != "" {
@@ -1532,7 +1552,11 @@ func (c *checker) builtinSizes(v *syntax.Var, o *Object, args []syntax.Expr) {
 			}
 			d = Dim{Name: a.Name}
 		default:
-			continue
+			p, ok := c.argProduct(a)
+			if !ok {
+				continue
+			}
+			d = p
 		}
 		c.s.unifyDim(dims[name], d, false)
 	}
@@ -1726,6 +1750,7 @@ func (c *checker) plainOp(sc *scope, e *syntax.BinOp, rule opRule, lt Type) Type
 			c.errorf(e.OpPos, "Comparing equality of values of type %s which does not support equality (operator %s on functions).", c.s.zonk(t), e.Op)
 			return errT
 		}
+		c.eqUses = append(c.eqUses, eqUse{at: e.OpPos, op: e.Op, t: lt})
 	default:
 		if !c.s.constrain(lt, rule.operands) {
 			c.errorf(e.OpPos, "operator %s is not defined on %s", e.Op, showType(c.s.zonk(lt)))

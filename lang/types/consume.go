@@ -352,7 +352,11 @@ func (k *consumer) consume(v aval, p source.Pos) {
 	for _, o := range sorted(v.flat()) {
 		b := k.env[o]
 		if b == nil || !b.consumable || b.fence != k.fence {
-			k.c.errorf(p, "Consuming variable %q, which is not consumable.%s", o.Name, indexLink("not-consumable"))
+			what := ""
+			if o.Kind == Global {
+				what = " (it is a top-level constant)"
+			}
+			k.c.errorf(p, "Consuming variable %q, which is not consumable%s.%s", o.Name, what, indexLink("not-consumable"))
 			break
 		}
 	}
@@ -562,31 +566,37 @@ func (k *consumer) expr1(e syntax.Expr) aval {
 		}
 		return k.expr(e.Body)
 	case *syntax.Update:
+		if e.Path == nil {
+			// Futhark's order: the indices, the new value, then the
+			// array it goes into (`(xs with [0] = v) with [1] = xs[1]`
+			// reads xs before the inner update consumes it).
+			k.dims(e.Indices)
+			val := k.expr(e.Val)
+			src := k.expr(e.X)
+			name := "array"
+			if x, ok := unparen(e.X).(*syntax.Var); ok {
+				name = x.Name
+			}
+			k.sourceAliasesValue(name, src, val, e.Pos())
+			k.consume(src, e.Pos())
+			return fresh()
+		}
 		src := k.expr(e.X)
 		k.dims(e.Indices)
 		before := k.snapshot()
 		val := k.expr(e.Val)
-		if e.Path != nil {
-			// A record update copies the record: it aliases what the
-			// record and the new value alias, less what the new value
-			// consumed (`r with xs = (r.xs with [i] = v)` replaces r.xs).
-			out := union(src, val)
-			for o := range out.flat() {
-				if _, old := before[o]; !old {
-					if _, now := k.consumed[o]; now {
-						out = without(out, o)
-					}
+		// A record update copies the record: it aliases what the
+		// record and the new value alias, less what the new value
+		// consumed (`r with xs = (r.xs with [i] = v)` replaces r.xs).
+		out := union(src, val)
+		for o := range out.flat() {
+			if _, old := before[o]; !old {
+				if _, now := k.consumed[o]; now {
+					out = without(out, o)
 				}
 			}
-			return out
 		}
-		name := "array"
-		if x, ok := unparen(e.X).(*syntax.Var); ok {
-			name = x.Name
-		}
-		k.sourceAliasesValue(name, src, val, e.Pos())
-		k.consume(src, e.Pos())
-		return fresh()
+		return out
 	case *syntax.Loop:
 		return k.loop(e)
 	case *syntax.Constr:
@@ -773,8 +783,8 @@ func (k *consumer) pipe(whole, fn, x syntax.Expr) aval {
 	return k.call(whole, fn, []syntax.Expr{x})
 }
 
-// call walks an application: the arguments in order, then consumes those
-// passed for consuming parameters. Its result aliases the arguments of the
+// call walks an application: the arguments from the last to the first,
+// each consumed, if its parameter consumes, before the next is walked. Its result aliases the arguments of the
 // observing parameters, unless the function's result is unique.
 func (k *consumer) call(whole, fn syntax.Expr, args []syntax.Expr) aval {
 	sig := k.signature(fn)
@@ -792,18 +802,24 @@ func (k *consumer) call(whole, fn syntax.Expr, args []syntax.Expr) aval {
 		k.expr(fn)
 	}
 	out := aval{set: aliasSet{}}
+	// Right to left, as Futhark evaluates an application: an argument
+	// passed for a consuming parameter is consumed after the arguments to
+	// its right have been observed (`scatter xs is (copy xs)`), and before
+	// those to its left are.
+	var later []syntax.Expr
 	var prev []aval
-	for i, a := range args {
+	for i := len(args) - 1; i >= 0; i-- {
+		a := args[i]
 		k.noConsumingFunction(a)
 		v := k.expr(a)
 		if sig.consumes(i) {
-			k.consumeArg(a, v, args[:i], prev)
+			k.consumeArg(a, v, later, prev)
 		} else if !sig.freshResult {
 			for o := range v.flat() {
 				out.set[o] = true
 			}
 		}
-		prev = append(prev, v)
+		later, prev = append(later, a), append(prev, v)
 	}
 	if len(args) < sig.arity {
 		return fresh() // a partial application is a function

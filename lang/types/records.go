@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/arepl/arepl/lang/source"
 	"github.com/arepl/arepl/lang/syntax"
@@ -101,7 +102,7 @@ func (c *checker) recordUpdate(sc *scope, e *syntax.Update) Type {
 	// record update change them): the result has the new value's type
 	// in that field.
 	if !c.unifyMsg(pos(e.Val), t, vt, false, func(a, b string) string {
-		return fmt.Sprintf("cannot unify %s with %s in record update", a, b)
+		return fmt.Sprintf("cannot unify %s with %s in record update of record field %q", a, b, strings.Join(e.Path, "."))
 	}) {
 		return xt
 	}

@@ -1,5 +1,5 @@
 -- A function's type parameter named twice says where it was first given.
 -- ==
--- error: first has two type parameters named t \(previously defined at 4:11\)
+-- error: Name "t" also bound at 4:11: first has two type parameters named t
 def first 't 't (x: t) : t = x
 entry main (x: i64) = first x

@@ -1,8 +1,6 @@
 -- What lowering rejects, with the position of the cause.
 -- lower: length [(), ()]
 -- lower: map (\x -> x) [(), ()]
--- def: def r (f: i32 -> i32) (n: i32) : i32 = if n == 0 then f 0 else r (\x -> f x + 1) (n - 1)
--- lower: r (+1) 3
 -- value: x = 1i32
 -- def: def getx = x
 -- value: x = 2i32

@@ -8,12 +8,16 @@
 -- expr 1 : f32 => f32
 -- expr 1 + 2i64 => i64
 -- expr 1.0 + 2 => f64
--- expr 300i8 => ERROR "literal 300 does not fit in i8"
--- expr 300 : i8 => ERROR "literal 300 does not fit in i8"
+-- expr 300i8 => ERROR "literal 300 is out of bounds for type i8"
+-- expr 300 : i8 => ERROR "literal 300 is out of bounds for type i8"
 -- expr -128i8 => i8
--- expr -129i8 => ERROR "literal -129 does not fit in i8"
+-- expr -129i8 => ERROR "literal -129 is out of bounds for type i8"
 -- expr 255u8 => u8
--- expr 256u8 => ERROR "literal 256 does not fit in u8"
+-- expr 256u8 => ERROR "literal 256 is out of bounds for type u8"
+-- expr -4 : u8 => ERROR "literal -4 is out of bounds for type u8"
+-- expr -0 : u32 => u32
+-- expr 1e400 : f64 => ERROR "literal 1e400 is out of bounds for type f64"
+-- expr 1e39 : f32 => ERROR "literal 1e39 is out of bounds for type f32"
 -- expr 1.5 : i32 => ERROR "cannot unify i32 with f64 in type ascription"
 ---
 -- Arithmetic and comparison operators are overloaded on numbers.
