@@ -13,6 +13,7 @@ import (
 	"github.com/arepl/arepl/fusion"
 	"github.com/arepl/arepl/lang/core"
 	"github.com/arepl/arepl/lang/lower"
+	"github.com/arepl/arepl/lang/modules"
 	"github.com/arepl/arepl/lang/source"
 	"github.com/arepl/arepl/lang/syntax"
 	"github.com/arepl/arepl/lang/types"
@@ -86,6 +87,7 @@ type Session struct {
 	gpuDone atomic.Bool // gpuOnce has finished
 
 	calls map[callKey]compiledCall // Call's compiled programs
+	mods  *modules.Elaborator      // the module system's top level (modules.go)
 }
 
 // Close lets the session's GPU backend finish: a tiered compile running in
@@ -170,9 +172,12 @@ func (s *Session) Eval(ctx context.Context, name, src string) (*Result, error) {
 	}
 	var res *Result
 	if in.Expr != nil {
-		res, err = s.evalExpr(ctx, file, s.env, in.Expr)
+		var x syntax.Expr
+		if x, err = s.moduleExpr(in.Expr); err == nil {
+			res, err = s.evalExpr(ctx, file, s.env, x)
+		}
 	} else {
-		res, err = s.declare(ctx, file, in.Decls)
+		res, err = s.declareModular(ctx, file, in.Decls)
 	}
 	if res != nil {
 		res.Timings.Parse += parse
@@ -554,7 +559,7 @@ func (s *Session) Load(ctx context.Context, path string) ([]string, error) {
 	defer s.mu.Unlock()
 	old, oldValues := s.env, s.values
 	s.env, s.values = types.NewEnv(), map[*types.Object][]Value{}
-	res, err := s.declare(ctx, file, f.Decls)
+	res, err := s.loadModular(ctx, file, f.Decls)
 	if err != nil {
 		s.env, s.values = old, oldValues
 		return nil, err

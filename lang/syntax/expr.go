@@ -519,8 +519,8 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 		return p.stringLit(t, at), nil
 	case p.lx.tIdent:
 		lex.Next()
-		if dot := lex.Peek(); primTypes[t.Value] && p.isPunct(dot, ".") && dot.Pos.Offset == tokEnd(t) {
-			// i32.(e): a local open of the numeric module.
+		if dot := lex.Peek(); p.isPunct(dot, ".") && dot.Pos.Offset == tokEnd(t) {
+			// i32.(e), m.(e): a local open of a module.
 			if open := p.peek2(lex); p.isPunct(open, "(") && open.Pos.Offset == tokEnd(dot) {
 				lex.Next()
 				x, err := p.paren(lex)
@@ -533,6 +533,14 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 		return &Var{At: at, Name: t.Value}, nil
 	case p.lx.tQualIdent:
 		lex.Next()
+		if dot := lex.Peek(); p.isPunct(dot, ".") && dot.Pos.Offset == tokEnd(t) && p.isPunct(p.peek2(lex), "(") {
+			lex.Next() // a.b.(e): a local open of a nested module
+			x, err := p.paren(lex)
+			if err != nil {
+				return nil, err
+			}
+			return &ParenExpr{At: At{p.spanOf(t.Pos.Offset, p.lastEnd(lex))}, X: x, Open: t.Value}, nil
+		}
 		parts := strings.Split(t.Value, ".")
 		if !primTypes[parts[0]] {
 			// r.a.b: field accesses of the variable r (only the numeric

@@ -124,8 +124,9 @@ func (c *checker) lookupGlobal(name string) *Object {
 
 // openScope is a local open: its module, and the scope where it starts.
 type openScope struct {
-	mod string
-	sc  *scope
+	mod   string
+	sc    *scope
+	names map[string]string // lang/modules' names in scope (ParenExpr.Names)
 }
 
 // openedMember returns the module of the innermost enclosing local open
@@ -140,7 +141,11 @@ func (c *checker) openedMember(sc *scope, name string) string {
 				return ""
 			}
 		}
-		if c.lookupGlobal(o.mod+"."+name) != nil {
+		if o.names != nil {
+			if q, ok := o.names[name]; ok {
+				return q
+			}
+		} else if c.lookupGlobal(o.mod+"."+name) != nil {
 			return o.mod
 		}
 		sc = o.sc
@@ -904,7 +909,11 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		return c.varRef(sc, e)
 	case *syntax.ParenExpr:
 		if e.Open != "" {
-			c.opened = append(c.opened, openScope{e.Open, sc})
+			c.opened = append(c.opened, openScope{mod: e.Open, sc: sc})
+			defer func() { c.opened = c.opened[:len(c.opened)-1] }()
+		}
+		if e.Names != nil { // a module's names: parameters shadow them too
+			c.opened = append(c.opened, openScope{names: e.Names})
 			defer func() { c.opened = c.opened[:len(c.opened)-1] }()
 		}
 		return c.expr(sc, e.X, hint)
@@ -1098,7 +1107,7 @@ func (c *checker) varRef(sc *scope, v *syntax.Var) Type {
 		// Inside i32.(e) the module's member: qualify the use, so that
 		// lowering sees i32.max as if it were written so.
 		v.Qual, name = m, m+"."+name
-		obj = c.lookupGlobal(name)
+		obj = c.lookup(sc, name) // a module's recursive function is in scope in its body
 	} else {
 		obj = c.lookup(sc, name)
 	}
