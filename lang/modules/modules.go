@@ -64,6 +64,8 @@ type Elaborator struct {
 	// Sources are the files read by imports, for quoting error lines.
 	Sources map[string]*source.File
 	anon    int // counter for the paths of anonymous modules
+	// typeInfo describes every type declared, by flat name.
+	typeInfo map[string]typeRef
 	errs    source.ErrorList
 	out     []syntax.Decl
 	dir     string // directory of the file being elaborated
@@ -72,7 +74,7 @@ type Elaborator struct {
 // New returns an elaborator with an empty top level that reads imports
 // with read.
 func New(read ReadFile) *Elaborator {
-	return &Elaborator{read: read, top: newScope(), files: map[string]*module{}, Sources: map[string]*source.File{}}
+	return &Elaborator{read: read, top: newScope(), files: map[string]*module{}, Sources: map[string]*source.File{}, typeInfo: map[string]typeRef{}}
 }
 
 // Main records the path of the main file, so that importing it is a
@@ -153,6 +155,19 @@ func (e *Elaborator) errorf(pos source.Pos, format string, args ...any) {
 type typeRef struct {
 	flat string
 	prim string
+	// What the module type checks of a definition: its number of
+	// parameters, and whether it may hold functions or anonymous sizes
+	// (Futhark's lifted type^ and type~).
+	params     int
+	fn, sizeLt bool
+}
+
+// typeExpr is the type a typeRef denotes, as written syntax.
+func (t typeRef) typeExpr(at syntax.At) syntax.TypeExpr {
+	if t.prim != "" {
+		return &syntax.PrimTypeExpr{At: at, Name: t.prim}
+	}
+	return &syntax.NamedTypeExpr{At: at, Name: t.flat}
 }
 
 // module is a module's static value: its exports.
@@ -182,7 +197,7 @@ type functor struct {
 
 // sigVal is a module type, elaborated to the names it specifies.
 type sigVal struct {
-	vals  []string
+	vals  []valSpec
 	types []typeSpec
 	mods  map[string]*sigVal
 	order []string // module spec names in order
@@ -194,6 +209,19 @@ type typeSpec struct {
 	abstract bool
 	lifted   string
 	pos      source.Pos
+	params   []syntax.SizeParam
+	def      syntax.TypeExpr // the definition of a non-abstract type
+	env      *scope          // where def's names are resolved
+}
+
+// valSpec is `val name params: type`, with the scope its type's names
+// are resolved in.
+type valSpec struct {
+	name   string
+	params []syntax.SizeParam
+	typ    syntax.TypeExpr
+	env    *scope
+	pos    source.Pos
 }
 
 type sigFun struct {
@@ -435,10 +463,17 @@ func (e *Elaborator) declVis(sc *scope, d syntax.Decl, path string, mod *module,
 		}
 		nd.Type = e.typ(sc, d.Type, tparams)
 		e.out = append(e.out, &nd)
+		ref := typeRef{flat: nd.Name, params: len(d.Params)}
+		ref.fn, ref.sizeLt = e.lifted(nd.Type)
+		if p, ok := nd.Type.(*syntax.PrimTypeExpr); ok && len(d.Params) == 0 {
+			ref.prim = p.Name // for messages and checks only: typeInfo
+		}
+		e.typeInfo[nd.Name] = ref
+		ref.prim = ""
 		n := sc.clone()
-		n.types[d.Name] = typeRef{flat: nd.Name}
+		n.types[d.Name] = ref
 		if mod != nil && export {
-			mod.types[d.Name] = typeRef{flat: nd.Name}
+			mod.types[d.Name] = ref
 		}
 		return n
 	case *syntax.ModDecl:
@@ -703,7 +738,7 @@ func (e *Elaborator) sig(sc *scope, se syntax.SigExpr) *sigVal {
 		if s == nil {
 			return nil
 		}
-		return e.refine(s, se)
+		return e.refine(sc, s, se)
 	case *syntax.SigFunctor:
 		p := e.sig(sc, se.ParamSig)
 		r := e.sig(sc, se.Result)
@@ -721,21 +756,29 @@ func (e *Elaborator) spec(sc *scope, s *sigVal, sp syntax.Spec) *scope {
 	switch sp := sp.(type) {
 	case *syntax.ValSpec:
 		for _, v := range s.vals {
-			if v == sp.Name {
+			if v.name == sp.Name {
 				e.errorf(sp.Pos(), "Duplicate specification of value %s", sp.Name)
 			}
 		}
-		s.vals = append(s.vals, sp.Name)
+		e.noDupParams(sp.Params, "value "+sp.Name)
+		s.vals = append(s.vals, valSpec{name: sp.Name, params: sp.Params, typ: sp.Type, env: sc, pos: sp.Pos()})
 	case *syntax.TypeSpec:
 		for _, t := range s.types {
 			if t.name == sp.Name {
 				e.errorf(sp.Pos(), "Duplicate specification of type %s", sp.Name)
 			}
 		}
+		e.noDupParams(sp.Params, "type "+sp.Name)
 		if sp.Lifted == "" && sp.Type != nil && containsFunction(sp.Type) {
 			e.errorf(sp.Pos(), "Non-lifted type abbreviations may not contain functions.")
 		}
-		s.types = append(s.types, typeSpec{name: sp.Name, abstract: sp.Type == nil, lifted: sp.Lifted, pos: sp.Pos()})
+		s.types = append(s.types, typeSpec{name: sp.Name, abstract: sp.Type == nil, lifted: sp.Lifted, pos: sp.Pos(),
+			params: sp.Params, def: sp.Type, env: sc})
+		// Later specs name this type; it stands for itself until a
+		// module is matched against the module type.
+		n := sc.clone()
+		n.types[sp.Name] = typeRef{flat: sp.Name, params: len(sp.Params)}
+		return n
 	case *syntax.ModSpec:
 		m := e.sig(sc, sp.Sig)
 		if m != nil {
@@ -753,35 +796,95 @@ func (e *Elaborator) spec(sc *scope, s *sigVal, sp syntax.Spec) *scope {
 			s.mods[k] = inc.mods[k]
 			s.order = append(s.order, k)
 		}
+		n := sc.clone()
+		for _, t := range inc.types {
+			n.types[t.name] = typeRef{flat: t.name, params: len(t.params)}
+		}
+		return n
 	default:
 		e.errorf(sp.Span().Start, "internal error: unknown specification %T", sp)
 	}
 	return sc
 }
 
-// refine is `s with t = type`: t must be an abstract type of s.
-func (e *Elaborator) refine(s *sigVal, w *syntax.SigWith) *sigVal {
+// noDupParams rejects a type parameter given twice.
+func (e *Elaborator) noDupParams(params []syntax.SizeParam, what string) {
+	seen := map[string]source.Pos{}
+	for _, p := range params {
+		if prev, dup := seen[p.Name]; dup {
+			e.errorf(p.Pos(), "%s has two type parameters named %s (previously defined at %d:%d)", what, p.Name, prev.Line, prev.Col)
+		}
+		seen[p.Name] = p.Pos()
+	}
+}
+
+// refine is `s with t = type`: t must be an abstract type of s with as
+// many parameters. The result is a copy of s in which t is defined.
+func (e *Elaborator) refine(sc *scope, s *sigVal, w *syntax.SigWith) *sigVal {
 	parts := strings.Split(w.Type, ".")
-	target := s
+	out := s.copy()
+	target := out
 	for _, p := range parts[:len(parts)-1] {
-		target = target.mods[p]
-		if target == nil {
+		sub := target.mods[p]
+		if sub == nil {
 			e.errorf(w.Pos(), "Cannot refine a type %s: no module %s in the module type", w.Type, p)
 			return nil
 		}
+		sub = sub.copy()
+		target.mods[p] = sub
+		target = sub
 	}
 	name := parts[len(parts)-1]
-	for _, t := range target.types {
-		if t.name == name {
-			if !t.abstract {
-				e.errorf(w.Pos(), "Cannot refine a type %s: it is not an abstract type", w.Type)
-				return nil
-			}
-			return s
+	for i, t := range target.types {
+		if t.name != name {
+			continue
 		}
+		if !t.abstract {
+			e.errorf(w.Pos(), "Cannot refine a type %s: it is not an abstract type", w.Type)
+			return nil
+		}
+		if len(t.params) != len(w.Params) {
+			e.errorf(w.Pos(), "Cannot refine a type %s with %d parameters by one with %d", w.Type, len(t.params), len(w.Params))
+			return nil
+		}
+		target.types[i].abstract = false
+		target.types[i].def = w.Def
+		target.types[i].params = w.Params
+		target.types[i].env = sc
+		return out
 	}
 	e.errorf(w.Pos(), "Cannot refine a type %s: the module type has no such type", w.Type)
 	return nil
+}
+
+// copy is a shallow copy of s whose spec lists may be changed.
+func (s *sigVal) copy() *sigVal {
+	n := &sigVal{vals: append([]valSpec(nil), s.vals...), types: append([]typeSpec(nil), s.types...),
+		mods: map[string]*sigVal{}, order: append([]string(nil), s.order...), fun: s.fun}
+	for k, v := range s.mods {
+		n.mods[k] = v
+	}
+	return n
+}
+
+// lifted reports whether a type may hold a function (type^) or an array
+// of anonymous size (type~), looking through the types it names.
+func (e *Elaborator) lifted(t syntax.TypeExpr) (fn, sizeLt bool) {
+	visitTypes(t, func(t syntax.TypeExpr) {
+		switch t := t.(type) {
+		case *syntax.FuncTypeExpr:
+			fn = true
+		case *syntax.ArrayTypeExpr:
+			if t.Dim == nil {
+				sizeLt = true
+			}
+		case *syntax.NamedTypeExpr:
+			if r, ok := e.typeInfo[t.Name]; ok {
+				fn, sizeLt = fn || r.fn, sizeLt || r.sizeLt
+			}
+		}
+	})
+	return fn, sizeLt
 }
 
 func containsFunction(t syntax.TypeExpr) bool {
@@ -801,7 +904,14 @@ func (e *Elaborator) ascribe(sc *scope, m *module, se syntax.SigExpr, pos source
 	if s == nil {
 		return nil
 	}
-	return e.match(m, s, pos, "")
+	view := e.match(m, s, pos, "")
+	if view == nil || s.fun != nil {
+		return view
+	}
+	if !e.specTypes(view, s, pos, "", newScope()) {
+		return nil
+	}
+	return view
 }
 
 func (e *Elaborator) match(m *module, s *sigVal, pos source.Pos, prefix string) *module {
@@ -817,7 +927,6 @@ func (e *Elaborator) match(m *module, s *sigVal, pos source.Pos, prefix string) 
 		return nil
 	}
 	view := newModule(m.path)
-	view.builtin = ""
 	ok := true
 	for _, t := range s.types {
 		tr, has := m.typeOf(t.name)
@@ -826,17 +935,10 @@ func (e *Elaborator) match(m *module, s *sigVal, pos source.Pos, prefix string) 
 			ok = false
 			continue
 		}
-		view.types[t.name] = tr
-	}
-	for _, v := range s.vals {
-		q, has := m.memberQual(v)
-		if !has {
-			e.errorf(pos, "Module does not define a value named %s%s.", prefix, v)
+		if t.abstract && !e.typeFits(tr, t, pos, prefix) {
 			ok = false
-			continue
 		}
-		view.vals[v] = q
-		view.order = append(view.order, v)
+		view.types[t.name] = tr
 	}
 	for _, k := range s.order {
 		sub := m.mods[k]
@@ -852,10 +954,135 @@ func (e *Elaborator) match(m *module, s *sigVal, pos source.Pos, prefix string) 
 		}
 		view.mods[k] = sv
 	}
+	for _, v := range s.vals {
+		q, has := m.memberQual(v.name)
+		if !has {
+			e.errorf(pos, "Module does not define a value named %s%s.", prefix, v.name)
+			ok = false
+			continue
+		}
+		view.vals[v.name] = q
+		view.order = append(view.order, v.name)
+	}
 	if !ok {
 		return nil
 	}
 	return view
+}
+
+// specTypes checks the types that the module type s gives to the values
+// and type abbreviations of view (which match made), by the type checker:
+// as declarations that restate them, the module's types standing for the
+// module type's (transparently). outer holds the enclosing module types'
+// names, which s's specs may use.
+func (e *Elaborator) specTypes(view *module, s *sigVal, pos source.Pos, prefix string, outer *scope) bool {
+	ok := true
+	here := outer.clone()
+	for k, t := range view.types {
+		here.types[k] = t
+	}
+	for k, sub := range view.mods {
+		here.mods[k] = sub
+	}
+	within := func(env *scope) *scope {
+		n := env.clone()
+		for k, t := range here.types {
+			n.types[k] = t
+		}
+		for k, sub := range here.mods {
+			n.mods[k] = sub
+		}
+		return n
+	}
+	for _, k := range s.order {
+		if !e.specTypes(view.mods[k], s.mods[k], pos, prefix+k+".", here) {
+			ok = false
+		}
+	}
+	at := syntax.At{Sp: source.Span{Start: pos, End: pos}}
+	for _, t := range s.types {
+		if t.def == nil || len(t.params) > 0 {
+			continue
+		}
+		want := e.typ(within(t.env), deepCopy(t.def), nil)
+		got := view.types[t.name]
+		if wp, ok := want.(*syntax.PrimTypeExpr); ok {
+			if gp := e.primOf(got); gp != "" {
+				if gp != wp.Name {
+					e.errorf(pos, "Module type requires type %s%s = %s, but the module defines it as %s.", prefix, t.name, wp.Name, gp)
+					ok = false
+				}
+				continue
+			}
+		}
+		e.out = append(e.out, &syntax.ValDecl{At: at, Kind: syntax.KindDef, NamePos: pos,
+			Name:   fmt.Sprintf("type %s%s (as its module type defines it)", prefix, t.name),
+			Params: []syntax.Pat{&syntax.AscribedPat{At: at, Pat: &syntax.IdPat{At: at, Name: "x"}, Type: want}},
+			Ret:    got.typeExpr(at), Body: &syntax.Var{At: at, Name: "x"}})
+	}
+	for _, v := range s.vals {
+		if len(v.params) > 0 || !checkable(v.typ) {
+			continue
+		}
+		want := e.typ(within(v.env), deepCopy(v.typ), nil)
+		e.out = append(e.out, &syntax.ValDecl{At: at, Kind: syntax.KindDef, NamePos: pos,
+			Name:   fmt.Sprintf("%s%s (as its module type specifies)", prefix, v.name),
+			Params: []syntax.Pat{&syntax.TuplePat{At: at}},
+			Ret:    want, Body: &syntax.Var{At: at, Qual: view.vals[v.name], Name: v.name}})
+	}
+	return ok
+}
+
+// typeFits checks a module's type against its spec: the number of
+// parameters and how lifted it may be.
+func (e *Elaborator) typeFits(tr typeRef, t typeSpec, pos source.Pos, prefix string) bool {
+	if tr.params != len(t.params) {
+		e.errorf(pos, "Module type specifies type %s%s with %d parameters, but the module's type %s%s has %d.", prefix, t.name, len(t.params), prefix, t.name, tr.params)
+		return false
+	}
+	switch {
+	case t.lifted == "" && tr.fn:
+		e.errorf(pos, "Module type specifies non-lifted type %s%s, but the module's definition might contain functions.", prefix, t.name)
+	case t.lifted == "" && tr.sizeLt:
+		e.errorf(pos, "Module type specifies non-lifted type %s%s, but the module's definition is size-lifted (has anonymous sizes).", prefix, t.name)
+	case t.lifted == "~" && tr.fn:
+		e.errorf(pos, "Module type specifies size-lifted type %s%s, but the module's definition might contain functions.", prefix, t.name)
+	default:
+		return true
+	}
+	return false
+}
+
+// primOf is the primitive type a type name stands for, or "".
+func (e *Elaborator) primOf(t typeRef) string {
+	if t.prim != "" {
+		return t.prim
+	}
+	return e.typeInfo[t.flat].prim
+}
+
+// checkable reports whether a specified value type can be restated as a
+// declaration's return type: no size names or expressions (which only a
+// polymorphic declaration could bind) and no uniqueness.
+func checkable(t syntax.TypeExpr) bool {
+	ok := true
+	visitTypes(t, func(t syntax.TypeExpr) {
+		switch t := t.(type) {
+		case *syntax.UniqueTypeExpr:
+			ok = false
+		case *syntax.ArrayTypeExpr:
+			if t.Dim == nil || t.Dim.Name != "" || t.Dim.Expr != nil {
+				ok = false
+			}
+		case *syntax.NamedTypeExpr:
+			for _, a := range t.Args {
+				if a.Dim != nil {
+					ok = false
+				}
+			}
+		}
+	})
+	return ok
 }
 
 // ---------------------------------------------------------------------------

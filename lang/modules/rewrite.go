@@ -241,7 +241,9 @@ func (r *rewriter) localOpen(p *syntax.ParenExpr) {
 	for k, q := range m.vals {
 		names[k] = q
 	}
-	p.Open, p.Names = "", names
+	// Open stays set (to the module's path) so that the checker lets only
+	// the bindings inside the open shadow the module's names.
+	p.Open, p.Names = m.path, names
 }
 
 // namedType resolves a type name: m.t, or t bound by a module or an open.

@@ -908,12 +908,15 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 	case *syntax.Var:
 		return c.varRef(sc, e)
 	case *syntax.ParenExpr:
-		if e.Open != "" {
-			c.opened = append(c.opened, openScope{mod: e.Open, sc: sc})
-			defer func() { c.opened = c.opened[:len(c.opened)-1] }()
-		}
-		if e.Names != nil { // a module's names: parameters shadow them too
-			c.opened = append(c.opened, openScope{names: e.Names})
+		if e.Open != "" || e.Names != nil {
+			// Inside a local open only the bindings made inside it
+			// shadow the module's names; around a declaration's body
+			// (Names alone) its parameters do too.
+			o := openScope{mod: e.Open, names: e.Names}
+			if e.Open != "" {
+				o.sc = sc
+			}
+			c.opened = append(c.opened, o)
 			defer func() { c.opened = c.opened[:len(c.opened)-1] }()
 		}
 		return c.expr(sc, e.X, hint)
