@@ -66,9 +66,9 @@ type Elaborator struct {
 	anon    int // counter for the paths of anonymous modules
 	// typeInfo describes every type declared, by flat name.
 	typeInfo map[string]typeRef
-	errs    source.ErrorList
-	out     []syntax.Decl
-	dir     string // directory of the file being elaborated
+	errs     source.ErrorList
+	out      []syntax.Decl
+	dir      string // directory of the file being elaborated
 }
 
 // New returns an elaborator with an empty top level that reads imports
@@ -1108,4 +1108,3 @@ func (e *Elaborator) typ(sc *scope, t syntax.TypeExpr, tparams map[string]bool) 
 	r := &rewriter{e: e, sc: sc, tparams: tparams}
 	return r.typ(t)
 }
-
