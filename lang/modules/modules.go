@@ -202,6 +202,29 @@ type sigVal struct {
 	mods  map[string]*sigVal
 	order []string // module spec names in order
 	fun   *sigFun  // the type of a functor
+	// whole is set for the prelude's module types (numeric, real, ...),
+	// which list their types only: a module matched against one keeps
+	// all its names.
+	whole bool
+}
+
+// preludeSig returns the prelude's module type name, or nil. The numeric
+// modules match them; their values are the checker's built-ins, so only
+// the types are specified here.
+func preludeSig(name string) *sigVal {
+	types := []string{"t"}
+	switch name {
+	case "from_prim", "numeric", "integral", "real", "size":
+	case "float":
+		types = append(types, "int_t")
+	default:
+		return nil
+	}
+	s := &sigVal{mods: map[string]*sigVal{}, whole: true}
+	for _, t := range types {
+		s.types = append(s.types, typeSpec{name: t, abstract: true})
+	}
+	return s
 }
 
 type typeSpec struct {
@@ -368,6 +391,10 @@ func (e *Elaborator) lookupMod(sc *scope, name string, pos source.Pos) *module {
 	return m
 }
 
+// floatBits is the int_t of each float module: the unsigned integer
+// type of its bits.
+var floatBits = map[string]string{"f16": "u16", "f32": "u32", "f64": "u64"}
+
 // builtinModules are the numeric modules the checker provides.
 var builtinModules = map[string]bool{
 	"i8": true, "i16": true, "i32": true, "i64": true, "u8": true, "u16": true, "u32": true, "u64": true,
@@ -378,6 +405,9 @@ func builtinModule(name string) *module {
 	m := newModule(name)
 	m.builtin = name
 	m.types["t"] = typeRef{prim: name}
+	if bits, ok := floatBits[name]; ok {
+		m.types["int_t"] = typeRef{prim: bits}
+	}
 	return m
 }
 
@@ -487,6 +517,7 @@ func (e *Elaborator) declVis(sc *scope, d syntax.Decl, path string, mod *module,
 				sig = nil
 			}
 			m.fun = &functor{param: d.Params[0], sig: sig, body: body, env: sc, name: d.Name}
+			e.checkFunctorResult(sc, d)
 		} else {
 			m = e.modExp(sc, d.Body, qualify(path, d.Name))
 			if m != nil && d.Sig != nil {
@@ -561,6 +592,47 @@ func (e *Elaborator) declVis(sc *scope, d syntax.Decl, path string, mod *module,
 func (e *Elaborator) anonPath(path, what string) string {
 	e.anon++
 	return qualify(path, fmt.Sprintf("%s%d", what, e.anon))
+}
+
+// checkFunctorResult checks, where it can without applying the functor,
+// that the body of `module f (p: mt) : rt = { ... }` defines the names rt
+// specifies, so that a functor never applied is checked too (Futhark
+// checks functors when they are defined). A body that opens or includes
+// other modules, or a result type that depends on the parameters, is left
+// to the checks made at each application.
+func (e *Elaborator) checkFunctorResult(sc *scope, d *syntax.ModDecl) {
+	st, ok := d.Body.(*syntax.ModStruct)
+	if !ok || d.Sig == nil {
+		return
+	}
+	vals, types := map[string]bool{}, map[string]bool{}
+	for _, x := range st.Decls {
+		switch x := x.(type) {
+		case *syntax.ValDecl:
+			vals[x.Name] = true
+		case *syntax.TypeDecl:
+			types[x.Name] = true
+		case *syntax.LocalDecl:
+		case *syntax.OpenDecl, *syntax.ImportDecl, *syntax.ModDecl, *syntax.ModTypeDecl:
+			return
+		}
+	}
+	saved := e.errs
+	rt := e.sig(sc, d.Sig)
+	if len(e.errs) != len(saved) || rt == nil || rt.fun != nil || rt.whole || len(rt.order) > 0 {
+		e.errs = saved
+		return
+	}
+	for _, t := range rt.types {
+		if !types[t.name] {
+			e.errorf(d.Sig.Span().Start, "Module does not define a type named %s.", t.name)
+		}
+	}
+	for _, v := range rt.vals {
+		if !vals[v.name] {
+			e.errorf(d.Sig.Span().Start, "Module does not define a value named %s.", v.name)
+		}
+	}
 }
 
 // ---------------------------------------------------------------------------
@@ -716,7 +788,9 @@ func (e *Elaborator) sig(sc *scope, se syntax.SigExpr) *sigVal {
 		parts := strings.Split(se.Name, ".")
 		var s *sigVal
 		if len(parts) == 1 {
-			s = sc.sigs[se.Name]
+			if s = sc.sigs[se.Name]; s == nil {
+				s = preludeSig(se.Name)
+			}
 		} else if m := e.lookupMod(sc, strings.Join(parts[:len(parts)-1], "."), se.Pos()); m != nil {
 			s = m.sigs[parts[len(parts)-1]]
 		} else {
@@ -860,7 +934,7 @@ func (e *Elaborator) refine(sc *scope, s *sigVal, w *syntax.SigWith) *sigVal {
 // copy is a shallow copy of s whose spec lists may be changed.
 func (s *sigVal) copy() *sigVal {
 	n := &sigVal{vals: append([]valSpec(nil), s.vals...), types: append([]typeSpec(nil), s.types...),
-		mods: map[string]*sigVal{}, order: append([]string(nil), s.order...), fun: s.fun}
+		mods: map[string]*sigVal{}, order: append([]string(nil), s.order...), fun: s.fun, whole: s.whole}
 	for k, v := range s.mods {
 		n.mods[k] = v
 	}
@@ -966,6 +1040,9 @@ func (e *Elaborator) match(m *module, s *sigVal, pos source.Pos, prefix string) 
 	}
 	if !ok {
 		return nil
+	}
+	if s.whole {
+		return m
 	}
 	return view
 }
