@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"path/filepath"
+	"strings"
 
 	"github.com/arepl/arepl/lang/modules"
 	"github.com/arepl/arepl/lang/source"
@@ -56,10 +57,29 @@ func (s *Session) declareModular(ctx context.Context, file *source.File, decls [
 		return nil, err
 	}
 	res, err := s.declare(ctx, file, flat)
+	if err == nil {
+		res.Decls = userNames(res.Decls)
+	}
 	if err != nil {
+		err = s.quoteImported(err)
 		s.mods.Restore(saved)
 	}
 	return res, err
+}
+
+// quoteImported sets the quoted line of the checker's errors that lie in
+// an imported file, which the checker (given the main file) leaves out.
+func (s *Session) quoteImported(err error) error {
+	list, ok := err.(source.ErrorList)
+	if !ok || s.mods == nil {
+		return err
+	}
+	for _, e := range list {
+		if f := s.mods.Sources[e.Pos.File]; f != nil && e.Line == "" {
+			e.Line = f.Line(e.Pos.Line)
+		}
+	}
+	return err
 }
 
 // loadModular declares a loaded file's declarations with a fresh module
@@ -72,8 +92,10 @@ func (s *Session) loadModular(ctx context.Context, file *source.File, decls []sy
 	if err == nil {
 		var res *Result
 		if res, err = s.declare(ctx, file, flat); err == nil {
+			res.Decls = userNames(res.Decls)
 			return res, nil
 		}
+		err = s.quoteImported(err)
 	}
 	s.mods = old
 	return nil, err
@@ -85,4 +107,16 @@ func (s *Session) moduleExpr(x syntax.Expr) (syntax.Expr, error) {
 		return x, nil
 	}
 	return s.mods.Expr(x)
+}
+
+// userNames leaves out of a declaration list the declarations that
+// lang/modules adds to check module types, whose names have a space.
+func userNames(names []string) []string {
+	out := names[:0]
+	for _, n := range names {
+		if !strings.Contains(n, " ") {
+			out = append(out, n)
+		}
+	}
+	return out
 }
