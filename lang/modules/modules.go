@@ -1061,10 +1061,16 @@ func (e *Elaborator) specTypes(view *module, s *sigVal, pos source.Pos, prefix s
 	for k, sub := range view.mods {
 		here.mods[k] = sub
 	}
+	for k, q := range view.vals {
+		here.vals[k] = q // a size [k] named by a value spec
+	}
 	within := func(env *scope) *scope {
 		n := env.clone()
 		for k, t := range here.types {
 			n.types[k] = t
+		}
+		for k, q := range here.vals {
+			n.vals[k] = q
 		}
 		for k, sub := range here.mods {
 			n.mods[k] = sub

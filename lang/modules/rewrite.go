@@ -70,6 +70,13 @@ func (r *rewriter) visit(v reflect.Value) {
 				r.localOpen(n)
 				return
 			}
+		case *syntax.DimExpr:
+			// [k] where k is a module's constant: its flat name.
+			if n.Name != "" && !r.tparams[n.Name] {
+				if q := r.sc.vals[n.Name]; q != "" {
+					n.Name = q + "." + n.Name
+				}
+			}
 		}
 		r.qualOp(v.Elem())
 		r.visit(v.Elem())
@@ -253,7 +260,7 @@ func (r *rewriter) namedType(t *syntax.NamedTypeExpr) syntax.TypeExpr {
 			t.Args[i].Type = r.typ(t.Args[i].Type)
 		}
 		if t.Args[i].Dim != nil {
-			r.visit(reflect.ValueOf(t.Args[i].Dim).Elem())
+			r.visit(reflect.ValueOf(&t.Args[i].Dim).Elem())
 		}
 	}
 	var ref typeRef
