@@ -1108,10 +1108,16 @@ func (e *Elaborator) specTypes(view *module, s *sigVal, pos source.Pos, prefix s
 			continue
 		}
 		want := e.typ(within(v.env), deepCopy(v.typ), nil)
+		var body syntax.Expr = &syntax.Var{At: at, Qual: view.vals[v.name], Name: v.name}
+		if fn, _ := e.lifted(want); !fn {
+			// A copy, so that the declaration does not return (alias) the
+			// module's array.
+			body = &syntax.Apply{At: at, Fn: &syntax.Var{At: at, Name: "copy"}, Args: []syntax.Expr{body}}
+		}
 		e.out = append(e.out, &syntax.ValDecl{At: at, Kind: syntax.KindDef, NamePos: pos,
 			Name:   fmt.Sprintf("%s%s (as its module type specifies)", prefix, v.name),
 			Params: []syntax.Pat{&syntax.TuplePat{At: at}},
-			Ret:    want, Body: &syntax.Var{At: at, Qual: view.vals[v.name], Name: v.name}})
+			Ret:    want, Body: body})
 	}
 	return ok
 }
