@@ -585,6 +585,9 @@ func (s *Session) TypeOf(name, src string) (types.Type, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if x, err = s.moduleExpr(x); err != nil {
+		return nil, err
+	}
 	t, _, err := s.env.CheckExpr(file, x)
 	return t, err
 }
@@ -993,6 +996,9 @@ func (s *Session) Compile(name, src string) (*Compiled, error) {
 func (s *Session) compileIn(env *types.Env, name, src string) (*Compiled, error) {
 	file := source.NewFile(name, src)
 	x, err := syntax.ParseExpr(file)
+	if err == nil {
+		x, err = s.moduleExpr(x)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -95,3 +95,19 @@ func TestImportRelativeToLoadedFile(t *testing.T) {
 		t.Errorf("import of a missing file: got %v, want an error at [t]:1:1 naming it", err)
 	}
 }
+
+// TestModuleNamesInTypeOf: :type and compiled expressions see modules.
+func TestModuleNamesInTypeOf(t *testing.T) {
+	s := NewSession(eval.Options{Backend: "cpu"})
+	evalString(t, s, "module m = { type t = f32 def half (x: t) : t = x / 2 }")
+	typ, err := s.TypeOf("[t]", "m.half")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := typ.String(); got != "f32 -> f32" {
+		t.Errorf(":type m.half = %s, want f32 -> f32", got)
+	}
+	if _, err := s.Compile("[t]", "m.half 3f32"); err != nil {
+		t.Errorf("compile m.half 3f32: %v", err)
+	}
+}
