@@ -495,6 +495,9 @@ func (e *Elaborator) declVis(sc *scope, d syntax.Decl, path string, mod *module,
 		e.out = append(e.out, &nd)
 		ref := typeRef{flat: nd.Name, params: len(d.Params)}
 		ref.fn, ref.sizeLt = e.lifted(nd.Type)
+		// Futhark compares the liftedness a type is declared with.
+		ref.fn = ref.fn || d.Lifted == "^"
+		ref.sizeLt = ref.sizeLt || d.Lifted == "~"
 		if p, ok := nd.Type.(*syntax.PrimTypeExpr); ok && len(d.Params) == 0 {
 			ref.prim = p.Name // for messages and checks only: typeInfo
 		}

@@ -82,6 +82,7 @@ type TypeDecl struct {
 	NamePos source.Pos
 	Params  []SizeParam
 	Type    TypeExpr
+	Lifted  string // "^" for type^, "~" for type~ (module types compare them)
 }
 
 func (*ValDecl) decl()  {}

@@ -525,15 +525,17 @@ var grammarWords = map[string]string{
 //	"type" ["^" | "~"] name ("'" name | "[" name "]")* "=" type
 func (p *parser) typeDecl(lex *lexer.PeekingLexer) (Decl, error) {
 	kw := lex.Next()
+	lifted := ""
 	if n := lex.Peek(); n.Type == p.lx.tOp && (n.Value == "^" || n.Value == "~") && n.Pos.Offset == tokEnd(kw) {
 		lex.Next()
+		lifted = n.Value
 	}
 	name := lex.Peek()
 	if name.Type != p.lx.tIdent {
 		return nil, p.unexpected(name, "type name")
 	}
 	lex.Next()
-	d := &TypeDecl{Name: name.Value, NamePos: p.posAt(name.Pos.Offset)}
+	d := &TypeDecl{Name: name.Value, NamePos: p.posAt(name.Pos.Offset), Lifted: lifted}
 	for {
 		sp, err := p.parseSizeField(lex)
 		if err == participle.NextMatch {
