@@ -924,6 +924,14 @@ func (e *Elaborator) refine(sc *scope, s *sigVal, w *syntax.SigWith) *sigVal {
 			e.errorf(w.Pos(), "Cannot refine a type %s with %d parameters by one with %d", w.Type, len(t.params), len(w.Params))
 			return nil
 		}
+		for j, p := range t.params {
+			if liftRank(w.Params[j]) < liftRank(p) || p.Type != w.Params[j].Type {
+				// A refinement may make a parameter more lifted ('a to
+				// '^a), not less.
+				e.errorf(w.Pos(), "Cannot refine a type %s: its parameter %s is not of the same kind", w.Type, w.Params[j].Name)
+				return nil
+			}
+		}
 		target.types[i].abstract = false
 		target.types[i].def = w.Def
 		target.types[i].params = w.Params
@@ -932,6 +940,15 @@ func (e *Elaborator) refine(sc *scope, s *sigVal, w *syntax.SigWith) *sigVal {
 	}
 	e.errorf(w.Pos(), "Cannot refine a type %s: the module type has no such type", w.Type)
 	return nil
+}
+
+// liftRank orders type parameters by what they may stand for: 'a, then
+// '^a (functions too). ('~a is read as 'a by the parser.)
+func liftRank(p syntax.SizeParam) int {
+	if !p.Lifted {
+		return 0
+	}
+	return 1
 }
 
 // copy is a shallow copy of s whose spec lists may be changed.
