@@ -1124,17 +1124,21 @@ func (e *Elaborator) specTypes(view *module, s *sigVal, pos source.Pos, prefix s
 			Ret:    got.typeExpr(at), Body: &syntax.Var{At: at, Name: "x"}})
 	}
 	for _, v := range s.vals {
-		if len(v.params) > 0 || !checkable(v.typ) {
+		if !checkable(v.typ) || !plainTypeParams(v.params) {
 			continue
 		}
-		want := e.typ(within(v.env), deepCopy(v.typ), nil)
+		tparams := map[string]bool{}
+		for _, p := range v.params {
+			tparams[p.Name] = true
+		}
+		want := e.typ(within(v.env), deepCopy(v.typ), tparams)
 		var body syntax.Expr = &syntax.Var{At: at, Qual: view.vals[v.name], Name: v.name}
 		if fn, _ := e.lifted(want); !fn {
 			// A copy, so that the declaration does not return (alias) the
 			// module's array.
 			body = &syntax.Apply{At: at, Fn: &syntax.Var{At: at, Name: "copy"}, Args: []syntax.Expr{body}}
 		}
-		e.out = append(e.out, &syntax.ValDecl{At: at, Kind: syntax.KindDef, NamePos: pos,
+		e.out = append(e.out, &syntax.ValDecl{At: at, Kind: syntax.KindDef, NamePos: pos, TypeParams: v.params,
 			Name:   fmt.Sprintf("%s%s (as its module type specifies)", prefix, v.name),
 			Params: []syntax.Pat{&syntax.TuplePat{At: at}},
 			Ret:    want, Body: body})
@@ -1168,6 +1172,18 @@ func (e *Elaborator) primOf(t typeRef) string {
 		return t.prim
 	}
 	return e.typeInfo[t.flat].prim
+}
+
+// plainTypeParams reports whether a value spec's parameters are all
+// unlifted type parameters ('a), which a declaration restating its type
+// can take; sizes and lifted types are left unchecked.
+func plainTypeParams(params []syntax.SizeParam) bool {
+	for _, p := range params {
+		if !p.Type || p.Lifted {
+			return false
+		}
+	}
+	return true
 }
 
 // checkable reports whether a specified value type can be restated as a
