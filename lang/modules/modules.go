@@ -178,8 +178,8 @@ type module struct {
 	mods    map[string]*module
 	sigs    map[string]*sigVal
 	builtin string   // "i32" for a numeric module: every name is a member
+	file    bool     // an imported file's module
 	fun     *functor // non-nil for a parametric module
-	order   []string // names of vals in order of definition, for messages
 }
 
 func newModule(path string) *module {
@@ -192,7 +192,6 @@ type functor struct {
 	sig   syntax.SigExpr // result module type, or nil
 	body  syntax.ModExpr // for a curried functor, a ModLambda
 	env   *scope
-	name  string
 }
 
 // sigVal is a module type, elaborated to the names it specifies.
@@ -445,12 +444,16 @@ func qualify(path, name string) string {
 func (e *Elaborator) declVis(sc *scope, d syntax.Decl, path string, mod *module, export bool) *scope {
 	switch d := d.(type) {
 	case *syntax.ValDecl:
-		if mod != nil && d.Kind == syntax.KindEntry {
-			// Futhark allows entry only at the top level of the program.
-			e.errorf(d.Pos(), "entry points may only be declared at the top level of the program")
-			return sc
-		}
 		nd := *d
+		if mod != nil && d.Kind == syntax.KindEntry {
+			if !mod.file {
+				e.errorf(d.Pos(), "entry points may only be declared at the top level of a file")
+				return sc
+			}
+			// An imported file's entry points are ordinary functions of
+			// the importer, as in Futhark.
+			nd.Kind = syntax.KindDef
+		}
 		nd.Name = qualify(path, d.Name)
 		tparams := map[string]bool{}
 		for _, p := range d.TypeParams {
@@ -478,9 +481,6 @@ func (e *Elaborator) declVis(sc *scope, d syntax.Decl, path string, mod *module,
 		n := sc.clone()
 		n.vals[d.Name] = path
 		if mod != nil && export {
-			if _, dup := mod.vals[d.Name]; !dup {
-				mod.order = append(mod.order, d.Name)
-			}
 			mod.vals[d.Name] = path
 		}
 		return n
@@ -519,7 +519,7 @@ func (e *Elaborator) declVis(sc *scope, d syntax.Decl, path string, mod *module,
 				body = &syntax.ModLambda{At: d.At, Param: d.Params[i], Sig: sig, Body: body}
 				sig = nil
 			}
-			m.fun = &functor{param: d.Params[0], sig: sig, body: body, env: sc, name: d.Name}
+			m.fun = &functor{param: d.Params[0], sig: sig, body: body, env: sc}
 			e.checkFunctorResult(sc, d)
 		} else {
 			m = e.modExp(sc, d.Body, qualify(path, d.Name))
@@ -562,9 +562,6 @@ func (e *Elaborator) declVis(sc *scope, d syntax.Decl, path string, mod *module,
 		}
 		if mod != nil && export {
 			for k, q := range m.vals {
-				if _, dup := mod.vals[k]; !dup {
-					mod.order = append(mod.order, k)
-				}
 				mod.vals[k] = q
 			}
 			for k, t := range m.types {
@@ -743,6 +740,7 @@ func (e *Elaborator) importFile(path string, pos source.Pos) *module {
 	}
 	e.files[full] = nil
 	m := newModule(e.filePath(full))
+	m.file = true
 	dir := e.dir
 	e.dir = filepath.Dir(full)
 	// A file sees only the top level (the prelude and builtins), not the
@@ -1056,7 +1054,6 @@ func (e *Elaborator) match(m *module, s *sigVal, pos source.Pos, prefix string) 
 			continue
 		}
 		view.vals[v.name] = q
-		view.order = append(view.order, v.name)
 	}
 	if !ok {
 		return nil

@@ -12,4 +12,4 @@ open import "lib/vec"
 
 def main (k: f64) =
   let (a, b) = v.scale k (add (1, 2) (0.5, 0.5))
-  in (a + 3, b + 1, times k 2)
+  in (a + 3, b + 1, times k 2 + neg 0)
