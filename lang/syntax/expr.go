@@ -122,8 +122,9 @@ func opFixity(op string) opInfo {
 	return opInfo{prec: 1}
 }
 
-// unsupportedKeywords are Futhark keywords whose constructs arepl's subset
-// leaves out; they get a message saying so.
+// unsupportedKeywords are Futhark keywords that cannot start an
+// expression, nor (val, include) a declaration at the top level; they get
+// a message saying so.
 var unsupportedKeywords = map[string]bool{
 	"val": true, "local": true, "open": true, "include": true, "import": true,
 	"type": true, "module": true,
@@ -562,7 +563,7 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 			return &BoolLit{At: at, Value: t.Value == "true"}, nil
 		}
 		if unsupportedKeywords[t.Value] {
-			return nil, p.errorf(t, "%q is not supported by arepl (Futhark's module system is outside its subset)", t.Value)
+			return nil, p.errorf(t, "%q starts a declaration, not an expression", t.Value)
 		}
 	case p.lx.tIndexOpen:
 		return p.arrayLit(lex)
