@@ -111,3 +111,26 @@ func TestModuleNamesInTypeOf(t *testing.T) {
 		t.Errorf("compile m.half 3f32: %v", err)
 	}
 }
+
+// TestImportAfterRejectedInput: a file imported by an input that the
+// checker rejects is declared again by the next import of it.
+func TestImportAfterRejectedInput(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "lib.fut"), []byte("def seven = 7i32\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.fut"), []byte("def main (x: i32) = x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := NewSession(eval.Options{Backend: "cpu"})
+	if _, err := s.Load(context.Background(), filepath.Join(dir, "main.fut")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Eval(context.Background(), "[t]", "module l = import \"lib\"\ndef bad = l.seven + true"); err == nil {
+		t.Fatal("an input with a type error was accepted")
+	}
+	evalString(t, s, `module l = import "lib"`)
+	if got := evalString(t, s, "l.seven"); got != "7" {
+		t.Errorf("l.seven = %s, want 7", got)
+	}
+}

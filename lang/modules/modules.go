@@ -83,15 +83,26 @@ func (e *Elaborator) Main(path string) {
 	e.files[filepath.Clean(path)] = nil
 }
 
-// State is a snapshot of an elaborator's top level, to undo an input the
-// checker rejects.
-type State struct{ top *scope }
+// State is a snapshot of an elaborator's top level and of the files it
+// has imported, to undo an input the checker rejects: a file imported by
+// a rejected input must be declared again by the next input that imports
+// it.
+type State struct {
+	top   *scope
+	files map[string]*module
+}
 
 // Save returns the current state.
-func (e *Elaborator) Save() State { return State{e.top} }
+func (e *Elaborator) Save() State {
+	files := make(map[string]*module, len(e.files))
+	for k, v := range e.files {
+		files[k] = v
+	}
+	return State{e.top, files}
+}
 
 // Restore goes back to a saved state.
-func (e *Elaborator) Restore(s State) { e.top = s.top }
+func (e *Elaborator) Restore(s State) { e.top, e.files = s.top, s.files }
 
 // Decls elaborates the declarations of one file or REPL input at the top
 // level, whose imports are relative to dir, and returns the flat
