@@ -108,7 +108,8 @@ func (e *Elaborator) Restore(s State) { e.top, e.files = s.top, s.files }
 // level, whose imports are relative to dir, and returns the flat
 // declarations. Declarations that use no module feature are returned as
 // they are when nothing module-related is in scope.
-func (e *Elaborator) Decls(decls []syntax.Decl, dir string) ([]syntax.Decl, error) {
+func (e *Elaborator) Decls(decls []syntax.Decl, dir string) (out []syntax.Decl, err error) {
+	defer recoverInternal(&err)
 	if e.top.trivial() && !usesModules(decls) {
 		e.top = e.top.bindPlain(decls)
 		return decls, nil
@@ -127,7 +128,8 @@ func (e *Elaborator) Decls(decls []syntax.Decl, dir string) ([]syntax.Decl, erro
 }
 
 // Expr rewrites an expression typed at the top level.
-func (e *Elaborator) Expr(x syntax.Expr) (syntax.Expr, error) {
+func (e *Elaborator) Expr(x syntax.Expr) (out syntax.Expr, err error) {
+	defer recoverInternal(&err)
 	if e.top.trivial() {
 		return x, nil
 	}
@@ -137,6 +139,15 @@ func (e *Elaborator) Expr(x syntax.Expr) (syntax.Expr, error) {
 		return nil, e.errs
 	}
 	return x, nil
+}
+
+// recoverInternal turns a panic into an internal error, so that no input
+// can crash a REPL session (as the checker does); the fuzz tests count such
+// an error as a failure.
+func recoverInternal(err *error) {
+	if r := recover(); r != nil {
+		*err = source.ErrorList{source.Errorf(source.Pos{}, "internal error: module elaboration panic: %v", r)}
+	}
 }
 
 func usesModules(decls []syntax.Decl) bool {
