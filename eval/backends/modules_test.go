@@ -134,3 +134,20 @@ func TestImportAfterRejectedInput(t *testing.T) {
 		t.Errorf("l.seven = %s, want 7", got)
 	}
 }
+
+// TestModuleNamesListed: a module's members are listed qualified, and the
+// declarations that check a module type are not listed at all.
+func TestModuleNamesListed(t *testing.T) {
+	s := NewSession(eval.Options{Backend: "cpu"})
+	evalString(t, s, "module m : { val x : i32 } = { def x = 1i32 }")
+	found := false
+	for _, n := range s.Names() {
+		if strings.Contains(n.Name, " ") {
+			t.Errorf("listed %q", n.Name)
+		}
+		found = found || n.Name == "m.x"
+	}
+	if !found {
+		t.Error("m.x not listed")
+	}
+}
