@@ -45,6 +45,10 @@ var allowed = map[string][]string{
 	"kernels":  {},
 	// Rendering of values as pictures, for every front end.
 	"viz": {"lang/core", "lang/types", "eval"},
+
+	// Futhark's module language, elaborated into flat declarations
+	// between parsing and checking.
+	"lang/modules": {"lang/source", "lang/syntax"},
 }
 
 // thirdParty says which packages may use each third-party module: the

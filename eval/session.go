@@ -13,6 +13,7 @@ import (
 	"github.com/arepl/arepl/fusion"
 	"github.com/arepl/arepl/lang/core"
 	"github.com/arepl/arepl/lang/lower"
+	"github.com/arepl/arepl/lang/modules"
 	"github.com/arepl/arepl/lang/source"
 	"github.com/arepl/arepl/lang/syntax"
 	"github.com/arepl/arepl/lang/types"
@@ -86,6 +87,7 @@ type Session struct {
 	gpuDone atomic.Bool // gpuOnce has finished
 
 	calls map[callKey]compiledCall // Call's compiled programs
+	mods  *modules.Elaborator      // the module system's top level (modules.go)
 }
 
 // Close lets the session's GPU backend finish: a tiered compile running in
@@ -170,9 +172,12 @@ func (s *Session) Eval(ctx context.Context, name, src string) (*Result, error) {
 	}
 	var res *Result
 	if in.Expr != nil {
-		res, err = s.evalExpr(ctx, file, s.env, in.Expr)
+		var x syntax.Expr
+		if x, err = s.moduleExpr(in.Expr); err == nil {
+			res, err = s.evalExpr(ctx, file, s.env, x)
+		}
 	} else {
-		res, err = s.declare(ctx, file, in.Decls)
+		res, err = s.declareModular(ctx, file, in.Decls)
 	}
 	if res != nil {
 		res.Timings.Parse += parse
@@ -563,7 +568,7 @@ func (s *Session) Load(ctx context.Context, path string) ([]string, error) {
 	old, oldValues := s.env, s.values
 	s.env, s.values = types.NewEnv(), map[*types.Object][]Value{}
 	markMainEntry(f.Decls)
-	res, err := s.declare(ctx, file, f.Decls)
+	res, err := s.loadModular(ctx, file, f.Decls)
 	if err != nil {
 		s.env, s.values = old, oldValues
 		return nil, err
@@ -589,6 +594,9 @@ func (s *Session) TypeOf(name, src string) (types.Type, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if x, err = s.moduleExpr(x); err != nil {
+		return nil, err
+	}
 	t, _, err := s.env.CheckExpr(file, x)
 	return t, err
 }
@@ -600,6 +608,9 @@ func (s *Session) Names() []Name {
 	defer s.mu.Unlock()
 	var out []Name
 	for _, obj := range s.env.Objects() {
+		if strings.Contains(obj.Name, " ") {
+			continue // lang/modules' checks of module types (modules.go)
+		}
 		out = append(out, nameOf(obj))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -997,6 +1008,9 @@ func (s *Session) Compile(name, src string) (*Compiled, error) {
 func (s *Session) compileIn(env *types.Env, name, src string) (*Compiled, error) {
 	file := source.NewFile(name, src)
 	x, err := syntax.ParseExpr(file)
+	if err == nil {
+		x, err = s.moduleExpr(x)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -165,6 +165,9 @@ func (s *Session) Trace(ctx context.Context, name, src string) (*Result, error) 
 	file := source.NewFile(name, src)
 	s.files[name] = file
 	x, err := syntax.ParseExpr(file)
+	if err == nil {
+		x, err = s.moduleExpr(x)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -82,6 +82,7 @@ type TypeDecl struct {
 	NamePos source.Pos
 	Params  []SizeParam
 	Type    TypeExpr
+	Lifted  string // "^" for type^, "~" for type~ (module types compare them)
 }
 
 func (*ValDecl) decl()  {}
@@ -256,6 +257,11 @@ type ParenExpr struct {
 	// i32.+), unless a local binding has the name. The checker qualifies
 	// them in the AST.
 	Open string
+	// Names, set by lang/modules around a declaration's body, maps the
+	// names of module members in scope to their module (the qualifier of
+	// their flat name): the checker qualifies a use as it does inside
+	// Open, unless a local binding, parameters included, has the name.
+	Names map[string]string
 }
 
 // ArrayLit is `[e1, e2, ...]`.

@@ -122,8 +122,9 @@ func opFixity(op string) opInfo {
 	return opInfo{prec: 1}
 }
 
-// unsupportedKeywords are Futhark keywords whose constructs arepl's subset
-// leaves out; they get a message saying so.
+// unsupportedKeywords are Futhark keywords that cannot start an
+// expression, nor (val, include) a declaration at the top level; they get
+// a message saying so.
 var unsupportedKeywords = map[string]bool{
 	"val": true, "local": true, "open": true, "include": true, "import": true,
 	"type": true, "module": true,
@@ -522,8 +523,8 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 		return p.stringLit(t, at), nil
 	case p.lx.tIdent:
 		lex.Next()
-		if dot := lex.Peek(); primTypes[t.Value] && p.isPunct(dot, ".") && dot.Pos.Offset == tokEnd(t) {
-			// i32.(e): a local open of the numeric module.
+		if dot := lex.Peek(); p.isPunct(dot, ".") && dot.Pos.Offset == tokEnd(t) {
+			// i32.(e), m.(e): a local open of a module.
 			if open := p.peek2(lex); p.isPunct(open, "(") && open.Pos.Offset == tokEnd(dot) {
 				lex.Next()
 				x, err := p.paren(lex)
@@ -536,6 +537,14 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 		return &Var{At: at, Name: t.Value}, nil
 	case p.lx.tQualIdent:
 		lex.Next()
+		if dot := lex.Peek(); p.isPunct(dot, ".") && dot.Pos.Offset == tokEnd(t) && p.isPunct(p.peek2(lex), "(") {
+			lex.Next() // a.b.(e): a local open of a nested module
+			x, err := p.paren(lex)
+			if err != nil {
+				return nil, err
+			}
+			return &ParenExpr{At: At{p.spanOf(t.Pos.Offset, p.lastEnd(lex))}, X: x, Open: t.Value}, nil
+		}
 		parts := strings.Split(t.Value, ".")
 		if !primTypes[parts[0]] {
 			// r.a.b: field accesses of the variable r (only the numeric
@@ -557,7 +566,7 @@ func (p *parser) primary(lex *lexer.PeekingLexer) (Expr, error) {
 			return &BoolLit{At: at, Value: t.Value == "true"}, nil
 		}
 		if unsupportedKeywords[t.Value] {
-			return nil, p.errorf(t, "%q is not supported by arepl (Futhark's module system is outside its subset)", t.Value)
+			return nil, p.errorf(t, "%q starts a declaration, not an expression", t.Value)
 		}
 	case p.lx.tIndexOpen:
 		return p.arrayLit(lex)

@@ -151,6 +151,46 @@ func children(t *testing.T, n Node) []Node {
 		*IdPat, *WildPat, *PrimTypeExpr:
 	case *DimExpr:
 		add(n.Expr)
+	case *ModDecl:
+		for i := range n.Params {
+			add(&n.Params[i])
+		}
+		add(n.Sig, n.Body)
+	case *ModParam:
+		add(n.Sig)
+	case *ModTypeDecl:
+		add(n.Sig)
+	case *OpenDecl:
+		add(n.Mod)
+	case *LocalDecl:
+		add(n.Decl)
+	case *ImportDecl, *ModName, *ModImport, *SigName:
+	case *ModStruct:
+		for _, d := range n.Decls {
+			add(d)
+		}
+	case *ModAscribe:
+		add(n.Mod, n.Sig)
+	case *ModApply:
+		add(n.Fun, n.Arg)
+	case *ModLambda:
+		add(&n.Param, n.Sig, n.Body)
+	case *SigSpecs:
+		for _, sp := range n.Specs {
+			add(sp)
+		}
+	case *SigWith:
+		add(n.Sig, n.Def)
+	case *SigFunctor:
+		add(n.ParamSig, n.Result)
+	case *ValSpec:
+		add(n.Type)
+	case *TypeSpec:
+		add(n.Type)
+	case *ModSpec:
+		add(n.Sig)
+	case *IncludeSpec:
+		add(n.Sig)
 	case *TypeDecl:
 		for i := range n.Params {
 			add(&n.Params[i])

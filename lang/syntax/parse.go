@@ -93,7 +93,7 @@ func ParseInput(f *source.File) (in *Input, err error) {
 		// wait for.
 		return &Input{Decls: []Decl{}}, nil
 	}
-	if first.Type == p.lx.tKeyword && (first.Value == "def" || first.Value == "entry" || first.Value == "type") {
+	if first.Type == p.lx.tKeyword && (first.Value == "def" || first.Value == "entry" || first.Value == "type" || moduleKeywords[first.Value]) {
 		decls, errs := p.decls(false)
 		if len(errs) > 0 {
 			return nil, errs
@@ -330,6 +330,12 @@ func (p *parser) decls(recoverErrs bool) ([]Decl, source.ErrorList) {
 				decls = append(decls, d)
 				continue
 			}
+		} else if t.Type == p.lx.tKeyword && moduleKeywords[t.Value] {
+			var d Decl
+			if d, err = p.moduleLevelDecl(lex); err == nil { // modules.go
+				decls = append(decls, d)
+				continue
+			}
 		} else if t.Type == p.lx.tKeyword && unsupportedKeywords[t.Value] {
 			err = p.errorf(t, "%q declarations are not supported by arepl", t.Value)
 		} else {
@@ -359,7 +365,7 @@ func (p *parser) skipToDecl(lex *lexer.PeekingLexer) {
 		}
 		if t.Type == p.lx.tKeyword {
 			switch t.Value {
-			case "def", "entry", "type":
+			case "def", "entry", "type", "module", "open", "import", "local":
 				return
 			case "let":
 				if p.posAt(t.Pos.Offset).Col == 1 {
@@ -519,15 +525,17 @@ var grammarWords = map[string]string{
 //	"type" ["^" | "~"] name ("'" name | "[" name "]")* "=" type
 func (p *parser) typeDecl(lex *lexer.PeekingLexer) (Decl, error) {
 	kw := lex.Next()
+	lifted := ""
 	if n := lex.Peek(); n.Type == p.lx.tOp && (n.Value == "^" || n.Value == "~") && n.Pos.Offset == tokEnd(kw) {
 		lex.Next()
+		lifted = n.Value
 	}
 	name := lex.Peek()
 	if name.Type != p.lx.tIdent {
 		return nil, p.unexpected(name, "type name")
 	}
 	lex.Next()
-	d := &TypeDecl{Name: name.Value, NamePos: p.posAt(name.Pos.Offset)}
+	d := &TypeDecl{Name: name.Value, NamePos: p.posAt(name.Pos.Offset), Lifted: lifted}
 	for {
 		sp, err := p.parseSizeField(lex)
 		if err == participle.NextMatch {

@@ -334,7 +334,7 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 			return nil, err
 		}
 		return &ArrayTypeExpr{At: at(), Dim: dim, Elem: elem}, nil
-	case t.Type == p.lx.tIdent:
+	case t.Type == p.lx.tIdent || t.Type == p.lx.tQualIdent: // m.t: a module's type
 		lex.Next()
 		if primTypes[t.Value] {
 			return &PrimTypeExpr{At: at(), Name: t.Value}, nil
@@ -361,7 +361,7 @@ func (p *parser) typeTerm(lex *lexer.PeekingLexer) (TypeExpr, error) {
 				args = append(args, TypeArg{Dim: d})
 				continue
 			}
-			if n.Type == p.lx.tIdent || p.isPunct(n, "(") {
+			if n.Type == p.lx.tIdent || n.Type == p.lx.tQualIdent || p.isPunct(n, "(") {
 				a, err := p.typeTerm(lex)
 				if err != nil {
 					return nil, err

@@ -129,8 +129,9 @@ func (c *checker) lookupGlobal(name string) *Object {
 
 // openScope is a local open: its module, and the scope where it starts.
 type openScope struct {
-	mod string
-	sc  *scope
+	mod   string
+	sc    *scope
+	names map[string]string // lang/modules' names in scope (ParenExpr.Names)
 }
 
 // openedMember returns the module of the innermost enclosing local open
@@ -145,7 +146,11 @@ func (c *checker) openedMember(sc *scope, name string) string {
 				return ""
 			}
 		}
-		if c.lookupGlobal(o.mod+"."+name) != nil {
+		if o.names != nil {
+			if q, ok := o.names[name]; ok {
+				return q
+			}
+		} else if c.lookupGlobal(o.mod+"."+name) != nil {
 			return o.mod
 		}
 		sc = o.sc
@@ -934,8 +939,15 @@ func (c *checker) expr1(sc *scope, e syntax.Expr, hint Type) Type {
 		c.underscoreUse(sc, e)
 		return c.varRef(sc, e)
 	case *syntax.ParenExpr:
-		if e.Open != "" {
-			c.opened = append(c.opened, openScope{e.Open, sc})
+		if e.Open != "" || e.Names != nil {
+			// Inside a local open only the bindings made inside it
+			// shadow the module's names; around a declaration's body
+			// (Names alone) its parameters do too.
+			o := openScope{mod: e.Open, names: e.Names}
+			if e.Open != "" {
+				o.sc = sc
+			}
+			c.opened = append(c.opened, o)
 			defer func() { c.opened = c.opened[:len(c.opened)-1] }()
 		}
 		return c.expr(sc, e.X, hint)
@@ -1131,7 +1143,7 @@ func (c *checker) varRef(sc *scope, v *syntax.Var) Type {
 		// Inside i32.(e) the module's member: qualify the use, so that
 		// lowering sees i32.max as if it were written so.
 		v.Qual, name = m, m+"."+name
-		obj = c.lookupGlobal(name)
+		obj = c.lookup(sc, name) // a module's recursive function is in scope in its body
 	} else {
 		obj = c.lookup(sc, name)
 	}

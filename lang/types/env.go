@@ -231,7 +231,7 @@ func (c *checker) result() error {
 }
 
 func (c *checker) errorf(pos source.Pos, format string, args ...any) {
-	if c.src != nil {
+	if c.src != nil && (pos.File == c.src.Name || pos.File == "") { // not an imported file's line
 		c.errs.Add(c.src.Errorf(pos, format, args...))
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arepl/arepl/lang/modules"
 	"github.com/arepl/arepl/lang/source"
 	"github.com/arepl/arepl/lang/syntax"
 	"github.com/arepl/arepl/lang/types"
@@ -70,6 +71,13 @@ func fuzzOne(t *testing.T, text string) {
 		src := source.NewFile("fuzz.fut", text)
 		env := types.NewEnv()
 		if file, err := syntax.ParseFile(src); err == nil {
+			// Modules are flattened first, as a session does.
+			flat, merr := modules.New(nil).Decls(file.Decls, ".")
+			if merr != nil {
+				checkErrors(t, merr)
+				flat = nil
+			}
+			file = &syntax.File{At: file.At, Decls: flat}
 			env2, info, err := env.CheckDecls(src, file.Decls)
 			if err != nil {
 				checkErrors(t, err)

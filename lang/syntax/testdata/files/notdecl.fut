@@ -1,4 +1,4 @@
 def a = 1
 1 + 2
-module m = x
+val m = x
 def b = 2
