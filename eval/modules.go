@@ -88,7 +88,11 @@ func (s *Session) loadModular(ctx context.Context, file *source.File, decls []sy
 	old := s.mods
 	s.mods = nil
 	s.moduleElab().Main(file.Name)
-	flat, err := s.elaborate(decls, filepath.Dir(file.Name))
+	err := s.moduleElab().CheckDuplicates(decls)
+	var flat []syntax.Decl
+	if err == nil {
+		flat, err = s.elaborate(decls, filepath.Dir(file.Name))
+	}
 	if err == nil {
 		var res *Result
 		if res, err = s.declare(ctx, file, flat); err == nil {

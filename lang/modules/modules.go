@@ -668,6 +668,7 @@ func (e *Elaborator) modExp(sc *scope, me syntax.ModExpr, path string) *module {
 		return e.lookupMod(sc, me.Name, me.Pos())
 	case *syntax.ModStruct:
 		m := newModule(path)
+		e.duplicates(me.Decls)
 		inner := sc
 		for _, d := range me.Decls {
 			inner = e.decl(inner, d, path, m)
@@ -768,6 +769,7 @@ func (e *Elaborator) importFile(path string, pos source.Pos) *module {
 	// A file sees only the top level (the prelude and builtins), not the
 	// importer's names.
 	inner := newScope()
+	e.duplicates(f.Decls)
 	for _, d := range f.Decls {
 		inner = e.decl(inner, d, m.path, m)
 	}

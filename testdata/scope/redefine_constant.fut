@@ -1,12 +1,14 @@
--- Top-level names are lexical, as in Futhark: a declaration sees the
--- bindings in scope where it is written, and a later declaration of the
--- same name shadows it for the code after it only.
+-- A file may not define a name twice, as in Futhark (checkForDuplicateDecs):
+-- the second `k` is an error that names the first. Shadowing a top-level
+-- name is for the REPL, where each input declares anew (testdata/repl/
+-- repl-scope.txt checks the lexical meaning there).
+
+-- ==
+-- error: Duplicate definition of name k\. Previously defined at
 
 def k = 1i32
 def add_k (x: i32) = x + k
 def k = k + 10
 def both (x: i32) = (add_k x, x + k)
 
--- ==
--- input { 3i32 } output { 4i32 14i32 11i32 }
 def main (x: i32) = let (a, b) = both x in (a, b, k)
