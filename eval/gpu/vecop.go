@@ -16,7 +16,9 @@ package gpu
 //     the outer lambda binds; the outer lambda's other statements are the
 //     size checks of map2, which hold here: every row and the neutral
 //     element have xss's width;
-//   - every neutral element is `replicate w v` with v a scalar. w is the
+//   - every neutral element is `replicate w v` with v a scalar, or a map
+//     over w elements that returns v whatever its argument (vecsplit.go's
+//     replicated: lang/ad's zeros). w is the
 //     number of columns the kernel runs; with no rows the result is the
 //     replicate itself, which the column kernels give (each column starts
 //     at v), and otherwise every input must have w columns, which the host
@@ -91,12 +93,12 @@ func (g *generator) vectorOp(s *core.Stmt, e *core.Screma, defs map[string]*core
 			if !ok || defs[v.Name] == nil {
 				return false, nil
 			}
-			rep, ok := defs[v.Name].Exp.(*core.ReplicateExp)
-			if !ok || rep.V.AtomType().IsArray() || j >= len(e.Arrs) || width != nil && !sameAtom(width, rep.N) {
+			n, elem, ok := replicated(defs[v.Name]) // vecsplit.go
+			if !ok || j >= len(e.Arrs) || width != nil && !sameAtom(width, n) {
 				return false, nil
 			}
-			width = rep.N
-			red.Neutral = append(red.Neutral, rep.V)
+			width = n
+			red.Neutral = append(red.Neutral, elem)
 			j++
 		}
 		reds = append(reds, red)
