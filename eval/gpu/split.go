@@ -121,13 +121,13 @@ func (g *generator) split(s *core.Stmt) (bool, error) {
 	var ks []*kernel
 	switch e := second.Exp.(type) {
 	case *core.Screma:
-		if g.scanCovers(second) {
-			break
-		}
 		if vectorReduce(second) { // vecsplit.go
 			if ok, err := g.vectorOp(second, e, g.defs); !ok || err != nil {
 				return false, err
 			}
+			break
+		}
+		if g.scanCovers(second) {
 			break
 		}
 		ks, err = g.family(second, e, nil)

@@ -169,8 +169,20 @@ func elementwise(l *core.Lambda) (f *core.Lambda, check *core.Stmt) {
 		len(inner.Arrs) != len(l.Params) || len(at.Pat) != len(l.Body.Result) || len(at.Pat) != len(l.Params)/2 {
 		return nil, nil
 	}
-	for i, a := range inner.Arrs {
-		if a.Name != l.Params[i].Name {
+	// The map may take the rows in another order (`map2 (*) y x`, as
+	// lang/ad's suffix products are written): the scalar operator takes
+	// its parameters in the order of l's.
+	order := make([]int, len(l.Params)) // order[k]: the map parameter l.Params[k] binds
+	used := make([]bool, len(inner.Arrs))
+	for k, p := range l.Params {
+		order[k] = -1
+		for j, a := range inner.Arrs {
+			if a.Name == p.Name && !used[j] {
+				order[k], used[j] = j, true
+				break
+			}
+		}
+		if order[k] < 0 {
 			return nil, nil
 		}
 	}
@@ -180,8 +192,17 @@ func elementwise(l *core.Lambda) (f *core.Lambda, check *core.Stmt) {
 		}
 	}
 	f = inner.Map
-	if len(f.Ret) != len(at.Pat) {
+	if len(f.Ret) != len(at.Pat) || len(f.Params) != len(order) {
 		return nil, nil
+	}
+	permuted := &core.Lambda{Body: f.Body, Ret: f.Ret}
+	moved := false
+	for k, j := range order {
+		permuted.Params = append(permuted.Params, f.Params[j])
+		moved = moved || j != k
+	}
+	if moved {
+		f = permuted
 	}
 	for _, t := range f.Ret {
 		if t.IsArray() {

@@ -11,9 +11,11 @@ import (
 	. "github.com/arepl/arepl/lang/core"
 )
 
-// vecsplitSrc holds reductions with vector operators whose rows a fused map
-// makes (redomaps), and neutral elements written as maps that ignore their
-// argument (lang/ad's zeros).
+// vecsplitSrc holds reductions and scans with vector operators whose rows a
+// fused map makes (redomaps, scanomaps), neutral elements written as maps
+// that ignore their argument (lang/ad's zeros) or as literals, and a
+// non-commutative operator whose map2 takes the rows in the other order
+// (lang/ad's suffix products).
 const vecsplitSrc = `
 def scaled [n][m] (xss: [n][m]i32) (ks: [n]i32) : [m]i32 =
   reduce (map2 (+)) (replicate m 0) (map2 (\xs k -> map (* k) xs) xss ks)
@@ -23,17 +25,24 @@ def max_zeros [m] (xss: [][m]i32) : [m]i32 =
   reduce (map2 i32.max) (map (\_ -> i32.lowest) (iota m)) xss
 def scaled_zeros [n][m] (xss: [n][m]i32) (ks: [n]i32) : [m]i32 =
   reduce (map2 (+)) (map (\_ -> 0) (iota m)) (map2 (\xs k -> map (* k) xs) xss ks)
+def lit_max (xss: [][3]i32) : [3]i32 = reduce (map2 i32.max) [-7, -7, -7] xss
+def scaled_scan [n][m] (xss: [n][m]i32) (ks: [n]i32) : [n][m]i32 =
+  scan (map2 (+)) (replicate m 0) (map2 (\xs k -> map (* k) xs) xss ks)
+def flip_lin [m] (as: [][m]i32) (bs: [][m]i32) : [][m](i32, i32) =
+  scan (\x y -> map2 (\(a, b) (c, d) -> (a * c, b * c + d)) y x) (replicate m (1, 0)) (map2 zip as bs)
 `
 
-// TestVectorRedomapSplit checks, without a GPU, that a redomap with a
-// vector operator runs as a segmented map into rows and then a column
-// kernel (vecsplit.go), and that a neutral element written as a map takes
-// the column kernel, fused and unfused; nothing stays on the CPU.
+// TestVectorRedomapSplit checks, without a GPU, that a redomap or scanomap
+// with a vector operator runs as a segmented map into rows and then a
+// column kernel (vecsplit.go), and that neutral elements written as a map
+// or a literal, and a map2 taking the rows in the other order, take the
+// column kernels, fused and unfused; nothing stays on the CPU.
 func TestVectorRedomapSplit(t *testing.T) {
 	for _, c := range []struct {
 		fn    string
 		split bool // fused: a redomap split into a segmented map and a column kernel
-	}{{"scaled", true}, {"onehot", true}, {"max_zeros", false}, {"scaled_zeros", true}} {
+	}{{"scaled", true}, {"onehot", true}, {"max_zeros", false}, {"scaled_zeros", true},
+		{"lit_max", false}, {"scaled_scan", true}, {"flip_lin", false}} {
 		for _, fused := range []bool{true, false} {
 			m, err := generate(futProgFused(t, vecsplitSrc, c.fn, fused), DefaultLimits)
 			if err != nil {
@@ -43,9 +52,13 @@ func TestVectorRedomapSplit(t *testing.T) {
 				t.Errorf("%s (fused %v): statements on the CPU: %v", c.fn, fused, m.fallback)
 				continue
 			}
+			want := segCols
+			if strings.HasSuffix(c.fn, "scan") || c.fn == "flip_lin" {
+				want = segColScan
+			}
 			cols := 0
 			for _, ks := range m.kernels {
-				if ks[0].Kind == kSegRed && ks[0].seg.strategy == segCols && ks[0].seg.cols != nil {
+				if ks[0].Kind == kSegRed && ks[0].seg.strategy == want && ks[0].seg.cols != nil {
 					cols++
 				}
 			}
@@ -63,7 +76,7 @@ func TestVectorRedomapSplit(t *testing.T) {
 				if len(first) != 1 || first[0].Kind != kSegMap {
 					t.Errorf("%s: the rows are not made by a segmented map: %v", c.fn, first)
 				}
-				if len(second) != 1 || second[0].seg.strategy != segCols {
+				if len(second) != 1 || second[0].seg.strategy != want {
 					t.Errorf("%s: the rows are not reduced by a column kernel: %v", c.fn, second)
 				}
 				if r := parts[0].Pat[0].Type; r.Rank != 2 {
@@ -97,17 +110,26 @@ func TestVectorRedomapDevice(t *testing.T) {
 		}
 		return eval.Value{Elem: I32, Shape: shape, Data: xs}
 	}
-	for _, fn := range []string{"scaled", "onehot", "max_zeros", "scaled_zeros"} {
+	for _, fn := range []string{"scaled", "onehot", "max_zeros", "scaled_zeros", "lit_max", "scaled_scan", "flip_lin"} {
 		for _, fused := range []bool{true, false} {
 			prog := futProgFused(t, vecsplitSrc, fn, fused)
 			for _, sh := range shapes {
 				n, m := sh[0], sh[1]
+				if fn == "lit_max" {
+					m = 3
+				}
 				if int(n*m) > *maxN || fn == "onehot" && m == 0 {
 					continue
 				}
 				var args []eval.Value
 				switch fn {
-				case "scaled", "scaled_zeros":
+				case "flip_lin":
+					as := mk([]int64{n, m}, 0)
+					for i, x := range as.Data.([]int32) {
+						as.Data.([]int32)[i] = x%3 - 1
+					}
+					args = []eval.Value{as, mk([]int64{n, m}, 7)}
+				case "scaled", "scaled_zeros", "scaled_scan":
 					args = []eval.Value{mk([]int64{n, m}, 0), mk([]int64{n}, 3)}
 				case "onehot":
 					args = []eval.Value{scalar([]int64{m}), mk([]int64{n}, 0)}
