@@ -64,6 +64,7 @@ type generator struct {
 	funs  map[string]bool
 	kbuf  strings.Builder
 	n     int
+	defs  map[string]*core.Stmt // the definitions of the body walk is at, for split.go's vector reductions
 }
 
 func (g *generator) walk(b *core.Body) error {
@@ -118,6 +119,7 @@ func (g *generator) walk(b *core.Body) error {
 				}
 				continue
 			}
+			g.defs = defs
 			if err := g.soac(s, e, nil); err != nil {
 				return err
 			}

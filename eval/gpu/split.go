@@ -44,7 +44,7 @@ func splitMap(s *core.Stmt) []*core.Stmt {
 	}
 	outs := make([]*core.Var, len(lam.Ret))
 	for i, t := range lam.Ret {
-		if t.IsArray() {
+		if t.IsArray() && !vectorReduce(s) {
 			return nil
 		}
 		outs[i] = &core.Var{Name: fmt.Sprintf("%s_%d", name, i), Type: t.Lift()}
@@ -121,6 +121,12 @@ func (g *generator) split(s *core.Stmt) (bool, error) {
 	var ks []*kernel
 	switch e := second.Exp.(type) {
 	case *core.Screma:
+		if vectorReduce(second) { // vecsplit.go
+			if ok, err := g.vectorOp(second, e, g.defs); !ok || err != nil {
+				return false, err
+			}
+			break
+		}
 		if g.scanCovers(second) {
 			break
 		}

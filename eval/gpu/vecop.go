@@ -16,7 +16,9 @@ package gpu
 //     the outer lambda binds; the outer lambda's other statements are the
 //     size checks of map2, which hold here: every row and the neutral
 //     element have xss's width;
-//   - every neutral element is `replicate w v` with v a scalar. w is the
+//   - every neutral element is `replicate w v` with v a scalar, or a map
+//     over w elements that returns v whatever its argument (vecsplit.go's
+//     replicated: lang/ad's zeros). w is the
 //     number of columns the kernel runs; with no rows the result is the
 //     replicate itself, which the column kernels give (each column starts
 //     at v), and otherwise every input must have w columns, which the host
@@ -91,12 +93,12 @@ func (g *generator) vectorOp(s *core.Stmt, e *core.Screma, defs map[string]*core
 			if !ok || defs[v.Name] == nil {
 				return false, nil
 			}
-			rep, ok := defs[v.Name].Exp.(*core.ReplicateExp)
-			if !ok || rep.V.AtomType().IsArray() || j >= len(e.Arrs) || width != nil && !sameAtom(width, rep.N) {
+			n, elem, ok := replicated(defs[v.Name]) // vecsplit.go
+			if !ok || j >= len(e.Arrs) || width != nil && !sameAtom(width, n) {
 				return false, nil
 			}
-			width = rep.N
-			red.Neutral = append(red.Neutral, rep.V)
+			width = n
+			red.Neutral = append(red.Neutral, elem)
 			j++
 		}
 		reds = append(reds, red)
@@ -167,8 +169,20 @@ func elementwise(l *core.Lambda) (f *core.Lambda, check *core.Stmt) {
 		len(inner.Arrs) != len(l.Params) || len(at.Pat) != len(l.Body.Result) || len(at.Pat) != len(l.Params)/2 {
 		return nil, nil
 	}
-	for i, a := range inner.Arrs {
-		if a.Name != l.Params[i].Name {
+	// The map may take the rows in another order (`map2 (*) y x`, as
+	// lang/ad's suffix products are written): the scalar operator takes
+	// its parameters in the order of l's.
+	order := make([]int, len(l.Params)) // order[k]: the map parameter l.Params[k] binds
+	used := make([]bool, len(inner.Arrs))
+	for k, p := range l.Params {
+		order[k] = -1
+		for j, a := range inner.Arrs {
+			if a.Name == p.Name && !used[j] {
+				order[k], used[j] = j, true
+				break
+			}
+		}
+		if order[k] < 0 {
 			return nil, nil
 		}
 	}
@@ -178,8 +192,17 @@ func elementwise(l *core.Lambda) (f *core.Lambda, check *core.Stmt) {
 		}
 	}
 	f = inner.Map
-	if len(f.Ret) != len(at.Pat) {
+	if len(f.Ret) != len(at.Pat) || len(f.Params) != len(order) {
 		return nil, nil
+	}
+	permuted := &core.Lambda{Body: f.Body, Ret: f.Ret}
+	moved := false
+	for k, j := range order {
+		permuted.Params = append(permuted.Params, f.Params[j])
+		moved = moved || j != k
+	}
+	if moved {
+		f = permuted
 	}
 	for _, t := range f.Ret {
 		if t.IsArray() {
