@@ -154,17 +154,7 @@ func (f *fwd) screma(s *core.Stmt, e *core.Screma) {
 		f.fail(s.Pos, "internal error: cannot differentiate a fused post-map")
 		return
 	}
-	w := f.atom(e.W)
-	arrs := f.vars(e.Arrs)
-	has := make([]bool, len(e.Arrs))
-	for i, a := range e.Arrs {
-		has[i] = f.tanOf(a) != nil
-	}
-	var index *core.Var
-	if e.Index != nil {
-		index = f.rebind(e.Index)
-	}
-	ml := f.lambda(e.Map, has)
+	w, arrs, index, ml := f.mapInputs(e.W, e.Arrs, e.Index, e.Map)
 	// Which of the map's results get a tangent: every value of a scan or
 	// reduction one of whose values has one, and every map-out value that
 	// has one.
@@ -302,17 +292,7 @@ func (f *fwd) operator(l *core.Lambda, ne []core.Atom, want []bool) (*core.Lambd
 // pairs with the operator's forward-mode version; the destinations'
 // tangents are the initial bins of the tangent histogram.
 func (f *fwd) hist(s *core.Stmt, e *core.Hist) {
-	w := f.atom(e.W)
-	arrs := f.vars(e.Arrs)
-	has := make([]bool, len(e.Arrs))
-	for i, a := range e.Arrs {
-		has[i] = f.tanOf(a) != nil
-	}
-	var index *core.Var
-	if e.Index != nil {
-		index = f.rebind(e.Index)
-	}
-	ml := f.lambda(e.Map, has)
+	w, arrs, index, ml := f.mapInputs(e.W, e.Arrs, e.Index, e.Map)
 	prim := ml.body.Result
 	// Per op: the bucket index, then the values.
 	wants := make([][]bool, len(e.Ops))
@@ -394,17 +374,7 @@ func (f *fwd) hist(s *core.Stmt, e *core.Hist) {
 // or from the values written) gets a tangent destination written at the
 // same indices with the values' tangents.
 func (f *fwd) scatter(s *core.Stmt, e *core.Scatter) {
-	w := f.atom(e.W)
-	arrs := f.vars(e.Arrs)
-	has := make([]bool, len(e.Arrs))
-	for i, a := range e.Arrs {
-		has[i] = f.tanOf(a) != nil
-	}
-	var index *core.Var
-	if e.Index != nil {
-		index = f.rebind(e.Index)
-	}
-	ml := f.lambda(e.Map, has)
+	w, arrs, index, ml := f.mapInputs(e.W, e.Arrs, e.Index, e.Map)
 	prim := ml.body.Result
 	dests := f.vars(e.Dests)
 	want := make([]bool, len(e.Dests))
@@ -528,4 +498,21 @@ func expName(e core.Exp) string {
 		return "a segmented operation"
 	}
 	return "this expression"
+}
+
+// mapInputs renames the inputs of a SOAC's map part (its width, its input
+// arrays and its index variable) and differentiates its lambda, giving a
+// tangent parameter to each element whose array has a tangent. Screma,
+// Hist and Scatter share this front.
+func (f *fwd) mapInputs(width core.Atom, inputs []*core.Var, idx *core.Var, m *core.Lambda) (w core.Atom, arrs []*core.Var, index *core.Var, ml *lam) {
+	w = f.atom(width)
+	arrs = f.vars(inputs)
+	has := make([]bool, len(inputs))
+	for i, a := range inputs {
+		has[i] = f.tanOf(a) != nil
+	}
+	if idx != nil {
+		index = f.rebind(idx)
+	}
+	return w, arrs, index, f.lambda(m, has)
 }

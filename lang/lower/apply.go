@@ -871,93 +871,10 @@ func hasArrow(t types.Type) bool {
 	return false
 }
 
-// walkExpr calls f on x and every expression inside it. Its switch names
-// every expression type of the closed AST; it serves analyses (recursion,
-// captures) that have nothing to report for a node without sub-expressions.
+// walkExpr calls f on x and every expression inside it (syntax.Inspect),
+// for the walks here that look at every node.
 func walkExpr(x syntax.Expr, f func(syntax.Expr)) {
-	if x == nil {
-		return
-	}
-	f(x)
-	w := func(es ...syntax.Expr) {
-		for _, e := range es {
-			walkExpr(e, f)
-		}
-	}
-	idx := func(ds []syntax.DimIndex) {
-		for _, d := range ds {
-			switch d := d.(type) {
-			case *syntax.DimFix:
-				w(d.I)
-			case *syntax.DimSlice:
-				w(d.Start, d.End, d.Stride)
-			}
-		}
-	}
-	switch x := x.(type) {
-	case *syntax.IntLit, *syntax.FloatLit, *syntax.BoolLit, *syntax.Var,
-		*syntax.OpSection, *syntax.ProjectSection:
-		// Leaves.
-	case *syntax.TupleExpr:
-		w(x.Elems...)
-	case *syntax.ParenExpr:
-		w(x.X)
-	case *syntax.ArrayLit:
-		w(x.Elems...)
-	case *syntax.Project:
-		w(x.X)
-	case *syntax.Index:
-		w(x.X)
-		idx(x.Indices)
-	case *syntax.Apply:
-		w(x.Fn)
-		w(x.Args...)
-	case *syntax.BinOp:
-		w(x.Lhs, x.Rhs)
-	case *syntax.Negate:
-		w(x.X)
-	case *syntax.Not:
-		w(x.X)
-	case *syntax.LeftSection:
-		w(x.X)
-	case *syntax.RightSection:
-		w(x.X)
-	case *syntax.Ascribe:
-		w(x.X)
-	case *syntax.If:
-		w(x.Cond, x.Then, x.Else)
-	case *syntax.LetIn:
-		w(x.Val, x.Body)
-	case *syntax.LetFun:
-		w(x.FnBody, x.Body)
-	case *syntax.LetWith:
-		idx(x.Indices)
-		w(x.Val, x.Body)
-	case *syntax.Update:
-		w(x.X)
-		idx(x.Indices)
-		w(x.Val)
-	case *syntax.Lambda:
-		w(x.Body)
-	case *syntax.Constr:
-		w(x.Args...)
-	case *syntax.ConTest:
-		w(x.X)
-	case *syntax.ConField:
-		w(x.X)
-	case *syntax.Match:
-		w(x.Body)
-	case *syntax.Loop:
-		w(x.Init, x.Body)
-		switch fm := x.Form.(type) {
-		case *syntax.ForLoop:
-			w(fm.Bound)
-		case *syntax.ForInLoop:
-			w(fm.Arr)
-		case *syntax.WhileLoop:
-			w(fm.Cond)
-		}
-	}
+	syntax.Inspect(x, func(e syntax.Expr) bool { f(e); return true })
 }
 
 // sessionValuesOf lists the session values a recursive function's body

@@ -44,6 +44,7 @@ package modules
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
 
@@ -95,9 +96,7 @@ type State struct {
 // Save returns the current state.
 func (e *Elaborator) Save() State {
 	files := make(map[string]*module, len(e.files))
-	for k, v := range e.files {
-		files[k] = v
-	}
+	maps.Copy(files, e.files)
 	return State{e.top, files}
 }
 
@@ -322,18 +321,10 @@ func (s *scope) qualNames() map[string]string {
 func (s *scope) clone() *scope {
 	n := &scope{vals: make(map[string]string, len(s.vals)), types: make(map[string]typeRef, len(s.types)),
 		mods: make(map[string]*module, len(s.mods)), sigs: make(map[string]*sigVal, len(s.sigs))}
-	for k, v := range s.vals {
-		n.vals[k] = v
-	}
-	for k, v := range s.types {
-		n.types[k] = v
-	}
-	for k, v := range s.mods {
-		n.mods[k] = v
-	}
-	for k, v := range s.sigs {
-		n.sigs[k] = v
-	}
+	maps.Copy(n.vals, s.vals)
+	maps.Copy(n.types, s.types)
+	maps.Copy(n.mods, s.mods)
+	maps.Copy(n.sigs, s.sigs)
 	return n
 }
 
@@ -371,18 +362,10 @@ func (s *scope) bindPlain(decls []syntax.Decl) *scope {
 // openInto returns s with the exports of m in scope.
 func (s *scope) openInto(m *module) *scope {
 	n := s.clone()
-	for k, q := range m.vals {
-		n.vals[k] = q
-	}
-	for k, t := range m.types {
-		n.types[k] = t
-	}
-	for k, v := range m.mods {
-		n.mods[k] = v
-	}
-	for k, v := range m.sigs {
-		n.sigs[k] = v
-	}
+	maps.Copy(n.vals, m.vals)
+	maps.Copy(n.types, m.types)
+	maps.Copy(n.mods, m.mods)
+	maps.Copy(n.sigs, m.sigs)
 	return n
 }
 
@@ -583,18 +566,10 @@ func (e *Elaborator) declVis(sc *scope, d syntax.Decl, path string, mod *module,
 			return sc
 		}
 		if mod != nil && export {
-			for k, q := range m.vals {
-				mod.vals[k] = q
-			}
-			for k, t := range m.types {
-				mod.types[k] = t
-			}
-			for k, v := range m.mods {
-				mod.mods[k] = v
-			}
-			for k, v := range m.sigs {
-				mod.sigs[k] = v
-			}
+			maps.Copy(mod.vals, m.vals)
+			maps.Copy(mod.types, m.types)
+			maps.Copy(mod.mods, m.mods)
+			maps.Copy(mod.sigs, m.sigs)
 		}
 		return sc.openInto(m)
 	case *syntax.LocalDecl:
@@ -977,9 +952,7 @@ func liftRank(p syntax.SizeParam) int {
 func (s *sigVal) copy() *sigVal {
 	n := &sigVal{vals: append([]valSpec(nil), s.vals...), types: append([]typeSpec(nil), s.types...),
 		mods: map[string]*sigVal{}, order: append([]string(nil), s.order...), fun: s.fun, whole: s.whole}
-	for k, v := range s.mods {
-		n.mods[k] = v
-	}
+	maps.Copy(n.mods, s.mods)
 	return n
 }
 
@@ -1096,26 +1069,14 @@ func (e *Elaborator) match(m *module, s *sigVal, pos source.Pos, prefix string) 
 func (e *Elaborator) specTypes(view *module, s *sigVal, pos source.Pos, prefix string, outer *scope) bool {
 	ok := true
 	here := outer.clone()
-	for k, t := range view.types {
-		here.types[k] = t
-	}
-	for k, sub := range view.mods {
-		here.mods[k] = sub
-	}
-	for k, q := range view.vals {
-		here.vals[k] = q // a size [k] named by a value spec
-	}
+	maps.Copy(here.types, view.types)
+	maps.Copy(here.mods, view.mods)
+	maps.Copy(here.vals, view.vals) // a size [k] named by a value spec
 	within := func(env *scope) *scope {
 		n := env.clone()
-		for k, t := range here.types {
-			n.types[k] = t
-		}
-		for k, q := range here.vals {
-			n.vals[k] = q
-		}
-		for k, sub := range here.mods {
-			n.mods[k] = sub
-		}
+		maps.Copy(n.types, here.types)
+		maps.Copy(n.vals, here.vals)
+		maps.Copy(n.mods, here.mods)
 		return n
 	}
 	for _, k := range s.order {

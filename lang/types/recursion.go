@@ -61,7 +61,7 @@ func (c *checker) recursionCheck(d *syntax.ValDecl, self *Object) {
 				}
 			}
 			for _, arg := range e.Args {
-				walkSubExprs(arg, check)
+				syntax.Inspect(arg, check)
 			}
 			return false // the function is not a bare reference
 		case *syntax.Var:
@@ -72,13 +72,13 @@ func (c *checker) recursionCheck(d *syntax.ValDecl, self *Object) {
 		}
 		return true
 	}
-	walkSubExprs(d.Body, check)
+	syntax.Inspect(d.Body, check)
 }
 
 // refersTo reports whether e mentions the object o.
 func (c *checker) refersTo(e syntax.Expr, o *Object) bool {
 	found := false
-	walkSubExprs(e, func(x syntax.Expr) bool {
+	syntax.Inspect(e, func(x syntax.Expr) bool {
 		if v, ok := x.(*syntax.Var); ok && c.info.Uses[v] == o {
 			found = true
 		}
@@ -125,95 +125,4 @@ func orderZero(t Type) bool {
 	}
 	walk(t)
 	return !lifted
-}
-
-// walkSubExprs calls f on e and, where f returns true, on the expressions
-// inside it, recursively. Its switch names every expression of the closed
-// AST.
-func walkSubExprs(e syntax.Expr, f func(syntax.Expr) bool) {
-	if e == nil || !f(e) {
-		return
-	}
-	all := func(es ...syntax.Expr) {
-		for _, x := range es {
-			walkSubExprs(x, f)
-		}
-	}
-	idx := func(ds []syntax.DimIndex) {
-		for _, d := range ds {
-			switch d := d.(type) {
-			case *syntax.DimFix:
-				all(d.I)
-			case *syntax.DimSlice:
-				all(d.Start, d.End, d.Stride)
-			}
-		}
-	}
-	switch e := e.(type) {
-	case *syntax.IntLit, *syntax.FloatLit, *syntax.BoolLit, *syntax.Var, *syntax.OpSection,
-		*syntax.ProjectSection, *syntax.Hole:
-		// Leaves.
-	case *syntax.IndexSection:
-		idx(e.Indices)
-	case *syntax.TupleExpr:
-		all(e.Elems...)
-	case *syntax.ParenExpr:
-		all(e.X)
-	case *syntax.ArrayLit:
-		all(e.Elems...)
-	case *syntax.Project:
-		all(e.X)
-	case *syntax.Index:
-		all(e.X)
-		idx(e.Indices)
-	case *syntax.Apply:
-		all(e.Fn)
-		all(e.Args...)
-	case *syntax.BinOp:
-		all(e.Lhs, e.Rhs)
-	case *syntax.Negate:
-		all(e.X)
-	case *syntax.Not:
-		all(e.X)
-	case *syntax.LeftSection:
-		all(e.X)
-	case *syntax.RightSection:
-		all(e.X)
-	case *syntax.Ascribe:
-		all(e.X)
-	case *syntax.If:
-		all(e.Cond, e.Then, e.Else)
-	case *syntax.LetIn:
-		all(e.Val, e.Body)
-	case *syntax.LetFun:
-		all(e.FnBody, e.Body)
-	case *syntax.LetWith:
-		idx(e.Indices)
-		all(e.Val, e.Body)
-	case *syntax.Update:
-		all(e.X)
-		idx(e.Indices)
-		all(e.Val)
-	case *syntax.Lambda:
-		all(e.Body)
-	case *syntax.Loop:
-		all(e.Init)
-		switch fm := e.Form.(type) {
-		case *syntax.ForLoop:
-			all(fm.Bound)
-		case *syntax.ForInLoop:
-			all(fm.Arr)
-		case *syntax.WhileLoop:
-			all(fm.Cond)
-		}
-		all(e.Body)
-	case *syntax.Range:
-		all(e.Start, e.Second, e.End)
-	case *syntax.RecordExpr:
-		for _, fd := range e.Fields {
-			all(fd.Value)
-		}
-	case *syntax.Assert:
-		all(e.Cond, e.X)
-	}
 }
