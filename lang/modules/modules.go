@@ -70,7 +70,18 @@ type Elaborator struct {
 	errs     source.ErrorList
 	out      []syntax.Decl
 	dir      string // directory of the file being elaborated
+	// applied counts the functor applications of one elaboration: each
+	// copies a body, and functors that apply others twice grow
+	// exponentially, so a bound turns a program that would exhaust memory
+	// into an error.
+	applied int
 }
+
+// maxApplications bounds the functor applications of one file or REPL
+// input (with its imports): far above what libraries use, far below what
+// exhausts memory (a chain of 25 functors applying the previous one twice
+// ran out of 4 GB).
+const maxApplications = 10000
 
 // New returns an elaborator with an empty top level that reads imports
 // with read.
@@ -113,7 +124,7 @@ func (e *Elaborator) Decls(decls []syntax.Decl, dir string) (out []syntax.Decl, 
 		e.top = e.top.bindPlain(decls)
 		return decls, nil
 	}
-	e.errs, e.out, e.dir = nil, nil, dir
+	e.errs, e.out, e.dir, e.applied = nil, nil, dir, 0
 	sc := e.top
 	for _, d := range decls {
 		sc = e.decl(sc, d, "", nil)
@@ -684,6 +695,12 @@ func (e *Elaborator) modExp(sc *scope, me syntax.ModExpr, path string) *module {
 // parameter bound to the argument, restricted to the parameter's module
 // type.
 func (e *Elaborator) apply(f *functor, arg *module, path string, pos source.Pos) *module {
+	if e.applied++; e.applied > maxApplications {
+		if e.applied == maxApplications+1 {
+			e.errorf(pos, "more than %d functor applications: the modules expand too much (does a functor apply another several times, nested?)", maxApplications)
+		}
+		return nil
+	}
 	view := e.ascribe(f.env, arg, f.param.Sig, pos, "")
 	if view == nil {
 		return nil
